@@ -1,0 +1,67 @@
+/**
+ * Defaults for every product constant (ARCHITECTURE §2 "config/"). Values that come from the SPEC name
+ * the section; the rest are design choices recorded in docs/decisions.md.
+ */
+
+/** Relay poll intervals in milliseconds per live topic (ARCHITECTURE §5, SPEC §9). */
+export const POLL_INTERVALS_MS = {
+  metrics: 5_000,
+  stations: 5_000,
+  sessions: 30_000,
+  info: 120_000,
+  energy_return: 900_000,
+} as const
+
+/** Slow data the client loads itself (SPEC §9): installation list 6 h, tariffs 15 min. */
+export const CLIENT_REFRESH_MS = { installations: 6 * 3600_000, tariffs: 15 * 60_000 } as const
+
+export const AUTH = {
+  /** Access JWT lifetime, seconds (ARCHITECTURE §3). */
+  accessTtlSeconds: 5 * 60,
+  /** Refresh token lifetime, seconds (ARCHITECTURE §3). */
+  refreshTtlSeconds: 24 * 3600,
+  /** argon2id parameters: 19 MiB memory, 2 passes (OWASP minimum). */
+  argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
+} as const
+
+export const RELAY = {
+  /** Live ticket lifetime, seconds (ARCHITECTURE §5). */
+  ticketTtlSeconds: 30,
+  /** Stop polling an installation this long after its last subscriber left. */
+  idleStopMs: 60_000,
+  /** A comment line is written after this much silence. */
+  heartbeatMs: 15_000,
+  /** Client reconnect delay announced in the stream (`retry:`). */
+  retryMs: 3_000,
+  /** Replay ring: events kept per installation, and their maximum age. */
+  replayEvents: 2_000,
+  replayMs: 5 * 60_000,
+  /** Concurrent upstream requests across all installations and topics. */
+  upstreamConcurrency: 8,
+  /** Upstream request timeout. */
+  upstreamTimeoutMs: 10_000,
+  /** Failures after which a topic counts as down rather than stale. */
+  downAfterFailures: 3,
+  /** Longest back-off between polls of a failing topic. */
+  maxBackoffMs: 60_000,
+  /** A subscriber whose unsent bytes exceed this is dropped and resumes by Last-Event-ID. */
+  maxBufferedBytes: 1 << 20,
+} as const
+
+export const SIMULATOR = {
+  /** One simulation step, real time (issue 2: 5-second step). */
+  stepMs: 5_000,
+  /** Backfill on first start: days of 15-minute data. */
+  backfillDays: 30,
+  /** Raw 5-second data older than this is thinned to 15-minute aggregates. */
+  rawRetentionHours: 48,
+} as const
+
+/** Lists: `limit` default and maximum (ARCHITECTURE §3, SPEC §9 station list limit). */
+export const LIST_LIMIT = { default: 100, max: 1000 } as const
+
+/** Locales (SPEC §9). */
+export const LANGUAGES = ['en', 'de', 'fr', 'it'] as const
+export const REGIONS = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US'] as const
+export const DEFAULT_TIMEZONE = 'Europe/Zurich'
+export const DEFAULT_CURRENCY = 'CHF'

@@ -1,0 +1,112 @@
+import { z } from 'zod'
+import path from 'node:path'
+import { POLL_INTERVALS_MS } from './defaults.ts'
+
+const onOff = z
+  .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], { message: 'use on or off' })
+  .transform((v) => ['on', 'true', '1', 'yes'].includes(v))
+
+const ROLE_NAMES = ['api', 'relay', 'simulator'] as const
+export type Role = (typeof ROLE_NAMES)[number]
+
+const interval = (fallback: number) => z.coerce.number().int().min(500).max(86_400_000).default(fallback)
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DEMO: onOff.default(false),
+  DEMO_PASSWORD: z.string().min(8).default('Cockpit-2026!'),
+  ROLES: z
+    .string()
+    .default('api,relay,simulator')
+    .transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(ROLE_NAMES, { message: 'roles are api, relay, simulator' })).min(1)),
+  UPSTREAM_URL: z.url({ message: 'must be a URL such as http://api-host:3000/api' }).optional(),
+  RELAY_UPSTREAM_EMAIL: z.email().optional(),
+  RELAY_UPSTREAM_PASSWORD: z.string().min(1).optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SIM_SEED: z.coerce.number().int().default(42),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  METRICS_INTERVAL_MS: interval(POLL_INTERVALS_MS.metrics),
+  STATIONS_INTERVAL_MS: interval(POLL_INTERVALS_MS.stations),
+  SESSIONS_INTERVAL_MS: interval(POLL_INTERVALS_MS.sessions),
+  INFO_INTERVAL_MS: interval(POLL_INTERVALS_MS.info),
+  ENERGY_RETURN_INTERVAL_MS: interval(POLL_INTERVALS_MS.energy_return),
+})
+
+/** The program's configuration, parsed from the environment by {@link loadConfig}. */
+export interface Config {
+  port: number
+  host: string
+  /** Absolute directory for PGlite data, the lock file and generated files. */
+  dataDir: string
+  /** Postgres server URL; undefined → embedded PGlite in dataDir. */
+  databaseUrl?: string
+  /** In-memory PGlite (tests): no dataDir lock, nothing written to disk. */
+  memoryDb?: boolean
+  demo: boolean
+  demoPassword: string
+  roles: Role[]
+  /** The relay's API base URL; undefined → this process's own /api. */
+  upstreamUrl?: string
+  relayUpstream?: { email: string; password: string }
+  /** HS256 key for access tokens; undefined → generated and kept in dataDir. */
+  jwtSecret?: string
+  simSeed: number
+  logLevel: string
+  /** Relay poll interval per topic, ms. */
+  intervals: { metrics: number; stations: number; sessions: number; info: number; energy_return: number }
+}
+
+/** Thrown by loadConfig with one line per bad variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Parse the environment into a {@link Config}. Every bad variable is named in one ConfigError, e.g.
+ * `PORT: Too big: expected number to be <=65535`.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`)
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  if ((e.RELAY_UPSTREAM_EMAIL === undefined) !== (e.RELAY_UPSTREAM_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  RELAY_UPSTREAM_EMAIL and RELAY_UPSTREAM_PASSWORD: set both or neither')
+  }
+  if (e.ROLES.includes('relay') && !e.ROLES.includes('api') && !e.UPSTREAM_URL) {
+    throw new ConfigError('Invalid configuration:\n  UPSTREAM_URL: required when ROLES has relay without api')
+  }
+  if (e.ROLES.includes('relay') && !e.ROLES.includes('api') && !e.RELAY_UPSTREAM_EMAIL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  RELAY_UPSTREAM_EMAIL: required when the relay runs without api (the account it polls with)',
+    )
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    demo: e.DEMO,
+    demoPassword: e.DEMO_PASSWORD,
+    roles: [...new Set(e.ROLES)],
+    upstreamUrl: e.UPSTREAM_URL,
+    relayUpstream: e.RELAY_UPSTREAM_EMAIL ? { email: e.RELAY_UPSTREAM_EMAIL, password: e.RELAY_UPSTREAM_PASSWORD! } : undefined,
+    jwtSecret: e.JWT_SECRET,
+    simSeed: e.SIM_SEED,
+    logLevel: e.LOG_LEVEL,
+    intervals: {
+      metrics: e.METRICS_INTERVAL_MS,
+      stations: e.STATIONS_INTERVAL_MS,
+      sessions: e.SESSIONS_INTERVAL_MS,
+      info: e.INFO_INTERVAL_MS,
+      energy_return: e.ENERGY_RETURN_INTERVAL_MS,
+    },
+  }
+}

@@ -1,0 +1,67 @@
+import type { Access } from './permissions.ts'
+import { mayReadRfid, mayReadStation } from './permissions.ts'
+import type { Metrics } from '../schemas/metrics.ts'
+import type { Station } from '../schemas/station.ts'
+import type { ChargingSession } from '../schemas/session.ts'
+import type { EnergyReturn } from '../schemas/installation.ts'
+
+/**
+ * What a user may see of live data (ARCHITECTURE §4): the API answers with these projections and the
+ * relay applies the same ones to what it polled with its service account, so a subscriber never
+ * receives a station, RFID or cost figure the API would refuse them.
+ */
+const round2 = (x: number) => Math.round(x * 100) / 100
+
+/** Metrics: without overview no grid, PV, battery, building or water; only readable stations. */
+export function projectMetrics(m: Metrics, access: Access): Metrics {
+  const stations: Record<string, number> = {}
+  let total = 0
+  for (const [id, kw] of Object.entries(m.charging_stations.stations)) {
+    if (mayReadStation(access, Number(id))) {
+      stations[id] = kw
+      total += kw
+    }
+  }
+  const charging_stations = access.stations === 'all' ? m.charging_stations : { power_kw: round2(total), stations }
+  if (access.overview) return { ...m, charging_stations }
+  return {
+    ...m,
+    grid: null, pv: null, battery: null, building: null, water: null,
+    e_sourced_today: null, consumption_today: null,
+    charging_stations,
+  }
+}
+
+/** A station as the caller may see it: the running session's RFID only when readable. */
+export function projectStation(s: Station, access: Access): Station {
+  return s.rfid && !mayReadRfid(access, s.rfid.id) ? { ...s, rfid: null } : s
+}
+
+/** Stations keyed by id, reduced to the readable ones. */
+export function projectStations(c: Record<string, Station>, access: Access): Record<string, Station> {
+  const out: Record<string, Station> = {}
+  for (const [id, s] of Object.entries(c)) if (mayReadStation(access, s.id)) out[id] = projectStation(s, access)
+  return out
+}
+
+/** Whether a session is visible: at a readable station or with a readable RFID. */
+export function maySeeSession(s: ChargingSession, access: Access): boolean {
+  return mayReadStation(access, s.station_id) || (s.rfid_id != null && mayReadRfid(access, s.rfid_id))
+}
+
+/** A session with prices hidden unless the caller sees costs or it is their own (SPEC §6 cost switch). */
+export function projectSession(s: ChargingSession, access: Access): ChargingSession {
+  if (access.cost || s.user_id === access.user_id) return s
+  return { ...s, price: null, transaction_fee: null }
+}
+
+export function projectSessions(c: Record<string, ChargingSession>, access: Access): Record<string, ChargingSession> {
+  const out: Record<string, ChargingSession> = {}
+  for (const [id, s] of Object.entries(c)) if (maySeeSession(s, access)) out[id] = projectSession(s, access)
+  return out
+}
+
+/** Energy returned to the grid is a main-meter figure: overview only. */
+export function projectEnergyReturn(e: EnergyReturn, access: Access): EnergyReturn | null {
+  return access.overview ? e : null
+}

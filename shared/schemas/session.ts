@@ -1,0 +1,33 @@
+import { z } from 'zod'
+
+/** Query of GET /api/rfids-charge/ (SPEC §7): ISO dates, limit, offset. */
+export const SessionQuery = z.object({
+  start__gte: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  end__lte: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  open: z.enum(['true', 'false']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+})
+
+/**
+ * A charging session (SPEC §3). Money in CHF with 2 decimals (`price` includes `transaction_fee`), energy
+ * in kWh. `end` is null while charging. Prices are null when the caller may not see costs (SPEC §6).
+ */
+export const ChargingSession = z.object({
+  id: z.number().int(),
+  station_id: z.number().int(),
+  station_name: z.string(),
+  rfid_id: z.number().int().nullable(),
+  rfid_tag: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  start: z.string(),
+  end: z.string().nullable(),
+  energy_kwh: z.number(),
+  high_kwh: z.number(),
+  low_kwh: z.number(),
+  price: z.number().nullable(),
+  transaction_fee: z.number().nullable(),
+  status: z.enum(['charging', 'unpaid', 'paid']),
+  paid_on: z.string().nullable(),
+})
+export type ChargingSession = z.infer<typeof ChargingSession>

@@ -1,0 +1,36 @@
+import { z } from 'zod'
+import { CHARGING_MODES, STATION_STATUSES } from '../rules/status.ts'
+
+/** Editable charging station fields (PATCH …/charging_stations/{id}). */
+export const StationPatch = z
+  .object({
+    name: z.string().trim().min(1).max(100),
+    charging_mode: z.enum(CHARGING_MODES),
+    rfid_lernmodus: z.number().int().min(0).max(1),
+  })
+  .partial()
+
+/**
+ * A charging station with its live state (SPEC §3). Power in kW, energy in kWh (2 decimals),
+ * session_start ISO 8601. `rfid` is the card of the running session when the caller may read it.
+ */
+export const Station = z.object({
+  id: z.number().int(),
+  device_id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  object_id: z.number().int().nullable(),
+  object_type: z.literal('charging_station'),
+  capacity_kw: z.number(),
+  charging_mode: z.enum(CHARGING_MODES),
+  status: z.enum(STATION_STATUSES).nullable(),
+  status_code: z.number().int(),
+  alerts: z.array(z.string()),
+  rfid_lernmodus: z.number().int(),
+  power_kw: z.number(),
+  energy_kwh: z.number(),
+  session_start: z.string().nullable(),
+  rfid: z.object({ id: z.number().int(), tag: z.string(), description: z.string() }).nullable(),
+  updated_at: z.string(),
+})
+export type Station = z.infer<typeof Station>
