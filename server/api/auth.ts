@@ -1,0 +1,15 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import type { Domain } from '../domain/index.ts'
+import { RefreshRequest, TokenRequest } from '../../shared/schemas/auth.ts'
+import { parse } from './http.ts'
+
+/** SPEC §7 Authentication: POST /authentication/token/ and /authentication/token/refresh/. */
+export function authRoutes(app: FastifyInstance, domain: Domain) {
+  app.post('/authentication/token/', async (req) => {
+    const body = parse(TokenRequest.extend({ email: z.string().trim().min(1).pipe(z.email()) }), req.body)
+    const { installation } = parse(z.object({ installation: z.coerce.number().int().positive().optional() }), req.query)
+    return domain.auth.login(body.email, body.password, { installation, ip: req.ip })
+  })
+  app.post('/authentication/token/refresh/', async (req) => domain.auth.refresh(parse(RefreshRequest, req.body).refresh))
+}

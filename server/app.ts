@@ -1,0 +1,120 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import crypto from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import Fastify, { type FastifyInstance } from 'fastify'
+import fastifyStatic from '@fastify/static'
+import type { Config } from '../config/env.ts'
+import { openDatabase } from './db/connection.ts'
+import { seedDemo } from './db/demo-seed.ts'
+import { createDomain, type Domain } from './domain/index.ts'
+import { hashPassword } from './domain/auth/passwords.ts'
+import { apiPlugin } from './api/index.ts'
+import { AppError, Invalid } from './lib/errors.ts'
+import { message, pickLang } from './lib/messages.ts'
+import { relayPlugin, type Relay } from './relay/index.ts'
+import { createSimulator, type Simulator } from './devices/simulator/index.ts'
+import { createRetentionJob, type Job } from './jobs/retention.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    domain?: Domain
+    relay?: Relay
+    simulator?: Simulator
+    jobs: Job[]
+  }
+}
+
+const CLIENT_DIR = path.resolve(import.meta.dirname, '../dist/client')
+const SERVICE_EMAIL = 'relay@cockpit.internal'
+
+/**
+ * Build the program for `config` without listening (ARCHITECTURE §6): opens the database when the api or
+ * simulator role runs (seeding the demo when DEMO is on), registers /api, /live and the client. Devices
+ * and jobs are created but started by main.ts (`startBackground`), so tests decide what runs.
+ */
+export async function buildApp(config: Config): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: true,
+    bodyLimit: 1 << 20,
+  })
+  app.decorate('jobs', [])
+  app.addHook('onClose', async () => {
+    for (const job of app.jobs) job.stop()
+    await app.simulator?.stop()
+  })
+  app.setErrorHandler((err, req, reply) => {
+    const lang = pickLang(req.headers['accept-language'])
+    if (err instanceof Invalid) {
+      return reply.code(400).send(Object.fromEntries(Object.entries(err.fields).map(([f, keys]) => [f, keys.map((k) => message(k, lang))])))
+    }
+    if (err instanceof AppError) {
+      return reply.code(err.status).headers(err.headers).send({ detail: message(err.key, lang, err.params) })
+    }
+    const status = (err as { statusCode?: number }).statusCode
+    if (status && status >= 400 && status < 500) {
+      // Malformed JSON, unsupported media type, body too large: Fastify's own 4xx, message kept.
+      return reply.code(status).send({ detail: (err as Error).message })
+    }
+    req.log.error({ err }, 'unhandled error')
+    return reply.code(500).send({ detail: message('serverError', lang) })
+  })
+
+  let domain: Domain | undefined
+  if (config.roles.includes('api') || config.roles.includes('simulator')) {
+    const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb })
+    app.addHook('onClose', async () => database.close())
+    const { loadJwtSecret } = await import('./domain/auth/service.ts')
+    domain = createDomain({ db: database.db, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret) })
+    app.decorate('domain', domain)
+    if (config.demo) {
+      const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword) })
+      if (seeded) app.log.info({ installation: seeded }, 'demo facility seeded')
+    }
+  }
+
+  if (config.roles.includes('api') && domain) {
+    const d = domain
+    await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
+    app.get('/api/health', async () => ({ status: 'ok' }))
+  }
+
+  if (config.roles.includes('relay')) {
+    let credentials = config.relayUpstream
+    if (!credentials && domain) {
+      // All roles in one process: provision the relay's upstream account with a fresh password.
+      credentials = { email: SERVICE_EMAIL, password: crypto.randomBytes(24).toString('base64url') }
+      await domain.auth.ensureServiceAccount(credentials.email, credentials.password)
+    }
+    const upstream = () => config.upstreamUrl ?? `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`
+    await app.register(relayPlugin, { upstream, credentials: credentials!, intervals: config.intervals })
+    if (!config.roles.includes('api')) app.get('/api/health', async () => ({ status: 'ok', roles: config.roles }))
+  }
+
+  if (config.roles.includes('simulator') && domain) {
+    app.decorate('simulator', createSimulator({ domain, seed: config.simSeed, log: app.log }))
+    app.jobs.push(createRetentionJob({ domain, log: app.log }))
+  }
+
+  if (fs.existsSync(path.join(CLIENT_DIR, 'index.html')) && (config.roles.includes('api') || config.roles.includes('relay'))) {
+    await app.register(fastifyStatic, { root: CLIENT_DIR, wildcard: false, maxAge: '1h', index: false })
+    const index = fs.readFileSync(path.join(CLIENT_DIR, 'index.html'))
+    app.setNotFoundHandler((req, reply) => {
+      if (req.method === 'GET' && !req.url.startsWith('/api') && !req.url.startsWith('/live')) {
+        return reply.type('text/html').header('Cache-Control', 'no-cache').send(index)
+      }
+      return reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) })
+    })
+  } else {
+    app.setNotFoundHandler((req, reply) => reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) }))
+  }
+  return app
+}
+
+/** Start what runs in the background: the simulator (with its backfill) and scheduled jobs. */
+export async function startBackground(app: FastifyInstance): Promise<void> {
+  if (app.simulator) await app.simulator.start()
+  for (const job of app.jobs) job.start()
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
+import type { Database } from './schema.ts'
+import * as m0001 from './migrations/0001-initial.ts'
+
+export type Db = Kysely<Database>
+
+/** Refused start: another process holds the PGlite data directory. */
+export class DataDirLockedError extends Error {}
+
+// DATE columns stay 'YYYY-MM-DD' strings: a calendar date has no time zone to be converted in.
+const DATE_OID = 1082
+const keepDate = (v: string) => v
+pg.types.setTypeParser(DATE_OID, keepDate)
+
+const MIGRATIONS: Record<string, Migration> = { '0001-initial': m0001 }
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
+
+/**
+ * Take the PGlite data directory for this process. PGlite is single-process: a second process on the
+ * same files would corrupt them, so it is refused with a message naming the holder. A lock left by a
+ * process that no longer runs is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true })
+  const lockPath = path.join(dataDir, 'cockpit.lock')
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' })
+      return () => fs.rmSync(lockPath, { force: true })
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      const pid = Number(fs.readFileSync(lockPath, 'utf8').trim())
+      if (pid && pid !== process.pid && isRunning(pid)) {
+        throw new DataDirLockedError(
+          `DATA_DIR ${dataDir} is in use by another Cockpit process (pid ${pid}). The embedded database allows ` +
+            'one process only: stop the other process, choose another DATA_DIR, or set DATABASE_URL to a Postgres server.',
+        )
+      }
+      fs.rmSync(lockPath, { force: true })
+    }
+  }
+  throw new DataDirLockedError(`Could not lock DATA_DIR ${dataDir}`)
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Open the system of record and bring its schema up to date.
+ * - `databaseUrl` → a Postgres server (pg pool);
+ * - `memory` → an in-memory PGlite (tests);
+ * - otherwise PGlite files in `dataDir/pgdata`, locked to this process ({@link DataDirLockedError}).
+ */
+export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; memory?: boolean }): Promise<{
+  db: Db
+  kind: 'postgres' | 'pglite'
+  close: () => Promise<void>
+}> {
+  let db: Db
+  let release = () => {}
+  if (opts.databaseUrl) {
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }) })
+  } else {
+    let pglite: PGlite
+    if (opts.memory) {
+      pglite = await PGlite.create({ parsers: { [DATE_OID]: keepDate } })
+    } else {
+      release = lockDataDir(opts.dataDir)
+      try {
+        pglite = await PGlite.create({ dataDir: path.join(opts.dataDir, 'pgdata'), parsers: { [DATE_OID]: keepDate } })
+      } catch (err) {
+        release()
+        throw err
+      }
+    }
+    db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+  }
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  if (error) {
+    await db.destroy()
+    release()
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName
+    throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message}`)
+  }
+  return {
+    db,
+    kind: opts.databaseUrl ? 'postgres' : 'pglite',
+    close: async () => {
+      await db.destroy()
+      release()
+    },
+  }
+}

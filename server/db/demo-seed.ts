@@ -1,0 +1,113 @@
+import type { Db } from './connection.ts'
+import type { ScheduleEntry } from '../../shared/rules/tariff.ts'
+
+/** Demo accounts (README): e-mail and role; all share DEMO_PASSWORD. */
+export const DEMO_USERS = [
+  { email: 'super@example.com', first_name: 'Sophie', last_name: 'Keller', title: 'Ms', is_superuser: true, role: null },
+  { email: 'admin@example.com', first_name: 'Andreas', last_name: 'Meier', title: 'Mr', is_superuser: false, role: 'installation_admin' },
+  { email: 'user@example.com', first_name: 'Laura', last_name: 'Brunner', title: 'Ms', is_superuser: false, role: 'installation_user' },
+] as const
+
+const MODES = ['instant', 'optimized', 'solar', 'timer', 'rfid', 'locked'] as const
+
+const HIGH_TARIFF: ScheduleEntry[] = [
+  { start: '07:00', end: '20:00', monday: 1, tuesday: 1, wednesday: 1, thursday: 1, friday: 1, saturday: 0, sunday: 0 },
+  { start: '07:00', end: '13:00', monday: 0, tuesday: 0, wednesday: 0, thursday: 0, friday: 0, saturday: 1, sunday: 0 },
+]
+
+/**
+ * Seed the demo facility into an empty database (issue 2 §5): "Demo Residence Zürich" with a building of
+ * 6 apartments and common areas (with the garage), main meter, 30 kWp PV, 20 kWh battery, 6 stations of
+ * 11 kW (station 6 locked = disabled), water and heat meters per apartment, a power tariff (high 07–20
+ * Mon–Fri, 07–13 Sat), rates that started last year, three demo users and an RFID per resident.
+ * Does nothing when an installation exists. Returns the installation id, or null when it did nothing.
+ */
+export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { passwordHash: string; now?: Date }): Promise<number | null> {
+  const existing = await db.selectFrom('installations').select('id').limit(1).executeTakeFirst()
+  if (existing) return null
+  const lastYear = `${now.getUTCFullYear() - 1}-01-01`
+  return db.transaction().execute(async (tx) => {
+    const inst = await tx
+      .insertInto('installations')
+      .values({ name: 'Demo Residence Zürich', timezone: 'Europe/Zurich', currency: 'CHF', latitude: 47.3769, longitude: 8.5417, pay_enabled: true, online: true, offline_since: null, alerts: '[]' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    const installation_id = inst.id
+    const obj = async (description: string, object_type: string, parent: number | null) =>
+      (await tx.insertInto('objects').values({ installation_id, parent_object_id: parent, description, object_type }).returning('id').executeTakeFirstOrThrow()).id
+    const building = await obj('Residence Zürich', 'building', null)
+    const apartments: number[] = []
+    for (let i = 1; i <= 6; i++) apartments.push(await obj(`Apartment ${i}`, 'apartment', building))
+    const common = await obj('Common areas', 'common_area', building)
+    const garage = await obj('Garage', 'garage', common)
+
+    const meter = async (meter_type: string, name: string, object_id: number, capacity: number | null = null) =>
+      (await tx.insertInto('meters').values({ installation_id, object_id, meter_type: meter_type as never, name, capacity }).returning('id').executeTakeFirstOrThrow()).id
+    await meter('main_power', 'Main power connection', building)
+    await meter('pv', 'PV roof 30 kWp', building, 30)
+    await meter('battery', 'Battery 20 kWh', building, 20)
+    for (const [i, a] of apartments.entries()) {
+      await meter('cold_water', `Cold water apartment ${i + 1}`, a)
+      await meter('hot_water', `Hot water apartment ${i + 1}`, a)
+      await meter('heat', `Heat apartment ${i + 1}`, a)
+    }
+
+    const stations: number[] = []
+    for (let i = 1; i <= 6; i++) {
+      const meter_id = await meter('charging_station', `Charging station ${i}`, garage, 11)
+      const mode = MODES[i - 1]
+      const s = await tx
+        .insertInto('charging_stations')
+        .values({
+          installation_id, object_id: garage, meter_id, device_id: `CH-ZH-DEMO-${String(i).padStart(3, '0')}`,
+          name: `Station ${i}`, description: `Garage, parking space ${i}`, capacity_kw: 11, charging_mode: mode,
+          status: mode === 'locked' ? 'off' : 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      stations.push(s.id)
+    }
+    // The timer station charges at night from 22:00 and on solar from 06:30.
+    const everyDay = { repeat_monday: true, repeat_tuesday: true, repeat_wednesday: true, repeat_thursday: true, repeat_friday: true, repeat_saturday: true, repeat_sunday: true }
+    await tx.insertInto('timers').values([
+      { installation_id, object_type: 'charging_station', object_id: stations[3], ...everyDay, start_time: '22:00', description: 'Night charging', charging_mode: 'instant' },
+      { installation_id, object_type: 'charging_station', object_id: stations[3], ...everyDay, start_time: '06:30', description: 'Daytime on solar', charging_mode: 'solar' },
+    ]).execute()
+
+    await tx.insertInto('tariffs').values({
+      installation_id, name: 'Power tariff', basic_rappen: 500, high_rappen_per_kwh: 29.5, low_rappen_per_kwh: 21.0,
+      flat_rappen_per_kwh: null, flat: false, valid_from: lastYear, valid_to: null, schedule: JSON.stringify(HIGH_TARIFF),
+    }).execute()
+    await tx.insertInto('rates').values([
+      { installation_id, kind: 'power', name: 'Power rate', start_date: lastYear, end_date: null,
+        prices: JSON.stringify({ general: 27.0, peak: 29.5, low: 21.0, flat: 25.5, main_power_purchase: 24.0, solar_recovery_compensation: 12.0, electric_car: 26.0 }) },
+      { installation_id, kind: 'water', name: 'Water rate', start_date: lastYear, end_date: null, prices: JSON.stringify({ fresh_water: 210, warm_water_production: 850 }) },
+      { installation_id, kind: 'heat', name: 'Heat rate', start_date: lastYear, end_date: null, prices: JSON.stringify({ heat: 12.5 }) },
+    ]).execute()
+
+    const userIds: Record<string, number> = {}
+    for (const u of DEMO_USERS) {
+      const row = await tx
+        .insertInto('users')
+        .values({ email: u.email, password_hash: passwordHash, first_name: u.first_name, last_name: u.last_name, title: u.title,
+          is_superuser: u.is_superuser, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      userIds[u.email] = row.id
+      if (u.role) await tx.insertInto('installation_users').values({ user_id: row.id, installation_id, role: u.role }).execute()
+    }
+    // One RFID per resident; the card of parking space 1 belongs to user@example.com.
+    const cars = ['Tesla Model 3', 'VW ID.4', 'Renault Zoe', 'Skoda Enyaq', 'BMW i3', 'Hyundai Kona']
+    for (let i = 0; i < 6; i++) {
+      await tx.insertInto('rfids').values({
+        installation_id, user_id: i === 0 ? userIds['user@example.com'] : null, tag: `04A1B2C3D4E5${String(i + 1).padStart(2, '0')}`,
+        description: `Apartment ${i + 1} – ${cars[i]}`, active: true, all_stations: true,
+      }).execute()
+    }
+    await tx.insertInto('permissions').values([
+      { user_id: userIds['user@example.com'], installation_id, object_type: 'charging_station', object_id: stations[0], level: 'read', cost: false, overview: false },
+      { user_id: userIds['user@example.com'], installation_id, object_type: 'charging_station', object_id: stations[1], level: 'read', cost: false, overview: false },
+    ]).execute()
+    return installation_id
+  })
+}

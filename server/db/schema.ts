@@ -1,0 +1,236 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+
+/** Kysely table types. Timestamps are timestamptz (Date in, Date out); money is integer Rappen. */
+type Ts = ColumnType<Date, Date | string, Date | string>
+type TsDefault = ColumnType<Date, Date | string | undefined, Date | string>
+type Json<T> = ColumnType<T, string, string>
+
+export interface UsersTable {
+  id: Generated<number>
+  email: string
+  password_hash: string
+  first_name: string
+  last_name: string
+  title: string | null
+  is_superuser: boolean
+  is_active: boolean
+  /** Internal accounts (the relay's upstream account): never listed, never shown. */
+  is_service: Generated<boolean>
+  deactivation_datetime: Ts | null
+  ietf_lang_tag: string
+  last_login: Ts | null
+  previous_login: Ts | null
+  created_at: TsDefault
+}
+
+export interface InstallationsTable {
+  id: Generated<number>
+  name: string
+  timezone: string
+  currency: string
+  latitude: number
+  longitude: number
+  pay_enabled: boolean
+  online: boolean
+  offline_since: Ts | null
+  alerts: Json<{ code: string; since: string | null }[]>
+  created_at: TsDefault
+}
+
+export interface InstallationUsersTable {
+  user_id: number
+  installation_id: number
+  role: 'installation_admin' | 'installation_user'
+}
+
+export interface ObjectsTable {
+  id: Generated<number>
+  installation_id: number
+  parent_object_id: number | null
+  description: string
+  object_type: string
+}
+
+export interface PermissionsTable {
+  id: Generated<number>
+  user_id: number
+  installation_id: number
+  object_type: 'object' | 'charging_station' | 'rfid'
+  object_id: number
+  level: 'none' | 'read' | 'read_and_write' | 'inherit'
+  cost: boolean
+  overview: boolean
+}
+
+export type MeterType = 'main_power' | 'pv' | 'battery' | 'cold_water' | 'hot_water' | 'heat' | 'charging_station'
+
+export interface MetersTable {
+  id: Generated<number>
+  installation_id: number
+  object_id: number | null
+  meter_type: MeterType
+  name: string
+  /** kWp for PV, kWh for a battery, kW for a station; null otherwise. */
+  capacity: number | null
+}
+
+export interface ChargingStationsTable {
+  id: Generated<number>
+  installation_id: number
+  object_id: number | null
+  meter_id: number
+  device_id: string
+  name: string
+  description: string
+  capacity_kw: number
+  charging_mode: string
+  status: string | null
+  status_code: number
+  alerts: Json<string[]>
+  rfid_lernmodus: number
+  power_kw: number
+  current_session_id: number | null
+  updated_at: TsDefault
+}
+
+export interface RfidsTable {
+  id: Generated<number>
+  installation_id: number
+  user_id: number | null
+  tag: string
+  description: string
+  active: boolean
+  all_stations: boolean
+  created_at: TsDefault
+}
+
+export interface RfidStationsTable {
+  rfid_id: number
+  station_id: number
+}
+
+export interface TimersTable {
+  id: Generated<number>
+  installation_id: number
+  object_type: 'charging_station' | 'rfid'
+  object_id: number
+  repeat_monday: boolean
+  repeat_tuesday: boolean
+  repeat_wednesday: boolean
+  repeat_thursday: boolean
+  repeat_friday: boolean
+  repeat_saturday: boolean
+  repeat_sunday: boolean
+  /** "HH:mm", installation-local. */
+  start_time: string
+  description: string
+  charging_mode: string
+}
+
+export interface TariffsTable {
+  id: Generated<number>
+  installation_id: number
+  name: string
+  /** Monthly basic tariff, Rappen. */
+  basic_rappen: number
+  /** Energy prices, Rappen per kWh (fractional). */
+  high_rappen_per_kwh: number
+  low_rappen_per_kwh: number
+  flat_rappen_per_kwh: number | null
+  flat: boolean
+  valid_from: string
+  valid_to: string | null
+  schedule: Json<import('../../shared/rules/tariff.ts').ScheduleEntry[]>
+}
+
+export interface RatesTable {
+  id: Generated<number>
+  installation_id: number
+  kind: 'power' | 'water' | 'heat'
+  name: string
+  start_date: string | null
+  end_date: string | null
+  /** Kind-specific prices in Rappen (per kWh or per m3). */
+  prices: Json<Record<string, number>>
+}
+
+export interface ChargingSessionsTable {
+  id: Generated<number>
+  installation_id: number
+  station_id: number
+  rfid_id: number | null
+  user_id: number | null
+  start: Ts
+  end: Ts | null
+  energy_kwh: number
+  high_kwh: number
+  low_kwh: number
+  price_rappen: number
+  fee_rappen: number
+  status: 'charging' | 'unpaid' | 'paid'
+  paid_on: Ts | null
+  set_by_timer: boolean
+}
+
+export interface MeasurementsTable {
+  meter_id: number
+  ts: Ts
+  power_kw: number
+  energy_in_kwh: number
+  energy_out_kwh: number
+  soc: number | null
+  volume_m3: number
+}
+
+export interface Measurements15mTable {
+  meter_id: number
+  bucket: Ts
+  energy_in_kwh: number
+  energy_out_kwh: number
+  volume_m3: number
+  /** Sum of power_kw over samples and their count: average = power_sum / samples. */
+  power_sum: number
+  samples: number
+  soc_last: number | null
+}
+
+export interface RefreshTokensTable {
+  id: string
+  user_id: number
+  family_id: string
+  token_hash: string
+  expires_at: Ts
+  used_at: Ts | null
+  revoked_at: Ts | null
+  created_at: TsDefault
+}
+
+export interface AppSettingsTable {
+  key: string
+  value: string
+}
+
+export interface Database {
+  users: UsersTable
+  installations: InstallationsTable
+  installation_users: InstallationUsersTable
+  objects: ObjectsTable
+  permissions: PermissionsTable
+  meters: MetersTable
+  charging_stations: ChargingStationsTable
+  rfids: RfidsTable
+  rfid_stations: RfidStationsTable
+  timers: TimersTable
+  tariffs: TariffsTable
+  rates: RatesTable
+  charging_sessions: ChargingSessionsTable
+  measurements: MeasurementsTable
+  measurements_15m: Measurements15mTable
+  refresh_tokens: RefreshTokensTable
+  app_settings: AppSettingsTable
+}
+
+export type UserRow = Selectable<UsersTable>
+export type StationRow = Selectable<ChargingStationsTable>
+export type SessionRow = Selectable<ChargingSessionsTable>
+export type NewMeasurement = Insertable<MeasurementsTable>

@@ -1,0 +1,117 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Domain } from '../../domain/index.ts'
+import { SIMULATOR } from '../../../config/defaults.ts'
+import { bucketOf } from '../../domain/measurements/service.ts'
+import { backfill } from './backfill.ts'
+import { step, type SimState } from './physics.ts'
+
+export interface Simulator {
+  /** Backfill what is missing, then step every 5 s in real time. */
+  start(): Promise<void>
+  stop(): Promise<void>
+  /** Run one step at `t` (tests drive the clock with this). */
+  tick(t: Date): Promise<void>
+}
+
+/**
+ * The facility simulator (issue 2 §6), the default source of live data. It writes through the domain
+ * services a real device gateway would use: measurements, station state, charging sessions.
+ * Deterministic for a seed and a clock: the same ticks give the same readings.
+ */
+export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }: { domain: Domain; seed: number; log: FastifyBaseLogger; stepMs?: number }): Simulator {
+  const states = new Map<number, SimState>()
+  const lastTick = new Map<number, number>()
+  const reported = new Map<number, string>()
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> | null = null
+  let stopped = false
+
+  async function stateOf(installationId: number): Promise<SimState> {
+    let s = states.get(installationId)
+    if (!s) {
+      s = { soc: 50, cars: new Map() }
+      states.set(installationId, s)
+    }
+    return s
+  }
+
+  async function tickInstallation(installationId: number, t: Date): Promise<void> {
+    const eq = await domain.devices.equipment(installationId)
+    const state = await stateOf(installationId)
+    const prev = lastTick.get(installationId)
+    const dt = prev ? Math.min(60, Math.max(1, (t.getTime() - prev) / 1000)) : stepMs / 1000
+    lastTick.set(installationId, t.getTime())
+    const tz = eq.installation.timezone
+    const highTariff = await domain.tariffs.isHigh(installationId, t, tz)
+    // Sessions left open by an earlier run whose car is not tracked any more are closed now.
+    if (prev === undefined) {
+      for (const open of await domain.sessions.open(installationId)) await domain.sessions.finish(open.id, t)
+    }
+    const r = step(eq, state, t, dt, { seed, highTariff })
+    await domain.measurements.record(r.readings.map((x) => ({ ...x, ts: t })))
+    for (const o of r.stations) {
+      if (o.departed?.sessionId) await domain.sessions.finish(o.departed.sessionId, t)
+      if (o.car && !o.car.refused && o.car.sessionId === null && o.status !== 'off') {
+        o.car.sessionId = await domain.sessions.start({
+          installationId, stationId: o.stationId, rfidId: o.car.rfid?.id ?? null, userId: o.car.rfid?.user_id ?? null, at: t,
+          setByTimer: eq.stations.find((s) => s.id === o.stationId)?.charging_mode === 'timer',
+        })
+      }
+      if (o.car?.sessionId && o.energyKwh > 0) await domain.sessions.addEnergy(o.car.sessionId, o.energyKwh, t, installationId, tz)
+      const report = { status: o.status, status_code: o.statusCode, alerts: o.alerts, power_kw: o.powerKw, current_session_id: o.car?.sessionId ?? null }
+      // Like a real gateway, report a station only when its state changed (its energy moves with the session).
+      const key = JSON.stringify(report)
+      if (reported.get(o.stationId) !== key) {
+        reported.set(o.stationId, key)
+        await domain.stations.reportState(o.stationId, report)
+      }
+    }
+  }
+
+  async function tick(t: Date): Promise<void> {
+    for (const id of await domain.devices.installationIds()) await tickInstallation(id, t)
+  }
+
+  async function catchUp(): Promise<void> {
+    const now = new Date()
+    for (const id of await domain.devices.installationIds()) {
+      const newest = await domain.measurements.newestBucket(id)
+      const earliest = new Date(now.getTime() - SIMULATOR.backfillDays * 86_400_000)
+      const from = newest && newest > earliest ? new Date(newest.getTime() + 15 * 60_000) : earliest
+      // The current bucket fills from live readings; only whole buckets before it are backfilled.
+      const to = bucketOf(now)
+      if (to.getTime() - from.getTime() < 15 * 60_000) continue
+      const started = Date.now()
+      const r = await backfill(domain, id, from, to, seed, await stateOf(id))
+      log.info({ installation: id, buckets: r.buckets, sessions: r.sessions, ms: Date.now() - started }, 'simulator backfill done')
+    }
+  }
+
+  function schedule(): void {
+    if (stopped) return
+    const wait = stepMs - (Date.now() % stepMs)
+    timer = setTimeout(() => {
+      running = tick(new Date())
+        .catch((err) => log.error({ err }, 'simulator step failed'))
+        .finally(() => {
+          running = null
+          schedule()
+        })
+    }, wait)
+  }
+
+  return {
+    tick,
+    async start() {
+      stopped = false
+      await catchUp()
+      await tick(new Date())
+      schedule()
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await running
+    },
+  }
+}

@@ -1,0 +1,146 @@
+import crypto from 'node:crypto'
+import { SignJWT, jwtVerify } from 'jose'
+import { sql } from 'kysely'
+import type { Db } from '../../db/connection.ts'
+import { AUTH } from '../../../config/defaults.ts'
+import { AppError, TooManyRequests, Unauthorized } from '../../lib/errors.ts'
+import { dummyHash, hashPassword, verifyPassword } from './passwords.ts'
+import { createThrottle } from './throttle.ts'
+import type { TokenResponse } from '../../../shared/schemas/auth.ts'
+
+/** The caller behind a verified access token. */
+export interface Actor {
+  id: number
+  is_superuser: boolean
+}
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
+const newToken = () => crypto.randomBytes(32).toString('base64url')
+
+/**
+ * Sign-in and tokens (ARCHITECTURE §3): access JWTs (HS256, 5 min) and rotating refresh tokens (24 h,
+ * stored hashed; reusing a rotated token revokes its whole family).
+ */
+export function createAuthService({ db, secret }: { db: Db; secret: Uint8Array }) {
+  const perAccount = createThrottle({ max: 100, windowMs: 3600_000 })
+  const perIp = createThrottle({ max: 300, windowMs: 3600_000 })
+
+  async function issue(userId: number, familyId: string): Promise<{ access: string; refresh: string }> {
+    const access = await new SignJWT({ user_id: userId })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(userId))
+      .setIssuedAt()
+      .setExpirationTime(`${AUTH.accessTtlSeconds}s`)
+      .sign(secret)
+    const refresh = newToken()
+    await db
+      .insertInto('refresh_tokens')
+      .values({
+        id: crypto.randomUUID(),
+        user_id: userId,
+        family_id: familyId,
+        token_hash: sha256(refresh),
+        expires_at: new Date(Date.now() + AUTH.refreshTtlSeconds * 1000),
+      })
+      .execute()
+    return { access, refresh }
+  }
+
+  /** Installations the user may open, in id order (all of them for a superuser). */
+  async function installationIds(userId: number, isSuperuser: boolean): Promise<number[]> {
+    const rows = isSuperuser
+      ? await db.selectFrom('installations').select('id').orderBy('id').execute()
+      : await db.selectFrom('installation_users').select('installation_id as id').where('user_id', '=', userId).orderBy('installation_id').execute()
+    return rows.map((r) => r.id)
+  }
+
+  return {
+    /**
+     * POST /api/authentication/token/. Wrong e-mail, wrong password and an inactive account all answer
+     * the same 401 in about the same time (no enumeration); 429 with Retry-After once throttled.
+     * `installation_id` is the requested installation when the user may open it, else their first.
+     */
+    async login(email: string, password: string, opts: { installation?: number; ip?: string } = {}): Promise<TokenResponse> {
+      const account = email.trim().toLowerCase()
+      const wait = Math.max(perAccount.retryAfter(account), opts.ip ? perIp.retryAfter(opts.ip) : 0)
+      if (wait) throw TooManyRequests(wait)
+      const user = await db.selectFrom('users').selectAll().where('email', '=', account).executeTakeFirst()
+      const ok = user ? await verifyPassword(user.password_hash, password) : (await verifyPassword(await dummyHash(), password), false)
+      if (!user || !ok || !user.is_active) {
+        perAccount.fail(account)
+        if (opts.ip) perIp.fail(opts.ip)
+        throw new AppError(401, 'badCredentials')
+      }
+      perAccount.reset(account)
+      await db
+        .updateTable('users')
+        .set({ previous_login: sql`last_login`, last_login: new Date() })
+        .where('id', '=', user.id)
+        .execute()
+      const ids = await installationIds(user.id, user.is_superuser)
+      const installation_id = opts.installation && ids.includes(opts.installation) ? opts.installation : (ids[0] ?? null)
+      return { ...(await issue(user.id, crypto.randomUUID())), installation_id }
+    },
+
+    /**
+     * POST /api/authentication/token/refresh/: a valid unused refresh token is spent and replaced (same
+     * family). A spent or revoked one revokes the family and answers 401.
+     */
+    async refresh(token: string): Promise<{ access: string; refresh: string }> {
+      const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst()
+      if (!row || row.expires_at.getTime() < Date.now()) throw Unauthorized('tokenInvalid')
+      if (row.used_at || row.revoked_at) {
+        await db.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('family_id', '=', row.family_id).where('revoked_at', 'is', null).execute()
+        throw Unauthorized('tokenInvalid')
+      }
+      const spent = await db
+        .updateTable('refresh_tokens')
+        .set({ used_at: new Date() })
+        .where('id', '=', row.id)
+        .where('used_at', 'is', null)
+        .executeTakeFirst()
+      if (Number(spent.numUpdatedRows) !== 1) throw Unauthorized('tokenInvalid')
+      const user = await db.selectFrom('users').select(['is_active']).where('id', '=', row.user_id).executeTakeFirst()
+      if (!user?.is_active) throw Unauthorized('tokenInvalid')
+      return issue(row.user_id, row.family_id)
+    },
+
+    /** Verify an access JWT; the user must still exist and be active. Throws 401 tokenInvalid. */
+    async verify(access: string): Promise<Actor> {
+      let userId: number
+      try {
+        const { payload } = await jwtVerify(access, secret, { algorithms: ['HS256'] })
+        userId = Number(payload.user_id)
+      } catch {
+        throw Unauthorized('tokenInvalid')
+      }
+      const user = await db.selectFrom('users').select(['id', 'is_superuser', 'is_active']).where('id', '=', userId).executeTakeFirst()
+      if (!user || !user.is_active) throw Unauthorized('tokenInvalid')
+      return { id: user.id, is_superuser: user.is_superuser }
+    },
+
+    /**
+     * Create or update the relay's internal superuser-level account (used when all roles run in one
+     * process, with a password generated at each start).
+     */
+    async ensureServiceAccount(email: string, password: string): Promise<void> {
+      const password_hash = await hashPassword(password)
+      await db
+        .insertInto('users')
+        .values({ email: email.toLowerCase(), password_hash, first_name: 'Relay', last_name: 'Service', title: null,
+          is_superuser: true, is_active: true, is_service: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null })
+        .onConflict((oc) => oc.column('email').doUpdateSet({ password_hash, is_active: true, is_service: true, is_superuser: true }))
+        .execute()
+    },
+  }
+}
+export type AuthService = ReturnType<typeof createAuthService>
+
+/** The HS256 key: JWT_SECRET when configured, else one generated once and kept in the database. */
+export async function loadJwtSecret(db: Db, configured?: string): Promise<Uint8Array> {
+  if (configured) return new TextEncoder().encode(configured)
+  const fresh = crypto.randomBytes(48).toString('base64url')
+  await db.insertInto('app_settings').values({ key: 'jwt_secret', value: fresh }).onConflict((oc) => oc.column('key').doNothing()).execute()
+  const row = await db.selectFrom('app_settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow()
+  return new TextEncoder().encode(row.value)
+}

@@ -1,0 +1,27 @@
+/**
+ * Failed sign-in throttling (issue 2 keeps it in memory; a restart forgets it). A key (an account or an
+ * IP) is blocked once it has `max` failures within `windowMs`; the answer says when to retry.
+ */
+export function createThrottle({ max, windowMs, now = Date.now }: { max: number; windowMs: number; now?: () => number }) {
+  const failures = new Map<string, number[]>()
+  const recent = (key: string) => {
+    const since = now() - windowMs
+    const list = (failures.get(key) ?? []).filter((t) => t > since)
+    if (list.length) failures.set(key, list)
+    else failures.delete(key)
+    return list
+  }
+  return {
+    /** Seconds until `key` may try again, or 0 when it may now. */
+    retryAfter(key: string): number {
+      const list = recent(key)
+      return list.length >= max ? Math.max(1, Math.ceil((list[0] + windowMs - now()) / 1000)) : 0
+    },
+    fail(key: string) {
+      failures.set(key, [...recent(key), now()])
+    },
+    reset(key: string) {
+      failures.delete(key)
+    },
+  }
+}

@@ -1,0 +1,48 @@
+import type { Db } from '../../db/connection.ts'
+import type { MeterType } from '../../db/schema.ts'
+
+/** What a device gateway (the simulator, later OCPP) needs to know of an installation's equipment. */
+export interface Equipment {
+  installation: { id: number; timezone: string; latitude: number; longitude: number }
+  meters: { id: number; meter_type: MeterType; object_id: number | null; capacity: number | null }[]
+  apartments: number[]
+  stations: { id: number; meter_id: number; capacity_kw: number; charging_mode: string; status: string | null; current_session_id: number | null }[]
+  rfids: { id: number; user_id: number | null }[]
+  timers: { object_id: number; days: boolean[]; start_time: string; charging_mode: string }[]
+}
+
+/**
+ * The device side's read model: equipment of every installation, reread on every simulator step so a
+ * changed charging mode or timer takes effect within 5 s.
+ */
+export function createDeviceService({ db }: { db: Db }) {
+  return {
+    async installationIds(): Promise<number[]> {
+      return (await db.selectFrom('installations').select('id').orderBy('id').execute()).map((r) => r.id)
+    },
+    async equipment(installationId: number): Promise<Equipment> {
+      const [installation, meters, objects, stations, rfids, timers] = await Promise.all([
+        db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', installationId).executeTakeFirstOrThrow(),
+        db.selectFrom('meters').select(['id', 'meter_type', 'object_id', 'capacity']).where('installation_id', '=', installationId).orderBy('id').execute(),
+        db.selectFrom('objects').select(['id', 'object_type']).where('installation_id', '=', installationId).where('object_type', '=', 'apartment').orderBy('id').execute(),
+        db.selectFrom('charging_stations').select(['id', 'meter_id', 'capacity_kw', 'charging_mode', 'status', 'current_session_id']).where('installation_id', '=', installationId).orderBy('id').execute(),
+        db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', installationId).where('active', '=', true).orderBy('id').execute(),
+        db.selectFrom('timers').selectAll().where('installation_id', '=', installationId).where('object_type', '=', 'charging_station').execute(),
+      ])
+      return {
+        installation,
+        meters,
+        apartments: objects.map((o) => o.id),
+        stations,
+        rfids,
+        timers: timers.map((t) => ({
+          object_id: t.object_id,
+          days: [t.repeat_monday, t.repeat_tuesday, t.repeat_wednesday, t.repeat_thursday, t.repeat_friday, t.repeat_saturday, t.repeat_sunday],
+          start_time: t.start_time,
+          charging_mode: t.charging_mode,
+        })),
+      }
+    },
+  }
+}
+export type DeviceService = ReturnType<typeof createDeviceService>

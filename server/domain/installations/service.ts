@@ -1,0 +1,96 @@
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import { Forbidden, NotFound } from '../../lib/errors.ts'
+import { resolveAccess, type Access, type PermissionEntry, type Role } from '../../../shared/rules/permissions.ts'
+import { isSeriousAlert } from '../../../shared/rules/status.ts'
+import type { Installation, InstallationInfo } from '../../../shared/schemas/installation.ts'
+import type { PageOf } from '../../../shared/schemas/common.ts'
+
+/**
+ * Installations and who may do what in them (ARCHITECTURE §4). `requireRole` is the gate every
+ * installation-scoped call passes: 404 for an unknown installation, 403 for one the caller has no role in.
+ */
+export function createInstallationService({ db }: { db: Db }) {
+  async function roleIn(actor: Actor, installationId: number): Promise<Role | null> {
+    if (actor.is_superuser) return 'superuser'
+    const row = await db
+      .selectFrom('installation_users')
+      .select('role')
+      .where('user_id', '=', actor.id)
+      .where('installation_id', '=', installationId)
+      .executeTakeFirst()
+    return row?.role ?? null
+  }
+
+  async function requireRole(actor: Actor, installationId: number): Promise<Role> {
+    const exists = await db.selectFrom('installations').select('id').where('id', '=', installationId).executeTakeFirst()
+    if (!exists) throw NotFound()
+    const role = await roleIn(actor, installationId)
+    if (!role) throw Forbidden()
+    return role
+  }
+
+  function toInstallation(row: { id: number; name: string; timezone: string; currency: string; latitude: number; longitude: number; pay_enabled: boolean }, role: Role): Installation {
+    return { id: row.id, name: row.name, timezone: row.timezone, currency: row.currency, latitude: row.latitude, longitude: row.longitude, pay_enabled: row.pay_enabled, role }
+  }
+
+  return {
+    roleIn,
+    requireRole,
+
+    /** GET /api/cockpit/installations/: the ones the caller has a role in (all for a superuser). */
+    async list(actor: Actor, { limit, offset }: { limit: number; offset: number }): Promise<PageOf<Installation>> {
+      let q = db.selectFrom('installations').leftJoin('installation_users', (j) =>
+        j.onRef('installation_users.installation_id', '=', 'installations.id').on('installation_users.user_id', '=', actor.id))
+      if (!actor.is_superuser) q = q.where('installation_users.user_id', '=', actor.id)
+      const rows = await q.selectAll('installations').select('installation_users.role').orderBy('installations.id').execute()
+      const results = rows.slice(offset, offset + limit).map((r) => toInstallation(r, actor.is_superuser ? 'superuser' : r.role!))
+      return { count: rows.length, next: null, previous: null, results }
+    },
+
+    /** GET /api/cockpit/installations/{id}. */
+    async get(actor: Actor, id: number): Promise<Installation> {
+      const role = await requireRole(actor, id)
+      const row = await db.selectFrom('installations').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+      return toInstallation(row, role)
+    },
+
+    /** GET …/{id}/info: online state, offline since, alerts (serious ones marked, SPEC §4). */
+    async info(actor: Actor, id: number): Promise<InstallationInfo> {
+      await requireRole(actor, id)
+      const row = await db.selectFrom('installations').select(['online', 'offline_since', 'alerts']).where('id', '=', id).executeTakeFirstOrThrow()
+      return {
+        online: row.online,
+        offline_since: row.offline_since?.toISOString() ?? null,
+        alerts: row.alerts.map((a) => ({ code: a.code, since: a.since, serious: isSeriousAlert(a.code) })),
+      }
+    },
+
+    /** What `actor` may see in installation `id`, resolved from role, entries and the object tree. */
+    async access(actor: Actor, id: number): Promise<Access> {
+      const role = await requireRole(actor, id)
+      const [entries, objects, stations, rfids] = await Promise.all([
+        db.selectFrom('permissions').select(['object_type', 'object_id', 'level', 'cost', 'overview'])
+          .where('user_id', '=', actor.id).where('installation_id', '=', id).execute(),
+        db.selectFrom('objects').select(['id', 'parent_object_id']).where('installation_id', '=', id).execute(),
+        db.selectFrom('charging_stations').select(['id', 'object_id']).where('installation_id', '=', id).execute(),
+        db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', id).where('active', '=', true).execute(),
+      ])
+      return resolveAccess({
+        user_id: actor.id,
+        installation_id: id,
+        role,
+        entries: entries as PermissionEntry[],
+        tree: new Map(objects.map((o) => [o.id, o.parent_object_id])),
+        stations,
+        rfids,
+      })
+    },
+
+    /** Installation facts the device side needs (time zone, position). */
+    async describe(id: number) {
+      return db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', id).executeTakeFirstOrThrow()
+    },
+  }
+}
+export type InstallationService = ReturnType<typeof createInstallationService>

@@ -1,0 +1,81 @@
+import dayjs from 'dayjs'
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import type { MeasurementService } from './service.ts'
+import { Forbidden } from '../../lib/errors.ts'
+import { projectEnergyReturn, projectMetrics } from '../../../shared/rules/visibility.ts'
+import { startOfLocalDay } from '../../../shared/rules/formats.ts'
+import type { Metrics } from '../../../shared/schemas/metrics.ts'
+import type { EnergyReturn } from '../../../shared/schemas/installation.ts'
+
+const r2 = (x: number) => Math.round(x * 100) / 100
+
+/**
+ * The live power flow (GET /api/metrics/) and energy return, from the newest readings and today's
+ * 15-minute aggregates. Building consumption is the balance: grid + PV − battery − charging stations.
+ * e_sourced_today = grid import + PV production + battery discharge; consumption_today = building +
+ * charging stations (kWh, installation-local day).
+ */
+export function createMetricsService({ db, installations, measurements }: { db: Db; installations: InstallationService; measurements: MeasurementService }) {
+  return {
+    async live(actor: Actor, installationId: number): Promise<Metrics> {
+      const access = await installations.access(actor, installationId)
+      const inst = await installations.describe(installationId)
+      const [latest, stations, meters, today] = await Promise.all([
+        measurements.latest(installationId),
+        db.selectFrom('charging_stations').select(['id', 'power_kw']).where('installation_id', '=', installationId).orderBy('id').execute(),
+        db.selectFrom('meters').select(['meter_type', 'capacity']).where('installation_id', '=', installationId).where('meter_type', 'in', ['pv', 'battery']).execute(),
+        measurements.totalsSince(installationId, startOfLocalDay(new Date(), inst.timezone)),
+      ])
+      const sum = (type: string) => latest.filter((l) => l.meter_type === type).reduce((a, l) => a + l.power_kw, 0)
+      const grid = sum('main_power')
+      const pv = sum('pv')
+      const battery = sum('battery')
+      const soc = latest.find((l) => l.meter_type === 'battery')?.soc ?? 0
+      const perStation: Record<string, number> = {}
+      let charging = 0
+      for (const s of stations) {
+        perStation[s.id] = r2(s.power_kw)
+        charging += s.power_kw
+      }
+      const building = Math.max(0, grid + pv - battery - charging)
+      const t = (type: 'main_power' | 'pv' | 'battery' | 'charging_station' | 'cold_water' | 'hot_water') =>
+        today.get(type) ?? { energy_in_kwh: 0, energy_out_kwh: 0, volume_m3: 0 }
+      const sourced = t('main_power').energy_in_kwh + t('pv').energy_in_kwh + t('battery').energy_out_kwh
+      const consumed = sourced - t('main_power').energy_out_kwh - t('battery').energy_in_kwh
+      const newest = latest.reduce<Date | null>((a, l) => (!a || l.ts > a ? l.ts : a), null)
+      const full: Metrics = {
+        installation_id: installationId,
+        timestamp: newest?.toISOString() ?? null,
+        grid: { power_kw: r2(grid), import_kw: r2(Math.max(0, grid)), export_kw: r2(Math.max(0, -grid)) },
+        pv: { power_kw: r2(pv), peak_kw: meters.find((m) => m.meter_type === 'pv')?.capacity ?? 0 },
+        battery: { power_kw: r2(battery), soc: r2(soc), capacity_kwh: meters.find((m) => m.meter_type === 'battery')?.capacity ?? 0 },
+        building: { power_kw: r2(building) },
+        charging_stations: { power_kw: r2(charging), stations: perStation },
+        e_sourced_today: r2(sourced),
+        consumption_today: r2(Math.max(0, consumed)),
+        water: { today_m3: r2(t('cold_water').volume_m3 + t('hot_water').volume_m3) },
+      }
+      return projectMetrics(full, access)
+    },
+
+    /** GET …/{id}/energy_return: PV energy exported to the grid today, this month, this year (kWh). */
+    async energyReturn(actor: Actor, installationId: number): Promise<EnergyReturn> {
+      const access = await installations.access(actor, installationId)
+      const inst = await installations.describe(installationId)
+      const now = dayjs().tz(inst.timezone)
+      const exported = async (since: Date) => (await measurements.totalsSince(installationId, since)).get('main_power')?.energy_out_kwh ?? 0
+      const [today_kwh, month_kwh, year_kwh] = await Promise.all([
+        exported(now.startOf('day').toDate()),
+        exported(now.startOf('month').toDate()),
+        exported(now.startOf('year').toDate()),
+      ])
+      const full = { today_kwh: r2(today_kwh), month_kwh: r2(month_kwh), year_kwh: r2(year_kwh) }
+      const shown = projectEnergyReturn(full, access)
+      if (!shown) throw Forbidden()
+      return shown
+    },
+  }
+}
+export type MetricsService = ReturnType<typeof createMetricsService>

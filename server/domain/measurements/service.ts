@@ -1,0 +1,143 @@
+import { sql } from 'kysely'
+import type { Db } from '../../db/connection.ts'
+import type { MeterType } from '../../db/schema.ts'
+
+/**
+ * One meter reading. power_kw is signed per meter (main_power: + import / − export; battery: + charge /
+ * − discharge); energy_in/out_kwh and volume_m3 are deltas since the meter's previous reading.
+ */
+export interface Sample {
+  meter_id: number
+  ts: Date
+  power_kw: number
+  energy_in_kwh?: number
+  energy_out_kwh?: number
+  soc?: number | null
+  volume_m3?: number
+}
+
+/** A 15-minute aggregate written directly (backfill). power_avg_kw is the bucket's mean power. */
+export interface Aggregate {
+  meter_id: number
+  bucket: Date
+  energy_in_kwh: number
+  energy_out_kwh: number
+  volume_m3: number
+  power_avg_kw: number
+  soc_last: number | null
+}
+
+const BUCKET_MS = 15 * 60_000
+export const bucketOf = (d: Date) => new Date(Math.floor(d.getTime() / BUCKET_MS) * BUCKET_MS)
+
+/**
+ * Measurements: raw readings (5 s, kept 48 h) and 15-minute aggregates kept up to date as readings
+ * arrive, so statistics never scan raw data (issue 5 builds on the aggregates).
+ */
+export function createMeasurementService({ db }: { db: Db }) {
+  return {
+    /** Store readings and fold them into their 15-minute buckets, in one transaction. */
+    async record(samples: Sample[]): Promise<void> {
+      if (!samples.length) return
+      const rows = samples.map((s) => ({
+        meter_id: s.meter_id, ts: s.ts, power_kw: s.power_kw, energy_in_kwh: s.energy_in_kwh ?? 0,
+        energy_out_kwh: s.energy_out_kwh ?? 0, soc: s.soc ?? null, volume_m3: s.volume_m3 ?? 0,
+      }))
+      const buckets = new Map<string, { meter_id: number; bucket: Date; energy_in_kwh: number; energy_out_kwh: number; volume_m3: number; power_sum: number; samples: number; soc_last: number | null; last: number }>()
+      for (const r of rows) {
+        const bucket = bucketOf(r.ts)
+        const key = `${r.meter_id}:${bucket.getTime()}`
+        const b = buckets.get(key) ?? { meter_id: r.meter_id, bucket, energy_in_kwh: 0, energy_out_kwh: 0, volume_m3: 0, power_sum: 0, samples: 0, soc_last: null, last: 0 }
+        b.energy_in_kwh += r.energy_in_kwh
+        b.energy_out_kwh += r.energy_out_kwh
+        b.volume_m3 += r.volume_m3
+        b.power_sum += r.power_kw
+        b.samples += 1
+        if (r.soc != null && r.ts.getTime() >= b.last) {
+          b.soc_last = r.soc
+          b.last = r.ts.getTime()
+        }
+        buckets.set(key, b)
+      }
+      await db.transaction().execute(async (tx) => {
+        await tx.insertInto('measurements').values(rows).onConflict((oc) => oc.columns(['meter_id', 'ts']).doNothing()).execute()
+        await tx
+          .insertInto('measurements_15m')
+          .values([...buckets.values()].map(({ last: _last, ...b }) => b))
+          .onConflict((oc) =>
+            oc.columns(['meter_id', 'bucket']).doUpdateSet({
+              energy_in_kwh: sql`measurements_15m.energy_in_kwh + excluded.energy_in_kwh`,
+              energy_out_kwh: sql`measurements_15m.energy_out_kwh + excluded.energy_out_kwh`,
+              volume_m3: sql`measurements_15m.volume_m3 + excluded.volume_m3`,
+              power_sum: sql`measurements_15m.power_sum + excluded.power_sum`,
+              samples: sql`measurements_15m.samples + excluded.samples`,
+              soc_last: sql`coalesce(excluded.soc_last, measurements_15m.soc_last)`,
+            }),
+          )
+          .execute()
+      })
+    },
+
+    /** Backfill: write finished 15-minute buckets (existing buckets are left as they are). */
+    async recordAggregates(rows: Aggregate[]): Promise<void> {
+      for (let i = 0; i < rows.length; i += 2000) {
+        await db
+          .insertInto('measurements_15m')
+          .values(rows.slice(i, i + 2000).map(({ power_avg_kw, ...r }) => ({ ...r, power_sum: power_avg_kw, samples: 1 })))
+          .onConflict((oc) => oc.columns(['meter_id', 'bucket']).doNothing())
+          .execute()
+      }
+    },
+
+    /** Delete raw readings older than `before`; their 15-minute aggregates stay. Returns rows deleted. */
+    async thin(before: Date): Promise<number> {
+      const r = await db.deleteFrom('measurements').where('ts', '<', before).executeTakeFirst()
+      return Number(r.numDeletedRows)
+    },
+
+    /** The newest raw reading per meter of an installation within the last `maxAgeMs`. */
+    async latest(installationId: number, maxAgeMs = 5 * 60_000) {
+      const since = new Date(Date.now() - maxAgeMs)
+      return db
+        .selectFrom('measurements as m')
+        .innerJoin('meters as mt', 'mt.id', 'm.meter_id')
+        .where('mt.installation_id', '=', installationId)
+        .where('m.ts', '>=', since)
+        .distinctOn('m.meter_id')
+        .select(['m.meter_id', 'mt.meter_type', 'm.ts', 'm.power_kw', 'm.soc'])
+        .orderBy('m.meter_id')
+        .orderBy('m.ts', 'desc')
+        .execute()
+    },
+
+    /** Energy and volume per meter type since `since` (from the 15-minute aggregates). */
+    async totalsSince(installationId: number, since: Date): Promise<Map<MeterType, { energy_in_kwh: number; energy_out_kwh: number; volume_m3: number }>> {
+      const rows = await db
+        .selectFrom('measurements_15m as a')
+        .innerJoin('meters as mt', 'mt.id', 'a.meter_id')
+        .where('mt.installation_id', '=', installationId)
+        .where('a.bucket', '>=', bucketOf(since))
+        .groupBy('mt.meter_type')
+        .select((eb) => [
+          'mt.meter_type',
+          eb.fn.sum<number>('a.energy_in_kwh').as('energy_in_kwh'),
+          eb.fn.sum<number>('a.energy_out_kwh').as('energy_out_kwh'),
+          eb.fn.sum<number>('a.volume_m3').as('volume_m3'),
+        ])
+        .execute()
+      return new Map(rows.map((r) => [r.meter_type, { energy_in_kwh: Number(r.energy_in_kwh), energy_out_kwh: Number(r.energy_out_kwh), volume_m3: Number(r.volume_m3) }]))
+    },
+
+    /** The newest 15-minute bucket stored for any meter of an installation (backfill resumes after it). */
+    async newestBucket(installationId: number): Promise<Date | null> {
+      const row = await db
+        .selectFrom('measurements_15m as a')
+        .innerJoin('meters as mt', 'mt.id', 'a.meter_id')
+        .where('mt.installation_id', '=', installationId)
+        .select((eb) => eb.fn.max('a.bucket').as('newest'))
+        .executeTakeFirst()
+      return row?.newest ? new Date(row.newest as unknown as string) : null
+    },
+  }
+}
+export type MeasurementService = ReturnType<typeof createMeasurementService>

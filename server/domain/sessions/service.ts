@@ -1,0 +1,124 @@
+import { sql } from 'kysely'
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import type { TariffInForce, TariffService } from '../tariffs/service.ts'
+import { maySeeSession, projectSession } from '../../../shared/rules/visibility.ts'
+import type { ChargingSession } from '../../../shared/schemas/session.ts'
+import type { PageOf } from '../../../shared/schemas/common.ts'
+
+const r2 = (x: number) => Math.round(x * 100) / 100
+
+/** Price in Rappen of energy split into high and low tariff kWh (flat tariff: one price for all). */
+export function priceRappen(highKwh: number, lowKwh: number, t: TariffInForce | null): number {
+  if (!t) return 0
+  if (t.flat != null) return Math.round((highKwh + lowKwh) * t.flat)
+  return Math.round(highKwh * t.high + lowKwh * t.low)
+}
+
+/**
+ * Charging sessions (SPEC §3): the list with rights and cost visibility, and the device side that opens
+ * a session on badge-in, adds energy step by step (split into high and low tariff by the schedule in
+ * installation-local time) and closes it when the car leaves.
+ */
+export function createSessionService({ db, installations, tariffs }: { db: Db; installations: InstallationService; tariffs: TariffService }) {
+  return {
+    /**
+     * GET /api/rfids-charge/: sessions of an installation, newest first. start__gte / end__lte bound
+     * the period; active_since keeps sessions still open or ended since then (the relay's topic).
+     */
+    async list(
+      actor: Actor,
+      installationId: number,
+      q: { start__gte?: string; end__lte?: string; active_since?: string; limit: number; offset: number },
+    ): Promise<PageOf<ChargingSession>> {
+      const access = await installations.access(actor, installationId)
+      let query = db
+        .selectFrom('charging_sessions as cs')
+        .innerJoin('charging_stations as s', 's.id', 'cs.station_id')
+        .leftJoin('rfids as r', 'r.id', 'cs.rfid_id')
+        .where('cs.installation_id', '=', installationId)
+      if (q.start__gte) query = query.where('cs.start', '>=', new Date(q.start__gte))
+      if (q.end__lte) query = query.where('cs.end', '<=', new Date(q.end__lte))
+      if (q.active_since) {
+        const since = new Date(q.active_since)
+        query = query.where((eb) => eb.or([eb('cs.end', 'is', null), eb('cs.end', '>=', since)]))
+      }
+      const rows = await query
+        .selectAll('cs')
+        .select(['s.name as station_name', 'r.tag as rfid_tag'])
+        .orderBy('cs.start', 'desc')
+        .orderBy('cs.id', 'desc')
+        .execute()
+      const visible = rows
+        .map((s): ChargingSession => ({
+          id: s.id,
+          station_id: s.station_id,
+          station_name: s.station_name,
+          rfid_id: s.rfid_id,
+          rfid_tag: s.rfid_tag,
+          user_id: s.user_id,
+          start: s.start.toISOString(),
+          end: s.end?.toISOString() ?? null,
+          energy_kwh: r2(s.energy_kwh),
+          high_kwh: r2(s.high_kwh),
+          low_kwh: r2(s.low_kwh),
+          price: (s.price_rappen + s.fee_rappen) / 100,
+          transaction_fee: s.fee_rappen / 100,
+          status: s.status,
+          paid_on: s.paid_on?.toISOString() ?? null,
+        }))
+        .filter((s) => maySeeSession(s, access))
+        .map((s) => projectSession(s, access))
+      return { count: visible.length, next: null, previous: null, results: visible.slice(q.offset, q.offset + q.limit) }
+    },
+
+    /** Device side: open a session at badge-in (or plug-in without badge). Returns its id. */
+    async start(input: { installationId: number; stationId: number; rfidId: number | null; userId: number | null; at: Date; setByTimer?: boolean }): Promise<number> {
+      const row = await db
+        .insertInto('charging_sessions')
+        .values({
+          installation_id: input.installationId, station_id: input.stationId, rfid_id: input.rfidId, user_id: input.userId,
+          start: input.at, end: null, status: 'charging', energy_kwh: 0, high_kwh: 0, low_kwh: 0, price_rappen: 0, fee_rappen: 0, paid_on: null, set_by_timer: input.setByTimer ?? false,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return row.id
+    },
+
+    /** Device side: add `kwh` charged at `at`; the tariff in force at the session's start prices it. */
+    async addEnergy(sessionId: number, kwh: number, at: Date, installationId: number, tz: string): Promise<void> {
+      if (kwh <= 0) return
+      const high = await tariffs.isHigh(installationId, at, tz)
+      const s = await db.selectFrom('charging_sessions').select(['start', 'high_kwh', 'low_kwh']).where('id', '=', sessionId).executeTakeFirstOrThrow()
+      const highKwh = s.high_kwh + (high ? kwh : 0)
+      const lowKwh = s.low_kwh + (high ? 0 : kwh)
+      const t = await tariffs.inForce(installationId, s.start, tz)
+      await db
+        .updateTable('charging_sessions')
+        .set({ energy_kwh: sql`energy_kwh + ${kwh}`, high_kwh: highKwh, low_kwh: lowKwh, price_rappen: priceRappen(highKwh, lowKwh, t) })
+        .where('id', '=', sessionId)
+        .execute()
+    },
+
+    /** Device side: the car left; the session becomes unpaid (payment is issue 4's). */
+    async finish(sessionId: number, at: Date): Promise<void> {
+      await db.updateTable('charging_sessions').set({ end: at, status: 'unpaid' }).where('id', '=', sessionId).where('end', 'is', null).execute()
+    },
+
+    /** Device side: sessions still open (after a restart the simulator closes or resumes them). */
+    async open(installationId: number) {
+      return db.selectFrom('charging_sessions').selectAll().where('installation_id', '=', installationId).where('end', 'is', null).execute()
+    },
+
+    /** Device side, backfill: insert finished sessions in one statement. */
+    async insertFinished(rows: { installation_id: number; station_id: number; rfid_id: number | null; user_id: number | null; start: Date; end: Date; high_kwh: number; low_kwh: number; price_rappen: number; status: 'paid' | 'unpaid'; paid_on: Date | null }[]): Promise<void> {
+      if (!rows.length) return
+      await db
+        .insertInto('charging_sessions')
+        .values(rows.map((r) => ({ ...r, energy_kwh: r.high_kwh + r.low_kwh, fee_rappen: 0, set_by_timer: false })))
+        .execute()
+    },
+  }
+}
+export type SessionService = ReturnType<typeof createSessionService>

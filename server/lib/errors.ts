@@ -1,0 +1,35 @@
+import type { MessageKey } from './messages.ts'
+
+/**
+ * Typed errors thrown by domain services and routes; one error handler (server/app.ts) turns them into
+ * the ARCHITECTURE §3 shapes in the caller's language: `{"detail": "…"}` or `{"field": ["…"]}`.
+ */
+export class AppError extends Error {
+  readonly status: number
+  readonly key: MessageKey
+  readonly params: Record<string, string | number>
+  readonly headers: Record<string, string>
+  constructor(status: number, key: MessageKey, params: Record<string, string | number> = {}, headers: Record<string, string> = {}) {
+    super(key)
+    this.status = status
+    this.key = key
+    this.params = params
+    this.headers = headers
+  }
+}
+
+/** 400 with field errors: `{ field: [messageKey, …] }`. */
+export class Invalid extends AppError {
+  readonly fields: Record<string, MessageKey[]>
+  constructor(fields: Record<string, MessageKey[]>) {
+    super(400, 'invalidValue')
+    this.fields = fields
+  }
+}
+
+export const BadRequest = (key: MessageKey) => new AppError(400, key)
+export const Unauthorized = (key: MessageKey = 'notAuthenticated') => new AppError(401, key)
+export const Forbidden = (key: MessageKey = 'forbidden') => new AppError(403, key)
+export const NotFound = () => new AppError(404, 'notFound')
+export const TooManyRequests = (retryAfterSeconds: number) =>
+  new AppError(429, 'tooManyAttempts', { minutes: Math.ceil(retryAfterSeconds / 60) }, { 'Retry-After': String(retryAfterSeconds) })

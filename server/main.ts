@@ -1,0 +1,44 @@
+import { ConfigError, loadConfig } from '../config/env.ts'
+import { DataDirLockedError } from './db/connection.ts'
+import { buildApp, startBackground } from './app.ts'
+
+/** Entry point: read config, build the roles, listen, shut down gracefully on SIGINT/SIGTERM. */
+async function main(): Promise<void> {
+  let config
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message)
+      process.exit(2)
+    }
+    throw err
+  }
+  let app
+  try {
+    app = await buildApp(config)
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(err.message)
+      process.exit(3)
+    }
+    throw err
+  }
+  let closing = false
+  const shutdown = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down')
+    const force = setTimeout(() => process.exit(1), 10_000)
+    force.unref()
+    await app.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  await app.listen({ port: config.port, host: config.host })
+  app.log.info({ roles: config.roles, demo: config.demo, database: config.databaseUrl ? 'postgres' : 'pglite' }, `Cockpit listening on http://localhost:${config.port}`)
+  await startBackground(app)
+}
+
+void main()
