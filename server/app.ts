@@ -12,7 +12,7 @@ import { hashPassword } from './domain/auth/passwords.ts'
 import { apiPlugin } from './api/index.ts'
 import { AppError, Invalid } from './lib/errors.ts'
 import { message, pickLang } from './lib/messages.ts'
-import { relayPlugin, type Relay } from './relay/index.ts'
+import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
 import { createRetentionJob, type Job } from './jobs/retention.ts'
 
@@ -89,7 +89,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       await domain.auth.ensureServiceAccount(credentials.email, credentials.password)
     }
     const upstream = () => config.upstreamUrl ?? `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`
-    await app.register(relayPlugin, { upstream, credentials: credentials!, intervals: config.intervals })
+    const relay = createRelay({ upstream, credentials: credentials!, intervals: config.intervals })
+    app.decorate('relay', relay)
+    await app.register(relayRoutes, { relay })
     if (!config.roles.includes('api')) app.get('/api/health', async () => ({ status: 'ok', roles: config.roles }))
   }
 

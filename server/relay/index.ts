@@ -29,27 +29,38 @@ const StreamQuery = z.object({
 })
 
 /**
- * The relay's HTTP surface (ARCHITECTURE §5): POST /live/tickets and the SSE stream
- * GET /live/installations/:installationId. Access is checked with the API using the caller's own token.
+ * The relay's core: upstream client, pollers and hub, wired together. `app.ts` creates it (so tests and
+ * metrics can reach it) and registers {@link relayRoutes} with it.
  */
-export async function relayPlugin(
-  app: FastifyInstance,
-  opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number },
-) {
+export function createRelay(opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number }): Relay & { close(): void } {
   const upstream = createUpstream({ base: opts.upstream, credentials: opts.credentials })
   // eslint-disable-next-line prefer-const
   let hub: Hub
   const pollers = createPollers({ hub: () => hub, upstream, intervals: opts.intervals, idleStopMs: opts.idleStopMs })
   hub = createHub({ events: { onWatch: (id, topic, watched) => pollers.watch(id, topic, watched) } })
-  const tickets = createTickets()
   const sweeper = setInterval(() => hub.sweep(), 5_000)
   sweeper.unref()
-  app.decorate('relay', { hub, pollers, upstream })
-  app.addHook('onClose', async () => {
-    clearInterval(sweeper)
-    pollers.stopAll()
-    hub.closeAll()
-  })
+  return {
+    hub,
+    pollers,
+    upstream,
+    close() {
+      clearInterval(sweeper)
+      pollers.stopAll()
+      hub.closeAll()
+    },
+  }
+}
+
+/**
+ * The relay's HTTP surface (ARCHITECTURE §5): POST /live/tickets and the SSE stream
+ * GET /live/installations/:installationId. Access is checked with the API using the caller's own token.
+ */
+export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Relay & { close(): void } }) {
+  const { hub, upstream } = relay
+  const tickets = createTickets()
+  // Streams never end by themselves: close them before the server waits for open connections.
+  app.addHook('preClose', async () => relay.close())
   await app.register(fastifySSE, { heartbeatInterval: 0 })
 
   const fail = (status: number, key: MessageKey, lang: string | undefined) => ({ status, body: { detail: message(key, pickLang(lang)) } })

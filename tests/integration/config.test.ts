@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { ConfigError, loadConfig } from '../../config/env.ts'
+import { DataDirLockedError, openDatabase } from '../../server/db/connection.ts'
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({})
+    expect(c).toMatchObject({ port: 3000, demo: false, demoPassword: 'Cockpit-2026!', roles: ['api', 'relay', 'simulator'] })
+    expect(c.intervals).toEqual({ metrics: 5000, stations: 5000, sessions: 30000, info: 120000, energy_return: 900000 })
+    expect(c.dataDir).toBe(path.resolve('./data'))
+  })
+  it('names every bad variable at once', () => {
+    try {
+      loadConfig({ PORT: 'x', ROLES: 'api,web', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' })
+      expect.unreachable()
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError)
+      for (const name of ['PORT', 'ROLES', 'DATABASE_URL', 'LOG_LEVEL']) expect((err as Error).message).toContain(name)
+    }
+  })
+  it('requires an upstream and an account for a relay on its own', () => {
+    expect(() => loadConfig({ ROLES: 'relay' })).toThrow(/UPSTREAM_URL/)
+    expect(() => loadConfig({ ROLES: 'relay', UPSTREAM_URL: 'http://api:3000/api' })).toThrow(/RELAY_UPSTREAM_EMAIL/)
+    expect(loadConfig({ ROLES: 'relay', UPSTREAM_URL: 'http://api:3000/api', RELAY_UPSTREAM_EMAIL: 'a@b.ch', RELAY_UPSTREAM_PASSWORD: 'x' }).roles).toEqual(['relay'])
+  })
+})
+
+describe('embedded database', () => {
+  it('refuses a second opener of the same DATA_DIR with a clear message, and reopens after close', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-lock-'))
+    const first = await openDatabase({ dataDir: dir })
+    // A lock held by another live process (our parent) must be refused.
+    fs.writeFileSync(path.join(dir, 'cockpit.lock'), String(process.ppid))
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(DataDirLockedError)
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/in use by another Cockpit process/)
+    fs.writeFileSync(path.join(dir, 'cockpit.lock'), String(process.pid))
+    await first.close()
+    const again = await openDatabase({ dataDir: dir })
+    expect(await again.db.selectFrom('users').select('id').execute()).toEqual([])
+    await again.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+})

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { EventSource } from 'eventsource'
+import { startApp, until } from './helpers.ts'
+
+// A stub API: the relay only speaks HTTP to it, so any backend with the same contract works.
+let failing = false
+let power = 1
+const stub = http.createServer((req, res) => {
+  const send = (status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(body))
+  }
+  if (req.url === '/api/authentication/token/') return send(200, { access: 'relay-access', refresh: 'relay-refresh', installation_id: 1 })
+  if (req.url?.startsWith('/api/cockpit/installations/1/access')) {
+    return req.headers.authorization === 'Bearer viewer'
+      ? send(200, { user_id: 9, installation_id: 1, role: 'installation_admin', cost: true, overview: true, stations: 'all', rfids: 'all' })
+      : send(401, { detail: 'Token is invalid or expired' })
+  }
+  if (req.url?.startsWith('/api/metrics/')) {
+    if (failing) return send(500, { detail: 'boom' })
+    return send(200, { installation_id: 1, grid: { power_kw: power }, charging_stations: { power_kw: 0, stations: {} } })
+  }
+  send(404, { detail: 'Not found.' })
+})
+
+let app: FastifyInstance
+let base: string
+
+beforeAll(async () => {
+  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r))
+  const upstreamUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/api`
+  ;({ app, url: base } = await startApp({ roles: ['relay'], upstreamUrl, relayUpstream: { email: 'relay@example.com', password: 'x' }, intervals: { metrics: 200 } }))
+})
+afterAll(async () => {
+  await app?.close()
+  stub.close()
+})
+
+describe('relay on its own in front of an upstream', () => {
+  it('refuses a stream whose bearer token the upstream refuses', async () => {
+    const r = await fetch(`${base}/live/installations/1?topics=metrics`, { headers: { authorization: 'Bearer bad' } })
+    expect(r.status).toBe(401)
+  })
+
+  it('reports stale then down on upstream failure, keeps the last state, and recovers with the change', async () => {
+    const events: { type: string; data: { state?: string; data?: unknown; ops?: unknown[] } }[] = []
+    const es = new EventSource(`${base}/live/installations/1?topics=metrics`, {
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: 'Bearer viewer' } }),
+    })
+    for (const type of ['snapshot', 'patch', 'status']) es.addEventListener(type, (e) => events.push({ type, data: JSON.parse(e.data) }))
+    await until(() => events.some((e) => e.type === 'snapshot'), 5000, 'snapshot')
+    failing = true
+    await until(() => events.some((e) => e.data.state === 'stale'), 5000, 'stale')
+    await until(() => events.some((e) => e.data.state === 'down'), 10_000, 'down')
+    const dataEventsWhileDown = events.filter((e) => e.type !== 'status').length
+    expect(dataEventsWhileDown).toBe(1)
+    power = 7
+    failing = false
+    const downAt = events.findIndex((e) => e.data.state === 'down')
+    await until(() => events.slice(downAt).some((e) => e.data.state === 'live'), 15_000, 'live again')
+    await until(() => events.some((e) => e.type === 'patch'), 5000, 'the change as a patch')
+    const patch = events.find((e) => e.type === 'patch')!
+    expect(patch.data.ops).toEqual([{ op: 'replace', path: '/grid/power_kw', value: 7 }])
+    es.close()
+  })
+
+})
