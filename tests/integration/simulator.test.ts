@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
+import { startApp } from './helpers.ts'
+
+let app: FastifyInstance
+beforeAll(async () => {
+  ;({ app } = await startApp({ roles: ['api', 'simulator'] }))
+})
+afterAll(async () => app?.close())
+
+const mainMeter = async () => (await app.domain!.db.selectFrom('meters').select('id').where('meter_type', '=', 'main_power').executeTakeFirstOrThrow()).id
+
+describe('simulator start', () => {
+  it('backfills the last 30 days at 15-minute resolution once, with charging sessions', async () => {
+    await app.simulator!.start()
+    await app.simulator!.stop()
+    const db = app.domain!.db
+    const id = await mainMeter()
+    const buckets = await db.selectFrom('measurements_15m').select((eb) => eb.fn.countAll<number>().as('n')).where('meter_id', '=', id).executeTakeFirstOrThrow()
+    // 30 days of 96 buckets, plus the live bucket the first step opened.
+    expect(Number(buckets.n)).toBeGreaterThanOrEqual(30 * 96 - 1)
+    expect(Number(buckets.n)).toBeLessThanOrEqual(30 * 96 + 2)
+    const sessions = await db.selectFrom('charging_sessions').select(['status', 'energy_kwh', 'price_rappen', 'high_kwh', 'low_kwh']).where('end', 'is not', null).execute()
+    expect(sessions.length).toBeGreaterThan(30)
+    for (const s of sessions) {
+      expect(s.energy_kwh).toBeCloseTo(s.high_kwh + s.low_kwh, 6)
+      expect(s.price_rappen).toBeGreaterThan(0)
+    }
+    expect(new Set(sessions.map((s) => s.status))).toEqual(new Set(['paid', 'unpaid']))
+    // A second start fills only the gap: nothing is duplicated.
+    await app.simulator!.start()
+    await app.simulator!.stop()
+    const again = await db.selectFrom('measurements_15m').select((eb) => eb.fn.countAll<number>().as('n')).where('meter_id', '=', id).executeTakeFirstOrThrow()
+    expect(Number(again.n) - Number(buckets.n)).toBeLessThanOrEqual(1)
+  })
+})
+
+describe('measurements', () => {
+  it('keep 15-minute aggregates up to date as readings arrive, and thinning keeps them', async () => {
+    const db = app.domain!.db
+    const id = await mainMeter()
+    const bucket = new Date('2026-01-10T10:00:00Z')
+    const readings = [0, 5, 10].map((s) => ({ meter_id: id, ts: new Date(bucket.getTime() + s * 1000), power_kw: 3.6, energy_in_kwh: 0.005 }))
+    await app.domain!.measurements.record(readings.slice(0, 2))
+    await app.domain!.measurements.record(readings.slice(2))
+    const agg = await db.selectFrom('measurements_15m').selectAll().where('meter_id', '=', id).where('bucket', '=', bucket).executeTakeFirstOrThrow()
+    expect(agg.samples).toBe(3)
+    expect(agg.energy_in_kwh).toBeCloseTo(0.015, 9)
+    const deleted = await app.domain!.measurements.thin(new Date('2026-01-11T00:00:00Z'))
+    expect(deleted).toBeGreaterThanOrEqual(3)
+    const raw = await db.selectFrom('measurements').select(sql<number>`count(*)`.as('n')).where('ts', '<', new Date('2026-01-11T00:00:00Z')).executeTakeFirstOrThrow()
+    expect(Number(raw.n)).toBe(0)
+    const kept = await db.selectFrom('measurements_15m').selectAll().where('meter_id', '=', id).where('bucket', '=', bucket).executeTakeFirstOrThrow()
+    expect(kept.energy_in_kwh).toBeCloseTo(0.015, 9)
+  })
+
+  it('a charging-mode change reaches the simulated station at the next step', async () => {
+    const admin = await app.domain!.auth.login('admin@example.com', 'Cockpit-2026!')
+    const actor = await app.domain!.auth.verify(admin.access)
+    await app.domain!.stations.update(actor, 1, 1, { charging_mode: 'locked' })
+    await app.simulator!.tick(new Date())
+    const s = await app.domain!.stations.get(actor, 1, 1)
+    expect(s).toMatchObject({ status: 'off', power_kw: 0, charging_mode: 'locked' })
+  })
+})
