@@ -101,10 +101,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
 
   if (fs.existsSync(path.join(CLIENT_DIR, 'index.html')) && (config.roles.includes('api') || config.roles.includes('relay'))) {
-    await app.register(fastifyStatic, { root: CLIENT_DIR, wildcard: false, maxAge: '1h', index: false })
+    await app.register(fastifyStatic, { root: CLIENT_DIR, maxAge: '1h', index: false })
     const index = fs.readFileSync(path.join(CLIENT_DIR, 'index.html'))
     app.setNotFoundHandler((req, reply) => {
-      if (req.method === 'GET' && !req.url.startsWith('/api') && !req.url.startsWith('/live')) {
+      // Client routes get the app; a missing file (an old asset after a rebuild) gets a real 404.
+      const pathname = req.url.split('?')[0]
+      if (req.method === 'GET' && !pathname.startsWith('/api') && !pathname.startsWith('/live') && !/\.[a-z0-9]+$/i.test(pathname)) {
         return reply.type('text/html').header('Cache-Control', 'no-cache').send(index)
       }
       return reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) })

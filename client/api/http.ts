@@ -1,0 +1,109 @@
+import { ApiError, apiErrorFrom } from './errors.ts'
+import { readTokens, writeTokens, isExpiring } from '../session/tokens.ts'
+import { forceLogout } from '../session/session.ts'
+import { currentLanguage } from '../i18n/index.ts'
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** JSON body. */
+  body?: unknown
+  /** Query parameters; undefined and null values are left out. */
+  query?: Record<string, string | number | boolean | null | undefined>
+  signal?: AbortSignal
+  /** Send the bearer token and handle 401 with one refresh (default true). */
+  auth?: boolean
+}
+
+type RefreshOutcome = 'ok' | 'logout'
+let inflight: Promise<RefreshOutcome> | null = null
+
+/**
+ * Refresh the tokens once for all concurrent callers (SPEC §8 single-flight). Tabs coordinate
+ * through a Web Lock, and a tab that finds a fresh pair already stored by another tab uses it
+ * instead of spending the rotated refresh token twice (reuse would revoke the family).
+ * Resolves 'logout' when there is no refresh token or the server answers 401; other failures reject.
+ */
+export function refreshTokens(staleAccess: string | null): Promise<RefreshOutcome> {
+  inflight ??= runExclusive(() => doRefresh(staleAccess)).finally(() => {
+    inflight = null
+  })
+  return inflight
+}
+
+function runExclusive<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined
+  return locks ? (locks.request('cockpit-token-refresh', fn) as Promise<T>) : fn()
+}
+
+async function doRefresh(staleAccess: string | null): Promise<RefreshOutcome> {
+  const tokens = readTokens()
+  if (tokens.access && tokens.access !== staleAccess && !isExpiring(tokens.access)) return 'ok'
+  if (!tokens.refresh) return 'logout'
+  const res = await fetch('/api/authentication/token/refresh/', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Accept-Language': currentLanguage() },
+    body: JSON.stringify({ refresh: tokens.refresh }),
+  })
+  if (res.status === 401) return 'logout'
+  if (!res.ok) throw await apiErrorFrom(res)
+  const body = (await res.json()) as { access: string; refresh: string }
+  writeTokens(body.access, body.refresh)
+  return 'ok'
+}
+
+function buildUrl(path: string, query: RequestOptions['query']): string {
+  if (!query) return path
+  const params = new URLSearchParams()
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) params.set(k, String(v))
+  const qs = params.toString()
+  return qs ? `${path}${path.includes('?') ? '&' : '?'}${qs}` : path
+}
+
+function send(url: string, opts: RequestOptions, access: string | null): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': currentLanguage() }
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
+  if (opts.auth !== false && access) headers.Authorization = `Bearer ${access}`
+  return fetch(url, {
+    method: opts.method ?? 'GET',
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    signal: opts.signal,
+  })
+}
+
+async function loggedOutError(url: string): Promise<ApiError> {
+  forceLogout()
+  const err = new ApiError(url, 401, 'Unauthorized', null)
+  err.loggedOut = true
+  return err
+}
+
+/**
+ * Call the API (same origin) and parse its JSON answer. Sends the bearer token and Accept-Language.
+ * On 401: one shared refresh, then one retry; no refresh token or a 401 from the refresh logs the
+ * user out and sends them to /login (SPEC §8). Non-2xx answers throw {@link ApiError}.
+ */
+export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const url = buildUrl(path, opts.query)
+  const auth = opts.auth !== false
+  let access = auth ? readTokens().access : null
+  // An access token known to be expired would only earn a 401: refresh first.
+  if (auth && (!access || isExpiring(access))) {
+    if ((await refreshTokens(access)) === 'logout') throw await loggedOutError(url)
+    access = readTokens().access
+  }
+  let res = await send(url, opts, access)
+  if (auth && res.status === 401) {
+    if ((await refreshTokens(access)) === 'logout') throw await loggedOutError(url)
+    res = await send(url, opts, readTokens().access)
+  }
+  if (!res.ok) throw await apiErrorFrom(res)
+  if (res.status === 204) return undefined as T
+  const text = await res.text()
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+/** Test hook: forget a pending refresh. */
+export function resetRefreshForTests(): void {
+  inflight = null
+}

@@ -1,0 +1,27 @@
+import { lazy, Suspense } from 'react'
+import { Route, Switch } from 'wouter'
+import { patterns } from './paths.ts'
+import { FacilityLayout } from './facility-layout.tsx'
+import { RootRedirect } from './root-redirect.tsx'
+import { NotFound } from './not-found.tsx'
+import { PageLoading } from '../components/ui.tsx'
+
+const LoginPage = lazy(() => import('../features/login/login-page.tsx'))
+const ForgotPasswordPage = lazy(() => import('../features/login/forgot-password-page.tsx'))
+
+/** The routes (SPEC §2); screens are code-split with React.lazy. */
+export function App() {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Switch>
+        <Route path={patterns.login} component={LoginPage} />
+        <Route path={patterns.forgotPassword} component={ForgotPasswordPage} />
+        <Route path="/" component={RootRedirect} />
+        <Route path={patterns.facilityAny}>{(params) => <FacilityLayout installationId={params.installationId} />}</Route>
+        <Route>
+          <NotFound />
+        </Route>
+      </Switch>
+    </Suspense>
+  )
+}

@@ -1,0 +1,202 @@
+import type { ReactNode } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
+import { Link, useLocation } from 'wouter'
+import { useTranslation } from 'react-i18next'
+import { useSnapshot } from 'valtio'
+import type { Installation } from '../../shared/schemas/installation.ts'
+import { isAdmin, logout, session } from '../session/session.ts'
+import { paths, switchFacilityPath } from './paths.ts'
+import { LanguageSelect } from '../components/language-select.tsx'
+import { cx } from '../components/ui.tsx'
+
+interface ShellProps {
+  installationId: number
+  installation: Installation | undefined
+  children: ReactNode
+}
+
+/**
+ * The logged-in frame (SPEC §2 sidebar): facility selector, menu, language, log out. Below the
+ * md breakpoint the sidebar is a drawer behind a menu button (aria-expanded; Escape closes).
+ */
+export function Shell({ installationId, installation, children }: ShellProps) {
+  const { t } = useTranslation()
+  const [location] = useLocation()
+  const [open, setOpen] = useState(false)
+  const menuButton = useRef<HTMLButtonElement>(null)
+  const drawer = useRef<HTMLDivElement>(null)
+  const { user } = useSnapshot(session)
+
+  // Navigating closes the drawer.
+  useEffect(() => setOpen(false), [location])
+
+  useEffect(() => {
+    if (!open) return
+    drawer.current?.querySelector<HTMLElement>('a, button, select')?.focus()
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        setOpen(false)
+        menuButton.current?.focus()
+      }
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [open])
+
+  return (
+    <div className="min-h-screen bg-slate-50 md:flex">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+      >
+        {t('skipToContent')}
+      </a>
+      {open ? (
+        <div aria-hidden="true" className="fixed inset-0 z-30 bg-slate-900/40 md:hidden" onClick={() => setOpen(false)} />
+      ) : null}
+      <div
+        id="sidebar"
+        ref={drawer}
+        className={cx(
+          'z-40 w-72 shrink-0 flex-col border-r border-slate-200 bg-white md:sticky md:top-0 md:flex md:h-screen md:w-72',
+          open ? 'fixed inset-y-0 left-0 flex shadow-xl' : 'hidden',
+        )}
+      >
+        <Sidebar installationId={installationId} installation={installation} />
+      </div>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-20 flex items-center gap-3 border-b border-slate-200 bg-white/90 px-4 py-2.5 backdrop-blur md:px-6">
+          <button
+            ref={menuButton}
+            type="button"
+            className="-ml-1 inline-flex items-center gap-2 rounded-lg p-2 text-slate-700 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 md:hidden"
+            aria-expanded={open}
+            aria-controls="sidebar"
+            onClick={() => setOpen((v) => !v)}
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
+            </svg>
+            <span className="sr-only">{t('nav.menu')}</span>
+          </button>
+          <p className="min-w-0 flex-1 truncate text-sm font-medium text-slate-700">{installation?.name ?? ''}</p>
+          {user ? <p className="hidden text-sm text-slate-500 lg:block">{user.full_name}</p> : null}
+          <LanguageSelect compact />
+        </header>
+        <main id="main" tabIndex={-1} className="flex-1 px-4 py-5 focus:outline-none md:px-6 md:py-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  )
+}
+
+const linkClass = (active: boolean) =>
+  cx(
+    'flex items-center rounded-lg px-3 py-2 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500',
+    active ? 'bg-brand-50 text-brand-700' : 'text-slate-700 hover:bg-slate-100',
+  )
+
+function NavLink({ href, children }: { href: string; children: ReactNode }) {
+  const [location] = useLocation()
+  const active = location === href
+  return (
+    <li>
+      <Link href={href} className={linkClass(active)} aria-current={active ? 'page' : undefined}>
+        {children}
+      </Link>
+    </li>
+  )
+}
+
+/** A screen of a later issue: listed, not a link, marked "coming soon". */
+function Soon({ children }: { children: ReactNode }) {
+  const { t } = useTranslation()
+  return (
+    <li>
+      <span aria-disabled="true" className="flex cursor-not-allowed items-center justify-between gap-2 rounded-lg px-3 py-2 text-sm text-slate-400">
+        <span>{children}</span>
+        <span className="shrink-0 whitespace-nowrap rounded-full bg-slate-100 px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-500">
+          {t('nav.comingSoon')}
+        </span>
+      </span>
+    </li>
+  )
+}
+
+function Sidebar({ installationId, installation }: { installationId: number; installation: Installation | undefined }) {
+  const { t } = useTranslation()
+  return (
+    <div className="flex h-full flex-col overflow-y-auto">
+      <div className="flex items-center gap-2 px-5 pb-3 pt-5">
+        <span aria-hidden="true" className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-white">
+          <svg viewBox="0 0 24 24" className="h-5 w-5" fill="currentColor">
+            <path d="M13 2 4 14h7l-1 8 9-12h-7l1-8z" />
+          </svg>
+        </span>
+        <span className="text-lg font-semibold tracking-tight text-slate-900">{t('appName')}</span>
+      </div>
+      <div className="px-4 pb-4">
+        <FacilitySelect installationId={installationId} />
+      </div>
+      <nav aria-label={t('nav.label')} className="flex-1 px-3">
+        <ul className="space-y-0.5">
+          <NavLink href={paths.facility(installationId)}>{t('nav.mainMenu')}</NavLink>
+          <NavLink href={paths.power(installationId)}>{t('nav.power')}</NavLink>
+          <Soon>{t('nav.chargingSessions')}</Soon>
+          <Soon>{t('nav.rfids')}</Soon>
+          <Soon>{t('nav.pricing')}</Soon>
+          <Soon>{t('nav.overview')}</Soon>
+          <Soon>{t('nav.installationView')}</Soon>
+          <Soon>{t('nav.chargingStations')}</Soon>
+          {isAdmin(installation) ? <Soon>{t('nav.management')}</Soon> : null}
+          <Soon>{t('nav.settings')}</Soon>
+          <Soon>{t('nav.support')}</Soon>
+        </ul>
+      </nav>
+      <div className="border-t border-slate-200 p-3">
+        <button
+          type="button"
+          onClick={logout}
+          className="flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm font-medium text-slate-700 hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+        >
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2">
+            <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5M15 12H3" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+          {t('nav.logout')}
+        </button>
+      </div>
+    </div>
+  )
+}
+
+/** The facility selector (SPEC §2): switching keeps the sub-page and resets installation data (SPEC §4). */
+function FacilitySelect({ installationId }: { installationId: number }) {
+  const { t } = useTranslation()
+  const id = useId()
+  const [location, navigate] = useLocation()
+  const { installations } = useSnapshot(session)
+  const list = installations ?? []
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-xs font-medium uppercase tracking-wide text-slate-500">
+        {t('facility.label')}
+      </label>
+      <select
+        id={id}
+        value={String(installationId)}
+        disabled={list.length === 0}
+        onChange={(e) => navigate(switchFacilityPath(location, Number(e.target.value)))}
+        className="w-full rounded-lg border border-slate-300 bg-white py-2 pl-3 pr-8 text-sm text-slate-800 shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/40"
+      >
+        {list.length === 0 ? <option value={String(installationId)}>{t('loading')}</option> : null}
+        {list.map((i) => (
+          <option key={i.id} value={String(i.id)}>
+            {i.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  )
+}

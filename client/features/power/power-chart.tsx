@@ -1,0 +1,135 @@
+import { useEffect, useMemo, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useSnapshot } from 'valtio'
+import { createChart, LineSeries, TickMarkType } from 'lightweight-charts'
+import type { IChartApi, ISeriesApi, LineData, UTCTimestamp } from 'lightweight-charts'
+import { HISTORY_MS, live } from '../../live/store.ts'
+import { POLL_INTERVALS_MS } from '../../../config/defaults.ts'
+import type { MetricsSample } from '../../live/store.ts'
+import { useFormats } from '../../components/use-formats.ts'
+import { datePatterns, dayjs } from '../../../shared/rules/formats.ts'
+
+type SeriesKey = 'grid' | 'pv' | 'battery' | 'building' | 'charging'
+const SERIES: Array<{ key: SeriesKey; color: string; overview: boolean }> = [
+  { key: 'grid', color: '#6366f1', overview: true },
+  { key: 'pv', color: '#f59e0b', overview: true },
+  { key: 'battery', color: '#10b981', overview: true },
+  { key: 'building', color: '#0ea5e9', overview: true },
+  { key: 'charging', color: '#187560', overview: false },
+]
+
+/** Samples in the visible hour at the relay's metrics interval (ARCHITECTURE §5: 5 s → 720). */
+const WINDOW_BARS = Math.round(HISTORY_MS / POLL_INTERVALS_MS.metrics)
+
+/** Chart points of one series: one per second at most (the chart needs strictly rising times). */
+export function seriesPoints(history: readonly MetricsSample[], key: SeriesKey): LineData<UTCTimestamp>[] {
+  const out: LineData<UTCTimestamp>[] = []
+  for (const s of history) {
+    const value = s[key]
+    if (value === null) continue
+    const time = Math.floor(s.t / 1000) as UTCTimestamp
+    if (out.length > 0 && out[out.length - 1].time === time) out[out.length - 1] = { time, value }
+    else out.push({ time, value })
+  }
+  return out
+}
+
+/**
+ * Live power of the last hour (lightweight-charts), fed from the live store's metrics history.
+ * Loaded as its own chunk. Times are shown in the installation's time zone.
+ */
+export default function PowerChart({ installationId, timezone, overview }: { installationId: number; timezone: string; overview: boolean }) {
+  const { t } = useTranslation('power')
+  const f = useFormats(timezone)
+  const snap = useSnapshot(live)
+  const history = (snap.installations[String(installationId)]?.history ?? []) as readonly MetricsSample[]
+  const box = useRef<HTMLDivElement>(null)
+  const chart = useRef<IChartApi | null>(null)
+  const series = useRef<Partial<Record<SeriesKey, ISeriesApi<'Line'>>>>({})
+  const shown = useMemo(() => SERIES.filter((s) => overview || !s.overview), [overview])
+  const labels: Record<SeriesKey, string> = {
+    grid: t('flow.grid'),
+    pv: t('flow.pv'),
+    battery: t('flow.battery'),
+    building: t('flow.building'),
+    charging: t('flow.chargingStations'),
+  }
+
+  useEffect(() => {
+    if (!box.current) return
+    const c = createChart(box.current, {
+      autoSize: true,
+      layout: { background: { color: 'transparent' }, textColor: '#475569', fontSize: 11 },
+      grid: { vertLines: { color: '#f1f5f9' }, horzLines: { color: '#f1f5f9' } },
+      rightPriceScale: { borderVisible: false },
+      timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, minBarSpacing: 0.05 },
+      crosshair: { horzLine: { labelVisible: true }, vertLine: { labelVisible: true } },
+      handleScroll: false,
+      handleScale: false,
+    })
+    chart.current = c
+    const made: Partial<Record<SeriesKey, ISeriesApi<'Line'>>> = {}
+    for (const s of shown) {
+      made[s.key] = c.addSeries(LineSeries, { color: s.color, lineWidth: 2, priceLineVisible: false, lastValueVisible: false })
+    }
+    series.current = made
+    return () => {
+      c.remove()
+      chart.current = null
+      series.current = {}
+    }
+  }, [shown])
+
+  // Axis and crosshair labels in the UI language and the installation's time zone.
+  useEffect(() => {
+    const timeLabel = (time: unknown) => (typeof time === 'number' ? f.time(time * 1000) : '')
+    // Short ranges put several ticks in one minute: those show seconds.
+    const withSeconds = datePatterns(f.region).time.replace('mm', 'mm:ss')
+    const tickLabel = (time: unknown, type: TickMarkType) =>
+      typeof time !== 'number'
+        ? ''
+        : type === TickMarkType.TimeWithSeconds
+          ? dayjs(time * 1000).tz(f.timezone).format(withSeconds)
+          : f.time(time * 1000)
+    chart.current?.applyOptions({
+      localization: { locale: f.language, timeFormatter: timeLabel, priceFormatter: (p: number) => f.number(p) },
+      timeScale: { tickMarkFormatter: tickLabel },
+    })
+  }, [f, shown])
+
+  useEffect(() => {
+    let bars = 0
+    for (const s of shown) {
+      const points = seriesPoints(history, s.key)
+      bars = Math.max(bars, points.length)
+      series.current[s.key]?.setData(points)
+    }
+    // Always show an hour's worth of samples, so the line grows in from the right as data arrives.
+    if (bars > 0) chart.current?.timeScale().setVisibleLogicalRange({ from: bars - 1 - WINDOW_BARS, to: bars - 1 })
+  }, [history, shown])
+
+  const last = history[history.length - 1]
+  return (
+    <div>
+      <div
+        ref={box}
+        role="img"
+        aria-label={t('chart.label')}
+        className="h-56 w-full sm:h-64"
+      />
+      {history.length < 2 ? <p className="mt-2 text-sm text-slate-500">{t('chart.collecting')}</p> : null}
+      <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label={t('chart.legend')}>
+        {shown.map((s) => {
+          const value = last?.[s.key]
+          return (
+            <li key={s.key} className="flex items-center gap-1.5">
+              <span aria-hidden="true" className="h-0.5 w-4 rounded" style={{ background: s.color }} />
+              <span>{labels[s.key]}</span>
+              {value !== undefined && value !== null ? <span className="tabular-nums text-slate-900">{f.kw(value)}</span> : null}
+            </li>
+          )
+        })}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,206 @@
+import { lazy, Suspense, useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useSnapshot } from 'valtio'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import type { Metrics } from '../../../shared/schemas/metrics.ts'
+import type { Station } from '../../../shared/schemas/station.ts'
+import { live } from '../../live/store.ts'
+import type { InstallationLive } from '../../live/store.ts'
+import { retainStream } from '../../live/connection.ts'
+import { isAdmin } from '../../session/session.ts'
+import { useFormats } from '../../components/use-formats.ts'
+import type { Formats } from '../../components/use-formats.ts'
+import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { DataAge, LiveBadge } from '../../components/tile-meta.tsx'
+import { hasOverview, PowerFlow, StationsOnlyFlow } from './power-flow.tsx'
+import { StationCard } from './station-card.tsx'
+import { tileStatus } from './live-status.ts'
+import type { TileStatus } from './live-status.ts'
+
+const PowerChart = lazy(() => import('./power-chart.tsx'))
+
+function TileAside({ updatedAt, status }: { updatedAt: number | null; status: TileStatus }) {
+  return (
+    <>
+      <LiveBadge status={status} />
+      <DataAge updatedAt={updatedAt} />
+    </>
+  )
+}
+
+/**
+ * Power (SPEC §2): the live power flow, today's energy, a chart of the last hour and the charging
+ * stations, all from the installation's live stream (ARCHITECTURE §5).
+ */
+export default function PowerPage({ installation }: { installation: Installation }) {
+  const { t } = useTranslation('power')
+  const f = useFormats(installation.timezone)
+  useDocumentTitle(t('title'))
+
+  useEffect(() => retainStream(installation.id), [installation.id])
+
+  const snap = useSnapshot(live)
+  const inst = snap.installations[String(installation.id)] as InstallationLive | undefined
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+        {inst ? <ConnectionPill inst={inst} /> : null}
+      </div>
+      {inst ? <PageNotices inst={inst} f={f} /> : null}
+      {!inst || !inst.topics.metrics.loaded ? (
+        inst?.topics.metrics.state === 'down' ? (
+          <Notice tone="error" role="alert">
+            {t('connection.unavailable')}
+          </Notice>
+        ) : inst?.connection === 'failed' ? null : (
+          <Loading label={t('loadingLive')} />
+        )
+      ) : (
+        <PowerContent inst={inst} installation={installation} f={f} />
+      )}
+    </div>
+  )
+}
+
+function ConnectionPill({ inst }: { inst: InstallationLive }) {
+  const { t } = useTranslation('power')
+  const map = {
+    open: ['bg-emerald-500', t('connection.live')],
+    connecting: ['bg-slate-400', t('connection.connecting')],
+    reconnecting: ['bg-amber-500', t('connection.reconnecting')],
+    paused: ['bg-slate-400', t('connection.paused')],
+    failed: ['bg-red-500', t('connection.failed')],
+    idle: ['bg-slate-400', t('connection.connecting')],
+  } as const
+  const [dot, label] = map[inst.connection]
+  return (
+    <p role="status" className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-xs font-medium text-slate-600">
+      <span aria-hidden="true" className={`h-2 w-2 rounded-full ${dot} ${inst.connection === 'open' ? 'animate-pulse' : ''}`} />
+      {label}
+    </p>
+  )
+}
+
+function PageNotices({ inst, f }: { inst: InstallationLive; f: Formats }) {
+  const { t } = useTranslation('power')
+  const info = inst.topics.info.data
+  const seriousAlerts = info?.alerts.filter((a) => a.serious) ?? []
+  return (
+    <>
+      {info && !info.online ? (
+        <Notice tone="error" role="alert" title={t('offline.title')}>
+          {info.offline_since ? t('offline.since', { date: f.dateTime(info.offline_since) }) : t('offline.noDate')} {t('offline.queued')}
+        </Notice>
+      ) : null}
+      {seriousAlerts.length > 0 ? (
+        <Notice tone="warning" role="alert" title={t('alerts.title')}>
+          <ul className="list-inside list-disc">
+            {seriousAlerts.map((a) => (
+              <li key={a.code}>
+                {t(`alert.${a.code}`, { defaultValue: a.code })}
+                {a.since ? ` (${t('alerts.since', { date: f.dateTime(a.since) })})` : ''}
+              </li>
+            ))}
+          </ul>
+        </Notice>
+      ) : null}
+      {inst.connection === 'failed' ? (
+        <Notice tone="error" role="alert">
+          {inst.connectionError === 'forbidden' ? t('connection.forbidden') : t('connection.unavailable')}
+        </Notice>
+      ) : null}
+    </>
+  )
+}
+
+function PowerContent({ inst, installation, f }: { inst: InstallationLive; installation: Installation; f: Formats }) {
+  const { t } = useTranslation('power')
+  const metrics = inst.topics.metrics.data as Metrics
+  const overview = hasOverview(metrics)
+  const metricsStatus = tileStatus(inst, 'metrics')
+  const energyReturn = inst.topics.energy_return.data
+  const showEnergy = metrics.e_sourced_today !== null || metrics.consumption_today !== null
+
+  return (
+    <>
+      <div className={showEnergy ? 'grid gap-5 lg:grid-cols-3' : 'grid gap-5'}>
+        <Card
+          titleId="power-flow-title"
+          title={t('flow.title')}
+          aside={<TileAside updatedAt={inst.topics.metrics.updatedAt} status={metricsStatus} />}
+          className={showEnergy ? 'lg:col-span-2' : undefined}
+        >
+          {overview ? <PowerFlow metrics={metrics} f={f} /> : <StationsOnlyFlow metrics={metrics} f={f} />}
+        </Card>
+        {showEnergy ? (
+          <Card
+            titleId="energy-title"
+            title={t('energy.title')}
+            aside={<TileAside updatedAt={inst.topics.metrics.updatedAt} status={metricsStatus} />}
+          >
+            <dl className="grid gap-3">
+              {metrics.e_sourced_today !== null ? <EnergyFigure label={t('energy.sourced')} value={f.kwh(metrics.e_sourced_today)} /> : null}
+              {metrics.consumption_today !== null ? <EnergyFigure label={t('energy.consumed')} value={f.kwh(metrics.consumption_today)} /> : null}
+              {energyReturn ? <EnergyFigure label={t('energy.returned')} value={f.kwh(energyReturn.today_kwh)} /> : null}
+            </dl>
+          </Card>
+        ) : null}
+      </div>
+
+      <Card titleId="chart-title" title={t('chart.title')} aside={<TileAside updatedAt={inst.topics.metrics.updatedAt} status={metricsStatus} />}>
+        <Suspense fallback={<Loading label={t('common:loading')} />}>
+          <PowerChart installationId={installation.id} timezone={installation.timezone} overview={overview} />
+        </Suspense>
+      </Card>
+
+      <Stations inst={inst} installation={installation} f={f} />
+    </>
+  )
+}
+
+function EnergyFigure({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-xl bg-slate-50 px-4 py-3">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="mt-0.5 text-xl font-semibold tabular-nums text-slate-900">{value}</dd>
+    </div>
+  )
+}
+
+function Stations({ inst, installation, f }: { inst: InstallationLive; installation: Installation; f: Formats }) {
+  const { t } = useTranslation('power')
+  const slot = inst.topics.stations
+  const stations = Object.values((slot.data ?? {}) as Record<string, Station>).sort((a, b) =>
+    a.name.localeCompare(b.name, f.language, { numeric: true }),
+  )
+  const admin = isAdmin(installation)
+  return (
+    <section aria-labelledby="stations-title">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 id="stations-title" className="text-lg font-semibold text-slate-900">
+          {t('stations.title')}
+        </h2>
+        <div className="flex items-center gap-2 text-xs text-slate-500">
+          <TileAside updatedAt={slot.updatedAt} status={tileStatus(inst, 'stations')} />
+        </div>
+      </div>
+      {!slot.loaded ? (
+        <Loading label={t('stations.loading')} />
+      ) : stations.length === 0 ? (
+        <p className="rounded-2xl border border-dashed border-slate-300 bg-white px-4 py-8 text-center text-sm text-slate-500">
+          {t('stations.empty')}
+        </p>
+      ) : (
+        <ul aria-labelledby="stations-title" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+          {stations.map((s) => (
+            <li key={s.id}>
+              <StationCard station={s} admin={admin} f={f} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}

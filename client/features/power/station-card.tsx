@@ -1,0 +1,91 @@
+import { useId } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Station } from '../../../shared/schemas/station.ts'
+import { displayStatus, isSeriousAlert } from '../../../shared/rules/status.ts'
+import type { StatusDisplay } from '../../../shared/rules/status.ts'
+import type { Formats } from '../../components/use-formats.ts'
+import { Badge } from '../../components/ui.tsx'
+import type { Tone } from '../../components/ui.tsx'
+
+const STATUS_TONE: Record<StatusDisplay, Tone> = { ready: 'green', running: 'blue', error: 'red', disabled: 'gray' }
+
+/** Disabled in the sense of SPEC §6: switched off or locked; an admin can unlock it. */
+export function isLockedStation(s: Pick<Station, 'status' | 'charging_mode'>): boolean {
+  return s.status === 'off' || s.charging_mode === 'locked'
+}
+
+/**
+ * One station (SPEC §2 Power, station status page): display status (SPEC §4), charging mode,
+ * power, energy charged, session start, RFID, capacity, alerts (serious ones marked) and the
+ * disabled-station notice for non-admins (SPEC §6).
+ */
+export function StationCard({ station, admin, f }: { station: Station; admin: boolean; f: Formats }) {
+  const { t } = useTranslation('power')
+  const titleId = useId()
+  const display = displayStatus(station.status)
+  const alerts = [...station.alerts].sort((a, b) => Number(isSeriousAlert(b)) - Number(isSeriousAlert(a)))
+  const serious = alerts.some(isSeriousAlert)
+  const rfid = station.rfid ? (station.rfid.description ? `${station.rfid.tag} (${station.rfid.description})` : station.rfid.tag) : null
+
+  return (
+    <article
+      aria-labelledby={titleId}
+      className={`flex h-full flex-col rounded-2xl border bg-white p-4 shadow-sm ${serious ? 'border-red-300 ring-1 ring-red-200' : 'border-slate-200'}`}
+    >
+      <header className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h3 id={titleId} className="truncate text-base font-semibold text-slate-900">
+            {station.name}
+          </h3>
+          {station.status ? <p className="text-xs text-slate-500">{t(`rawStatus.${station.status}`)}</p> : null}
+        </div>
+        {display ? <Badge tone={STATUS_TONE[display]}>{t(`status.${display}`)}</Badge> : null}
+      </header>
+
+      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
+        <Field label={t('station.power')} value={f.kw(station.power_kw)} strong />
+        <Field label={t('station.energy')} value={f.kwh(station.energy_kwh)} strong />
+        <Field label={t('station.mode')} value={t(`mode.${station.charging_mode}`)} />
+        <Field label={t('station.capacity')} value={f.kw(station.capacity_kw)} />
+        <Field label={t('station.sessionStart')} value={station.session_start ? f.dateTime(station.session_start) : t('station.none')} wide />
+        <Field label={t('station.rfid')} value={rfid ?? t('station.none')} wide />
+      </dl>
+
+      {alerts.length > 0 ? (
+        <div className="mt-3">
+          <p className="sr-only">{t('station.alerts')}</p>
+          <ul className="flex flex-wrap gap-1.5">
+            {alerts.map((a) =>
+              isSeriousAlert(a) ? (
+                <li key={a}>
+                  <Badge tone="red">
+                    <span className="font-bold">{t('station.serious')}:</span> {t(`alert.${a}`, { defaultValue: a })}
+                  </Badge>
+                </li>
+              ) : (
+                <li key={a}>
+                  <Badge tone="amber">{t(`alert.${a}`, { defaultValue: a })}</Badge>
+                </li>
+              ),
+            )}
+          </ul>
+        </div>
+      ) : null}
+
+      {isLockedStation(station) ? (
+        <p role="note" className="mt-3 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
+          {admin ? t('station.adminUnlock') : t('station.contactAdmin')}
+        </p>
+      ) : null}
+    </article>
+  )
+}
+
+function Field({ label, value, strong = false, wide = false }: { label: string; value: string; strong?: boolean; wide?: boolean }) {
+  return (
+    <div className={wide ? 'col-span-2 min-w-0' : 'min-w-0'}>
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className={`break-words tabular-nums ${strong ? 'text-base font-semibold text-slate-900' : 'text-slate-800'}`}>{value}</dd>
+    </div>
+  )
+}

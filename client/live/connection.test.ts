@@ -1,0 +1,167 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+
+const apiFetch = vi.fn()
+vi.mock('../api/http.ts', () => ({ apiFetch: (...args: unknown[]) => apiFetch(...args) }))
+vi.mock('../session/session.ts', () => ({ onLogout: () => () => {}, onInstallationChange: () => () => {} }))
+
+const { retainStream, closeAllStreams, backoffDelay, HIDDEN_CLOSE_MS } = await import('./connection.ts')
+const { live, resetLive } = await import('./store.ts')
+const { ApiError } = await import('../api/errors.ts')
+
+class FakeEventSource {
+  static all: FakeEventSource[] = []
+  url: string
+  closed = false
+  onopen: (() => void) | null = null
+  onerror: (() => void) | null = null
+  private listeners = new Map<string, Array<(e: { data: string; lastEventId: string }) => void>>()
+  constructor(url: string) {
+    this.url = url
+    FakeEventSource.all.push(this)
+  }
+  addEventListener(type: string, fn: (e: { data: string; lastEventId: string }) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn])
+  }
+  close() {
+    this.closed = true
+  }
+  emit(type: string, data: unknown, id = '') {
+    for (const fn of this.listeners.get(type) ?? []) fn({ data: JSON.stringify(data), lastEventId: id })
+  }
+  static last(): FakeEventSource {
+    return FakeEventSource.all[FakeEventSource.all.length - 1]
+  }
+}
+
+function eventTarget() {
+  const listeners = new Map<string, Set<() => void>>()
+  return {
+    addEventListener: (t: string, fn: () => void) => listeners.set(t, (listeners.get(t) ?? new Set()).add(fn)),
+    removeEventListener: (t: string, fn: () => void) => listeners.get(t)?.delete(fn),
+    dispatch: (t: string) => listeners.get(t)?.forEach((fn) => fn()),
+  }
+}
+
+const doc = { visibilityState: 'visible', ...eventTarget() }
+const win = eventTarget()
+let tickets = 0
+const flush = () => vi.advanceTimersByTimeAsync(0)
+const snapshot = (seq: number) => ({ topic: 'info', seq, data: { online: true, offline_since: null, alerts: [] } })
+
+describe('live connection', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+    FakeEventSource.all = []
+    tickets = 0
+    apiFetch.mockReset()
+    apiFetch.mockImplementation(async () => ({ ticket: `t${++tickets}`, expires_in: 30 }))
+    doc.visibilityState = 'visible'
+    vi.stubGlobal('EventSource', FakeEventSource)
+    vi.stubGlobal('document', doc)
+    vi.stubGlobal('window', win)
+    resetLive()
+  })
+  afterEach(() => {
+    closeAllStreams()
+    vi.unstubAllGlobals()
+    vi.useRealTimers()
+  })
+
+  it('opens one stream per installation with a fresh ticket, never the access token', async () => {
+    const release1 = retainStream(4)
+    const release2 = retainStream(4)
+    await flush()
+    expect(apiFetch).toHaveBeenCalledTimes(1)
+    expect(apiFetch).toHaveBeenCalledWith('/live/tickets', { method: 'POST', body: { installation_id: 4 } })
+    expect(FakeEventSource.all.map((s) => s.url)).toEqual(['/live/installations/4?ticket=t1'])
+    const es = FakeEventSource.last()
+    es.onopen?.()
+    expect(live.installations['4'].connection).toBe('open')
+    es.emit('snapshot', snapshot(1), 'ep.1')
+    expect(live.installations['4'].topics.info.data?.online).toBe(true)
+    release1()
+    expect(es.closed).toBe(false)
+    release2()
+    expect(es.closed).toBe(true)
+  })
+
+  it('on error closes the stream and reconnects itself with a new ticket and lastEventId', async () => {
+    retainStream(4)
+    await flush()
+    const first = FakeEventSource.last()
+    first.emit('snapshot', snapshot(7), 'ep.7')
+    first.onerror?.()
+    expect(first.closed).toBe(true)
+    expect(live.installations['4'].connection).toBe('reconnecting')
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(FakeEventSource.all).toHaveLength(2)
+    expect(FakeEventSource.last().url).toBe('/live/installations/4?ticket=t2&lastEventId=ep.7')
+  })
+
+  it('backs off exponentially up to 30 s', () => {
+    expect(backoffDelay(0, () => 1)).toBe(1000)
+    expect(backoffDelay(3, () => 1)).toBe(8000)
+    expect(backoffDelay(10, () => 1)).toBe(30_000)
+    expect(backoffDelay(10, () => 0)).toBe(15_000)
+  })
+
+  it('closes after 30 s hidden and resumes when shown again', async () => {
+    retainStream(4)
+    await flush()
+    const es = FakeEventSource.last()
+    es.emit('snapshot', snapshot(3), 'ep.3')
+    doc.visibilityState = 'hidden'
+    doc.dispatch('visibilitychange')
+    await vi.advanceTimersByTimeAsync(HIDDEN_CLOSE_MS - 1000)
+    expect(es.closed).toBe(false)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(es.closed).toBe(true)
+    expect(live.installations['4'].connection).toBe('paused')
+    doc.visibilityState = 'visible'
+    doc.dispatch('visibilitychange')
+    await flush()
+    expect(FakeEventSource.last().url).toBe('/live/installations/4?ticket=t2&lastEventId=ep.3')
+  })
+
+  it('a short hide keeps the stream', async () => {
+    retainStream(4)
+    await flush()
+    const es = FakeEventSource.last()
+    doc.visibilityState = 'hidden'
+    doc.dispatch('visibilitychange')
+    await vi.advanceTimersByTimeAsync(10_000)
+    doc.visibilityState = 'visible'
+    doc.dispatch('visibilitychange')
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(es.closed).toBe(false)
+    expect(FakeEventSource.all).toHaveLength(1)
+  })
+
+  it('restarts without lastEventId when a patch cannot be applied', async () => {
+    retainStream(4)
+    await flush()
+    FakeEventSource.last().emit('patch', { topic: 'stations', seq: 5, ops: [] }, 'ep.5')
+    await flush()
+    expect(FakeEventSource.all).toHaveLength(2)
+    expect(FakeEventSource.last().url).toBe('/live/installations/4?ticket=t2')
+  })
+
+  it('gives up when the ticket is refused with 403', async () => {
+    apiFetch.mockRejectedValueOnce(new ApiError('/live/tickets', 403, 'Forbidden', { detail: 'no' }))
+    retainStream(4)
+    await flush()
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(FakeEventSource.all).toHaveLength(0)
+    expect(live.installations['4'].connection).toBe('failed')
+    expect(live.installations['4'].connectionError).toBe('forbidden')
+  })
+
+  it('retries when the ticket request fails otherwise', async () => {
+    apiFetch.mockRejectedValueOnce(new TypeError('network'))
+    retainStream(4)
+    await flush()
+    expect(FakeEventSource.all).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(FakeEventSource.all).toHaveLength(1)
+  })
+})

@@ -1,0 +1,220 @@
+import { apiFetch } from '../api/http.ts'
+import { ApiError } from '../api/errors.ts'
+import { onInstallationChange, onLogout } from '../session/session.ts'
+import { applyEvent, clearResume, ensureInstallation, resetLive, setConnection } from './store.ts'
+
+/** Close the stream after the tab has been hidden this long (issue 2). */
+export const HIDDEN_CLOSE_MS = 30_000
+const BACKOFF_MIN_MS = 1_000
+const BACKOFF_MAX_MS = 30_000
+const EVENT_TYPES = ['snapshot', 'patch', 'status'] as const
+
+interface Stream {
+  installationId: number
+  users: number
+  source: EventSource | null
+  retryTimer: ReturnType<typeof setTimeout> | null
+  hiddenTimer: ReturnType<typeof setTimeout> | null
+  attempt: number
+  /** Bumped on every (re)connect and on close, so late answers of an old attempt are dropped. */
+  generation: number
+  stopped: boolean
+}
+
+const streams = new Map<number, Stream>()
+
+/** Reconnect delay for the n-th failed attempt: exponential from 1 s to 30 s, with jitter. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempt)
+  return Math.round(base * (0.5 + random() / 2))
+}
+
+/** POST /live/tickets → a single-use ticket for the stream URL (the access token never goes in a URL). */
+async function requestTicket(installationId: number): Promise<string> {
+  const res = await apiFetch<{ ticket: string; expires_in: number }>('/live/tickets', {
+    method: 'POST',
+    body: { installation_id: installationId },
+  })
+  return res.ticket
+}
+
+function streamUrl(installationId: number, ticket: string, lastEventId: string | null): string {
+  const params = new URLSearchParams({ ticket })
+  if (lastEventId) params.set('lastEventId', lastEventId)
+  return `/live/installations/${installationId}?${params.toString()}`
+}
+
+function closeSource(stream: Stream): void {
+  stream.generation++
+  if (stream.source) {
+    stream.source.close()
+    stream.source = null
+  }
+  if (stream.retryTimer) {
+    clearTimeout(stream.retryTimer)
+    stream.retryTimer = null
+  }
+}
+
+function scheduleReconnect(stream: Stream): void {
+  closeSource(stream)
+  if (stream.stopped) return
+  setConnection(stream.installationId, 'reconnecting')
+  const delay = backoffDelay(stream.attempt++)
+  stream.retryTimer = setTimeout(() => {
+    stream.retryTimer = null
+    void connect(stream)
+  }, delay)
+}
+
+async function connect(stream: Stream): Promise<void> {
+  closeSource(stream)
+  if (stream.stopped) return
+  const generation = stream.generation
+  const { installationId } = stream
+  const inst = ensureInstallation(installationId)
+  setConnection(installationId, inst.topics.metrics.loaded ? 'reconnecting' : 'connecting')
+  let ticket: string
+  try {
+    ticket = await requestTicket(installationId)
+  } catch (err) {
+    if (generation !== stream.generation || stream.stopped) return
+    if (err instanceof ApiError && err.loggedOut) return
+    if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
+      // No access to this installation's stream: retrying will not help.
+      setConnection(installationId, 'failed', err.status === 403 ? 'forbidden' : 'notFound')
+      return
+    }
+    scheduleReconnect(stream)
+    return
+  }
+  if (generation !== stream.generation || stream.stopped) return
+
+  // Our own reconnect (fresh ticket + lastEventId) replaces EventSource's, which would reuse a spent ticket.
+  const source = new EventSource(streamUrl(installationId, ticket, ensureInstallation(installationId).lastEventId))
+  stream.source = source
+  source.onopen = () => {
+    if (stream.source !== source) return
+    stream.attempt = 0
+    setConnection(installationId, 'open')
+  }
+  source.onerror = () => {
+    if (stream.source !== source) return
+    scheduleReconnect(stream)
+  }
+  for (const type of EVENT_TYPES) {
+    source.addEventListener(type, (e) => {
+      if (stream.source !== source) return
+      const msg = e as MessageEvent<string>
+      const result = applyEvent(installationId, type, msg.data, msg.lastEventId || null)
+      if (result === 'resync') {
+        clearResume(installationId)
+        void connect(stream)
+      }
+    })
+  }
+}
+
+function onVisibility(): void {
+  const hidden = document.visibilityState === 'hidden'
+  for (const stream of streams.values()) {
+    if (hidden) {
+      stream.hiddenTimer ??= setTimeout(() => {
+        stream.hiddenTimer = null
+        closeSource(stream)
+        setConnection(stream.installationId, 'paused')
+      }, HIDDEN_CLOSE_MS)
+    } else {
+      if (stream.hiddenTimer) {
+        clearTimeout(stream.hiddenTimer)
+        stream.hiddenTimer = null
+      }
+      // Resume with a fresh ticket and lastEventId (paused, or waiting out a back-off).
+      if (!stream.source) {
+        stream.attempt = 0
+        void connect(stream)
+      }
+    }
+  }
+}
+
+function onOnline(): void {
+  for (const stream of streams.values()) {
+    if (!stream.source && stream.retryTimer) {
+      stream.attempt = 0
+      void connect(stream)
+    }
+  }
+}
+
+let listening = false
+function listen(): void {
+  if (listening) return
+  listening = true
+  document.addEventListener('visibilitychange', onVisibility)
+  window.addEventListener('online', onOnline)
+}
+
+function stop(stream: Stream): void {
+  stream.stopped = true
+  closeSource(stream)
+  if (stream.hiddenTimer) clearTimeout(stream.hiddenTimer)
+  streams.delete(stream.installationId)
+  if (streams.size === 0 && listening) {
+    listening = false
+    document.removeEventListener('visibilitychange', onVisibility)
+    window.removeEventListener('online', onOnline)
+  }
+}
+
+/**
+ * Use the live stream of an installation: one per tab and installation, shared by all callers
+ * (reference counted). Returns the release function. The data stays in the store after release,
+ * so a later stream resumes from lastEventId.
+ */
+export function retainStream(installationId: number): () => void {
+  let stream = streams.get(installationId)
+  if (!stream) {
+    stream = {
+      installationId,
+      users: 0,
+      source: null,
+      retryTimer: null,
+      hiddenTimer: null,
+      attempt: 0,
+      generation: 0,
+      stopped: false,
+    }
+    streams.set(installationId, stream)
+    listen()
+    void connect(stream)
+  }
+  stream.users++
+  const s = stream
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    s.users--
+    if (s.users <= 0 && !s.stopped) {
+      stop(s)
+      setConnection(installationId, 'idle')
+    }
+  }
+}
+
+/** Close every stream (logout). */
+export function closeAllStreams(): void {
+  for (const stream of [...streams.values()]) stop(stream)
+}
+
+// SPEC §4: logout clears all installation data; an installation change resets the previous one's.
+onLogout(() => {
+  closeAllStreams()
+  resetLive()
+})
+onInstallationChange((previous, next) => {
+  const s = previous === null ? undefined : streams.get(previous)
+  if (s) stop(s)
+  resetLive(next)
+})

@@ -1,0 +1,149 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { applyEvent, appendSample, ensureInstallation, HISTORY_MS, live, resetLive } from './store.ts'
+import type { Metrics } from '../../shared/schemas/metrics.ts'
+import type { Station } from '../../shared/schemas/station.ts'
+
+const T0 = Date.parse('2026-03-02T10:00:00Z')
+
+function metrics(at: number, gridKw: number, pvKw = 3): Metrics {
+  return {
+    installation_id: 1,
+    timestamp: new Date(at).toISOString(),
+    grid: { power_kw: gridKw, import_kw: Math.max(gridKw, 0), export_kw: Math.max(-gridKw, 0) },
+    pv: { power_kw: pvKw, peak_kw: 10 },
+    battery: { power_kw: 1.5, soc: 64, capacity_kwh: 10 },
+    building: { power_kw: 2.2 },
+    charging_stations: { power_kw: 7.4, stations: { '1': 7.4, '2': 0 } },
+    e_sourced_today: 12.5,
+    consumption_today: 20.25,
+    water: { today_m3: 1.2 },
+  }
+}
+
+function station(id: number, status: Station['status']): Station {
+  return {
+    id,
+    device_id: `dev-${id}`,
+    name: `Station ${id}`,
+    description: '',
+    object_id: null,
+    object_type: 'charging_station',
+    capacity_kw: 11,
+    charging_mode: 'instant',
+    status,
+    status_code: 0,
+    alerts: [],
+    rfid_lernmodus: 0,
+    power_kw: 0,
+    energy_kwh: 0,
+    session_start: null,
+    rfid: null,
+    updated_at: new Date(T0).toISOString(),
+  }
+}
+
+const slot = (id: number) => live.installations[String(id)]
+
+describe('applyEvent', () => {
+  beforeEach(() => resetLive())
+
+  it('rebuilds topic data from a snapshot and later patches', () => {
+    expect(applyEvent(7, 'snapshot', { topic: 'stations', seq: 1, data: { '1': station(1, 'noCar'), '2': station(2, 'off') } }, 'e1.1', T0)).toBe('applied')
+    expect(applyEvent(7, 'patch', JSON.stringify({ topic: 'stations', seq: 2, ops: [{ op: 'replace', path: '/1/status', value: 'charging' }, { op: 'replace', path: '/1/power_kw', value: 7.2 }] }), 'e1.2', T0 + 5000)).toBe('applied')
+    expect(applyEvent(7, 'patch', { topic: 'stations', seq: 3, ops: [{ op: 'add', path: '/3', value: station(3, 'failure') }, { op: 'remove', path: '/2' }] }, 'e1.3', T0 + 10_000)).toBe('applied')
+
+    const s = slot(7).topics.stations
+    expect(Object.keys(s.data ?? {})).toEqual(['1', '3'])
+    expect(s.data?.['1'].status).toBe('charging')
+    expect(s.data?.['1'].power_kw).toBe(7.2)
+    expect(s.data?.['3'].status).toBe('failure')
+    expect(s.seq).toBe(3)
+    expect(s.updatedAt).toBe(T0 + 10_000)
+    expect(slot(7).lastEventId).toBe('e1.3')
+  })
+
+  it('does not mutate the snapshot object it was given', () => {
+    const data = { '1': station(1, 'noCar') }
+    applyEvent(1, 'snapshot', { topic: 'stations', seq: 1, data }, 'e.1', T0)
+    applyEvent(1, 'patch', { topic: 'stations', seq: 2, ops: [{ op: 'replace', path: '/1/status', value: 'charging' }] }, 'e.2', T0)
+    expect(data['1'].status).toBe('noCar')
+    expect(slot(1).topics.stations.data?.['1'].status).toBe('charging')
+  })
+
+  it('ignores replayed events and restarts sequence numbers on a new relay epoch', () => {
+    applyEvent(1, 'snapshot', { topic: 'metrics', seq: 10, data: metrics(T0, 1) }, 'a.10', T0)
+    expect(applyEvent(1, 'patch', { topic: 'metrics', seq: 9, ops: [{ op: 'replace', path: '/grid/power_kw', value: 5 }] }, 'a.9', T0)).toBe('ignored')
+    expect(slot(1).topics.metrics.data?.grid?.power_kw).toBe(1)
+    expect(applyEvent(1, 'snapshot', { topic: 'metrics', seq: 1, data: metrics(T0 + 5000, 2) }, 'b.1', T0 + 5000)).toBe('applied')
+    expect(slot(1).topics.metrics.data?.grid?.power_kw).toBe(2)
+    expect(slot(1).epoch).toBe('b')
+  })
+
+  it('asks for a resync when a patch comes before any snapshot or does not apply', () => {
+    expect(applyEvent(2, 'patch', { topic: 'info', seq: 1, ops: [{ op: 'replace', path: '/online', value: false }] }, 'e.1', T0)).toBe('resync')
+    expect(slot(2).needsResync).toBe(true)
+    applyEvent(2, 'snapshot', { topic: 'info', seq: 2, data: { online: true, offline_since: null, alerts: [] } }, 'e.2', T0)
+    expect(applyEvent(2, 'patch', { topic: 'info', seq: 3, ops: [{ op: 'replace', path: '/nope/deeper', value: 1 }] }, 'e.3', T0)).toBe('resync')
+    expect(slot(2).topics.info.data?.online).toBe(true)
+  })
+
+  it('applies status events per topic', () => {
+    applyEvent(3, 'status', { topic: 'metrics', state: 'stale', since: '2026-03-02T10:00:00Z' }, 'e.4', T0)
+    expect(slot(3).topics.metrics.state).toBe('stale')
+    expect(slot(3).topics.metrics.since).toBe('2026-03-02T10:00:00Z')
+    expect(slot(3).topics.stations.state).toBe('live')
+    applyEvent(3, 'status', { topic: 'metrics', state: 'down', since: '2026-03-02T10:01:00Z' }, 'e.5', T0)
+    expect(slot(3).topics.metrics.state).toBe('down')
+    applyEvent(3, 'status', { topic: 'metrics', state: 'live', since: '2026-03-02T10:02:00Z' }, 'e.6', T0)
+    expect(slot(3).topics.metrics.state).toBe('live')
+    expect(applyEvent(3, 'status', { topic: 'metrics', state: 'weird', since: '' }, 'e.7', T0)).toBe('ignored')
+    expect(applyEvent(3, 'status', { topic: 'nope', state: 'live', since: '' }, 'e.8', T0)).toBe('ignored')
+  })
+
+  it('keeps energy_return null data apart from "not loaded"', () => {
+    applyEvent(4, 'snapshot', { topic: 'energy_return', seq: 1, data: null }, 'e.1', T0)
+    expect(slot(4).topics.energy_return.loaded).toBe(true)
+    expect(slot(4).topics.energy_return.data).toBeNull()
+  })
+
+  it('appends a history sample on every metrics change and keeps one hour', () => {
+    applyEvent(5, 'snapshot', { topic: 'metrics', seq: 1, data: metrics(T0, 1) }, 'e.1', T0)
+    let seq = 1
+    // 80 minutes of 5-second patches: grid power and timestamp change.
+    for (let i = 1; i <= 960; i++) {
+      const at = T0 + i * 5000
+      applyEvent(5, 'patch', { topic: 'metrics', seq: ++seq, ops: [
+        { op: 'replace', path: '/timestamp', value: new Date(at).toISOString() },
+        { op: 'replace', path: '/grid/power_kw', value: i / 100 },
+      ] }, `e.${seq}`, at)
+    }
+    const history = slot(5).history
+    const last = history[history.length - 1]
+    expect(last.t).toBe(T0 + 960 * 5000)
+    expect(last.grid).toBe(9.6)
+    expect(last.charging).toBe(7.4)
+    expect(history[0].t).toBeGreaterThanOrEqual(last.t - HISTORY_MS)
+    expect(history.length).toBe(721)
+    for (let i = 1; i < history.length; i++) expect(history[i].t).toBeGreaterThan(history[i - 1].t)
+  })
+
+  it('records nulls in the history for a caller without the overview permission', () => {
+    const m = { ...metrics(T0, 1), grid: null, pv: null, battery: null, building: null, water: null }
+    applyEvent(6, 'snapshot', { topic: 'metrics', seq: 1, data: m }, 'e.1', T0)
+    expect(slot(6).history).toEqual([{ t: T0, grid: null, pv: null, battery: null, building: null, charging: 7.4 }])
+  })
+
+  it('resetLive keeps only the installation asked for', () => {
+    ensureInstallation(1)
+    ensureInstallation(2)
+    resetLive(2)
+    expect(Object.keys(live.installations)).toEqual(['2'])
+  })
+})
+
+describe('appendSample', () => {
+  it('replaces samples at or after the new time', () => {
+    const s = (t: number) => ({ t, grid: 1, pv: 1, battery: 1, building: 1, charging: 1 })
+    expect(appendSample([s(1), s(2), s(3)], s(2)).map((x) => x.t)).toEqual([1, 2])
+  })
+})

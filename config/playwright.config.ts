@@ -1,0 +1,65 @@
+import { defineConfig, devices } from '@playwright/test'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * End-to-end tests (ARCHITECTURE §2 tests/e2e) in Debian's Chromium against the started program
+ * with the demo data, on port 3199 with a fresh data folder. The client must be built first
+ * (`npm test` runs `npm run build` before this). No browser is ever downloaded: without
+ * /usr/bin/chromium the tests are skipped locally and fail on CI.
+ */
+const repo = fileURLToPath(new URL('..', import.meta.url))
+export const CHROMIUM = '/usr/bin/chromium'
+const hasChromium = existsSync(CHROMIUM)
+if (!hasChromium) {
+  if (process.env.CI) {
+    throw new Error(`E2E: ${CHROMIUM} is missing. Install Debian's Chromium (apt-get install -y chromium) before running the e2e tests on CI.`)
+  }
+  console.warn(`E2E tests skipped: ${CHROMIUM} is missing (install it with: apt-get install -y chromium).`)
+}
+
+const PORT = 3199
+const DATA_DIR = `${repo}.tmp/e2e-data`
+
+export default defineConfig({
+  testDir: `${repo}tests/e2e`,
+  outputDir: `${repo}test-results`,
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never', outputFolder: `${repo}playwright-report` }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    locale: 'en-GB',
+    timezoneId: 'Europe/Zurich',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: CHROMIUM,
+          args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+        },
+      },
+    },
+  ],
+  webServer: hasChromium
+    ? {
+        command: `rm -rf "${DATA_DIR}" && node server/main.ts`,
+        cwd: repo,
+        url: `http://127.0.0.1:${PORT}/api/health`,
+        reuseExistingServer: false,
+        timeout: 120_000,
+        stdout: 'ignore',
+        stderr: 'pipe',
+        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, LOG_LEVEL: 'warn' },
+      }
+    : undefined,
+})

@@ -1,0 +1,112 @@
+/**
+ * Bundle budget (issue 2): prints the gzipped size of every JS chunk of dist/client and the total
+ * gzipped JS each budgeted route loads initially, i.e. the entry chunk and its static imports plus
+ * the route's lazy chunk and its static imports (from Vite's .vite/manifest.json). Exits 1 when a
+ * route exceeds the budget. Run after `vite build`: node scripts/bundle-size.ts
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+
+const BUDGET = 180 * 1024
+const dist = fileURLToPath(new URL('../dist/client/', import.meta.url))
+const manifestFile = path.join(dist, '.vite', 'manifest.json')
+
+/** Routes under budget: their lazily imported screen modules, relative to client/. */
+const ROUTES: Record<string, string[]> = {
+  Login: ['features/login/login-page.tsx'],
+  Power: ['features/power/power-page.tsx'],
+}
+
+interface Chunk {
+  file: string
+  src?: string
+  isEntry?: boolean
+  isDynamicEntry?: boolean
+  imports?: string[]
+  dynamicImports?: string[]
+  css?: string[]
+}
+
+if (!existsSync(manifestFile)) {
+  console.error(`No ${path.relative(process.cwd(), manifestFile)}: run vite build with build.manifest first.`)
+  process.exit(1)
+}
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, Chunk>
+
+const gz = new Map<string, number>()
+const raw = new Map<string, number>()
+function sizeOf(file: string): number {
+  let size = gz.get(file)
+  if (size === undefined) {
+    const bytes = readFileSync(path.join(dist, file))
+    raw.set(file, bytes.length)
+    size = gzipSync(bytes, { level: 9 }).length
+    gz.set(file, size)
+  }
+  return size
+}
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+
+// Every JS file of the build, with its source module when the manifest names one.
+const jsFiles: string[] = []
+function walk(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) {
+      if (entry.name !== '.vite') walk(full)
+    } else if (entry.name.endsWith('.js')) jsFiles.push(path.relative(dist, full))
+  }
+}
+walk(dist)
+const srcOf = new Map<string, string>()
+for (const [key, chunk] of Object.entries(manifest)) srcOf.set(chunk.file, chunk.src ?? key)
+
+console.log('JS chunks (gzipped):')
+for (const file of jsFiles.sort((a, b) => sizeOf(b) - sizeOf(a))) {
+  console.log(`  ${kb(sizeOf(file)).padStart(9)}  ${file}${srcOf.has(file) ? `  (${srcOf.get(file)})` : ''}`)
+}
+const allJs = jsFiles.reduce((sum, f) => sum + sizeOf(f), 0)
+console.log(`  ${kb(allJs).padStart(9)}  all JS`)
+
+/** Keys of `start` and everything it imports statically, transitively. */
+function staticClosure(start: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(start)) return seen
+  const chunk = manifest[start]
+  if (!chunk) throw new Error(`manifest has no ${start}`)
+  seen.add(start)
+  for (const imp of chunk.imports ?? []) staticClosure(imp, seen)
+  return seen
+}
+
+const entries = Object.entries(manifest).filter(([, c]) => c.isEntry)
+if (entries.length !== 1) {
+  console.error(`Expected one entry in the manifest, found ${entries.length}.`)
+  process.exit(1)
+}
+const [entryKey] = entries[0]
+
+let failed = false
+console.log(`\nInitial JS per route (gzipped, budget ${kb(BUDGET)}):`)
+for (const [route, modules] of Object.entries(ROUTES)) {
+  const keys = staticClosure(entryKey)
+  for (const mod of modules) {
+    if (!manifest[mod]) {
+      console.error(`  ${route}: ${mod} is not a chunk of the manifest (is the route still lazy?)`)
+      failed = true
+      continue
+    }
+    staticClosure(mod, keys)
+  }
+  const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'))
+  const total = files.reduce((sum, f) => sum + sizeOf(f), 0)
+  const over = total > BUDGET
+  if (over) failed = true
+  console.log(`  ${route.padEnd(6)} ${kb(total).padStart(9)}  ${over ? 'OVER BUDGET' : 'ok'}  (${files.length} chunks: ${files.join(', ')})`)
+}
+
+if (failed) {
+  console.error('\nBundle budget exceeded.')
+  process.exit(1)
+}
