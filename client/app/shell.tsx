@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { Brand } from '../components/brand.tsx'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../shared/schemas/installation.ts'
 import { isAdmin, logout, session } from '../session/session.ts'
@@ -130,12 +131,7 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
   return (
     <div className="flex h-full flex-col overflow-y-auto">
       <div className="flex items-center gap-2 px-5 pb-3 pt-5">
-        <span aria-hidden="true" className="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-white">
-          <svg viewBox="0 0 24 24" className="h-5 w-5" fill="currentColor">
-            <path d="M13 2 4 14h7l-1 8 9-12h-7l1-8z" />
-          </svg>
-        </span>
-        <span className="text-lg font-semibold tracking-tight text-slate-900">{t('appName')}</span>
+        <Brand />
       </div>
       <div className="px-4 pb-4">
         <FacilitySelect installationId={installationId} />
