@@ -33,9 +33,9 @@ export const RELAY = {
   heartbeatMs: 15_000,
   /** Client reconnect delay announced in the stream (`retry:`). */
   retryMs: 3_000,
-  /** Replay ring: events kept per installation, and their maximum age. */
-  replayEvents: 2_000,
+  /** Replay ring per installation and permission profile: its maximum age and length. */
   replayMs: 5 * 60_000,
+  replayEvents: 10_000,
   /** Concurrent upstream requests across all installations and topics. */
   upstreamConcurrency: 8,
   /** Upstream request timeout. */
@@ -44,8 +44,14 @@ export const RELAY = {
   downAfterFailures: 3,
   /** Longest back-off between polls of a failing topic. */
   maxBackoffMs: 60_000,
-  /** A subscriber whose unsent bytes exceed this is dropped and resumes by Last-Event-ID. */
+  /** A subscriber whose unsent bytes exceed this, or that stays blocked longer, is dropped and resumes by Last-Event-ID. */
   maxBufferedBytes: 1 << 20,
+  maxBlockedMs: 15_000,
+  /** Open streams allowed per user and per client IP (more answer 429). */
+  maxStreamsPerUser: 20,
+  maxStreamsPerIp: 500,
+  /** How often the shared timer writes heartbeats and checks blocked subscribers. */
+  sweepMs: 5_000,
 } as const
 
 export const SIMULATOR = {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import path from 'node:path'
-import { POLL_INTERVALS_MS } from './defaults.ts'
+import { POLL_INTERVALS_MS, RELAY } from './defaults.ts'
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], { message: 'use on or off' })
@@ -37,6 +37,11 @@ const EnvSchema = z.object({
   SESSIONS_INTERVAL_MS: interval(POLL_INTERVALS_MS.sessions),
   INFO_INTERVAL_MS: interval(POLL_INTERVALS_MS.info),
   ENERGY_RETURN_INTERVAL_MS: interval(POLL_INTERVALS_MS.energy_return),
+  RELAY_FANOUT: z.enum(['shared', 'naive'], { message: 'use shared (default) or naive (benchmark comparison only)' }).default('shared'),
+  RELAY_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).default(RELAY.maxStreamsPerUser),
+  RELAY_MAX_STREAMS_PER_IP: z.coerce.number().int().min(1).default(RELAY.maxStreamsPerIp),
+  RELAY_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).default(RELAY.maxBufferedBytes),
+  RELAY_MAX_BLOCKED_MS: z.coerce.number().int().min(100).default(RELAY.maxBlockedMs),
 })
 
 /** The program's configuration, parsed from the environment by {@link loadConfig}. */
@@ -61,6 +66,20 @@ export interface Config {
   logLevel: string
   /** Relay poll interval per topic, ms. */
   intervals: { metrics: number; stations: number; sessions: number; info: number; energy_return: number }
+  /** Relay limits; defaults in config/defaults.ts RELAY. */
+  relay?: Partial<RelayLimits>
+}
+
+/** Relay fan-out and limits (issue 6). `naive` serializes per subscriber: for the benchmark only. */
+export interface RelayLimits {
+  fanout: 'shared' | 'naive'
+  maxStreamsPerUser: number
+  maxStreamsPerIp: number
+  maxBufferedBytes: number
+  maxBlockedMs: number
+  replayMs: number
+  sweepMs: number
+  upstreamTimeoutMs: number
 }
 
 /** Thrown by loadConfig with one line per bad variable. */
@@ -107,6 +126,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sessions: e.SESSIONS_INTERVAL_MS,
       info: e.INFO_INTERVAL_MS,
       energy_return: e.ENERGY_RETURN_INTERVAL_MS,
+    },
+    relay: {
+      fanout: e.RELAY_FANOUT,
+      maxStreamsPerUser: e.RELAY_MAX_STREAMS_PER_USER,
+      maxStreamsPerIp: e.RELAY_MAX_STREAMS_PER_IP,
+      maxBufferedBytes: e.RELAY_MAX_BUFFER_BYTES,
+      maxBlockedMs: e.RELAY_MAX_BLOCKED_MS,
     },
   }
 }

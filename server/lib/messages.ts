@@ -79,6 +79,12 @@ const M = {
     fr: 'Le service est temporairement indisponible. Réessayez dans un instant.',
     it: 'Il servizio non è temporaneamente disponibile. Riprova tra poco.',
   },
+  tooManyStreams: {
+    en: 'Too many live connections are open. Close other tabs or displays and try again shortly.',
+    de: 'Zu viele Live-Verbindungen sind offen. Schliessen Sie andere Tabs oder Anzeigen und versuchen Sie es gleich noch einmal.',
+    fr: "Trop de connexions en direct sont ouvertes. Fermez d'autres onglets ou écrans et réessayez dans un instant.",
+    it: 'Troppe connessioni live sono aperte. Chiudi altre schede o schermi e riprova tra poco.',
+  },
   ticketInvalid: {
     en: 'The live ticket is invalid, expired or already used. Request a new one.',
     de: 'Das Live-Ticket ist ungültig, abgelaufen oder bereits verwendet. Fordern Sie ein neues an.',

@@ -3,6 +3,7 @@ import jsonpatch from 'fast-json-patch'
 import { parseEventId, type LiveState, type Topic } from '../../shared/live.ts'
 import { accessProfileKey, type Access } from '../../shared/rules/permissions.ts'
 import { RELAY } from '../../config/defaults.ts'
+import type { RelayLimits } from '../../config/env.ts'
 import { project } from './projection.ts'
 
 /** One open stream. */
@@ -12,9 +13,20 @@ export interface Subscriber {
   topics: ReadonlySet<Topic>
   profile?: Profile
   lastWrite: number
+  /** When the socket stopped accepting writes (0 = not blocked). */
+  blockedSince: number
+  /** Naive fan-out only: the plugin's per-subscriber send, which serializes the event itself. */
+  send?: (msg: { id?: string; event: string; data: unknown }) => Promise<void>
 }
 
-/** Subscribers who may see the same data share a profile: its state and its serialized bytes. */
+interface RingEntry {
+  seq: number
+  topic: Topic
+  bytes: Buffer
+  at: number
+}
+
+/** Subscribers who may see the same data share a profile: its state, its bytes and its replay ring. */
 interface Profile {
   key: string
   access: Access
@@ -24,14 +36,9 @@ interface Profile {
   since: number
   subscribers: Set<Subscriber>
   idleSince: number
-}
-
-interface RingEntry {
-  seq: number
-  profile: string
-  topic: Topic
-  bytes: Buffer
-  at: number
+  ring: RingEntry[]
+  /** Highest seq dropped from the ring: a resume from before it cannot be exact. */
+  trimmed: number
 }
 
 interface InstallationState {
@@ -39,9 +46,6 @@ interface InstallationState {
   upstream: Map<Topic, { json: string; state: unknown }>
   status: Map<Topic, { state: LiveState; since: string }>
   profiles: Map<string, Profile>
-  ring: RingEntry[]
-  /** Highest seq dropped from the ring: a resume from before it cannot be exact. */
-  trimmed: number
   subscribers: number
   /** Subscribers per topic (for starting and stopping polls). */
   topicCount: Map<Topic, number>
@@ -52,37 +56,54 @@ export interface HubEvents {
   onWatch(installationId: number, topic: Topic, watched: boolean): void
 }
 
-/** Figures for tests, benchmarks and /live/metrics later. */
+/** Counters for /live/metrics, tests and benchmarks. */
 export interface HubStats {
   subscribers: number
   installations: number
+  profiles: number
   eventsSent: number
   bytesSent: number
   dropped: number
   replayHits: number
+  replayMisses: number
   lastEvent: Map<string, { type: 'snapshot' | 'patch'; bytes: number }>
 }
 
 const frame = (id: string | null, event: string, data: string) => Buffer.from(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${data}\n\n`)
+const HEARTBEAT = Buffer.from(': keep-alive\n\n')
 
 /**
- * The relay's fan-out (ARCHITECTURE §5): keeps each installation's upstream state, projects it once per
- * permission profile, diffs it into RFC 6902 patches, serializes each event once per profile and writes
- * the same bytes to every subscriber of that profile. A ring of recent events per installation serves
- * Last-Event-ID resumes; outside the ring a resume gets fresh snapshots.
+ * The relay's fan-out (ARCHITECTURE §5, issue 6): keeps each installation's upstream state, projects it
+ * once per permission profile, diffs it into RFC 6902 patches, serializes each event once per profile
+ * and writes the same bytes to every subscriber of that profile. Each profile keeps a replay ring
+ * (`replayMs`) for exact Last-Event-ID resumes; outside it a resume gets fresh snapshots. A subscriber
+ * whose socket stays blocked past `maxBlockedMs` or `maxBufferedBytes` is dropped without delaying the
+ * others (writes never wait). `fanout: 'naive'` serializes per subscriber instead (benchmark only).
  */
-export function createHub({ events, epoch = Date.now().toString(36), now = Date.now }: { events: HubEvents; epoch?: string; now?: () => number }) {
+export function createHub({ events, limits = {}, epoch = Date.now().toString(36), now = Date.now }: {
+  events: HubEvents
+  limits?: Partial<RelayLimits>
+  epoch?: string
+  now?: () => number
+}) {
+  const L = { fanout: 'shared', maxBufferedBytes: RELAY.maxBufferedBytes, maxBlockedMs: RELAY.maxBlockedMs, replayMs: RELAY.replayMs, ...limits }
   const installations = new Map<number, InstallationState>()
-  const stats: HubStats = { subscribers: 0, installations: 0, eventsSent: 0, bytesSent: 0, dropped: 0, replayHits: 0, lastEvent: new Map() }
+  const stats: HubStats = { subscribers: 0, installations: 0, profiles: 0, eventsSent: 0, bytesSent: 0, dropped: 0, replayHits: 0, replayMisses: 0, lastEvent: new Map() }
 
   const inst = (id: number): InstallationState => {
     let s = installations.get(id)
     if (!s) {
-      s = { seq: 0, upstream: new Map(), status: new Map(), profiles: new Map(), ring: [], trimmed: 0, subscribers: 0, topicCount: new Map() }
+      s = { seq: 0, upstream: new Map(), status: new Map(), profiles: new Map(), subscribers: 0, topicCount: new Map() }
       installations.set(id, s)
       stats.installations = installations.size
     }
     return s
+  }
+
+  function drop(sub: Subscriber): void {
+    if (sub.res.destroyed) return
+    stats.dropped++
+    sub.res.destroy()
   }
 
   function write(sub: Subscriber, bytes: Buffer): void {
@@ -91,46 +112,55 @@ export function createHub({ events, epoch = Date.now().toString(36), now = Date.
     sub.lastWrite = now()
     stats.eventsSent++
     stats.bytesSent += bytes.length
-    // A subscriber that cannot keep up is dropped; its EventSource resumes with Last-Event-ID.
-    if (!ok && sub.res.writableLength > RELAY.maxBufferedBytes) {
-      stats.dropped++
-      sub.res.destroy()
+    if (!ok) {
+      if (sub.res.writableLength > L.maxBufferedBytes) return drop(sub)
+      if (!sub.blockedSince) {
+        sub.blockedSince = sub.lastWrite
+        sub.res.once('drain', () => (sub.blockedSince = 0))
+      }
     }
   }
 
-  function pushRing(s: InstallationState, entry: RingEntry): void {
-    s.ring.push(entry)
-    const cutoff = now() - RELAY.replayMs
-    let drop = 0
-    while (drop < s.ring.length && (s.ring.length - drop > RELAY.replayEvents || s.ring[drop].at < cutoff)) drop++
-    if (drop) {
-      s.trimmed = Math.max(s.trimmed, s.ring[drop - 1].seq)
-      s.ring.splice(0, drop)
+  /** Send one event to a subscriber: the shared bytes, or (naive) the object for the plugin to serialize. */
+  function deliver(sub: Subscriber, bytes: Buffer, naive: () => { id?: string; event: string; data: unknown }): void {
+    if (L.fanout === 'naive' && sub.send) {
+      const msg = naive()
+      stats.eventsSent++
+      sub.lastWrite = now()
+      void sub.send(msg).catch(() => drop(sub))
+      return
     }
+    write(sub, bytes)
   }
 
-  function snapshotFrame(s: InstallationState, topic: Topic, data: unknown): Buffer {
-    return frame(`${epoch}.${s.seq}`, 'snapshot', JSON.stringify({ topic, seq: s.seq, data }))
+  function pushRing(p: Profile, entry: RingEntry): void {
+    p.ring.push(entry)
+    const cutoff = now() - L.replayMs
+    let n = 0
+    while (n < p.ring.length && (p.ring.length - n > RELAY.replayEvents || p.ring[n].at < cutoff)) n++
+    if (n) {
+      p.trimmed = Math.max(p.trimmed, p.ring[n - 1].seq)
+      p.ring.splice(0, n)
+    }
   }
 
   function newProfile(s: InstallationState, access: Access, key: string): Profile {
-    const p: Profile = { key, access, states: new Map(), since: s.seq, subscribers: new Set(), idleSince: now() }
+    const p: Profile = { key, access, states: new Map(), since: s.seq, subscribers: new Set(), idleSince: now(), ring: [], trimmed: 0 }
     for (const [topic, u] of s.upstream) p.states.set(topic, project(topic, u.state, access))
     s.profiles.set(key, p)
+    stats.profiles++
     return p
   }
 
-  function statusFrame(topic: Topic, st: { state: LiveState; since: string }): Buffer {
-    return frame(null, 'status', JSON.stringify({ topic, state: st.state, since: st.since }))
-  }
+  const statusData = (topic: Topic, st: { state: LiveState; since: string }) => ({ topic, state: st.state, since: st.since })
 
   return {
     epoch,
     stats,
 
     /**
-     * Attach a subscriber: resume from `lastEventId` when the ring covers it (exactly the missed events
-     * of its profile), else fresh snapshots of every topic with data; then the current statuses.
+     * Attach a subscriber: resume from `lastEventId` when its profile's ring covers it (exactly the
+     * missed events), else fresh snapshots of every topic with data; then the current statuses.
      */
     subscribe(sub: Subscriber, access: Access, lastEventId: string | null): void {
       const s = inst(sub.installationId)
@@ -142,19 +172,20 @@ export function createHub({ events, epoch = Date.now().toString(36), now = Date.
       sub.res.write(`retry: ${RELAY.retryMs}\n\n`)
       sub.lastWrite = now()
       const last = parseEventId(lastEventId)
-      const resumable = last && last.epoch === epoch && last.seq >= profile.since && last.seq >= s.trimmed && last.seq <= s.seq
+      const resumable = last && last.epoch === epoch && last.seq >= profile.since && last.seq >= profile.trimmed && last.seq <= s.seq
       if (resumable) {
         stats.replayHits++
-        for (const e of s.ring) if (e.seq > last.seq && e.profile === key && sub.topics.has(e.topic)) write(sub, e.bytes)
+        for (const e of profile.ring) if (e.seq > last.seq && sub.topics.has(e.topic)) write(sub, e.bytes)
       } else {
+        if (last) stats.replayMisses++
         for (const topic of sub.topics) {
           const state = profile.states.get(topic)
-          if (state !== undefined) write(sub, snapshotFrame(s, topic, state))
+          if (state !== undefined) write(sub, frame(`${epoch}.${s.seq}`, 'snapshot', JSON.stringify({ topic, seq: s.seq, data: state })))
         }
       }
       for (const topic of sub.topics) {
         const st = s.status.get(topic)
-        if (st) write(sub, statusFrame(topic, st))
+        if (st) write(sub, frame(null, 'status', JSON.stringify(statusData(topic, st))))
       }
       profile.subscribers.add(sub)
       s.subscribers++
@@ -195,13 +226,14 @@ export function createHub({ events, epoch = Date.now().toString(36), now = Date.
         const prev = profile.states.get(topic)
         profile.states.set(topic, next)
         let type: 'snapshot' | 'patch' = 'snapshot'
+        let ops: jsonpatch.Operation[] | null = null
         let payload: string
-        const snapshotData = JSON.stringify(next)
+        const snapshotData = next === state ? json : JSON.stringify(next)
         if (prev === undefined || prev === null || next === null) {
           if (prev !== undefined && JSON.stringify(prev) === snapshotData) continue
           payload = snapshotData
         } else {
-          const ops = jsonpatch.compare(prev as object, next as object)
+          ops = jsonpatch.compare(prev as object, next as object)
           if (!ops.length) continue
           const opsJson = JSON.stringify(ops)
           if (opsJson.length < snapshotData.length) {
@@ -210,11 +242,13 @@ export function createHub({ events, epoch = Date.now().toString(36), now = Date.
           } else payload = snapshotData
         }
         if (!seq) seq = ++s.seq
+        const id = `${epoch}.${seq}`
         const body = type === 'patch' ? `{"topic":"${topic}","seq":${seq},"ops":${payload}}` : `{"topic":"${topic}","seq":${seq},"data":${payload}}`
-        const bytes = frame(`${epoch}.${seq}`, type, body)
+        const bytes = frame(id, type, body)
         stats.lastEvent.set(`${topic}:${type}`, { type, bytes: bytes.length })
-        pushRing(s, { seq, profile: profile.key, topic, bytes, at: now() })
-        for (const sub of profile.subscribers) if (sub.topics.has(topic)) write(sub, bytes)
+        pushRing(profile, { seq, topic, bytes, at: now() })
+        const naive = () => ({ id, event: type, data: type === 'patch' ? { topic, seq, ops } : { topic, seq, data: next } })
+        for (const sub of profile.subscribers) if (sub.topics.has(topic)) deliver(sub, bytes, naive)
       }
     },
 
@@ -224,17 +258,26 @@ export function createHub({ events, epoch = Date.now().toString(36), now = Date.
       if (s.status.get(topic)?.state === state) return
       const st = { state, since: new Date(now()).toISOString() }
       s.status.set(topic, st)
-      const bytes = statusFrame(topic, st)
+      const bytes = frame(null, 'status', JSON.stringify(statusData(topic, st)))
       for (const profile of s.profiles.values()) for (const sub of profile.subscribers) if (sub.topics.has(topic)) write(sub, bytes)
     },
 
-    /** Write a comment to every subscriber silent for `heartbeatMs`; forget long-idle profiles. */
+    /**
+     * The one shared timer's work: a heartbeat comment to every subscriber silent for RELAY.heartbeatMs,
+     * drop subscribers blocked past maxBlockedMs, forget profiles idle longer than the replay window.
+     */
     sweep(): void {
       const t = now()
       for (const [id, s] of installations) {
         for (const [key, profile] of s.profiles) {
-          for (const sub of profile.subscribers) if (t - sub.lastWrite >= RELAY.heartbeatMs) write(sub, Buffer.from(': keep-alive\n\n'))
-          if (!profile.subscribers.size && t - profile.idleSince > RELAY.replayMs) s.profiles.delete(key)
+          for (const sub of profile.subscribers) {
+            if (sub.blockedSince && t - sub.blockedSince > L.maxBlockedMs) drop(sub)
+            else if (t - sub.lastWrite >= RELAY.heartbeatMs) write(sub, HEARTBEAT)
+          }
+          if (!profile.subscribers.size && t - profile.idleSince > L.replayMs) {
+            s.profiles.delete(key)
+            stats.profiles--
+          }
         }
         if (!s.profiles.size && !s.subscribers) {
           installations.delete(id)
@@ -243,9 +286,16 @@ export function createHub({ events, epoch = Date.now().toString(36), now = Date.
       }
     },
 
-    /** Close every stream (shutdown): clients reconnect elsewhere with Last-Event-ID. */
+    /**
+     * Close every stream (shutdown). Each client is told to retry after a short random delay, so a
+     * fleet of clients does not reconnect to the next relay all at once; they resume with Last-Event-ID.
+     */
     closeAll(): void {
-      for (const s of installations.values()) for (const p of s.profiles.values()) for (const sub of p.subscribers) sub.res.end()
+      for (const s of installations.values()) {
+        for (const p of s.profiles.values()) {
+          for (const sub of p.subscribers) sub.res.end(`retry: ${500 + Math.floor(Math.random() * 2500)}\n\n`)
+        }
+      }
     },
   }
 }

@@ -9,6 +9,8 @@ import { createHub, type Hub, type Subscriber } from './hub.ts'
 import { createPollers, type Pollers } from './poller.ts'
 import { createTickets } from './tickets.ts'
 import { createUpstream, UpstreamError, type Upstream } from './upstream.ts'
+import { createRelayMetrics } from './metrics.ts'
+import type { RelayLimits } from '../../config/env.ts'
 
 export interface Relay {
   hub: Hub
@@ -32,18 +34,24 @@ const StreamQuery = z.object({
  * The relay's core: upstream client, pollers and hub, wired together. `app.ts` creates it (so tests and
  * metrics can reach it) and registers {@link relayRoutes} with it.
  */
-export function createRelay(opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number }): Relay & { close(): void } {
-  const upstream = createUpstream({ base: opts.upstream, credentials: opts.credentials })
+export function createRelay(opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number; limits?: Partial<RelayLimits> }): Relay & { close(): void; limits: RelayLimits } {
+  const limits: RelayLimits = {
+    fanout: 'shared', maxStreamsPerUser: RELAY.maxStreamsPerUser, maxStreamsPerIp: RELAY.maxStreamsPerIp,
+    maxBufferedBytes: RELAY.maxBufferedBytes, maxBlockedMs: RELAY.maxBlockedMs, replayMs: RELAY.replayMs, sweepMs: RELAY.sweepMs, upstreamTimeoutMs: RELAY.upstreamTimeoutMs,
+    ...Object.fromEntries(Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined)),
+  }
+  const upstream = createUpstream({ base: opts.upstream, credentials: opts.credentials, timeoutMs: limits.upstreamTimeoutMs })
   // eslint-disable-next-line prefer-const
   let hub: Hub
   const pollers = createPollers({ hub: () => hub, upstream, intervals: opts.intervals, idleStopMs: opts.idleStopMs })
-  hub = createHub({ events: { onWatch: (id, topic, watched) => pollers.watch(id, topic, watched) } })
-  const sweeper = setInterval(() => hub.sweep(), 5_000)
+  hub = createHub({ limits, events: { onWatch: (id, topic, watched) => pollers.watch(id, topic, watched) } })
+  const sweeper = setInterval(() => hub.sweep(), limits.sweepMs)
   sweeper.unref()
   return {
     hub,
     pollers,
     upstream,
+    limits,
     close() {
       clearInterval(sweeper)
       pollers.stopAll()
@@ -56,9 +64,17 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
  * The relay's HTTP surface (ARCHITECTURE §5): POST /live/tickets and the SSE stream
  * GET /live/installations/:installationId. Access is checked with the API using the caller's own token.
  */
-export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Relay & { close(): void } }) {
-  const { hub, upstream } = relay
+export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Relay & { close(): void; limits: RelayLimits } }) {
+  const { hub, upstream, limits } = relay
   const tickets = createTickets()
+  const metrics = createRelayMetrics(hub, relay.pollers)
+  const perUser = new Map<number, number>()
+  const perIp = new Map<string, number>()
+  const bump = <K>(m: Map<K, number>, k: K, d: number) => {
+    const n = (m.get(k) ?? 0) + d
+    if (n > 0) m.set(k, n)
+    else m.delete(k)
+  }
   // Streams never end by themselves: close them before the server waits for open connections.
   app.addHook('preClose', async () => relay.close())
   await app.register(fastifySSE, { heartbeatInterval: 0 })
@@ -76,6 +92,8 @@ export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Rela
       return fail(503, 'upstreamUnavailable', lang)
     }
   }
+
+  app.get('/live/metrics', async (_req, reply) => reply.type(metrics.contentType).header('Cache-Control', 'no-store').send(await metrics.text()))
 
   app.post('/live/tickets', async (req, reply) => {
     const parsed = TicketBody.safeParse(req.body ?? {})
@@ -100,12 +118,29 @@ export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Rela
       if ('status' in a) return reply.code(a.status).send(a.body)
       access = a
     }
+    // Caps per user and per IP: a runaway client or script cannot exhaust the relay.
+    if ((perUser.get(access.user_id) ?? 0) >= limits.maxStreamsPerUser || (perIp.get(req.ip) ?? 0) >= limits.maxStreamsPerIp) {
+      return reply.code(429).header('Retry-After', '30').send({ detail: message('tooManyStreams', pickLang(lang)) })
+    }
+    const userId = access.user_id
+    bump(perUser, userId, 1)
+    bump(perIp, req.ip, 1)
     reply.header('Cache-Control', 'no-store')
     reply.header('X-Accel-Buffering', 'no')
     reply.sse.keepAlive()
     reply.sse.sendHeaders(200)
-    const sub: Subscriber = { res: reply.raw, installationId, topics: new Set(query.data.topics), lastWrite: Date.now() }
-    reply.sse.onClose(() => hub.unsubscribe(sub))
+    // No Nagle delay: an event is written in one piece and should leave at once.
+    reply.raw.socket?.setNoDelay(true)
+    const sse = reply.sse
+    const sub: Subscriber = {
+      res: reply.raw, installationId, topics: new Set(query.data.topics), lastWrite: Date.now(), blockedSince: 0,
+      send: limits.fanout === 'naive' ? (msg) => sse.send(msg) : undefined,
+    }
+    reply.sse.onClose(() => {
+      bump(perUser, userId, -1)
+      bump(perIp, req.ip, -1)
+      hub.unsubscribe(sub)
+    })
     hub.subscribe(sub, access, reply.sse.lastEventId ?? query.data.lastEventId ?? null)
   })
 }

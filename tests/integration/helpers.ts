@@ -7,7 +7,7 @@ import type { Config, Role } from '../../config/env.ts'
 export const PASSWORD = 'Cockpit-2026!'
 
 /** Build the app on a fresh in-memory PGlite with the demo seeded, listening on a free port. */
-export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream'] } = {}) {
+export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay'] } = {}) {
   const config: Config = {
     port: 0,
     host: '127.0.0.1',
@@ -21,6 +21,7 @@ export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Confi
     simSeed: 7,
     logLevel: 'silent',
     intervals: { metrics: 300, stations: 300, sessions: 300, info: 300, energy_return: 300, ...opts.intervals },
+    relay: { maxStreamsPerUser: 100, ...opts.relay },
   }
   const app = await buildApp(config)
   await app.listen({ port: 0, host: '127.0.0.1' })

@@ -7,6 +7,7 @@ import { startApp, until } from './helpers.ts'
 
 // A stub API: the relay only speaks HTTP to it, so any backend with the same contract works.
 let failing = false
+let delayMs = 0
 let power = 1
 const stub = http.createServer((req, res) => {
   const send = (status: number, body: unknown) => {
@@ -21,7 +22,9 @@ const stub = http.createServer((req, res) => {
   }
   if (req.url?.startsWith('/api/metrics/')) {
     if (failing) return send(500, { detail: 'boom' })
-    return send(200, { installation_id: 1, grid: { power_kw: power }, charging_stations: { power_kw: 0, stations: {} } })
+    const body = { installation_id: 1, grid: { power_kw: power }, charging_stations: { power_kw: 0, stations: {} } }
+    if (delayMs) return void setTimeout(() => send(200, body), delayMs)
+    return send(200, body)
   }
   send(404, { detail: 'Not found.' })
 })
@@ -32,7 +35,7 @@ let base: string
 beforeAll(async () => {
   await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r))
   const upstreamUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/api`
-  ;({ app, url: base } = await startApp({ roles: ['relay'], upstreamUrl, relayUpstream: { email: 'relay@example.com', password: 'x' }, intervals: { metrics: 200 } }))
+  ;({ app, url: base } = await startApp({ roles: ['relay'], upstreamUrl, relayUpstream: { email: 'relay@example.com', password: 'x' }, intervals: { metrics: 200 }, relay: { upstreamTimeoutMs: 400 } }))
 })
 afterAll(async () => {
   await app?.close()
@@ -45,7 +48,7 @@ describe('relay on its own in front of an upstream', () => {
     expect(r.status).toBe(401)
   })
 
-  it('reports stale then down on upstream failure, keeps the last state, and recovers with the change', async () => {
+  it('reports stale then down on 5xx and timeouts, keeps the last state, and recovers with the change', async () => {
     const events: { type: string; data: { state?: string; data?: unknown; ops?: unknown[] } }[] = []
     const es = new EventSource(`${base}/live/installations/1?topics=metrics`, {
       fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: 'Bearer viewer' } }),
@@ -64,7 +67,20 @@ describe('relay on its own in front of an upstream', () => {
     await until(() => events.some((e) => e.type === 'patch'), 5000, 'the change as a patch')
     const patch = events.find((e) => e.type === 'patch')!
     expect(patch.data.ops).toEqual([{ op: 'replace', path: '/grid/power_kw', value: 7 }])
+
+    // Slow answers inside the timeout are fine; answers past it count as failures.
+    const mark = events.length
+    delayMs = 150
+    power = 8
+    await until(() => events.slice(mark).some((e) => e.type === 'patch'), 5000, 'a slow but timely answer')
+    expect(events.slice(mark).some((e) => e.data.state === 'stale')).toBe(false)
+    delayMs = 1000
+    power = 9
+    await until(() => events.slice(mark).some((e) => e.data.state === 'stale'), 5000, 'stale after timeouts')
+    expect(events.slice(mark).filter((e) => e.type === 'patch')).toHaveLength(1)
+    delayMs = 0
+    await until(() => events.slice(mark).some((e) => e.type === 'patch' && JSON.stringify(e.data.ops).includes('9')), 10_000, 'recovery after timeouts')
     es.close()
-  })
+  }, 40_000)
 
 })

@@ -1,0 +1,35 @@
+import { Registry, Gauge, Counter } from 'prom-client'
+import type { Hub } from './hub.ts'
+import type { PollerStats } from './poller.ts'
+
+/**
+ * Prometheus text for GET /live/metrics (issue 6): subscribers, installations and topics polled,
+ * upstream calls and errors by topic, events and bytes sent, dropped subscribers, replay hits. Values
+ * are read from the hub's and pollers' plain counters at scrape time, so the hot path only increments
+ * integers.
+ */
+export function createRelayMetrics(hub: Hub, pollers: { stats: PollerStats }) {
+  const registry = new Registry()
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({ name, help, registers: [registry], collect() { this.set(read()) } })
+  const counter = (name: string, help: string, read: () => number) =>
+    new Counter({ name, help, registers: [registry], collect() { this.reset(); this.inc(read()) } })
+  gauge('cockpit_relay_subscribers', 'Open live streams', () => hub.stats.subscribers)
+  gauge('cockpit_relay_installations', 'Installations with live state in the relay', () => hub.stats.installations)
+  gauge('cockpit_relay_profiles', 'Permission profiles (each serializes its events once)', () => hub.stats.profiles)
+  gauge('cockpit_relay_polled_topics', '(installation, topic) pairs being polled', () => pollers.stats.active)
+  counter('cockpit_relay_events_sent_total', 'Events written to subscribers', () => hub.stats.eventsSent)
+  counter('cockpit_relay_bytes_sent_total', 'Bytes written to subscribers', () => hub.stats.bytesSent)
+  counter('cockpit_relay_dropped_subscribers_total', 'Subscribers dropped for not keeping up', () => hub.stats.dropped)
+  counter('cockpit_relay_replay_hits_total', 'Resumes served exactly from the replay ring', () => hub.stats.replayHits)
+  counter('cockpit_relay_replay_misses_total', 'Resumes outside the replay ring (fresh snapshots)', () => hub.stats.replayMisses)
+  new Counter({
+    name: 'cockpit_relay_upstream_calls_total', help: 'Upstream polls by topic', labelNames: ['topic'], registers: [registry],
+    collect() { this.reset(); for (const [topic, n] of Object.entries(pollers.stats.calls)) this.inc({ topic }, n) },
+  })
+  new Counter({
+    name: 'cockpit_relay_upstream_errors_total', help: 'Failed upstream polls by topic', labelNames: ['topic'], registers: [registry],
+    collect() { this.reset(); for (const [topic, n] of Object.entries(pollers.stats.errors)) this.inc({ topic }, n) },
+  })
+  return { contentType: registry.contentType, text: () => registry.metrics() }
+}
