@@ -30,6 +30,8 @@ const EnvSchema = z.object({
   RELAY_UPSTREAM_EMAIL: z.email().optional(),
   RELAY_UPSTREAM_PASSWORD: z.string().min(1).optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Cockpit <no-reply@cockpit.local>'),
   SIM_SEED: z.coerce.number().int().default(42),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_INTERVAL_MS: interval(POLL_INTERVALS_MS.metrics),
@@ -62,6 +64,9 @@ export interface Config {
   relayUpstream?: { email: string; password: string }
   /** HS256 key for access tokens; undefined → generated and kept in dataDir. */
   jwtSecret?: string
+  /** SMTP server for the mail outbox; undefined → messages stay in the outbox and are logged. */
+  smtpUrl?: string
+  mailFrom: string
   simSeed: number
   logLevel: string
   /** Relay poll interval per topic, ms. */
@@ -118,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstreamUrl: e.UPSTREAM_URL,
     relayUpstream: e.RELAY_UPSTREAM_EMAIL ? { email: e.RELAY_UPSTREAM_EMAIL, password: e.RELAY_UPSTREAM_PASSWORD! } : undefined,
     jwtSecret: e.JWT_SECRET,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
     simSeed: e.SIM_SEED,
     logLevel: e.LOG_LEVEL,
     intervals: {

@@ -18,8 +18,9 @@ if (!hasChromium) {
   console.warn(`E2E tests skipped: ${CHROMIUM} is missing (install it with: apt-get install -y chromium).`)
 }
 
-const PORT = 3199
-const DATA_DIR = `${repo}.tmp/e2e-data`
+// E2E_PORT lets several people (or agents) run the suite side by side, each with its own data.
+const PORT = Number(process.env.E2E_PORT ?? 3199)
+const DATA_DIR = `${repo}.tmp/e2e-data-${PORT}`
 
 export default defineConfig({
   testDir: `${repo}tests/e2e`,

@@ -15,6 +15,7 @@ import { message, pickLang } from './lib/messages.ts'
 import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
 import { createRetentionJob, type Job } from './jobs/retention.ts'
+import { createMailJob } from './jobs/mail-outbox.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -76,6 +77,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
 
   if (config.roles.includes('api') && domain) {
+    app.jobs.push(createMailJob({ domain, smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Cockpit <no-reply@cockpit.local>', log: app.log }))
     const d = domain
     await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
     app.get('/api/health', async () => ({ status: 'ok' }))

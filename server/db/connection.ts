@@ -5,7 +5,6 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { Database } from './schema.ts'
-import * as m0001 from './migrations/0001-initial.ts'
 
 export type Db = Kysely<Database>
 
@@ -17,8 +16,19 @@ const DATE_OID = 1082
 const keepDate = (v: string) => v
 pg.types.setTypeParser(DATE_OID, keepDate)
 
-const MIGRATIONS: Record<string, Migration> = { '0001-initial': m0001 }
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
+/**
+ * Migrations are the files of server/db/migrations, applied in name order (`NNNN-what.ts`, each
+ * exporting `up` and optionally `down`). Adding a file is all a feature needs to do.
+ */
+const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations')
+const provider: MigrationProvider = {
+  async getMigrations() {
+    const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}-.+\.ts$/.test(f) && !f.endsWith('.test.ts')).sort()
+    const out: Record<string, Migration> = {}
+    for (const f of files) out[f.replace(/\.ts$/, '')] = (await import(path.join(MIGRATIONS_DIR, f))) as Migration
+    return out
+  },
+}
 
 /**
  * Take the PGlite data directory for this process. PGlite is single-process: a second process on the

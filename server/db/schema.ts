@@ -205,6 +205,23 @@ export interface RefreshTokensTable {
   created_at: TsDefault
 }
 
+export interface MailOutboxTable {
+  id: Generated<number>
+  kind: string
+  recipient: string
+  subject: string
+  body_text: string
+  body_html: string | null
+  /** [{ filename, content_type, content_base64 }] */
+  attachments: Json<{ filename: string; content_type: string; content_base64: string }[]>
+  status: Generated<'pending' | 'sent'>
+  attempts: Generated<number>
+  next_attempt_at: TsDefault
+  last_error: string | null
+  created_at: TsDefault
+  sent_at: Ts | null
+}
+
 export interface AppSettingsTable {
   key: string
   value: string
@@ -228,6 +245,7 @@ export interface Database {
   measurements_15m: Measurements15mTable
   refresh_tokens: RefreshTokensTable
   app_settings: AppSettingsTable
+  mail_outbox: MailOutboxTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -8,6 +8,7 @@ import { createStationService } from './stations/service.ts'
 import { createTariffService } from './tariffs/service.ts'
 import { createUserService } from './users/service.ts'
 import { createDeviceService } from './devices/service.ts'
+import { createMailService } from './mail/service.ts'
 
 /** All domain services wired with their dependencies; routes and devices use this. */
 export function createDomain({ db, jwtSecret }: { db: Db; jwtSecret: Uint8Array }) {
@@ -25,6 +26,7 @@ export function createDomain({ db, jwtSecret }: { db: Db; jwtSecret: Uint8Array 
     stations: createStationService({ db, installations }),
     sessions: createSessionService({ db, installations, tariffs }),
     devices: createDeviceService({ db }),
+    mail: createMailService({ db }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

@@ -2,13 +2,15 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
 import { buildApp } from '../../server/app.ts'
-import type { Config, Role } from '../../config/env.ts'
+import { loadConfig, type Config, type Role } from '../../config/env.ts'
 
 export const PASSWORD = 'Cockpit-2026!'
 
 /** Build the app on a fresh in-memory PGlite with the demo seeded, listening on a free port. */
-export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay'] } = {}) {
+export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string } = {}) {
   const config: Config = {
+    ...loadConfig({}),
+    smtpUrl: opts.smtpUrl,
     port: 0,
     host: '127.0.0.1',
     dataDir: '/nonexistent',

@@ -1,0 +1,68 @@
+import type { Db } from '../../db/connection.ts'
+
+/** A message to send. `kind` names the template (reset, welcome, report, …) for the outbox view. */
+export interface OutgoingMail {
+  kind: string
+  to: string
+  subject: string
+  text: string
+  html?: string
+  attachments?: { filename: string; contentType: string; content: Buffer }[]
+}
+
+/** Retry delays after a failed attempt; the last one repeats, so a message is never given up. */
+export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000]
+
+/**
+ * The mail outbox (issue 3 §7): features enqueue; the mail job (server/jobs/mail-outbox.ts) sends with
+ * retries and back-off. Nothing is lost while SMTP is down or not configured.
+ */
+export function createMailService({ db }: { db: Db }) {
+  return {
+    /** Store a message for sending; returns its outbox id. */
+    async enqueue(mail: OutgoingMail): Promise<number> {
+      const row = await db
+        .insertInto('mail_outbox')
+        .values({
+          kind: mail.kind, recipient: mail.to, subject: mail.subject, body_text: mail.text, body_html: mail.html ?? null, last_error: null, sent_at: null,
+          attachments: JSON.stringify((mail.attachments ?? []).map((a) => ({ filename: a.filename, content_type: a.contentType, content_base64: a.content.toString('base64') }))),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      return row.id
+    },
+
+    /** Pending messages whose next attempt is due, oldest first. */
+    async due(limit = 20, now = new Date()) {
+      return db.selectFrom('mail_outbox').selectAll().where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('id').limit(limit).execute()
+    },
+
+    async markSent(id: number): Promise<void> {
+      await db.updateTable('mail_outbox').set({ status: 'sent', sent_at: new Date(), last_error: null }).where('id', '=', id).execute()
+    },
+
+    /** Record a failed attempt and schedule the next one by RETRY_DELAYS_MS. */
+    async markFailed(id: number, attempts: number, error: string, now = new Date()): Promise<void> {
+      const delay = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length - 1)]
+      await db
+        .updateTable('mail_outbox')
+        .set({ attempts: attempts + 1, last_error: error.slice(0, 500), next_attempt_at: new Date(now.getTime() + delay) })
+        .where('id', '=', id)
+        .execute()
+    },
+
+    /** The outbox for superusers: newest first, without bodies. */
+    async list({ limit, offset }: { limit: number; offset: number }) {
+      const rows = await db
+        .selectFrom('mail_outbox')
+        .select(['id', 'kind', 'recipient', 'subject', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'sent_at'])
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute()
+      const count = await db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+      return { count: Number(count.n), next: null, previous: null, results: rows }
+    },
+  }
+}
+export type MailService = ReturnType<typeof createMailService>

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AddressInfo } from 'node:net'
+import { SMTPServer } from 'smtp-server'
+import type { FastifyInstance } from 'fastify'
+import { createMailJob } from '../../server/jobs/mail-outbox.ts'
+import { startApp } from './helpers.ts'
+
+/** A real SMTP server started by the test, that can be told to refuse messages. */
+const received: { to: string; raw: string }[] = []
+let refuse = false
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  onData(stream, session, callback) {
+    let raw = ''
+    stream.on('data', (c: Buffer) => (raw += c.toString()))
+    stream.on('end', () => {
+      if (refuse) return callback(new Error('mailbox unavailable'))
+      received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw })
+      callback()
+    })
+  },
+})
+
+let app: FastifyInstance
+let smtpUrl: string
+beforeAll(async () => {
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
+  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
+  ;({ app } = await startApp({ roles: ['api'] }))
+})
+afterAll(async () => {
+  await app?.close()
+  await new Promise<void>((r) => smtp.close(() => r()))
+})
+
+describe('mail outbox', () => {
+  it('keeps messages while SMTP refuses them, retries with back-off, and sends them later', async () => {
+    const job = createMailJob({ domain: app.domain!, smtpUrl, from: 'Cockpit <no-reply@cockpit.local>', log: app.log })
+    const id = await app.domain!.mail.enqueue({ kind: 'test', to: 'resident@example.com', subject: 'Grüezi', text: 'Hallo', html: '<p>Hallo</p>',
+      attachments: [{ filename: 'a.csv', contentType: 'text/csv', content: Buffer.from('a;b\n1;2\n') }] })
+    refuse = true
+    expect(await job.runOnce()).toBe(0)
+    const failed = await app.domain!.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1 })
+    expect(failed.last_error).toMatch(/mailbox unavailable/)
+    expect(failed.next_attempt_at.getTime()).toBeGreaterThan(Date.now() + 30_000)
+    // Not due yet: nothing is tried.
+    refuse = false
+    expect(await job.runOnce()).toBe(0)
+    await app.domain!.db.updateTable('mail_outbox').set({ next_attempt_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute()
+    expect(await job.runOnce()).toBe(1)
+    const sent = await app.domain!.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    expect(sent.status).toBe('sent')
+    expect(received).toHaveLength(1)
+    expect(received[0].to).toBe('resident@example.com')
+    expect(received[0].raw).toContain('a.csv')
+    job.stop()
+  })
+
+  it('without SMTP_URL leaves messages in the outbox', async () => {
+    const job = createMailJob({ domain: app.domain!, from: 'x@y.ch', log: app.log })
+    const id = await app.domain!.mail.enqueue({ kind: 'test', to: 'a@b.ch', subject: 's', text: 't' })
+    expect(await job.runOnce()).toBe(0)
+    const row = await app.domain!.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'pending', attempts: 0 })
+  })
+})
