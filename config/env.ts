@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Cockpit <no-reply@cockpit.local>'),
+  CLIENT_DIR: z.string().min(1).optional(),
   SIM_SEED: z.coerce.number().int().default(42),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_INTERVAL_MS: interval(POLL_INTERVALS_MS.metrics),
@@ -66,6 +67,8 @@ export interface Config {
   jwtSecret?: string
   /** SMTP server for the mail outbox; undefined → messages stay in the outbox and are logged. */
   smtpUrl?: string
+  /** Built client to serve; undefined → dist/client. */
+  clientDir?: string
   mailFrom: string
   simSeed: number
   logLevel: string
@@ -124,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayUpstream: e.RELAY_UPSTREAM_EMAIL ? { email: e.RELAY_UPSTREAM_EMAIL, password: e.RELAY_UPSTREAM_PASSWORD! } : undefined,
     jwtSecret: e.JWT_SECRET,
     smtpUrl: e.SMTP_URL,
+    clientDir: e.CLIENT_DIR ? path.resolve(e.CLIENT_DIR) : undefined,
     mailFrom: e.MAIL_FROM,
     simSeed: e.SIM_SEED,
     logLevel: e.LOG_LEVEL,

@@ -60,7 +60,7 @@ export default defineConfig({
         timeout: 120_000,
         stdout: 'ignore',
         stderr: 'pipe',
-        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, LOG_LEVEL: 'warn' },
+        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, LOG_LEVEL: 'warn', ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
       }
     : undefined,
 })

@@ -18,7 +18,8 @@ export default defineConfig({
   plugins: [react()],
   css: { postcss: { plugins: [tailwindcss(tailwindConfig), autoprefixer()] } },
   build: {
-    outDir: `${repo}dist/client`,
+    // CLIENT_OUT_DIR: build elsewhere (side-by-side work); the server serves it with CLIENT_DIR.
+    outDir: process.env.CLIENT_OUT_DIR ?? `${repo}dist/client`,
     emptyOutDir: true,
     manifest: true,
     target: 'es2022',

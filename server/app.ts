@@ -26,7 +26,6 @@ declare module 'fastify' {
   }
 }
 
-const CLIENT_DIR = path.resolve(import.meta.dirname, '../dist/client')
 const SERVICE_EMAIL = 'relay@cockpit.internal'
 
 /**
@@ -102,6 +101,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     app.jobs.push(createRetentionJob({ domain, log: app.log }))
   }
 
+  const CLIENT_DIR = config.clientDir ?? path.resolve(import.meta.dirname, '../dist/client')
   if (fs.existsSync(path.join(CLIENT_DIR, 'index.html')) && (config.roles.includes('api') || config.roles.includes('relay'))) {
     await app.register(fastifyStatic, { root: CLIENT_DIR, maxAge: '1h', index: false })
     const index = fs.readFileSync(path.join(CLIENT_DIR, 'index.html'))
