@@ -4,6 +4,7 @@ import { authRoutes } from './auth.ts'
 import { installationRoutes } from './installations.ts'
 import { liveDataRoutes } from './metrics.ts'
 import { userRoutes } from './users.ts'
+import { accessRoutes } from './access.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -11,4 +12,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   userRoutes(app, domain)
   installationRoutes(app, domain)
   liveDataRoutes(app, domain)
+  accessRoutes(app, domain)
 }

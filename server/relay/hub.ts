@@ -10,6 +10,7 @@ import { project } from './projection.ts'
 export interface Subscriber {
   res: ServerResponse
   installationId: number
+  userId: number
   topics: ReadonlySet<Topic>
   profile?: Profile
   lastWrite: number
@@ -250,6 +251,54 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
         const naive = () => ({ id, event: type, data: type === 'patch' ? { topic, seq, ops } : { topic, seq, data: next } })
         for (const sub of profile.subscribers) if (sub.topics.has(topic)) deliver(sub, bytes, naive)
       }
+    },
+
+    /** Installations with subscribers, and the distinct users watching each (for the access re-check). */
+    watchers(): Map<number, number[]> {
+      const out = new Map<number, number[]>()
+      for (const [id, s] of installations) {
+        if (!s.subscribers) continue
+        const users = new Set<number>()
+        for (const p of s.profiles.values()) for (const sub of p.subscribers) users.add(sub.userId)
+        out.set(id, [...users])
+      }
+      return out
+    },
+
+    /**
+     * Apply re-checked rights (issue 3: a permission change reaches the stream within one poll). A
+     * subscriber whose profile changed moves to its new profile and gets fresh snapshots; one whose user
+     * lost access (no entry in `accesses`) is closed: its reconnect is refused by the API.
+     */
+    reassign(installationId: number, accesses: Access[]): { moved: number; closed: number } {
+      const s = installations.get(installationId)
+      let moved = 0
+      let closed = 0
+      if (!s) return { moved, closed }
+      const byUser = new Map(accesses.map((a) => [a.user_id, a]))
+      for (const profile of [...s.profiles.values()]) {
+        for (const sub of [...profile.subscribers]) {
+          const access = byUser.get(sub.userId)
+          if (!access) {
+            closed++
+            sub.res.end()
+            continue
+          }
+          const key = accessProfileKey(access)
+          if (key === profile.key) continue
+          profile.subscribers.delete(sub)
+          if (!profile.subscribers.size) profile.idleSince = now()
+          const next = s.profiles.get(key) ?? newProfile(s, access, key)
+          sub.profile = next
+          next.subscribers.add(sub)
+          moved++
+          for (const topic of sub.topics) {
+            const state = next.states.get(topic)
+            if (state !== undefined) write(sub, frame(`${epoch}.${s.seq}`, 'snapshot', JSON.stringify({ topic, seq: s.seq, data: state })))
+          }
+        }
+      }
+      return { moved, closed }
     },
 
     /** A topic's upstream health changed: tell its subscribers (status events carry no id). */

@@ -47,6 +47,30 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
   hub = createHub({ limits, events: { onWatch: (id, topic, watched) => pollers.watch(id, topic, watched) } })
   const sweeper = setInterval(() => hub.sweep(), limits.sweepMs)
   sweeper.unref()
+  // Rights of open streams are re-checked as often as stations are polled (issue 3: within one poll).
+  let checking = false
+  const recheck = async () => {
+    if (checking) return
+    checking = true
+    try {
+      for (const [installationId, users] of hub.watchers()) {
+        try {
+          const accesses: Access[] = []
+          for (let i = 0; i < users.length; i += 500) {
+            const page = await upstream.get<{ results: Access[] }>(`/cockpit/installations/${installationId}/accesses?user_ids=${users.slice(i, i + 500).join(',')}`)
+            accesses.push(...page.results)
+          }
+          hub.reassign(installationId, accesses)
+        } catch {
+          // Upstream trouble: keep streams as they are; the pollers report stale/down.
+        }
+      }
+    } finally {
+      checking = false
+    }
+  }
+  const rechecker = setInterval(() => void recheck(), opts.intervals.stations)
+  rechecker.unref()
   return {
     hub,
     pollers,
@@ -54,6 +78,7 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
     limits,
     close() {
       clearInterval(sweeper)
+      clearInterval(rechecker)
       pollers.stopAll()
       hub.closeAll()
     },
@@ -133,7 +158,7 @@ export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Rela
     reply.raw.socket?.setNoDelay(true)
     const sse = reply.sse
     const sub: Subscriber = {
-      res: reply.raw, installationId, topics: new Set(query.data.topics), lastWrite: Date.now(), blockedSince: 0,
+      res: reply.raw, installationId, userId, topics: new Set(query.data.topics), lastWrite: Date.now(), blockedSince: 0,
       send: limits.fanout === 'naive' ? (msg) => sse.send(msg) : undefined,
     }
     reply.sse.onClose(() => {

@@ -87,6 +87,25 @@ export function createInstallationService({ db }: { db: Db }) {
       })
     },
 
+    /**
+     * The resolved Access of several users in one installation, for the relay's periodic re-check
+     * (superusers only, i.e. the relay's account). Users without a role, inactive or deleted are left
+     * out: their streams must end.
+     */
+    async accessOfUsers(actor: Actor, id: number, userIds: number[]): Promise<Access[]> {
+      if (!actor.is_superuser) throw Forbidden()
+      await requireRole(actor, id)
+      const users = userIds.length
+        ? await db.selectFrom('users').select(['id', 'is_superuser']).where('id', 'in', userIds).where('is_active', '=', true).execute()
+        : []
+      const out: Access[] = []
+      for (const u of users) {
+        if (!u.is_superuser && !(await roleIn({ id: u.id, is_superuser: false }, id))) continue
+        out.push(await this.access({ id: u.id, is_superuser: u.is_superuser }, id))
+      }
+      return out
+    },
+
     /** Installation facts the device side needs (time zone, position). */
     async describe(id: number) {
       return db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', id).executeTakeFirstOrThrow()

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import request from 'supertest'
+import type { FastifyInstance } from 'fastify'
+import { EventSource } from 'eventsource'
+import jsonpatch from 'fast-json-patch'
+import { auth, login, startApp, until } from './helpers.ts'
+
+let app: FastifyInstance
+let base: string
+
+beforeAll(async () => {
+  ;({ app, url: base } = await startApp({ roles: ['api', 'relay', 'simulator'] }))
+  await app.simulator!.tick(new Date())
+})
+afterAll(async () => app?.close())
+
+function watch(url: string) {
+  const state: Record<string, unknown> = {}
+  let open = true
+  const es = new EventSource(url)
+  es.addEventListener('snapshot', (e) => {
+    const d = JSON.parse(e.data)
+    state[d.topic] = d.data
+  })
+  es.addEventListener('patch', (e) => {
+    const d = JSON.parse(e.data)
+    state[d.topic] = jsonpatch.applyPatch(structuredClone(state[d.topic]), d.ops, true, false).newDocument
+  })
+  // The relay closes the stream; EventSource would reconnect with the spent ticket and be refused.
+  es.onerror = () => {
+    open = false
+    es.close()
+  }
+  return { es, state, isOpen: () => open }
+}
+
+describe('rights of open streams', () => {
+  it('a permission change reaches the stream within one poll, and deactivation ends it', async () => {
+    const user = await login(app, 'user@example.com')
+    const t = (await request(app.server).post('/live/tickets').set(auth(user)).send({ installation_id: 1 }).expect(201)).body.ticket
+    const w = watch(`${base}/live/installations/1?ticket=${t}&topics=stations`)
+    await until(() => w.state.stations, 5000, 'snapshot')
+    expect(Object.keys(w.state.stations as object)).toEqual(['1', '2'])
+
+    await app.domain!.db.insertInto('permissions').values({ user_id: 3, installation_id: 1, object_type: 'charging_station', object_id: 3, level: 'read', cost: false, overview: false }).execute()
+    // Stations are polled every 300 ms in tests: the new station shows within about one poll.
+    await until(() => Object.keys(w.state.stations as object).includes('3'), 3000, 'station 3 to appear')
+    expect(Object.keys(w.state.stations as object)).toEqual(['1', '2', '3'])
+
+    await app.domain!.db.deleteFrom('permissions').where('user_id', '=', 3).where('object_id', '=', 1).execute()
+    await until(() => !Object.keys(w.state.stations as object).includes('1'), 3000, 'station 1 to disappear')
+
+    await app.domain!.db.updateTable('users').set({ is_active: false }).where('id', '=', 3).execute()
+    await until(() => !w.isOpen(), 3000, 'the stream to end')
+    await app.domain!.db.updateTable('users').set({ is_active: true }).where('id', '=', 3).execute()
+  })
+
+  it('only a superuser may read other users’ rights', async () => {
+    const admin = await login(app, 'admin@example.com')
+    await request(app.server).get('/api/cockpit/installations/1/accesses?user_ids=3').set(auth(admin)).expect(403)
+    const sup = await login(app, 'super@example.com')
+    const r = await request(app.server).get('/api/cockpit/installations/1/accesses?user_ids=2,3,999').set(auth(sup)).expect(200)
+    expect(r.body.results.map((a: { user_id: number; role: string }) => [a.user_id, a.role])).toEqual([[2, 'installation_admin'], [3, 'installation_user']])
+  })
+})
