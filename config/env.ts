@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Cockpit <no-reply@cockpit.local>'),
+  PUBLIC_URL: z.url({ message: 'must be the address users open, e.g. https://cockpit.example.ch' }).optional(),
   CLIENT_DIR: z.string().min(1).optional(),
   SIM_SEED: z.coerce.number().int().default(42),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -70,6 +71,8 @@ export interface Config {
   /** Built client to serve; undefined → dist/client. */
   clientDir?: string
   mailFrom: string
+  /** Where users open the cockpit (links in mails); undefined → http://localhost:PORT. */
+  publicUrl?: string
   simSeed: number
   logLevel: string
   /** Relay poll interval per topic, ms. */
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     clientDir: e.CLIENT_DIR ? path.resolve(e.CLIENT_DIR) : undefined,
     mailFrom: e.MAIL_FROM,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     simSeed: e.SIM_SEED,
     logLevel: e.LOG_LEVEL,
     intervals: {

@@ -21,10 +21,12 @@ if (!hasChromium) {
 // E2E_PORT lets several people (or agents) run the suite side by side, each with its own data.
 const PORT = Number(process.env.E2E_PORT ?? 3199)
 const DATA_DIR = `${repo}.tmp/e2e-data-${PORT}`
+/** The SMTP server the e2e specs start to capture mail (tests/e2e/accounts-reset.spec.ts): port E2E_PORT + 1000. */
+export const E2E_SMTP_PORT = PORT + 1000
 
 export default defineConfig({
   testDir: `${repo}tests/e2e`,
-  outputDir: `${repo}test-results`,
+  outputDir: process.env.E2E_PORT ? `${repo}test-results/${PORT}` : `${repo}test-results`,
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
@@ -60,7 +62,7 @@ export default defineConfig({
         timeout: 120_000,
         stdout: 'ignore',
         stderr: 'pipe',
-        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, LOG_LEVEL: 'warn', ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
+        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
       }
     : undefined,
 })

@@ -16,6 +16,7 @@ import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
 import { createRetentionJob, type Job } from './jobs/retention.ts'
 import { createMailJob } from './jobs/mail-outbox.ts'
+import { createReportJob } from './jobs/reports.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,7 +68,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb })
     app.addHook('onClose', async () => database.close())
     const { loadJwtSecret } = await import('./domain/auth/service.ts')
-    domain = createDomain({ db: database.db, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret) })
+    domain = createDomain({ db: database.db, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl })
     app.decorate('domain', domain)
     if (config.demo) {
       const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword) })
@@ -77,6 +78,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   if (config.roles.includes('api') && domain) {
     app.jobs.push(createMailJob({ domain, smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Cockpit <no-reply@cockpit.local>', log: app.log }))
+    app.jobs.push(createReportJob({ domain, log: app.log }))
     const d = domain
     await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
     app.get('/api/health', async () => ({ status: 'ok' }))

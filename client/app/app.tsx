@@ -8,6 +8,9 @@ import { PageLoading } from '../components/ui.tsx'
 
 const LoginPage = lazy(() => import('../features/login/login-page.tsx'))
 const ForgotPasswordPage = lazy(() => import('../features/login/forgot-password-page.tsx'))
+const ResetPasswordPage = lazy(() => import('../features/login/reset-password-page.tsx'))
+const RegisterPage = lazy(() => import('../features/login/register-page.tsx'))
+const VerifyPage = lazy(() => import('../features/login/verify-page.tsx'))
 
 /** The routes (SPEC §2); screens are code-split with React.lazy. */
 export function App() {
@@ -16,6 +19,9 @@ export function App() {
       <Switch>
         <Route path={patterns.login} component={LoginPage} />
         <Route path={patterns.forgotPassword} component={ForgotPasswordPage} />
+        <Route path={patterns.resetPassword} component={ResetPasswordPage} />
+        <Route path={patterns.register} component={RegisterPage} />
+        <Route path={patterns.verify} component={VerifyPage} />
         <Route path="/" component={RootRedirect} />
         <Route path={patterns.facilityAny}>{(params) => <FacilityLayout installationId={params.installationId} />}</Route>
         <Route>

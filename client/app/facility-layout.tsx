@@ -13,6 +13,20 @@ import { Loading, Notice } from '../components/ui.tsx'
 
 const HomePage = lazy(() => import('../features/home/home-page.tsx'))
 const PowerPage = lazy(() => import('../features/power/power-page.tsx'))
+const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'))
+const UsersPage = lazy(() => import('../features/users/users-page.tsx'))
+const UserPage = lazy(() => import('../features/users/user-page.tsx'))
+const PermissionsPage = lazy(() => import('../features/permissions/permissions-page.tsx'))
+const RfidsPage = lazy(() => import('../features/rfids/rfids-page.tsx'))
+const SessionsPage = lazy(() => import('../features/sessions/sessions-page.tsx'))
+const SessionDetailPage = lazy(() => import('../features/sessions/session-detail-page.tsx'))
+const StationPage = lazy(() => import('../features/power/station-page.tsx'))
+const ChartsPage = lazy(() => import('../features/charts/charts-page.tsx'))
+const PricingPage = lazy(() => import('../features/pricing/pricing-page.tsx'))
+const RatesPage = lazy(() => import('../features/rates/rates-page.tsx'))
+const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'))
+const OverviewPage = lazy(() => import('../features/overview/overview-page.tsx'))
+const InstallationViewPage = lazy(() => import('../features/installation-view/installation-view-page.tsx'))
 
 /**
  * Everything under /facility/:installationId: requires a session (else /login with the
@@ -78,8 +92,50 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
           <Route path={patterns.facility}>
             <HomePage installation={installation} />
           </Route>
+          <Route path={patterns.sessions}>
+            <SessionsPage installation={installation} />
+          </Route>
+          <Route path={patterns.station}>
+            {(params) => <StationPage installation={installation} stationId={params.stationId} />}
+          </Route>
+          <Route path={patterns.sessionDetail}>
+            {(params) => <SessionDetailPage installation={installation} sessionId={params.sessionId} />}
+          </Route>
+          <Route path={patterns.rfids}>
+            <RfidsPage installation={installation} />
+          </Route>
+          <Route path={patterns.users}>
+            <UsersPage installation={installation} />
+          </Route>
+          <Route path={patterns.userPermissions}>
+            {(params) => <PermissionsPage key={params.userId} installation={installation} userId={Number(params.userId)} />}
+          </Route>
+          <Route path={patterns.user}>
+            {(params) => <UserPage key={params.userId} installation={installation} userId={Number(params.userId)} />}
+          </Route>
+          <Route path={patterns.settings}>
+            <SettingsPage installation={installation} />
+          </Route>
           <Route path={patterns.power}>
             <PowerPage installation={installation} />
+          </Route>
+          <Route path={patterns.charts}>
+            <ChartsPage installation={installation} />
+          </Route>
+          <Route path={patterns.pricing}>
+            <PricingPage installation={installation} />
+          </Route>
+          <Route path={patterns.rates}>
+            <RatesPage installation={installation} />
+          </Route>
+          <Route path={patterns.reports}>
+            <ReportsPage installation={installation} />
+          </Route>
+          <Route path={patterns.overview}>
+            <OverviewPage installation={installation} />
+          </Route>
+          <Route path={patterns.installationView}>
+            <InstallationViewPage installation={installation} />
           </Route>
           <Route>
             <NotFound embedded />

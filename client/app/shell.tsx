@@ -140,14 +140,17 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
         <ul className="space-y-0.5">
           <NavLink href={paths.facility(installationId)}>{t('nav.mainMenu')}</NavLink>
           <NavLink href={paths.power(installationId)}>{t('nav.power')}</NavLink>
-          <Soon>{t('nav.chargingSessions')}</Soon>
-          <Soon>{t('nav.rfids')}</Soon>
-          <Soon>{t('nav.pricing')}</Soon>
-          <Soon>{t('nav.overview')}</Soon>
-          <Soon>{t('nav.installationView')}</Soon>
+          <NavLink href={paths.charts(installationId)}>{t('nav.charts')}</NavLink>
+          <NavLink href={paths.sessions(installationId)}>{t('nav.chargingSessions')}</NavLink>
+          <NavLink href={paths.rfids(installationId)}>{t('nav.rfids')}</NavLink>
+          <NavLink href={paths.pricing(installationId)}>{t('nav.pricing')}</NavLink>
+          <NavLink href={paths.overview(installationId)}>{t('nav.overview')}</NavLink>
+          <NavLink href={paths.installationView(installationId)}>{t('nav.installationView')}</NavLink>
           <Soon>{t('nav.chargingStations')}</Soon>
-          {isAdmin(installation) ? <Soon>{t('nav.management')}</Soon> : null}
-          <Soon>{t('nav.settings')}</Soon>
+          {isAdmin(installation) ? <NavLink href={paths.users(installationId)}>{t('nav.management')}</NavLink> : null}
+          {isAdmin(installation) ? <NavLink href={paths.rates(installationId)}>{t('nav.rates')}</NavLink> : null}
+          {isAdmin(installation) ? <NavLink href={paths.reports(installationId)}>{t('nav.reports')}</NavLink> : null}
+          <NavLink href={paths.settings(installationId)}>{t('nav.settings')}</NavLink>
           <Soon>{t('nav.support')}</Soon>
         </ul>
       </nav>

@@ -3,6 +3,16 @@ import { useTranslation } from 'react-i18next'
 import { defaultRegion, formatDate, formatDateTime, formatNumber, formatTime } from '../../shared/rules/formats.ts'
 import type { Region } from '../../shared/rules/formats.ts'
 import { DEFAULT_TIMEZONE } from '../../config/defaults.ts'
+import { useSnapshot } from 'valtio'
+import { session } from '../session/session.ts'
+
+const REGIONS: readonly string[] = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US']
+
+/** The region of a "de-CH" style tag (the user's language and region setting, issue 3), or null. */
+export function regionOfTag(tag: string | null | undefined): Region | null {
+  const region = (tag ?? '').split('-')[1]?.toUpperCase()
+  return region && REGIONS.includes(region) ? (region as Region) : null
+}
 
 export interface Formats {
   language: string
@@ -21,14 +31,17 @@ export interface Formats {
 }
 
 /**
- * Number and date formatting for the UI language (region from defaultRegion, SPEC §9) in the
+ * Number and date formatting for the UI language (region from the user's region format setting, else
+ * defaultRegion, SPEC §9) in the
  * installation's time zone.
  */
 export function useFormats(timezone: string = DEFAULT_TIMEZONE): Formats {
   const { i18n } = useTranslation()
   const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
+  // The user's region format (Settings) drives dates everywhere; until it is known, the language's default.
+  const userRegion = regionOfTag(useSnapshot(session).user?.ietf_lang_tag)
   return useMemo(() => {
-    const region = defaultRegion(language)
+    const region = userRegion ?? defaultRegion(language)
     const number = (value: number, digits = 2) => formatNumber(value, language, digits)
     return {
       language,
@@ -41,5 +54,5 @@ export function useFormats(timezone: string = DEFAULT_TIMEZONE): Formats {
       date: (value) => formatDate(value, region, timezone),
       time: (value) => formatTime(value, region, timezone),
     }
-  }, [language, timezone])
+  }, [language, timezone, userRegion])
 }

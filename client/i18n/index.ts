@@ -8,7 +8,7 @@ export type Language = (typeof LANGUAGES)[number]
 export { LANGUAGES }
 
 /** Namespaces: one JSON file per namespace and language under locales/. */
-export const NAMESPACES = ['common', 'login', 'home', 'power'] as const
+export const NAMESPACES = ['common', 'login', 'home', 'power', 'charging', 'settings', 'users', 'permissions'] as const
 
 const STORAGE_KEY = 'cockpit.language'
 

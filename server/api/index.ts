@@ -4,13 +4,33 @@ import { authRoutes } from './auth.ts'
 import { installationRoutes } from './installations.ts'
 import { liveDataRoutes } from './metrics.ts'
 import { userRoutes } from './users.ts'
+import { accountRoutes } from './accounts.ts'
 import { accessRoutes } from './access.ts'
+import { rfidRoutes } from './rfids.ts'
+import { timerRoutes } from './timers.ts'
+import { stationRoutes } from './stations.ts'
+import { sessionRoutes } from './sessions.ts'
+import { statisticsRoutes } from './statistics.ts'
+import { rateRoutes } from './rates.ts'
+import { tariffRoutes } from './tariffs.ts'
+import { objectRoutes } from './objects.ts'
+import { reportRoutes } from './reports.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
   authRoutes(app, domain)
+  accountRoutes(app, domain)
   userRoutes(app, domain)
   installationRoutes(app, domain)
   liveDataRoutes(app, domain)
   accessRoutes(app, domain)
+  rfidRoutes(app, domain)
+  timerRoutes(app, domain)
+  stationRoutes(app, domain)
+  sessionRoutes(app, domain)
+  statisticsRoutes(app, domain)
+  rateRoutes(app, domain)
+  tariffRoutes(app, domain)
+  objectRoutes(app, domain)
+  reportRoutes(app, domain)
 }

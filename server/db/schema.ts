@@ -20,7 +20,17 @@ export interface UsersTable {
   ietf_lang_tag: string
   last_login: Ts | null
   previous_login: Ts | null
+  /** Sessions end: tokens issued and streams opened before this are refused. */
+  sessions_valid_after: Generated<Date | null>
   created_at: TsDefault
+  /** SPEC §3 user details (migration 0011); '' when not given. country is one of SPEC §9's list. */
+  address: Generated<string>
+  zip_code: Generated<string>
+  city: Generated<string>
+  country: Generated<string>
+  telephone: Generated<string>
+  company: Generated<string>
+  comment: Generated<string>
 }
 
 export interface InstallationsTable {
@@ -35,6 +45,8 @@ export interface InstallationsTable {
   offline_since: Ts | null
   alerts: Json<{ code: string; since: string | null }[]>
   created_at: TsDefault
+  /** Self-registration allowed (migration 0012, GET /api/users/can-register); off by default. */
+  registration_enabled: Generated<boolean>
 }
 
 export interface InstallationUsersTable {
@@ -88,6 +100,9 @@ export interface ChargingStationsTable {
   status_code: number
   alerts: Json<string[]>
   rfid_lernmodus: number
+  /** Learning mode (migration 0020): the unknown tag detected while learning, waiting for an admin. */
+  pending_rfid_tag: ColumnType<string | null, string | null | undefined, string | null>
+  pending_rfid_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
   power_kw: number
   current_session_id: number | null
   updated_at: TsDefault
@@ -101,6 +116,8 @@ export interface RfidsTable {
   description: string
   active: boolean
   all_stations: boolean
+  /** A learned card is usable from here (about 3 minutes after registering, SPEC §9); null: at once. */
+  ready_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
   created_at: TsDefault
 }
 
@@ -152,6 +169,10 @@ export interface RatesTable {
   end_date: string | null
   /** Kind-specific prices in Rappen (per kWh or per m3). */
   prices: Json<Record<string, number>>
+  /** Power rates: high-price time spans, installation-local "HH:mm", weekdays they repeat on (0030). */
+  time_spans: ColumnType<{ start: string; end: string; repetition: string[] }[], string | undefined, string>
+  /** Power rates: whether the flat price applies (only settable in a future rate, SPEC §4) (0030). */
+  flat_enabled: Generated<boolean>
 }
 
 export interface ChargingSessionsTable {
@@ -222,12 +243,72 @@ export interface MailOutboxTable {
   sent_at: Ts | null
 }
 
+/** Failed sign-ins for throttling (migration 0014); scope 'account' or 'ip'. */
+export interface AuthFailuresTable {
+  id: Generated<string>
+  scope: string
+  key: string
+  at: TsDefault
+}
+
+/** Legal acceptance (migration 0012): one row per user, document and version. */
+export interface LegalAcceptancesTable {
+  id: Generated<number>
+  user_id: number
+  document: string
+  version: string
+  accepted_at: TsDefault
+}
+
+/** Password reset tokens (migration 0010): SHA-256 of the token, single use, 60 minutes. */
+export interface PasswordResetTokensTable {
+  id: Generated<number>
+  user_id: number
+  token_hash: string
+  expires_at: Ts
+  used_at: Ts | null
+  created_at: TsDefault
+  /** 'reset' (reset and welcome links) or 'verify' (registration), migration 0013. */
+  purpose: Generated<'reset' | 'verify'>
+}
+
+/** Journal events (migration 0021): mode changes (journal_entry) and RFID events (rfid_session_journal_entry). */
+export interface JournalEventsTable {
+  id: Generated<number>
+  installation_id: number
+  station_id: number
+  rfid_id: number | null
+  kind: 'journal_entry' | 'rfid_session_journal_entry'
+  charging_mode: string
+  at: Ts
+  set_by_timer: Generated<boolean>
+  /** What happened: 'mode_changed' or 'rfid_learned' (with the tag after a colon). */
+  detail: Generated<string>
+}
+
 export interface AppSettingsTable {
   key: string
   value: string
 }
 
+/** Reports (migration 0031): intervals d/w/m/q/s/y; last_runs maps an interval to the end of the last period sent. */
+export interface ReportsTable {
+  id: Generated<number>
+  installation_id: number
+  name: string
+  report_type: 'zev' | 'electrical' | 'water' | 'heat'
+  year: number | null
+  recipients: Json<string[]>
+  output_directory: string | null
+  intervals: Json<('d' | 'w' | 'm' | 'q' | 's' | 'y')[]>
+  show_deltas: boolean
+  language: string
+  last_runs: ColumnType<Record<string, string>, string | undefined, string>
+  created_at: TsDefault
+}
+
 export interface Database {
+  reports: ReportsTable
   users: UsersTable
   installations: InstallationsTable
   installation_users: InstallationUsersTable
@@ -246,6 +327,10 @@ export interface Database {
   refresh_tokens: RefreshTokensTable
   app_settings: AppSettingsTable
   mail_outbox: MailOutboxTable
+  journal_events: JournalEventsTable
+  password_reset_tokens: PasswordResetTokensTable
+  legal_acceptances: LegalAcceptancesTable
+  auth_failures: AuthFailuresTable
 }
 
 export type UserRow = Selectable<UsersTable>

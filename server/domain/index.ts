@@ -9,24 +9,63 @@ import { createTariffService } from './tariffs/service.ts'
 import { createUserService } from './users/service.ts'
 import { createDeviceService } from './devices/service.ts'
 import { createMailService } from './mail/service.ts'
+import { createRfidService } from './rfids/service.ts'
+import { createTimerService } from './timers/service.ts'
+import { createInvoiceService } from './invoices/service.ts'
+import { createJournalService } from './journal/service.ts'
+import { createRfidOrderService } from './rfids/order.ts'
+import { createStationObjectsService } from './stations/by-object.ts'
+import { createStatisticsService } from './statistics/service.ts'
+import { createRateService } from './rates/service.ts'
+import { createPricingService } from './tariffs/pricing.ts'
+import { createObjectService } from './objects/service.ts'
+import { createReportService } from './reports/service.ts'
+import { createPasswordResetService } from './auth/password-reset.ts'
+import { createUserManagementService } from './users/management.ts'
+import { createPermissionService } from './permissions/service.ts'
+import { createLegalService } from './legal/service.ts'
+import { createRegistrationService } from './users/registration.ts'
 
 /** All domain services wired with their dependencies; routes and devices use this. */
-export function createDomain({ db, jwtSecret }: { db: Db; jwtSecret: Uint8Array }) {
+export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000' }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string }) {
+  const mail = createMailService({ db })
+  const auth = createAuthService({ db, secret: jwtSecret })
   const installations = createInstallationService({ db })
+  const legal = createLegalService({ db })
+  const passwordReset = createPasswordResetService({ db, mail, publicUrl, log: (err) => console.error('password reset mail failed', err) })
   const tariffs = createTariffService({ db })
   const measurements = createMeasurementService({ db })
+  const sessions = createSessionService({ db, installations, tariffs })
+  const stations = createStationService({ db, installations })
   return {
     db,
-    auth: createAuthService({ db, secret: jwtSecret }),
-    users: createUserService({ db }),
+    auth,
+    users: createUserService({ db, endSessions: auth.endSessions }),
     installations,
     tariffs,
     measurements,
     metrics: createMetricsService({ db, installations, measurements }),
-    stations: createStationService({ db, installations }),
-    sessions: createSessionService({ db, installations, tariffs }),
+    stations,
+    sessions,
+    invoices: createInvoiceService({ db, sessions, tariffs }),
+    journal: createJournalService({ db, installations }),
+    rfidOrders: createRfidOrderService({ db, installations, mail }),
+    stationObjects: createStationObjectsService({ db, installations, stations }),
     devices: createDeviceService({ db }),
-    mail: createMailService({ db }),
+    rfids: createRfidService({ db, installations }),
+    timers: createTimerService({ db, installations }),
+    statistics: createStatisticsService({ db, installations }),
+    rates: createRateService({ db, installations }),
+    pricing: createPricingService({ db, installations }),
+    // Statistics are stateless, so reports get their own instance.
+    reports: createReportService({ db, installations, mail, statistics: createStatisticsService({ db, installations }) }),
+    objects: createObjectService({ db, installations }),
+    mail,
+    passwordReset,
+    permissions: createPermissionService({ db, installations }),
+    legal,
+    registration: createRegistrationService({ db, mail, legal, publicUrl }),
+    userManagement: createUserManagementService({ db, installations, mail, passwordReset, endSessions: auth.endSessions }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

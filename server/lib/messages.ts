@@ -91,6 +91,196 @@ const M = {
     fr: 'Le ticket live est invalide, expiré ou déjà utilisé. Demandez-en un nouveau.',
     it: 'Il ticket live non è valido, è scaduto o è già stato usato. Richiedine uno nuovo.',
   },
+  // Charging (issue 4): RFIDs, learning mode, timers, sessions.
+  rfidTagSpaces: {
+    en: 'The RFID tag must not contain spaces.',
+    de: 'Der RFID-Tag darf keine Leerzeichen enthalten.',
+    fr: "Le tag RFID ne doit pas contenir d'espaces.",
+    it: 'Il tag RFID non deve contenere spazi.',
+  },
+  rfidTagExists: {
+    en: 'An active RFID with this tag already exists in this facility.',
+    de: 'In dieser Anlage gibt es bereits einen aktiven RFID mit diesem Tag.',
+    fr: 'Un RFID actif avec ce tag existe déjà dans cette installation.',
+    it: 'In questa struttura esiste già un RFID attivo con questo tag.',
+  },
+  learningNoCar: {
+    en: 'Learning mode needs a car plugged in at the charging station.',
+    de: 'Für den Lernmodus muss ein Auto an der Ladestation angeschlossen sein.',
+    fr: "Le mode d'apprentissage nécessite une voiture branchée à la borne de recharge.",
+    it: "La modalità di apprendimento richiede un'auto collegata alla stazione di ricarica.",
+  },
+  learningCharging: {
+    en: 'Learning mode cannot be activated while the charging station is charging.',
+    de: 'Der Lernmodus kann nicht aktiviert werden, während die Ladestation lädt.',
+    fr: "Le mode d'apprentissage ne peut pas être activé pendant que la borne recharge.",
+    it: 'La modalità di apprendimento non può essere attivata mentre la stazione sta caricando.',
+  },
+  noPendingRfid: {
+    en: 'No new RFID is waiting to be registered at this charging station.',
+    de: 'An dieser Ladestation wartet kein neuer RFID auf die Registrierung.',
+    fr: "Aucun nouveau RFID n'attend d'être enregistré à cette borne de recharge.",
+    it: 'Nessun nuovo RFID è in attesa di registrazione presso questa stazione di ricarica.',
+  },
+  invalidTime: {
+    en: 'Enter a time as HH:mm (00:00 to 23:59).',
+    de: 'Geben Sie eine Uhrzeit als HH:mm ein (00:00 bis 23:59).',
+    fr: 'Saisissez une heure au format HH:mm (00:00 à 23:59).',
+    it: "Inserisci un'ora nel formato HH:mm (00:00–23:59).",
+  },
+  rfidOrdered: {
+    en: 'The RFID has been ordered. It will be delivered in 3–4 working days.',
+    de: 'Der RFID wurde bestellt. Er wird in 3–4 Arbeitstagen geliefert.',
+    fr: 'Le RFID a été commandé. Il sera livré dans 3 à 4 jours ouvrables.',
+    it: "L'RFID è stato ordinato. Sarà consegnato in 3–4 giorni lavorativi.",
+  },
+  sessionNotFound: {
+    en: 'Session is not found',
+    de: 'Ladevorgang nicht gefunden',
+    fr: 'Session introuvable',
+    it: 'Sessione non trovata',
+  },
+  // Issue 3 (accounts): password reset and password rules (SPEC §5, §8).
+  resetRequested: {
+    en: 'If you have entered the correct email address, you will soon receive an email with further instructions.',
+    de: 'Wenn Sie die richtige E-Mail-Adresse eingegeben haben, erhalten Sie in Kürze eine E-Mail mit weiteren Anweisungen.',
+    fr: "Si vous avez saisi la bonne adresse e-mail, vous recevrez bientôt un e-mail avec les instructions à suivre.",
+    it: "Se hai inserito l'indirizzo e-mail corretto, riceverai a breve un'e-mail con ulteriori istruzioni.",
+  },
+  resetLinkExpired: {
+    en: 'The link has expired. Please create a new link',
+    de: 'Der Link ist abgelaufen. Bitte fordern Sie einen neuen Link an',
+    fr: 'Le lien a expiré. Veuillez créer un nouveau lien',
+    it: 'Il link è scaduto. Crea un nuovo link',
+  },
+  passwordRule: {
+    en: 'The password must be at least 8 characters long and contain a number and a symbol.',
+    de: 'Das Passwort muss mindestens 8 Zeichen lang sein und eine Zahl und ein Sonderzeichen enthalten.',
+    fr: 'Le mot de passe doit comporter au moins 8 caractères, dont un chiffre et un symbole.',
+    it: 'La password deve contenere almeno 8 caratteri, tra cui un numero e un simbolo.',
+  },
+  passwordsMismatch: {
+    en: 'The entered passwords do not match',
+    de: 'Die eingegebenen Passwörter stimmen nicht überein',
+    fr: 'Les mots de passe saisis ne correspondent pas',
+    it: 'Le password inserite non corrispondono',
+  },
+  wrongOldPassword: {
+    en: 'The entered password does not match your current password',
+    de: 'Das eingegebene Passwort stimmt nicht mit Ihrem aktuellen Passwort überein',
+    fr: 'Le mot de passe saisi ne correspond pas à votre mot de passe actuel',
+    it: 'La password inserita non corrisponde alla password attuale',
+  },
+  unpaidBlocksDeletion: {
+    en: 'The profile cannot be deleted while unpaid charging sessions exist. Please pay them first.',
+    de: 'Das Profil kann nicht gelöscht werden, solange unbezahlte Ladevorgänge bestehen. Bitte bezahlen Sie diese zuerst.',
+    fr: 'Le profil ne peut pas être supprimé tant que des recharges impayées existent. Veuillez d’abord les payer.',
+    it: 'Il profilo non può essere eliminato finché esistono ricariche non pagate. Pagale prima.',
+  },
+  emailTaken: {
+    en: 'This e-mail address is already used by another account.',
+    de: 'Diese E-Mail-Adresse wird bereits von einem anderen Konto verwendet.',
+    fr: 'Cette adresse e-mail est déjà utilisée par un autre compte.',
+    it: 'Questo indirizzo e-mail è già usato da un altro account.',
+  },
+  dataSaved: {
+    en: 'The data has been saved.',
+    de: 'Die Daten wurden gespeichert.',
+    fr: 'Les données ont été enregistrées.',
+    it: 'I dati sono stati salvati.',
+  },
+  notOnYourself: {
+    en: 'You cannot deactivate, remove or change the rights of your own account here.',
+    de: 'Ihr eigenes Konto können Sie hier nicht deaktivieren, entfernen oder in seinen Rechten ändern.',
+    fr: 'Vous ne pouvez pas désactiver, retirer ou modifier les droits de votre propre compte ici.',
+    it: 'Qui non puoi disattivare, rimuovere o modificare i diritti del tuo account.',
+  },
+  welcomeSent: {
+    en: 'The welcome e-mail has been sent.',
+    de: 'Die Willkommens-E-Mail wurde versendet.',
+    fr: 'L’e-mail de bienvenue a été envoyé.',
+    it: 'L’e-mail di benvenuto è stata inviata.',
+  },
+  registrationClosed: {
+    en: 'Registration is not open for this facility. Please ask your facility administrator for an account.',
+    de: 'Für diese Anlage ist keine Registrierung möglich. Bitte fragen Sie Ihre Anlagenverwaltung nach einem Konto.',
+    fr: "L'inscription n'est pas ouverte pour cette installation. Demandez un compte à l'administrateur de votre installation.",
+    it: "La registrazione non è aperta per questa struttura. Chiedi un account all'amministratore della struttura.",
+  },
+  termsRequired: {
+    en: 'Please accept the terms of use and the privacy policy.',
+    de: 'Bitte akzeptieren Sie die Nutzungsbedingungen und die Datenschutzerklärung.',
+    fr: "Veuillez accepter les conditions d'utilisation et la politique de confidentialité.",
+    it: "Accetta le condizioni d'uso e l'informativa sulla privacy.",
+  },
+  registered: {
+    en: 'Thank you. We have sent you an e-mail: confirm your address with the link in it, then log in.',
+    de: 'Vielen Dank. Wir haben Ihnen eine E-Mail gesendet: Bestätigen Sie Ihre Adresse mit dem Link darin und melden Sie sich dann an.',
+    fr: 'Merci. Nous vous avons envoyé un e-mail : confirmez votre adresse avec le lien qu’il contient, puis connectez-vous.',
+    it: 'Grazie. Ti abbiamo inviato un’e-mail: conferma il tuo indirizzo con il link contenuto, poi accedi.',
+  },
+  verified: {
+    en: 'Your e-mail address is confirmed. You can now log in.',
+    de: 'Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.',
+    fr: 'Votre adresse e-mail est confirmée. Vous pouvez maintenant vous connecter.',
+    it: 'Il tuo indirizzo e-mail è confermato. Ora puoi accedere.',
+  },
+  passwordChanged: {
+    en: 'Your password has been changed.',
+    de: 'Ihr Passwort wurde geändert.',
+    fr: 'Votre mot de passe a été modifié.',
+    it: 'La password è stata modificata.',
+  },
+  // Statistics (issue 5)
+  statisticsEndBeforeStart: {
+    en: 'The end must be after the start.',
+    de: 'Das Ende muss nach dem Beginn liegen.',
+    fr: 'La fin doit être postérieure au début.',
+    it: "La fine deve essere successiva all'inizio.",
+  },
+  statisticsTooManyBuckets: {
+    en: 'Too many intervals: choose a coarser granularity or a shorter period.',
+    de: 'Zu viele Intervalle: Wählen Sie eine gröbere Auflösung oder einen kürzeren Zeitraum.',
+    fr: 'Trop d’intervalles : choisissez une granularité plus grossière ou une période plus courte.',
+    it: 'Troppi intervalli: scegli una granularità più grossolana o un periodo più breve.',
+  },
+  // Rates (issue 5, SPEC §4–5)
+  rateInvalid: {
+    en: 'Please enter a valid rate',
+    de: 'Bitte geben Sie einen gültigen Tarif ein',
+    fr: 'Veuillez saisir un tarif valide',
+    it: 'Inserisci una tariffa valida',
+  },
+  ratesInvalid: {
+    en: 'Please enter valid rates',
+    de: 'Bitte geben Sie gültige Tarife ein',
+    fr: 'Veuillez saisir des tarifs valides',
+    it: 'Inserisci tariffe valide',
+  },
+  rateTimesInvalid: {
+    en: 'Please enter valid rate times',
+    de: 'Bitte geben Sie gültige Tarifzeiten ein',
+    fr: 'Veuillez saisir des horaires tarifaires valides',
+    it: 'Inserisci orari tariffari validi',
+  },
+  rateStarted: {
+    en: 'This rate has already started: only its name can be changed.',
+    de: 'Dieser Tarif gilt bereits: Nur sein Name kann geändert werden.',
+    fr: 'Ce tarif est déjà en vigueur : seul son nom peut être modifié.',
+    it: 'Questa tariffa è già in vigore: si può modificare solo il nome.',
+  },
+  rateFlatFuture: {
+    en: 'The flat rate can only be enabled in a future rate.',
+    de: 'Der Einheitstarif kann nur in einem zukünftigen Tarif aktiviert werden.',
+    fr: 'Le tarif unique ne peut être activé que dans un tarif futur.',
+    it: 'La tariffa unica può essere attivata solo in una tariffa futura.',
+  },
+  pricingNotFound: {
+    en: 'Pricing is not found',
+    de: 'Keine Preise gefunden',
+    fr: 'Aucune tarification trouvée',
+    it: 'Nessun prezzo trovato',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

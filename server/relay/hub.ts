@@ -11,6 +11,8 @@ export interface Subscriber {
   res: ServerResponse
   installationId: number
   userId: number
+  /** When the stream opened (ms): it closes if the user's sessions end after this. */
+  connectedAt: number
   topics: ReadonlySet<Topic>
   profile?: Profile
   lastWrite: number
@@ -279,7 +281,8 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
       for (const profile of [...s.profiles.values()]) {
         for (const sub of [...profile.subscribers]) {
           const access = byUser.get(sub.userId)
-          if (!access) {
+          const ended = access?.sessions_valid_after ? Date.parse(access.sessions_valid_after) : 0
+          if (!access || sub.connectedAt < ended) {
             closed++
             sub.res.end()
             continue

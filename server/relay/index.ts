@@ -158,7 +158,7 @@ export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Rela
     reply.raw.socket?.setNoDelay(true)
     const sse = reply.sse
     const sub: Subscriber = {
-      res: reply.raw, installationId, userId, topics: new Set(query.data.topics), lastWrite: Date.now(), blockedSince: 0,
+      res: reply.raw, installationId, userId, connectedAt: Date.now(), topics: new Set(query.data.topics), lastWrite: Date.now(), blockedSince: 0,
       send: limits.fanout === 'naive' ? (msg) => sse.send(msg) : undefined,
     }
     reply.sse.onClose(() => {

@@ -98,6 +98,8 @@ export interface Access {
   overview: boolean
   stations: 'all' | number[]
   rfids: 'all' | number[]
+  /** When the user's sessions were last ended (ISO); streams opened before it must close. */
+  sessions_valid_after?: string | null
 }
 
 /** Admins and superusers see everything in their installations. */

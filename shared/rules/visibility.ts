@@ -1,5 +1,5 @@
 import type { Access } from './permissions.ts'
-import { mayReadRfid, mayReadStation } from './permissions.ts'
+import { isAdmin, mayReadRfid, mayReadStation } from './permissions.ts'
 import type { Metrics } from '../schemas/metrics.ts'
 import type { Station } from '../schemas/station.ts'
 import type { ChargingSession } from '../schemas/session.ts'
@@ -32,9 +32,14 @@ export function projectMetrics(m: Metrics, access: Access): Metrics {
   }
 }
 
-/** A station as the caller may see it: the running session's RFID only when readable. */
+/**
+ * A station as the caller may see it: the running session's RFID only when readable; the tag a station
+ * learned (learning mode, SPEC §4) only for admins, who register or ignore it.
+ */
 export function projectStation(s: Station, access: Access): Station {
-  return s.rfid && !mayReadRfid(access, s.rfid.id) ? { ...s, rfid: null } : s
+  let out = s.rfid && !mayReadRfid(access, s.rfid.id) ? { ...s, rfid: null } : s
+  if (out.pending_rfid && !isAdmin(access.role)) out = { ...out, pending_rfid: null }
+  return out
 }
 
 /** Stations keyed by id, reduced to the readable ones. */
@@ -52,7 +57,7 @@ export function maySeeSession(s: ChargingSession, access: Access): boolean {
 /** A session with prices hidden unless the caller sees costs or it is their own (SPEC §6 cost switch). */
 export function projectSession(s: ChargingSession, access: Access): ChargingSession {
   if (access.cost || s.user_id === access.user_id) return s
-  return { ...s, price: null, transaction_fee: null }
+  return { ...s, price: null, transaction_fee: null, invoice_url: s.invoice_url === undefined ? undefined : null }
 }
 
 export function projectSessions(c: Record<string, ChargingSession>, access: Access): Record<string, ChargingSession> {

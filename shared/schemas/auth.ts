@@ -22,5 +22,15 @@ export const User = z.object({
   last_login: z.string().nullable(),
   previous_login: z.string().nullable(),
   installations: z.array(z.object({ id: z.number().int(), role: z.enum(['installation_admin', 'installation_user']) })),
+  /** SPEC §3 user details (issue 3): title mr/ms or null, address fields ('' when not given). */
+  title: z.enum(['mr', 'ms']).nullable().optional(),
+  address: z.string().optional(),
+  zip_code: z.string().optional(),
+  city: z.string().optional(),
+  country: z.string().optional(),
+  telephone: z.string().optional(),
+  company: z.string().optional(),
+  comment: z.string().optional(),
+  deactivation_datetime: z.string().nullable().optional(),
 })
 export type User = z.infer<typeof User>

@@ -63,3 +63,20 @@ describe('rights of open streams', () => {
     expect(r.body.results.map((a: { user_id: number; role: string }) => [a.user_id, a.role])).toEqual([[2, 'installation_admin'], [3, 'installation_user']])
   })
 })
+
+describe('ending sessions', () => {
+  it('a password change refuses older access tokens at once and closes the user’s other live streams', async () => {
+    const other = await login(app, 'admin@example.com')
+    const t = (await request(app.server).post('/live/tickets').set(auth(other)).send({ installation_id: 1 }).expect(201)).body.ticket
+    const w = watch(`${base}/live/installations/1?ticket=${t}&topics=info`)
+    await until(() => w.state.info, 5000, 'snapshot')
+    // JWT iat has whole seconds: make sure the change happens in a later second than the old token.
+    await new Promise((r) => setTimeout(r, 1100))
+    const mine = await login(app, 'admin@example.com')
+    const r = await request(app.server).put('/api/users/password/').set(auth(mine)).send({ old_password: 'Cockpit-2026!', new_password: 'Another-2026!' }).expect(200)
+    await request(app.server).get('/api/users/2/').set(auth(other)).expect(401)
+    await until(() => !w.isOpen(), 3000, 'the other stream to end')
+    // The session that changed the password continues with the fresh pair it was given.
+    await request(app.server).get('/api/users/2/').set(auth(r.body.access)).expect(200)
+  })
+})

@@ -1,9 +1,10 @@
 import type { FormEvent } from 'react'
-import { useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { Link, Redirect, useLocation, useSearch } from 'wouter'
 import { useTranslation } from 'react-i18next'
 import { useSnapshot } from 'valtio'
 import { obtainToken } from './api.ts'
+import { canRegister } from './reset-api.ts'
 import { validateLogin } from './validate.ts'
 import type { LoginErrors } from './validate.ts'
 import { AuthFrame } from './auth-frame.tsx'
@@ -39,6 +40,14 @@ export default function LoginPage() {
   const passwordRef = useRef<HTMLInputElement>(null)
   const ids = { email: useId(), password: useId(), emailError: useId(), passwordError: useId(), failure: useId() }
   useDocumentTitle(t('title'))
+  // Registration is offered only for a facility that allows it (GET /api/users/can-register).
+  const [registrationOpen, setRegistrationOpen] = useState(false)
+  useEffect(() => {
+    if (installation === null) return
+    const ctl = new AbortController()
+    canRegister(installation, ctl.signal).then(setRegistrationOpen, () => setRegistrationOpen(false))
+    return () => ctl.abort()
+  }, [installation])
 
   // Already logged in (e.g. a bookmarked /login): go where the user was heading.
   if (loggedIn && !justLoggedIn) return <Redirect to={redirectFrom ?? paths.root} replace />
@@ -133,7 +142,7 @@ export default function LoginPage() {
             <label htmlFor={ids.password} className="block text-sm font-medium text-slate-700">
               {t('password')}
             </label>
-            <Link href={paths.forgotPassword} className="text-sm font-medium text-brand-700 hover:underline">
+            <Link href={installation ? `${paths.forgotPassword}?installation=${installation}` : paths.forgotPassword} className="text-sm font-medium text-brand-700 hover:underline">
               {t('forgot')}
             </Link>
           </div>
@@ -166,6 +175,11 @@ export default function LoginPage() {
           {busy ? t('submitting') : t('submit')}
         </button>
       </form>
+      {registrationOpen ? (
+        <Link href={`${paths.register}?installation=${installation}`} className="btn-secondary mt-4 w-full">
+          {t('registerLink')}
+        </Link>
+      ) : null}
     </AuthFrame>
   )
 }

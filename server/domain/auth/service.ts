@@ -3,9 +3,10 @@ import { SignJWT, jwtVerify } from 'jose'
 import { sql } from 'kysely'
 import type { Db } from '../../db/connection.ts'
 import { AUTH } from '../../../config/defaults.ts'
-import { AppError, TooManyRequests, Unauthorized } from '../../lib/errors.ts'
+import { AppError, Invalid, TooManyRequests, Unauthorized } from '../../lib/errors.ts'
+import { isStrongPassword } from '../../../shared/rules/password.ts'
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts'
-import { createThrottle } from './throttle.ts'
+import { createDbThrottle } from './db-throttle.ts'
 import type { TokenResponse } from '../../../shared/schemas/auth.ts'
 
 /** The caller behind a verified access token. */
@@ -21,9 +22,10 @@ const newToken = () => crypto.randomBytes(32).toString('base64url')
  * Sign-in and tokens (ARCHITECTURE §3): access JWTs (HS256, 5 min) and rotating refresh tokens (24 h,
  * stored hashed; reusing a rotated token revokes its whole family).
  */
-export function createAuthService({ db, secret }: { db: Db; secret: Uint8Array }) {
-  const perAccount = createThrottle({ max: 100, windowMs: 3600_000 })
-  const perIp = createThrottle({ max: 300, windowMs: 3600_000 })
+export function createAuthService({ db, secret, limits = {} }: { db: Db; secret: Uint8Array; limits?: { perAccount?: number; perIp?: number } }) {
+  // Failed sign-ins per account and per IP within an hour (issue 3 §8), kept in the database.
+  const perAccount = createDbThrottle({ db, scope: 'account', max: limits.perAccount ?? 100, windowMs: 3600_000 })
+  const perIp = createDbThrottle({ db, scope: 'ip', max: limits.perIp ?? 300, windowMs: 3600_000 })
 
   async function issue(userId: number, familyId: string): Promise<{ access: string; refresh: string }> {
     const access = await new SignJWT({ user_id: userId })
@@ -54,6 +56,12 @@ export function createAuthService({ db, secret }: { db: Db; secret: Uint8Array }
     return rows.map((r) => r.id)
   }
 
+  async function endSessions(userId: number): Promise<void> {
+    // Whole seconds: a token issued in this second (the caller's fresh pair) stays valid (JWT iat is in seconds).
+    await db.updateTable('users').set({ sessions_valid_after: sql`date_trunc('second', now())` }).where('id', '=', userId).execute()
+    await db.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute()
+  }
+
   return {
     /**
      * POST /api/authentication/token/. Wrong e-mail, wrong password and an inactive account all answer
@@ -62,16 +70,16 @@ export function createAuthService({ db, secret }: { db: Db; secret: Uint8Array }
      */
     async login(email: string, password: string, opts: { installation?: number; ip?: string } = {}): Promise<TokenResponse> {
       const account = email.trim().toLowerCase()
-      const wait = Math.max(perAccount.retryAfter(account), opts.ip ? perIp.retryAfter(opts.ip) : 0)
+      const wait = Math.max(await perAccount.retryAfter(account), opts.ip ? await perIp.retryAfter(opts.ip) : 0)
       if (wait) throw TooManyRequests(wait)
       const user = await db.selectFrom('users').selectAll().where('email', '=', account).executeTakeFirst()
       const ok = user ? await verifyPassword(user.password_hash, password) : (await verifyPassword(await dummyHash(), password), false)
       if (!user || !ok || !user.is_active) {
-        perAccount.fail(account)
-        if (opts.ip) perIp.fail(opts.ip)
+        await perAccount.fail(account)
+        if (opts.ip) await perIp.fail(opts.ip)
         throw new AppError(401, 'badCredentials')
       }
-      perAccount.reset(account)
+      await perAccount.reset(account)
       await db
         .updateTable('users')
         .set({ previous_login: sql`last_login`, last_login: new Date() })
@@ -108,16 +116,42 @@ export function createAuthService({ db, secret }: { db: Db; secret: Uint8Array }
     /** Verify an access JWT; the user must still exist and be active. Throws 401 tokenInvalid. */
     async verify(access: string): Promise<Actor> {
       let userId: number
+      let issuedAt: number
       try {
         const { payload } = await jwtVerify(access, secret, { algorithms: ['HS256'] })
         userId = Number(payload.user_id)
+        issuedAt = Number(payload.iat ?? 0)
       } catch {
         throw Unauthorized('tokenInvalid')
       }
-      const user = await db.selectFrom('users').select(['id', 'is_superuser', 'is_active']).where('id', '=', userId).executeTakeFirst()
+      const user = await db.selectFrom('users').select(['id', 'is_superuser', 'is_active', 'sessions_valid_after']).where('id', '=', userId).executeTakeFirst()
       if (!user || !user.is_active) throw Unauthorized('tokenInvalid')
+      // Sessions ended after this token was issued (password change or reset): refuse it at once.
+      if (user.sessions_valid_after && issuedAt * 1000 < user.sessions_valid_after.getTime()) throw Unauthorized('tokenInvalid')
       return { id: user.id, is_superuser: user.is_superuser }
     },
+
+    /**
+     * PUT /api/users/password/ (SPEC §5): `oldPassword` must be the current one (else 400
+     * `{old_password: ["The entered password does not match your current password"]}`), `newPassword`
+     * must satisfy the rule (else 400 `{new_password: [...]}`). Ends every session of the user (all
+     * refresh tokens revoked) and answers a fresh token pair for the caller's own session.
+     */
+    async changePassword(actor: Actor, oldPassword: string, newPassword: string): Promise<{ access: string; refresh: string }> {
+      const user = await db.selectFrom('users').select(['id', 'password_hash']).where('id', '=', actor.id).executeTakeFirstOrThrow()
+      if (!(await verifyPassword(user.password_hash, oldPassword))) throw new Invalid({ old_password: ['wrongOldPassword'] })
+      if (!isStrongPassword(newPassword)) throw new Invalid({ new_password: ['passwordRule'] })
+      const password_hash = await hashPassword(newPassword)
+      await db.updateTable('users').set({ password_hash }).where('id', '=', user.id).execute()
+      await endSessions(user.id)
+      return issue(user.id, crypto.randomUUID())
+    },
+
+    /**
+     * End every session of `userId`: revoke all refresh tokens, so no new access token is issued
+     * (access tokens already fail `verify` for inactive or deleted users; live streams end with them).
+     */
+    endSessions,
 
     /**
      * Create or update the relay's internal superuser-level account (used when all roles run in one

@@ -69,14 +69,15 @@ export function createInstallationService({ db }: { db: Db }) {
     /** What `actor` may see in installation `id`, resolved from role, entries and the object tree. */
     async access(actor: Actor, id: number): Promise<Access> {
       const role = await requireRole(actor, id)
-      const [entries, objects, stations, rfids] = await Promise.all([
+      const [entries, objects, stations, rfids, user] = await Promise.all([
         db.selectFrom('permissions').select(['object_type', 'object_id', 'level', 'cost', 'overview'])
           .where('user_id', '=', actor.id).where('installation_id', '=', id).execute(),
         db.selectFrom('objects').select(['id', 'parent_object_id']).where('installation_id', '=', id).execute(),
         db.selectFrom('charging_stations').select(['id', 'object_id']).where('installation_id', '=', id).execute(),
         db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', id).where('active', '=', true).execute(),
+        db.selectFrom('users').select('sessions_valid_after').where('id', '=', actor.id).executeTakeFirst(),
       ])
-      return resolveAccess({
+      const resolved = resolveAccess({
         user_id: actor.id,
         installation_id: id,
         role,
@@ -85,6 +86,7 @@ export function createInstallationService({ db }: { db: Db }) {
         stations,
         rfids,
       })
+      return { ...resolved, sessions_valid_after: user?.sessions_valid_after?.toISOString() ?? null }
     },
 
     /**

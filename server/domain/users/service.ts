@@ -1,39 +1,115 @@
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
-import { NotFound } from '../../lib/errors.ts'
+import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
+import type { UserDetails } from '../../../shared/schemas/accounts.ts'
 
-/** Users (this slice: reading one). Issue 3 adds the rest of SPEC §7 "Authentication and user". */
-export function createUserService({ db }: { db: Db }) {
+/**
+ * Users (SPEC §7 "Authentication and user", issue 3): reading, editing and deleting an account.
+ * Who may act on user `id`: the user themself, a superuser, or an installation_admin of an installation
+ * the user belongs to (and, for a superuser target, only a superuser). Anyone else gets 404, so ids of
+ * other installations' users are not revealed.
+ */
+export function createUserService({ db, endSessions }: { db: Db; endSessions?: (userId: number) => Promise<void> }) {
+  async function load(id: number) {
+    const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('is_service', '=', false).executeTakeFirst()
+    if (!user) throw NotFound()
+    const memberships = await db.selectFrom('installation_users').select(['installation_id as id', 'role']).where('user_id', '=', id).orderBy('installation_id').execute()
+    return { user, memberships }
+  }
+
+  async function administered(actorId: number): Promise<Set<number>> {
+    const rows = await db.selectFrom('installation_users').select('installation_id').where('user_id', '=', actorId).where('role', '=', 'installation_admin').execute()
+    return new Set(rows.map((r) => r.installation_id))
+  }
+
+  /**
+   * The target with the caller's relation to it; 404 when the caller may not see it. `all` is true when
+   * the caller administers every installation of the target (needed to delete another user).
+   */
+  async function reach(actor: Actor, id: number, write = true) {
+    const loaded = await load(id)
+    if (actor.id === id || actor.is_superuser) return { ...loaded, self: actor.id === id, all: true }
+    const mine = await administered(actor.id)
+    if (!loaded.memberships.some((m) => mine.has(m.id))) throw NotFound()
+    if (write && loaded.user.is_superuser) throw Forbidden()
+    return { ...loaded, self: false, all: loaded.memberships.every((m) => mine.has(m.id)) }
+  }
+
+  function view({ user, memberships }: Awaited<ReturnType<typeof load>>): User {
+    return {
+      id: user.id,
+      email: user.email,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      full_name: `${user.first_name} ${user.last_name}`.trim(),
+      is_active: user.is_active,
+      is_superuser: user.is_superuser,
+      ietf_lang_tag: user.ietf_lang_tag,
+      last_login: user.last_login?.toISOString() ?? null,
+      previous_login: user.previous_login?.toISOString() ?? null,
+      installations: memberships,
+      title: user.title === 'mr' || user.title === 'ms' ? user.title : null,
+      address: user.address,
+      zip_code: user.zip_code,
+      city: user.city,
+      country: user.country,
+      telephone: user.telephone,
+      company: user.company,
+      comment: user.comment,
+      deactivation_datetime: user.deactivation_datetime?.toISOString() ?? null,
+    }
+  }
+
   return {
-    /**
-     * GET /api/users/{id}/: yourself, a user of an installation you administer, or anyone for a
-     * superuser. Anything else answers 404, so ids of other installations' users are not revealed.
-     */
+    /** GET /api/users/{id}/: the user with SPEC §3 details and memberships ({id, role}). */
     async get(actor: Actor, id: number): Promise<User> {
-      const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('is_service', '=', false).executeTakeFirst()
-      if (!user) throw NotFound()
-      const memberships = await db.selectFrom('installation_users').select(['installation_id as id', 'role']).where('user_id', '=', id).execute()
-      if (actor.id !== id && !actor.is_superuser) {
-        const administered = await db
-          .selectFrom('installation_users').select('installation_id')
-          .where('user_id', '=', actor.id).where('role', '=', 'installation_admin').execute()
-        const mine = new Set(administered.map((a) => a.installation_id))
-        if (!memberships.some((m) => mine.has(m.id))) throw NotFound()
-      }
-      return {
-        id: user.id,
-        email: user.email,
-        first_name: user.first_name,
-        last_name: user.last_name,
-        full_name: `${user.first_name} ${user.last_name}`.trim(),
-        is_active: user.is_active,
-        is_superuser: user.is_superuser,
-        ietf_lang_tag: user.ietf_lang_tag,
-        last_login: user.last_login?.toISOString() ?? null,
-        previous_login: user.previous_login?.toISOString() ?? null,
-        installations: memberships,
-      }
+      return view(await reach(actor, id, false))
+    },
+
+    /**
+     * PUT (all of {@link UserDetails}) and PATCH (a subset) /api/users/{id}/: the user's details, language
+     * and region format. Answers the updated user.
+     */
+    async update(actor: Actor, id: number, details: Partial<UserDetails>): Promise<User> {
+      await reach(actor, id)
+      const set = Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined))
+      if (Object.keys(set).length) await db.updateTable('users').set(set).where('id', '=', id).execute()
+      return view(await load(id))
+    },
+
+    /**
+     * PUT /api/users/{id}/email: a new sign-in address (lower-cased). 400 `{email: [emailTaken]}` when
+     * another account uses it (only reachable by signed-in callers who may edit this user).
+     */
+    async changeEmail(actor: Actor, id: number, email: string): Promise<User> {
+      await reach(actor, id)
+      const address = email.trim().toLowerCase()
+      const other = await db.selectFrom('users').select('id').where('email', '=', address).where('id', '!=', id).executeTakeFirst()
+      if (other) throw new Invalid({ email: ['emailTaken'] })
+      await db.updateTable('users').set({ email: address }).where('id', '=', id).execute()
+      return view(await load(id))
+    },
+
+    /**
+     * DELETE /api/users/{id}/: delete the account (yourself, a superuser, or an admin of every
+     * installation the user belongs to; else 403). Refused with 400 "unpaidBlocksDeletion" while charging
+     * sessions of the user or their RFID cards are unpaid (SPEC §5). Ends all sessions: refresh tokens
+     * go with the row and access tokens fail `verify` for a missing user.
+     */
+    async remove(actor: Actor, id: number): Promise<void> {
+      const target = await reach(actor, id)
+      if (!target.all) throw Forbidden()
+      const unpaid = await db
+        .selectFrom('charging_sessions')
+        .select('id')
+        .where('status', '=', 'unpaid')
+        .where((eb) => eb.or([eb('user_id', '=', id), eb('rfid_id', 'in', eb.selectFrom('rfids').select('id').where('user_id', '=', id))]))
+        .limit(1)
+        .executeTakeFirst()
+      if (unpaid) throw new AppError(400, 'unpaidBlocksDeletion')
+      await endSessions?.(id)
+      await db.deleteFrom('users').where('id', '=', id).execute()
     },
   }
 }

@@ -1,0 +1,53 @@
+import { apiFetch } from '../../api/http.ts'
+
+/**
+ * POST /api/password-reset/ {email}, or /api/users/password-reset/?installation=N when the user came
+ * from an installation's login. Resolves the same whether or not the address exists (SPEC §8).
+ * Throws ApiError 400 `{email: [...]}` for a malformed address.
+ */
+export function requestPasswordReset(email: string, installation: number | null): Promise<{ status: 'OK'; detail: string }> {
+  return apiFetch(installation ? '/api/users/password-reset/' : '/api/password-reset/', {
+    method: 'POST',
+    auth: false,
+    query: { installation },
+    body: { email },
+  })
+}
+
+/** POST /api/password-reset/validate_token/: true only when the server answers OK (SPEC §5). */
+export async function validateResetToken(token: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    const r = await apiFetch<{ status?: string }>('/api/password-reset/validate_token/', { method: 'POST', auth: false, body: { token }, signal })
+    return r.status === 'OK'
+  } catch (err) {
+    if ((err as { status?: number }).status === 404 || (err as { status?: number }).status === 400) return false
+    throw err
+  }
+}
+
+/**
+ * POST /api/password-reset/confirm/ {token, password, password_confirm}. Throws ApiError 400 with
+ * `{password: [...]}` / `{password_confirm: [...]}`, or 404 when the link has expired or was used.
+ */
+export function confirmPasswordReset(token: string, password: string, passwordConfirm: string): Promise<unknown> {
+  return apiFetch('/api/password-reset/confirm/', { method: 'POST', auth: false, body: { token, password, password_confirm: passwordConfirm } })
+}
+
+/** GET /api/users/can-register?installation=N → whether the facility accepts self-registration. */
+export async function canRegister(installation: number, signal?: AbortSignal): Promise<boolean> {
+  const r = await apiFetch<{ can_register: boolean }>('/api/users/can-register', { auth: false, query: { installation }, signal })
+  return r.can_register
+}
+
+/**
+ * POST /api/users/register/?installation=N → 201 `{detail}` (the same whether or not the address was
+ * new). Throws ApiError 400 `{field: [...]}`, 403 when registration is closed.
+ */
+export function register(installation: number, body: { email: string; first_name: string; last_name: string; password: string; terms_accepted: boolean; ietf_lang_tag: string }): Promise<{ detail: string }> {
+  return apiFetch('/api/users/register/', { method: 'POST', auth: false, query: { installation }, body })
+}
+
+/** POST /api/users/user-verification/ {token}; ApiError 404 when the link has expired or was used. */
+export function verifyAddress(token: string, signal?: AbortSignal): Promise<{ detail: string }> {
+  return apiFetch('/api/users/user-verification/', { method: 'POST', auth: false, body: { token }, signal })
+}

@@ -1,0 +1,39 @@
+import { apiFetch } from '../../api/http.ts'
+import type { User } from '../../../shared/schemas/auth.ts'
+import type { UserDetails } from '../../../shared/schemas/accounts.ts'
+
+/** PATCH /api/users/{id}/ with any of the SPEC §3 details → the updated User; 400 `{field: [...]}`. */
+export function saveUser(id: number, details: Partial<UserDetails>): Promise<User> {
+  return apiFetch<User>(`/api/users/${id}/`, { method: 'PATCH', body: details })
+}
+
+/**
+ * PUT /api/users/password/ {old_password, new_password, new_password_confirm} → `{detail, access, refresh}`
+ * (the caller's new tokens: every other session has ended). 400 `{old_password|new_password|new_password_confirm: [...]}`.
+ */
+export function changePassword(oldPassword: string, newPassword: string, repeat: string): Promise<{ detail: string; access: string; refresh: string }> {
+  return apiFetch('/api/users/password/', { method: 'PUT', body: { old_password: oldPassword, new_password: newPassword, new_password_confirm: repeat } })
+}
+
+/** DELETE /api/users/{id}/ (own profile); 400 `{detail}` while unpaid charging sessions exist (SPEC §5). */
+export function deleteUser(id: number): Promise<void> {
+  return apiFetch<void>(`/api/users/${id}/`, { method: 'DELETE' })
+}
+
+/** One legal document and the caller's acceptance (GET /api/cockpit/legal). */
+export interface LegalStatus {
+  document: string
+  version: string
+  title: string
+  accepted_at: string | null
+}
+
+/** GET /api/cockpit/legal → the current documents with the caller's acceptance. */
+export function fetchLegal(signal?: AbortSignal): Promise<LegalStatus[]> {
+  return apiFetch('/api/cockpit/legal', { signal })
+}
+
+/** POST /api/cockpit/legal {document, version} → the updated list. */
+export function acceptLegal(document: string, version: string): Promise<LegalStatus[]> {
+  return apiFetch('/api/cockpit/legal', { method: 'POST', body: { document, version } })
+}

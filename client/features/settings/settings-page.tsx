@@ -1,0 +1,326 @@
+import type { FormEvent } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useSnapshot } from 'valtio'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import type { User } from '../../../shared/schemas/auth.ts'
+import { COUNTRIES, type UserDetails } from '../../../shared/schemas/accounts.ts'
+import { isStrongPassword } from '../../../shared/rules/password.ts'
+import { formatDate, formatDateTime, type Region } from '../../../shared/rules/formats.ts'
+import { session, logout } from '../../session/session.ts'
+import { writeTokens } from '../../session/tokens.ts'
+import { ensureUser } from '../../session/api.ts'
+import { LANGUAGES, isLanguage, setLanguage } from '../../i18n/index.ts'
+import { ApiError, errorMessage, fieldErrors } from '../../api/errors.ts'
+import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { SelectField, TextField } from '../../components/text-field.tsx'
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
+import { acceptLegal, changePassword, deleteUser, fetchLegal, saveUser, type LegalStatus } from './api.ts'
+import { useFormats } from '../../components/use-formats.ts'
+
+type Feedback = { tone: 'info' | 'error'; text: string } | null
+
+function FeedbackNotice({ feedback }: { feedback: Feedback }) {
+  if (!feedback) return null
+  return (
+    <Notice tone={feedback.tone} role={feedback.tone === 'error' ? 'alert' : 'status'} className="mt-4">
+      {feedback.text}
+    </Notice>
+  )
+}
+
+/**
+ * Settings (SPEC §2): user details, language and region format, password change and profile deletion,
+ * each a section saving on its own. Route /facility/:installationId/settings.
+ */
+export default function SettingsPage({ installation }: { installation: Installation }) {
+  const { t } = useTranslation('settings')
+  const { t: tc } = useTranslation()
+  const { user } = useSnapshot(session)
+  const [problem, setProblem] = useState<string | null>(null)
+  useDocumentTitle(t('title'))
+  useEffect(() => {
+    ensureUser().catch((err: unknown) => {
+      if (!(err as { loggedOut?: boolean }).loggedOut) setProblem(errorMessage(err, tc))
+    })
+  }, [tc])
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-5">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+      {problem ? (
+        <Notice tone="error" role="alert">
+          {problem}
+        </Notice>
+      ) : !user ? (
+        <Loading label={tc('loading')} />
+      ) : (
+        <>
+          <DetailsSection user={user as User} />
+          <LanguageSection user={user as User} timezone={installation.timezone} />
+          <PasswordSection />
+          <TermsSection timezone={installation.timezone} />
+          <DeleteSection user={user as User} />
+        </>
+      )}
+    </div>
+  )
+}
+
+const DETAIL_FIELDS = ['first_name', 'last_name', 'address', 'zip_code', 'city', 'telephone', 'company', 'comment'] as const
+type DetailField = (typeof DETAIL_FIELDS)[number]
+
+function DetailsSection({ user }: { user: User }) {
+  const { t } = useTranslation('settings')
+  const { t: tc } = useTranslation()
+  const titleId = useId()
+  const [form, setForm] = useState(() => ({
+    title: user.title ?? '',
+    country: user.country ?? '',
+    ...(Object.fromEntries(DETAIL_FIELDS.map((f) => [f, (user[f] as string | undefined) ?? ''])) as Record<DetailField, string>),
+  }))
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [feedback, setFeedback] = useState<Feedback>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault()
+    setFeedback(null)
+    const found: Record<string, string> = {}
+    if (!form.first_name.trim()) found.first_name = t('validation.required')
+    if (!form.last_name.trim()) found.last_name = t('validation.required')
+    setErrors(found)
+    if (Object.keys(found).length) return
+    setBusy(true)
+    try {
+      const body = { ...form, title: form.title === 'mr' || form.title === 'ms' ? form.title : null } as Partial<UserDetails>
+      session.user = await saveUser(user.id, body)
+      setFeedback({ tone: 'info', text: t('saved') })
+    } catch (err) {
+      const fields = fieldErrors(err)
+      if (Object.keys(fields).length) setErrors(fields)
+      else setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const field = (name: DetailField, extra: Record<string, string> = {}) => (
+    <TextField label={t(`details.${name}`)} name={name} value={form[name]} error={errors[name]}
+      onChange={(e) => setForm({ ...form, [name]: e.target.value })} {...extra} />
+  )
+  return (
+    <Card title={t('details.title')} titleId={titleId}>
+      <p className="mb-3 text-sm text-slate-600">{user.email}</p>
+      <form noValidate onSubmit={onSubmit} aria-busy={busy} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <SelectField label={t('details.salutation')} name="title" value={form.title} error={errors.title}
+          onChange={(e) => setForm({ ...form, title: e.target.value })}
+          options={[{ value: '', label: t('details.noTitle') }, { value: 'mr', label: t('details.mr') }, { value: 'ms', label: t('details.ms') }]} />
+        <div className="hidden sm:block" />
+        {field('first_name', { autoComplete: 'given-name', required: 'required' })}
+        {field('last_name', { autoComplete: 'family-name', required: 'required' })}
+        {field('address', { autoComplete: 'street-address' })}
+        {field('zip_code', { autoComplete: 'postal-code' })}
+        {field('city', { autoComplete: 'address-level2' })}
+        <SelectField label={t('details.country')} name="country" value={form.country} error={errors.country}
+          onChange={(e) => setForm({ ...form, country: e.target.value })}
+          options={[{ value: '', label: t('details.noCountry') }, ...COUNTRIES.map((c) => ({ value: c, label: t(`countries.${c}`) }))]} />
+        {field('telephone', { type: 'tel', autoComplete: 'tel' })}
+        {field('company', { autoComplete: 'organization' })}
+        <div className="sm:col-span-2">{field('comment')}</div>
+        <div className="sm:col-span-2">
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? t('saving') : t('save')}
+          </button>
+          <FeedbackNotice feedback={feedback} />
+        </div>
+      </form>
+    </Card>
+  )
+}
+
+function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
+  const { t, i18n } = useTranslation('settings')
+  const { t: tc } = useTranslation()
+  const titleId = useId()
+  const [tagLang, tagRegion] = (user.ietf_lang_tag ?? '').split('-')
+  const [language, setLang] = useState<string>(isLanguage(tagLang) ? tagLang : (i18n.resolvedLanguage ?? 'en'))
+  const [region, setRegion] = useState<string>((COUNTRIES as readonly string[]).includes(tagRegion) ? tagRegion : 'CH')
+  const [feedback, setFeedback] = useState<Feedback>(null)
+  const [busy, setBusy] = useState(false)
+  const now = useRef(new Date()).current
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault()
+    setFeedback(null)
+    setBusy(true)
+    try {
+      session.user = await saveUser(user.id, { ietf_lang_tag: `${language}-${region}` })
+      if (isLanguage(language)) await setLanguage(language)
+      setFeedback({ tone: 'info', text: t('saved') })
+    } catch (err) {
+      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card title={t('language.title')} titleId={titleId}>
+      <form noValidate onSubmit={onSubmit} aria-busy={busy} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <SelectField label={t('language.language')} name="language" value={language} onChange={(e) => setLang(e.target.value)}
+          options={LANGUAGES.map((l) => ({ value: l, label: tc(`language.${l}`) }))} />
+        <SelectField label={t('language.region')} name="region" value={region} onChange={(e) => setRegion(e.target.value)}
+          options={COUNTRIES.map((c) => ({ value: c, label: t(`countries.${c}`) }))} />
+        <p className="text-sm text-slate-600 sm:col-span-2">
+          {t('language.example', { dateTime: formatDateTime(now, region as Region, timezone), date: formatDate(now, region as Region, timezone) })}
+        </p>
+        <div className="sm:col-span-2">
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? t('saving') : t('save')}
+          </button>
+          <FeedbackNotice feedback={feedback} />
+        </div>
+      </form>
+    </Card>
+  )
+}
+
+function PasswordSection() {
+  const { t } = useTranslation('settings')
+  const { t: tc } = useTranslation()
+  const titleId = useId()
+  const empty = { current: '', next: '', repeat: '' }
+  const [form, setForm] = useState(empty)
+  const [errors, setErrors] = useState<Partial<Record<keyof typeof empty, string>>>({})
+  const [feedback, setFeedback] = useState<Feedback>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault()
+    setFeedback(null)
+    const found: Partial<Record<keyof typeof empty, string>> = {}
+    if (!form.current) found.current = t('validation.required')
+    if (!form.next) found.next = t('validation.required')
+    else if (!isStrongPassword(form.next)) found.next = t('validation.passwordRule')
+    if (!form.repeat) found.repeat = t('validation.required')
+    else if (form.next && form.repeat !== form.next) found.repeat = t('validation.passwordsMismatch')
+    setErrors(found)
+    if (Object.keys(found).length) return
+    setBusy(true)
+    try {
+      const r = await changePassword(form.current, form.next, form.repeat)
+      writeTokens(r.access, r.refresh)
+      setForm(empty)
+      setFeedback({ tone: 'info', text: t('password.changed') })
+    } catch (err) {
+      const f = fieldErrors(err)
+      if (f.old_password || f.new_password || f.new_password_confirm) setErrors({ current: f.old_password, next: f.new_password, repeat: f.new_password_confirm })
+      else setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card title={t('password.title')} titleId={titleId}>
+      <form noValidate onSubmit={onSubmit} aria-busy={busy} className="grid grid-cols-1 gap-4 sm:max-w-sm">
+        <TextField label={t('password.current')} type="password" autoComplete="current-password" name="current-password"
+          value={form.current} error={errors.current} onChange={(e) => setForm({ ...form, current: e.target.value })} />
+        <TextField label={t('password.new')} type="password" autoComplete="new-password" name="new-password"
+          value={form.next} error={errors.next} onChange={(e) => setForm({ ...form, next: e.target.value })} />
+        <TextField label={t('password.repeat')} type="password" autoComplete="new-password" name="repeat-password"
+          value={form.repeat} error={errors.repeat} onChange={(e) => setForm({ ...form, repeat: e.target.value })} />
+        <p className="text-sm text-slate-600">{t('password.hint')}</p>
+        <div>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? t('saving') : t('password.submit')}
+          </button>
+          <FeedbackNotice feedback={feedback} />
+        </div>
+      </form>
+    </Card>
+  )
+}
+
+function TermsSection({ timezone }: { timezone: string }) {
+  const { t } = useTranslation('settings')
+  const { t: tc } = useTranslation()
+  const f = useFormats(timezone)
+  const titleId = useId()
+  const [docs, setDocs] = useState<LegalStatus[] | null>(null)
+  const [feedback, setFeedback] = useState<Feedback>(null)
+  const [busy, setBusy] = useState(false)
+  useEffect(() => {
+    const ctl = new AbortController()
+    fetchLegal(ctl.signal).then(setDocs, (err) => !ctl.signal.aborted && setFeedback({ tone: 'error', text: errorMessage(err, tc) }))
+    return () => ctl.abort()
+  }, [tc])
+  async function accept(d: LegalStatus) {
+    setBusy(true)
+    setFeedback(null)
+    try {
+      setDocs(await acceptLegal(d.document, d.version))
+    } catch (err) {
+      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Card title={t('terms.title')} titleId={titleId}>
+      {docs === null && !feedback ? <Loading label={tc('loading')} /> : null}
+      <ul className="space-y-3">
+        {(docs ?? []).map((d) => (
+          <li key={d.document} className="flex flex-wrap items-center justify-between gap-2">
+            <span className="text-sm text-slate-800">{t('terms.document', { title: d.title, version: d.version })}</span>
+            {d.accepted_at ? (
+              <span className="text-sm text-slate-600">{t('terms.acceptedOn', { date: f.date(d.accepted_at) })}</span>
+            ) : (
+              <button type="button" className="btn-secondary" disabled={busy} onClick={() => void accept(d)} aria-label={t('terms.acceptNamed', { title: d.title })}>
+                {t('terms.accept')}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <FeedbackNotice feedback={feedback} />
+    </Card>
+  )
+}
+
+function DeleteSection({ user }: { user: User }) {
+  const { t } = useTranslation('settings')
+  const { t: tc } = useTranslation()
+  const titleId = useId()
+  const [open, setOpen] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [feedback, setFeedback] = useState<Feedback>(null)
+
+  async function confirm() {
+    setBusy(true)
+    try {
+      await deleteUser(user.id)
+      logout()
+    } catch (err) {
+      setOpen(false)
+      setFeedback({ tone: 'error', text: err instanceof ApiError && err.loggedOut ? '' : errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card title={t('delete.title')} titleId={titleId}>
+      <p className="text-sm text-slate-600">{t('delete.text')}</p>
+      <button type="button" className="btn-secondary mt-4 border-red-300 text-red-700" onClick={() => setOpen(true)}>
+        {t('delete.button')}
+      </button>
+      <FeedbackNotice feedback={feedback} />
+      <ConfirmDialog open={open} title={t('delete.confirmTitle')} confirmLabel={t('delete.confirm')} cancelLabel={t('cancel')} busy={busy}
+        onConfirm={() => void confirm()} onCancel={() => setOpen(false)}>
+        {t('delete.confirmText')}
+      </ConfirmDialog>
+    </Card>
+  )
+}

@@ -1,0 +1,94 @@
+import { apiFetch } from '../../api/http.ts'
+import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
+import type { PageOf } from '../../../shared/schemas/common.ts'
+import type { User } from '../../../shared/schemas/auth.ts'
+
+/** GET /api/cockpit/users/?role=&installation= → the users of one installation (admins and superusers). */
+export function fetchUsers(installationId: number, role: UserRoleFilter, signal?: AbortSignal): Promise<PageOf<ManagedUser>> {
+  return apiFetch('/api/cockpit/users/', { query: { installation: installationId, role, limit: 1000 }, signal })
+}
+
+/** GET /api/cockpit/users/{id}/ → one managed user (404 when out of reach). */
+export function fetchManagedUser(userId: number, signal?: AbortSignal): Promise<ManagedUser> {
+  return apiFetch(`/api/cockpit/users/${userId}/`, { signal })
+}
+
+/** POST /api/users/create/?installation=N → 201 the new user; 400 `{field: [...]}`. */
+export function createUser(installationId: number, body: Partial<NewUser>): Promise<ManagedUser> {
+  return apiFetch('/api/users/create/', { method: 'POST', query: { installation: installationId }, body })
+}
+
+/** PATCH /api/users/{id}/ (details) → User. */
+export function updateUser(userId: number, body: Record<string, unknown>): Promise<User> {
+  return apiFetch(`/api/users/${userId}/`, { method: 'PATCH', body })
+}
+
+/** PUT /api/users/{id}/email → User; 400 `{email: [...]}` when invalid or in use. */
+export function changeEmail(userId: number, email: string): Promise<User> {
+  return apiFetch(`/api/users/${userId}/email`, { method: 'PUT', body: { email } })
+}
+
+/** POST /api/users/{id}/active {active, date} (SPEC §4) → the user. */
+export function setActive(userId: number, active: boolean, date: string | null): Promise<ManagedUser> {
+  return apiFetch(`/api/users/${userId}/active`, { method: 'POST', body: { active, date } })
+}
+
+/** POST /api/users/{id}/send-welcome-email?installation=N → `{detail}`. */
+export function sendWelcome(userId: number, installationId: number): Promise<{ detail: string }> {
+  return apiFetch(`/api/users/${userId}/send-welcome-email`, { method: 'POST', query: { installation: installationId } })
+}
+
+/** PUT /api/cockpit/users/{id}/superuser {is_superuser} (superusers only). */
+export function setSuperuser(userId: number, value: boolean): Promise<ManagedUser> {
+  return apiFetch(`/api/cockpit/users/${userId}/superuser`, { method: 'PUT', body: { is_superuser: value } })
+}
+
+/** DELETE /api/users/{id}/ → 204; 400 `{detail}` while the user has unpaid charging sessions. */
+export function deleteUser(userId: number): Promise<void> {
+  return apiFetch(`/api/users/${userId}/`, { method: 'DELETE' })
+}
+
+export interface Membership {
+  id: number
+  name: string
+  role: 'installation_admin' | 'installation_user'
+}
+
+/** GET /api/cockpit/users/{id}/installations/ → the memberships the caller may see. */
+export function fetchMemberships(userId: number, signal?: AbortSignal): Promise<Membership[]> {
+  return apiFetch(`/api/cockpit/users/${userId}/installations/`, { signal })
+}
+
+/** POST /api/cockpit/users/{id}/installations/ {installation_id, role}: add a facility. */
+export function addMembership(userId: number, installationId: number, role: Membership['role']): Promise<unknown> {
+  return apiFetch(`/api/cockpit/users/${userId}/installations/`, { method: 'POST', body: { installation_id: installationId, role } })
+}
+
+/** PATCH /api/cockpit/users/{id}/installations/{installation_id} {role}. */
+export function changeMembership(userId: number, installationId: number, role: Membership['role']): Promise<unknown> {
+  return apiFetch(`/api/cockpit/users/${userId}/installations/${installationId}`, { method: 'PATCH', body: { role } })
+}
+
+/** DELETE /api/cockpit/users/{id}/installations/{installation_id}: remove a facility (and its permissions). */
+export function removeMembership(userId: number, installationId: number): Promise<void> {
+  return apiFetch(`/api/cockpit/users/${userId}/installations/${installationId}`, { method: 'DELETE' })
+}
+
+/** One outbox message as GET /api/cockpit/mail/outbox answers it (no bodies). */
+export interface OutboxMessage {
+  id: number
+  kind: string
+  recipient: string
+  subject: string
+  status: 'pending' | 'sent'
+  attempts: number
+  next_attempt_at: string
+  last_error: string | null
+  created_at: string
+  sent_at: string | null
+}
+
+/** GET /api/cockpit/mail/outbox?limit=20 (superusers): the newest messages and their delivery state. */
+export function fetchOutbox(signal?: AbortSignal): Promise<PageOf<OutboxMessage>> {
+  return apiFetch('/api/cockpit/mail/outbox', { query: { limit: 20 }, signal })
+}

@@ -1,0 +1,311 @@
+import type { FormEvent } from 'react'
+import { useCallback, useEffect, useId, useState } from 'react'
+import { Link, useLocation } from 'wouter'
+import { useTranslation } from 'react-i18next'
+import { useSnapshot } from 'valtio'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import { COUNTRIES, type ManagedUser } from '../../../shared/schemas/accounts.ts'
+import { session } from '../../session/session.ts'
+import { paths } from '../../app/paths.ts'
+import { errorMessage, fieldErrors } from '../../api/errors.ts'
+import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { SelectField, TextField } from '../../components/text-field.tsx'
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
+import { useFormats } from '../../components/use-formats.ts'
+import {
+  addMembership, changeEmail, deleteUser, fetchManagedUser, fetchMemberships, removeMembership, sendWelcome, setActive, setSuperuser, updateUser,
+  type Membership,
+} from './api.ts'
+
+type Feedback = { tone: 'info' | 'error'; text: string } | null
+function FeedbackNotice({ feedback, className }: { feedback: Feedback; className?: string }) {
+  if (!feedback) return null
+  return <Notice tone={feedback.tone} role={feedback.tone === 'error' ? 'alert' : 'status'} className={className ?? 'mt-3'}>{feedback.text}</Notice>
+}
+
+/**
+ * One user for admins (SPEC §2 Users): contact details, additional info, facilities, welcome e-mail,
+ * activation, superuser rights and deletion, each change that SPEC §5 names confirmed first; a link to
+ * the permissions editor. Route /facility/:installationId/management/users/:userId.
+ */
+export default function UserPage({ installation, userId }: { installation: Installation; userId: number }) {
+  const { t } = useTranslation('users')
+  const { t: tc } = useTranslation()
+  const [user, setUser] = useState<ManagedUser | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  useDocumentTitle(user?.full_name || t('title'))
+
+  const load = useCallback((signal?: AbortSignal) => {
+    fetchManagedUser(userId, signal).then(setUser, (err) => !signal?.aborted && !(err as { loggedOut?: boolean }).loggedOut && setProblem(errorMessage(err, tc)))
+  }, [userId, tc])
+  useEffect(() => {
+    const ctl = new AbortController()
+    load(ctl.signal)
+    return () => ctl.abort()
+  }, [load])
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-5">
+      <Link href={paths.users(installation.id)} className="text-sm font-medium text-brand-700 hover:underline">{t('back')}</Link>
+      {problem ? (
+        <Notice tone="error" role="alert">{problem}</Notice>
+      ) : !user ? (
+        <Loading label={tc('loading')} />
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center gap-2">
+            <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{user.full_name || user.email}</h1>
+            <Badge tone={user.role === 'installation_user' ? 'gray' : 'blue'}>{t(`roles.${user.role}`)}</Badge>
+            {user.is_active ? <Badge tone="green">{t('status.active')}</Badge> : <Badge tone="red">{t('status.inactive')}</Badge>}
+          </div>
+          <Link href={paths.userPermissions(installation.id, user.id)} className="btn-secondary">{t('permissionsLink')}</Link>
+          <ContactSection user={user} onSaved={setUser} />
+          <AdditionalSection user={user} onSaved={setUser} />
+          <FacilitiesSection user={user} />
+          <ActionsSection user={user} installation={installation} onChanged={setUser} />
+        </>
+      )}
+    </div>
+  )
+}
+
+function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: ManagedUser) => void }) {
+  const { t } = useTranslation('users')
+  const { t: tc } = useTranslation()
+  const titleId = useId()
+  const [form, setForm] = useState({ email: user.email, title: user.title ?? '', first_name: user.first_name, last_name: user.last_name, telephone: user.telephone, address: user.address, zip_code: user.zip_code, city: user.city, country: user.country })
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [feedback, setFeedback] = useState<Feedback>(null)
+  const [busy, setBusy] = useState(false)
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault()
+    setFeedback(null)
+    const found: Record<string, string> = {}
+    for (const f of ['email', 'first_name', 'last_name'] as const) if (!form[f].trim()) found[f] = t('validation.required')
+    setErrors(found)
+    if (Object.keys(found).length) return
+    setBusy(true)
+    try {
+      const { email, ...details } = form
+      await updateUser(user.id, { ...details, title: details.title === 'mr' || details.title === 'ms' ? details.title : null })
+      if (email.trim().toLowerCase() !== user.email) await changeEmail(user.id, email.trim())
+      onSaved(await fetchManagedUser(user.id))
+      setFeedback({ tone: 'info', text: t('saved') })
+    } catch (err) {
+      const f = fieldErrors(err)
+      if (Object.keys(f).length) setErrors(f)
+      else setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+    }
+  }
+  const text = (name: keyof typeof form, extra: Record<string, string> = {}) => (
+    <TextField label={t(`fields.${name}`)} value={form[name]} error={errors[name]} onChange={(e) => setForm({ ...form, [name]: e.target.value })} {...extra} />
+  )
+  return (
+    <Card title={t('contact.title')} titleId={titleId}>
+      <form noValidate onSubmit={onSubmit} aria-busy={busy} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <SelectField label={t('fields.title')} value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })}
+          options={[{ value: '', label: t('fields.noTitle') }, { value: 'mr', label: t('fields.mr') }, { value: 'ms', label: t('fields.ms') }]} />
+        {text('email', { type: 'email' })}
+        {text('first_name')}
+        {text('last_name')}
+        {text('telephone', { type: 'tel' })}
+        {text('address')}
+        {text('zip_code')}
+        {text('city')}
+        <SelectField label={t('fields.country')} value={form.country} error={errors.country} onChange={(e) => setForm({ ...form, country: e.target.value })}
+          options={[{ value: '', label: t('fields.noCountry') }, ...COUNTRIES.map((c) => ({ value: c, label: t(`countries.${c}`) }))]} />
+        <div className="sm:col-span-2">
+          <button type="submit" className="btn-primary" disabled={busy}>{busy ? t('saving') : t('save')}</button>
+          <FeedbackNotice feedback={feedback} />
+        </div>
+      </form>
+    </Card>
+  )
+}
+
+function AdditionalSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: ManagedUser) => void }) {
+  const { t } = useTranslation('users')
+  const { t: tc } = useTranslation()
+  const titleId = useId()
+  const [form, setForm] = useState({ company: user.company, comment: user.comment })
+  const [feedback, setFeedback] = useState<Feedback>(null)
+  const [busy, setBusy] = useState(false)
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault()
+    setBusy(true)
+    setFeedback(null)
+    try {
+      await updateUser(user.id, form)
+      onSaved(await fetchManagedUser(user.id))
+      setFeedback({ tone: 'info', text: t('saved') })
+    } catch (err) {
+      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <Card title={t('additional.title')} titleId={titleId}>
+      <form noValidate onSubmit={onSubmit} aria-busy={busy} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <TextField label={t('fields.company')} value={form.company} onChange={(e) => setForm({ ...form, company: e.target.value })} />
+        <TextField label={t('fields.comment')} value={form.comment} onChange={(e) => setForm({ ...form, comment: e.target.value })} />
+        <div className="sm:col-span-2">
+          <button type="submit" className="btn-primary" disabled={busy}>{busy ? t('saving') : t('save')}</button>
+          <FeedbackNotice feedback={feedback} />
+        </div>
+      </form>
+    </Card>
+  )
+}
+
+function FacilitiesSection({ user }: { user: ManagedUser }) {
+  const { t } = useTranslation('users')
+  const { t: tc } = useTranslation()
+  const titleId = useId()
+  const { installations } = useSnapshot(session)
+  const [list, setList] = useState<Membership[] | null>(null)
+  const [adding, setAdding] = useState('')
+  const [role, setRole] = useState<Membership['role']>('installation_user')
+  const [removing, setRemoving] = useState<Membership | null>(null)
+  const [feedback, setFeedback] = useState<Feedback>(null)
+  const [busy, setBusy] = useState(false)
+  const reload = useCallback(() => fetchMemberships(user.id).then(setList, (err) => setFeedback({ tone: 'error', text: errorMessage(err, tc) })), [user.id, tc])
+  useEffect(() => {
+    void reload()
+  }, [reload])
+  const candidates = (installations ?? []).filter((i) => (i.role === 'superuser' || i.role === 'installation_admin') && !list?.some((m) => m.id === i.id))
+
+  async function run(action: () => Promise<unknown>) {
+    setBusy(true)
+    setFeedback(null)
+    try {
+      await action()
+      await reload()
+      setFeedback({ tone: 'info', text: t('saved') })
+    } catch (err) {
+      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+      setRemoving(null)
+    }
+  }
+
+  return (
+    <Card title={t('facilities.title')} titleId={titleId}>
+      {list === null ? <Loading label={tc('loading')} /> : (
+        <ul className="divide-y divide-slate-100">
+          {list.map((m) => (
+            <li key={m.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <span className="text-sm text-slate-800">{m.name} · {t(`roles.${m.role}`)}</span>
+              <button type="button" className="btn-secondary" onClick={() => setRemoving(m)} aria-label={t('facilities.remove', { name: m.name })}>
+                {t('facilities.removeShort')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {candidates.length ? (
+        <form className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-end" onSubmit={(e) => {
+          e.preventDefault()
+          if (adding) void run(() => addMembership(user.id, Number(adding), role)).then(() => setAdding(''))
+        }}>
+          <SelectField label={t('facilities.add')} value={adding} onChange={(e) => setAdding(e.target.value)}
+            options={[{ value: '', label: t('facilities.choose') }, ...candidates.map((i) => ({ value: String(i.id), label: i.name }))]} />
+          <SelectField label={t('fields.role')} value={role} onChange={(e) => setRole(e.target.value as Membership['role'])}
+            options={(['installation_user', 'installation_admin'] as const).map((r) => ({ value: r, label: t(`roles.${r}`) }))} />
+          <button type="submit" className="btn-primary" disabled={busy || !adding}>{t('facilities.addButton')}</button>
+        </form>
+      ) : null}
+      <FeedbackNotice feedback={feedback} />
+      <ConfirmDialog open={removing !== null} title={t('facilities.confirmTitle')} confirmLabel={t('facilities.removeShort')} cancelLabel={t('cancel')} busy={busy}
+        onCancel={() => setRemoving(null)} onConfirm={() => removing && void run(() => removeMembership(user.id, removing.id))}>
+        {removing ? t('facilities.confirmText', { name: removing.name }) : null}
+      </ConfirmDialog>
+    </Card>
+  )
+}
+
+type Pending = 'activate' | 'deactivate' | 'grantSuper' | 'revokeSuper' | 'delete' | null
+
+function ActionsSection({ user, installation, onChanged }: { user: ManagedUser; installation: Installation; onChanged: (u: ManagedUser) => void }) {
+  const { t } = useTranslation('users')
+  const { t: tc } = useTranslation()
+  const f = useFormats(installation.timezone)
+  const [, navigate] = useLocation()
+  const { user: me } = useSnapshot(session)
+  const titleId = useId()
+  const dateId = useId()
+  const [pending, setPending] = useState<Pending>(null)
+  const [date, setDate] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [feedback, setFeedback] = useState<Feedback>(null)
+  const self = me?.id === user.id
+
+  async function run(action: () => Promise<ManagedUser | { detail: string } | void>, done: string) {
+    setBusy(true)
+    setFeedback(null)
+    try {
+      const r = await action()
+      if (r && 'id' in r) onChanged(r)
+      setFeedback({ tone: 'info', text: done })
+    } catch (err) {
+      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+      setPending(null)
+    }
+  }
+
+  function confirm() {
+    if (pending === 'activate') void run(() => setActive(user.id, true, null), t('saved'))
+    if (pending === 'deactivate') void run(() => setActive(user.id, false, date ? new Date(`${date}T00:00:00`).toISOString() : null), t('saved'))
+    if (pending === 'grantSuper') void run(() => setSuperuser(user.id, true), t('saved'))
+    if (pending === 'revokeSuper') void run(() => setSuperuser(user.id, false), t('saved'))
+    if (pending === 'delete') {
+      setBusy(true)
+      deleteUser(user.id).then(() => navigate(paths.users(installation.id)), (err) => {
+        setBusy(false)
+        setPending(null)
+        setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+      })
+    }
+  }
+
+  return (
+    <Card title={t('actions.title')} titleId={titleId}>
+      {user.deactivation_datetime ? <p className="mb-3 text-sm text-slate-600">{t('actions.deactivatedOn', { date: f.date(user.deactivation_datetime) })}</p> : null}
+      <div className="flex flex-wrap items-end gap-3">
+        <button type="button" className="btn-secondary" disabled={busy} onClick={() => void run(() => sendWelcome(user.id, installation.id), t('actions.welcomeSent'))}>
+          {t('actions.welcome')}
+        </button>
+        {self ? null : user.is_active ? (
+          <>
+            <div>
+              <label htmlFor={dateId} className="block text-sm font-medium text-slate-700">{t('actions.deactivationDate')}</label>
+              <input id={dateId} type="date" value={date} onChange={(e) => setDate(e.target.value)} className="mt-1 rounded-lg border border-slate-300 px-3 py-2 text-sm" />
+            </div>
+            <button type="button" className="btn-secondary" onClick={() => setPending('deactivate')}>{t('actions.deactivate')}</button>
+          </>
+        ) : (
+          <button type="button" className="btn-secondary" onClick={() => setPending('activate')}>{t('actions.activate')}</button>
+        )}
+        {me?.is_superuser && !self ? (
+          <button type="button" className="btn-secondary" onClick={() => setPending(user.is_superuser ? 'revokeSuper' : 'grantSuper')}>
+            {user.is_superuser ? t('actions.revokeSuper') : t('actions.grantSuper')}
+          </button>
+        ) : null}
+        {self ? null : (
+          <button type="button" className="btn-secondary border-red-300 text-red-700" onClick={() => setPending('delete')}>{t('actions.delete')}</button>
+        )}
+      </div>
+      <FeedbackNotice feedback={feedback} />
+      <ConfirmDialog open={pending !== null} title={pending ? t(`confirm.${pending}.title`) : ''} confirmLabel={pending ? t(`confirm.${pending}.button`) : ''}
+        cancelLabel={t('cancel')} busy={busy} onCancel={() => setPending(null)} onConfirm={confirm}>
+        {pending ? t(`confirm.${pending}.text`, { name: user.full_name || user.email }) : null}
+      </ConfirmDialog>
+    </Card>
+  )
+}

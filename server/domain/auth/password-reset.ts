@@ -1,0 +1,109 @@
+import { sql } from 'kysely'
+import crypto from 'node:crypto'
+import type { Db } from '../../db/connection.ts'
+import type { MailService } from '../mail/service.ts'
+import { AppError, Invalid } from '../../lib/errors.ts'
+import { hashPassword } from './passwords.ts'
+import { createThrottle } from './throttle.ts'
+import { resetMail } from '../mail/templates/reset.ts'
+import { mailLang } from '../mail/templates/layout.ts'
+import { isStrongPassword } from '../../../shared/rules/password.ts'
+
+/** Reset link lifetime: 60 minutes (issue 3 §1). */
+export const RESET_TTL_MS = 60 * 60_000
+/**
+ * Every reset request answers after this long, whether or not the address exists (no enumeration by
+ * timing); the real work (token, mail) runs beside the wait.
+ */
+export const RESET_ANSWER_MS = 250
+/** Reset mails per address and hour; more requests get the same answer but no mail (no mail bombing). */
+export const RESET_MAILS_PER_HOUR = 5
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Password reset (SPEC §7 /password-reset/…, issue 3 §1). Tokens are 256 random bits sent by mail,
+ * stored as SHA-256, single use, valid RESET_TTL_MS. The link opens the client's create-new-password
+ * screen: `<publicUrl>/login/reset?token=…` (plus `&installation=N` when asked from an installation).
+ */
+export function createPasswordResetService({ db, mail, publicUrl, log = () => {} }: { db: Db; mail: MailService; publicUrl: string; log?: (err: unknown) => void }) {
+  const perAddress = createThrottle({ max: RESET_MAILS_PER_HOUR, windowMs: 3600_000 })
+
+  /** Store a new token for `userId` valid `ttlMs` and answer the create-new-password link carrying it. */
+  async function issueLink(userId: number, { ttlMs, installation }: { ttlMs: number; installation?: number }): Promise<string> {
+    const token = crypto.randomBytes(32).toString('base64url')
+    await db.insertInto('password_reset_tokens')
+      .values({ user_id: userId, token_hash: sha256(token), expires_at: new Date(Date.now() + ttlMs), used_at: null })
+      .execute()
+    const query = new URLSearchParams({ token })
+    if (installation) query.set('installation', String(installation))
+    return `${publicUrl}/login/reset?${query}`
+  }
+
+  async function send(email: string, installation?: number): Promise<void> {
+    const user = await db.selectFrom('users').select(['id', 'first_name', 'last_name', 'ietf_lang_tag', 'is_active', 'is_service'])
+      .where('email', '=', email).executeTakeFirst()
+    if (!user || !user.is_active || user.is_service) return
+    if (perAddress.retryAfter(email)) return
+    perAddress.fail(email)
+    const url = await issueLink(user.id, { ttlMs: RESET_TTL_MS, installation })
+    const rendered = resetMail(mailLang(user.ietf_lang_tag), { name: `${user.first_name} ${user.last_name}`.trim(), url })
+    await mail.enqueue({ kind: 'reset', to: email, ...rendered })
+  }
+
+  /** The unused, unexpired token row for `token`, or undefined. */
+  async function usable(token: string) {
+    if (!token) return undefined
+    const row = await db.selectFrom('password_reset_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', 'reset').executeTakeFirst()
+    if (!row || row.used_at || row.expires_at.getTime() <= Date.now()) return undefined
+    const user = await db.selectFrom('users').select(['is_active']).where('id', '=', row.user_id).executeTakeFirst()
+    return user?.is_active ? row : undefined
+  }
+
+  return {
+    /**
+     * A single-use set-password link for `userId` (welcome mails use a longer `ttlMs` than a reset);
+     * `<publicUrl>/login/reset?token=…[&installation=N]`.
+     */
+    issueLink,
+
+    /**
+     * POST /api/password-reset/ and /api/users/password-reset/ (installation): mail a reset link when
+     * `email` belongs to an active account. Always resolves after RESET_ANSWER_MS with nothing to tell
+     * apart; the route answers 200 with the SPEC §8 text either way.
+     */
+    async request(email: string, installation?: number): Promise<void> {
+      const work = send(email.trim().toLowerCase(), installation).catch(log)
+      await Promise.all([sleep(RESET_ANSWER_MS), work])
+    },
+
+    /** POST /api/password-reset/validate_token/: true only for an unused, unexpired token of an active user. */
+    async validate(token: string): Promise<boolean> {
+      return Boolean(await usable(token))
+    },
+
+    /**
+     * POST /api/password-reset/confirm/: set the new password (SPEC §5 rule, else 400 `{password: [...]}`),
+     * spend the token and the user's other reset tokens, and revoke every refresh token of the user, so
+     * other sessions end at their next refresh (live streams at their next ticket). 404 "The link has
+     * expired. Please create a new link" for an unknown, used or expired token.
+     */
+    async confirm(token: string, password: string): Promise<void> {
+      const row = await usable(token)
+      if (!row) throw new AppError(404, 'resetLinkExpired')
+      if (!isStrongPassword(password)) throw new Invalid({ password: ['passwordRule'] })
+      const password_hash = await hashPassword(password)
+      await db.transaction().execute(async (trx) => {
+        const spent = await trx.updateTable('password_reset_tokens').set({ used_at: new Date() })
+          .where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst()
+        if (Number(spent.numUpdatedRows) !== 1) throw new AppError(404, 'resetLinkExpired')
+        await trx.updateTable('password_reset_tokens').set({ used_at: new Date() }).where('user_id', '=', row.user_id).where('purpose', '=', 'reset').where('used_at', 'is', null).execute()
+        // A reset ends every session: refresh tokens, access tokens issued before now, live streams.
+        await trx.updateTable('users').set({ password_hash, sessions_valid_after: sql`date_trunc('second', now())` }).where('id', '=', row.user_id).execute()
+        await trx.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('user_id', '=', row.user_id).where('revoked_at', 'is', null).execute()
+      })
+    },
+  }
+}
+export type PasswordResetService = ReturnType<typeof createPasswordResetService>

@@ -1,0 +1,78 @@
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import { Forbidden, NotFound } from '../../lib/errors.ts'
+import { normalizeLevel } from '../../../shared/rules/permissions.ts'
+import type { Permission, PermissionSet } from '../../../shared/schemas/permissions.ts'
+
+type Key = { user_id: number; object_type: Permission['object_type']; object_id: number }
+
+/**
+ * Permission entries (SPEC §5–6, ARCHITECTURE §4, issue 3 §5): read and changed only by the
+ * installation's admins and superusers. The user must belong to the installation and the object must be
+ * one of its objects, stations or RFIDs (or 0 = all stations / all RFIDs); otherwise 404. Setting the
+ * level to none deletes the entry. The relay picks the change up at its next access check.
+ */
+export function createPermissionService({ db, installations }: { db: Db; installations: InstallationService }) {
+  async function requireAdmin(actor: Actor, installationId: number) {
+    const role = await installations.requireRole(actor, installationId)
+    if (role === 'installation_user') throw Forbidden()
+  }
+
+  async function checkKey(installationId: number, key: Key) {
+    const member = await db.selectFrom('installation_users').select('user_id').where('user_id', '=', key.user_id).where('installation_id', '=', installationId).executeTakeFirst()
+    if (!member) throw NotFound()
+    if (key.object_id === 0 && key.object_type !== 'object') return
+    const table = key.object_type === 'object' ? 'objects' : key.object_type === 'charging_station' ? 'charging_stations' : 'rfids'
+    const found = await db.selectFrom(table).select('id').where('id', '=', key.object_id).where('installation_id', '=', installationId).executeTakeFirst()
+    if (!found) throw NotFound()
+  }
+
+  const keyed = (installationId: number, key: Key) =>
+    db.selectFrom('permissions').selectAll().where('installation_id', '=', installationId).where('user_id', '=', key.user_id)
+      .where('object_type', '=', key.object_type).where('object_id', '=', key.object_id)
+
+  return {
+    /** GET …/permissions: the installation's entries, filtered by any of user_id, object_type, object_id; ordered by user, type, object. */
+    async list(actor: Actor, installationId: number, filter: Partial<Key>): Promise<Permission[]> {
+      await requireAdmin(actor, installationId)
+      let q = db.selectFrom('permissions').selectAll().where('installation_id', '=', installationId)
+      if (filter.user_id !== undefined) q = q.where('user_id', '=', filter.user_id)
+      if (filter.object_type !== undefined) q = q.where('object_type', '=', filter.object_type)
+      if (filter.object_id !== undefined) q = q.where('object_id', '=', filter.object_id)
+      return q.orderBy('user_id').orderBy('object_type').orderBy('object_id').execute()
+    },
+
+    /**
+     * PUT/PATCH …/permissions: create or update the entry; a level that reduces to none deletes it and
+     * answers null (SPEC §5). `cost`/`overview` left out keep their value (false for a new entry).
+     */
+    async set(actor: Actor, installationId: number, body: PermissionSet): Promise<Permission | null> {
+      await requireAdmin(actor, installationId)
+      const key = { user_id: body.user_id, object_type: body.object_type, object_id: body.object_id }
+      await checkKey(installationId, key)
+      const level = normalizeLevel(body.level)
+      if (level === 'none') {
+        await db.deleteFrom('permissions').where('installation_id', '=', installationId).where('user_id', '=', key.user_id)
+          .where('object_type', '=', key.object_type).where('object_id', '=', key.object_id).execute()
+        return null
+      }
+      const existing = await keyed(installationId, key).executeTakeFirst()
+      const cost = body.cost ?? existing?.cost ?? false
+      const overview = body.overview ?? existing?.overview ?? false
+      return db.insertInto('permissions').values({ installation_id: installationId, ...key, level, cost, overview })
+        .onConflict((oc) => oc.columns(['user_id', 'installation_id', 'object_type', 'object_id']).doUpdateSet({ level, cost, overview }))
+        .returningAll().executeTakeFirstOrThrow()
+    },
+
+    /** DELETE …/permissions: remove the entry (404 when there is none). */
+    async remove(actor: Actor, installationId: number, key: Key): Promise<void> {
+      await requireAdmin(actor, installationId)
+      await checkKey(installationId, key)
+      const r = await db.deleteFrom('permissions').where('installation_id', '=', installationId).where('user_id', '=', key.user_id)
+        .where('object_type', '=', key.object_type).where('object_id', '=', key.object_id).executeTakeFirst()
+      if (!Number(r.numDeletedRows)) throw NotFound()
+    },
+  }
+}
+export type PermissionService = ReturnType<typeof createPermissionService>

@@ -1,0 +1,232 @@
+import crypto from 'node:crypto'
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import type { MailService } from '../mail/service.ts'
+import type { PasswordResetService } from '../auth/password-reset.ts'
+import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { hashPassword } from '../auth/passwords.ts'
+import { welcomeMail } from '../mail/templates/welcome.ts'
+import { mailLang } from '../mail/templates/layout.ts'
+import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
+import type { PageOf } from '../../../shared/schemas/common.ts'
+
+/** Welcome links stay valid 7 days (a reset link only 60 minutes). */
+export const WELCOME_TTL_MS = 7 * 24 * 3600_000
+type MemberRole = 'installation_admin' | 'installation_user'
+
+/**
+ * User management for installation admins and superusers (SPEC §5–6, issue 3 §4). An admin reaches
+ * only users who belong to an installation they administer (others: 404) and never changes a superuser
+ * (403); only a superuser grants superuser rights. Deactivation and removal end the user's sessions.
+ */
+export function createUserManagementService({ db, installations, mail, passwordReset, endSessions }: {
+  db: Db
+  installations: InstallationService
+  mail: MailService
+  passwordReset: PasswordResetService
+  endSessions: (userId: number) => Promise<void>
+}) {
+  async function administered(actor: Actor): Promise<number[] | 'all'> {
+    if (actor.is_superuser) return 'all'
+    const rows = await db.selectFrom('installation_users').select('installation_id').where('user_id', '=', actor.id).where('role', '=', 'installation_admin').execute()
+    return rows.map((r) => r.installation_id)
+  }
+
+  /** 404 unknown installation, 403 unless the caller is its admin or a superuser. */
+  async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
+    const role = await installations.requireRole(actor, installationId)
+    if (role === 'installation_user') throw Forbidden()
+  }
+
+  /** The target user for a managing call: 404 unless reachable; 403 for changing a superuser as an admin. */
+  async function target(actor: Actor, userId: number) {
+    const user = await db.selectFrom('users').selectAll().where('id', '=', userId).where('is_service', '=', false).executeTakeFirst()
+    if (!user) throw NotFound()
+    if (actor.is_superuser) return user
+    const mine = await administered(actor)
+    const shared = await db.selectFrom('installation_users').select('installation_id').where('user_id', '=', userId)
+      .where('installation_id', 'in', mine === 'all' ? [0] : mine.length ? mine : [0]).executeTakeFirst()
+    if (!shared) throw NotFound()
+    if (user.is_superuser) throw Forbidden()
+    return user
+  }
+
+  async function rows(userIds: number[], scope: number[] | 'all'): Promise<ManagedUser[]> {
+    if (!userIds.length) return []
+    const users = await db.selectFrom('users').selectAll().where('id', 'in', userIds).orderBy('last_name').orderBy('first_name').orderBy('id').execute()
+    let mq = db.selectFrom('installation_users').select(['user_id', 'installation_id as id', 'role']).where('user_id', 'in', userIds)
+    if (scope !== 'all') mq = mq.where('installation_id', 'in', scope.length ? scope : [0])
+    const memberships = await mq.orderBy('installation_id').execute()
+    return users.map((u) => {
+      const mine = memberships.filter((m) => m.user_id === u.id).map((m) => ({ id: m.id, role: m.role }))
+      return {
+        id: u.id, email: u.email, title: u.title === 'mr' || u.title === 'ms' ? u.title : null, first_name: u.first_name, last_name: u.last_name,
+        full_name: `${u.first_name} ${u.last_name}`.trim(), is_active: u.is_active, is_superuser: u.is_superuser,
+        deactivation_datetime: u.deactivation_datetime?.toISOString() ?? null, ietf_lang_tag: u.ietf_lang_tag,
+        address: u.address, zip_code: u.zip_code, city: u.city, country: u.country, telephone: u.telephone, company: u.company, comment: u.comment,
+        last_login: u.last_login?.toISOString() ?? null,
+        role: u.is_superuser ? 'superuser' : mine.some((m) => m.role === 'installation_admin') ? 'installation_admin' : 'installation_user',
+        installations: mine,
+      }
+    })
+  }
+
+  async function one(actor: Actor, userId: number): Promise<ManagedUser> {
+    const [u] = await rows([userId], await administered(actor))
+    return u
+  }
+
+  const service = {
+    /**
+     * GET /api/cockpit/users/?role=&installation=&limit=&offset=: the users the caller manages (all for a
+     * superuser), optionally of one installation (which the caller must administer), filtered by role
+     * (`all` or missing: everyone). Memberships are limited to the caller's installations.
+     */
+    async list(actor: Actor, q: { role?: UserRoleFilter; installation?: number; limit: number; offset: number }): Promise<PageOf<ManagedUser>> {
+      let scope = await administered(actor)
+      if (q.installation) {
+        await requireAdmin(actor, q.installation)
+        scope = [q.installation]
+      }
+      if (scope !== 'all' && !scope.length) throw Forbidden()
+      let base = db.selectFrom('users').select('users.id').where('users.is_service', '=', false)
+      if (scope !== 'all') {
+        const ids = scope
+        base = base.where('users.id', 'in', db.selectFrom('installation_users').select('user_id').where('installation_id', 'in', ids))
+      }
+      if (q.role === 'superuser') base = base.where('users.is_superuser', '=', true)
+      else if (q.role === 'installation_admin' || q.role === 'installation_user') {
+        const role = q.role
+        const ids = scope === 'all' ? null : scope
+        base = base.where('users.is_superuser', '=', false).where('users.id', 'in', (() => {
+          let m = db.selectFrom('installation_users').select('user_id').where('role', '=', role)
+          if (ids) m = m.where('installation_id', 'in', ids)
+          return m
+        })())
+        if (role === 'installation_user') {
+          // A user who is admin in one of these installations counts as an admin.
+          let admins = db.selectFrom('installation_users').select('user_id').where('role', '=', 'installation_admin')
+          if (ids) admins = admins.where('installation_id', 'in', ids)
+          base = base.where('users.id', 'not in', admins)
+        }
+      }
+      const all = await base.orderBy('users.id').execute()
+      const page = all.slice(q.offset, q.offset + q.limit).map((r) => r.id)
+      const results = await rows(page, scope)
+      return { count: all.length, next: null, previous: null, results }
+    },
+
+    /** GET /api/cockpit/users/installation/{installation_id}: every user of that installation (its admins and superusers only). */
+    async ofInstallation(actor: Actor, installationId: number): Promise<ManagedUser[]> {
+      await requireAdmin(actor, installationId)
+      const ids = await db.selectFrom('installation_users').innerJoin('users', 'users.id', 'installation_users.user_id')
+        .select('users.id').where('installation_id', '=', installationId).where('users.is_service', '=', false).execute()
+      return rows(ids.map((r) => r.id), [installationId])
+    },
+
+    /** GET /api/cockpit/users/{user_id}/ (one managed user, memberships limited to the caller's installations). */
+    async get(actor: Actor, userId: number): Promise<ManagedUser> {
+      await target(actor, userId)
+      return one(actor, userId)
+    },
+
+    /**
+     * POST /api/users/create/ (installation): a new user with a role in that installation and no usable
+     * password until they follow the welcome link (sent when `send_welcome` is true). 400
+     * `{email: [emailTaken]}` when the address is in use.
+     */
+    async create(actor: Actor, installationId: number, body: NewUser): Promise<ManagedUser> {
+      await requireAdmin(actor, installationId)
+      const email = body.email.trim().toLowerCase()
+      if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new Invalid({ email: ['emailTaken'] })
+      const password_hash = await hashPassword(crypto.randomBytes(32).toString('base64url'))
+      const u = await db.insertInto('users').values({
+        email, password_hash, first_name: body.first_name, last_name: body.last_name, title: body.title ?? null, is_superuser: false, is_active: true,
+        deactivation_datetime: null, ietf_lang_tag: body.ietf_lang_tag ?? 'de-CH', last_login: null, previous_login: null,
+        address: body.address ?? '', zip_code: body.zip_code ?? '', city: body.city ?? '', country: body.country ?? '', telephone: body.telephone ?? '',
+        company: body.company ?? '', comment: body.comment ?? '',
+      }).returning('id').executeTakeFirstOrThrow()
+      await db.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: body.role }).execute()
+      if (body.send_welcome) await service.sendWelcome(actor, u.id, installationId)
+      return one(actor, u.id)
+    },
+
+    /**
+     * POST /api/users/{user_id}/active {active, date?} (SPEC §4): deactivate → is_active false and
+     * deactivation_datetime = date or now, and every session ends; re-activate → is_active true, date
+     * cleared. Not on yourself (400 notOnYourself).
+     */
+    async setActive(actor: Actor, userId: number, active: boolean, date?: string): Promise<ManagedUser> {
+      await target(actor, userId)
+      if (userId === actor.id) throw new AppError(400, 'notOnYourself')
+      if (active) {
+        await db.updateTable('users').set({ is_active: true, deactivation_datetime: null }).where('id', '=', userId).execute()
+      } else {
+        await db.updateTable('users').set({ is_active: false, deactivation_datetime: date ? new Date(date) : new Date() }).where('id', '=', userId).execute()
+        await endSessions(userId)
+      }
+      return one(actor, userId)
+    },
+
+    /**
+     * POST /api/users/{user_id}/send-welcome-email (installation optional): the welcome mail with a
+     * 7-day set-password link, in the user's language, through the outbox.
+     */
+    async sendWelcome(actor: Actor, userId: number, installationId?: number): Promise<void> {
+      const user = await target(actor, userId)
+      const membership = await db.selectFrom('installation_users').innerJoin('installations', 'installations.id', 'installation_users.installation_id')
+        .select(['installations.id', 'installations.name']).where('user_id', '=', userId)
+        .$if(Boolean(installationId), (q) => q.where('installations.id', '=', installationId!)).orderBy('installations.id').executeTakeFirst()
+      if (installationId && !membership) throw NotFound()
+      const url = await passwordReset.issueLink(userId, { ttlMs: WELCOME_TTL_MS, installation: membership?.id })
+      const rendered = welcomeMail(mailLang(user.ietf_lang_tag), { name: `${user.first_name} ${user.last_name}`.trim(), email: user.email, site: membership?.name ?? 'Cockpit', url })
+      await mail.enqueue({ kind: 'welcome', to: user.email, ...rendered })
+    },
+
+    /** Superuser rights (SPEC §5, confirmation in the client): only a superuser, never on yourself. */
+    async setSuperuser(actor: Actor, userId: number, value: boolean): Promise<ManagedUser> {
+      if (!actor.is_superuser) throw Forbidden()
+      await target(actor, userId)
+      if (userId === actor.id) throw new AppError(400, 'notOnYourself')
+      await db.updateTable('users').set({ is_superuser: value }).where('id', '=', userId).execute()
+      return one(actor, userId)
+    },
+
+    /** GET /api/cockpit/users/{user_id}/installations/: the user's memberships the caller may see. */
+    async memberships(actor: Actor, userId: number): Promise<{ id: number; name: string; role: MemberRole }[]> {
+      await target(actor, userId)
+      const scope = await administered(actor)
+      let q = db.selectFrom('installation_users').innerJoin('installations', 'installations.id', 'installation_users.installation_id')
+        .select(['installations.id', 'installations.name', 'installation_users.role']).where('user_id', '=', userId)
+      if (scope !== 'all') q = q.where('installations.id', 'in', scope.length ? scope : [0])
+      return q.orderBy('installations.id').execute()
+    },
+
+    /**
+     * POST (add), PUT/PATCH (change role) /api/cockpit/users/{user_id}/installations/{installation_id}:
+     * the caller must administer that installation. Adding a user the caller cannot reach yet is only
+     * for superusers (an admin cannot pull in users of other installations).
+     */
+    async setMembership(actor: Actor, userId: number, installationId: number, role: MemberRole): Promise<{ id: number; role: MemberRole }> {
+      await requireAdmin(actor, installationId)
+      await target(actor, userId)
+      await db.insertInto('installation_users').values({ user_id: userId, installation_id: installationId, role })
+        .onConflict((oc) => oc.columns(['user_id', 'installation_id']).doUpdateSet({ role }))
+        .execute()
+      return { id: installationId, role }
+    },
+
+    /** DELETE /api/cockpit/users/{user_id}/installations/{installation_id}: removes the membership and the user's permissions there. */
+    async removeMembership(actor: Actor, userId: number, installationId: number): Promise<void> {
+      await requireAdmin(actor, installationId)
+      await target(actor, userId)
+      if (userId === actor.id) throw new AppError(400, 'notOnYourself')
+      const gone = await db.deleteFrom('installation_users').where('user_id', '=', userId).where('installation_id', '=', installationId).executeTakeFirst()
+      if (!Number(gone.numDeletedRows)) throw NotFound()
+      await db.deleteFrom('permissions').where('user_id', '=', userId).where('installation_id', '=', installationId).execute()
+    },
+  }
+  return service
+}
+export type UserManagementService = ReturnType<typeof createUserManagementService>

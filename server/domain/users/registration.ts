@@ -1,0 +1,80 @@
+import crypto from 'node:crypto'
+import type { Db } from '../../db/connection.ts'
+import type { MailService } from '../mail/service.ts'
+import type { LegalService } from '../legal/service.ts'
+import { AppError, Invalid } from '../../lib/errors.ts'
+import { hashPassword } from '../auth/passwords.ts'
+import { verificationMail } from '../mail/templates/verification.ts'
+import { mailLang } from '../mail/templates/layout.ts'
+import { isStrongPassword } from '../../../shared/rules/password.ts'
+import type { Registration } from '../../../shared/schemas/accounts.ts'
+
+/** Verification links stay valid 48 hours. */
+export const VERIFY_TTL_MS = 48 * 3600_000
+/** Registration answers after at least this long, whether or not the address was new (no enumeration). */
+export const REGISTER_ANSWER_MS = 300
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Self-registration (SPEC §7 /users/can-register, /users/register/, /users/user-verification/; issue 3 §2).
+ * Open per installation (installations.registration_enabled). A new account is inactive until its
+ * address is confirmed through the mailed link; it joins the installation as installation_user with the
+ * current terms accepted. An address already in use gets the same answer and no account (no enumeration).
+ */
+export function createRegistrationService({ db, mail, legal, publicUrl }: { db: Db; mail: MailService; legal: LegalService; publicUrl: string }) {
+  return {
+    /** GET /api/users/can-register?installation=N: whether that installation accepts registrations (false when unknown). */
+    async canRegister(installationId: number): Promise<boolean> {
+      const row = await db.selectFrom('installations').select('registration_enabled').where('id', '=', installationId).executeTakeFirst()
+      return Boolean(row?.registration_enabled)
+    },
+
+    /**
+     * POST /api/users/register/?installation=N: 403 registrationClosed when closed; 400 for the password
+     * rule or missing terms acceptance; otherwise the same result after REGISTER_ANSWER_MS whether the
+     * address was new (account created, verification mail queued) or already used (nothing happens).
+     */
+    async register(installationId: number, body: Registration): Promise<void> {
+      if (!(await this.canRegister(installationId))) throw new AppError(403, 'registrationClosed')
+      if (body.terms_accepted !== true) throw new Invalid({ terms_accepted: ['termsRequired'] })
+      if (!isStrongPassword(body.password)) throw new Invalid({ password: ['passwordRule'] })
+      const started = Date.now()
+      const password_hash = await hashPassword(body.password)
+      const email = body.email.trim().toLowerCase()
+      const exists = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()
+      if (!exists) {
+        const u = await db.insertInto('users').values({
+          email, password_hash, first_name: body.first_name, last_name: body.last_name, title: body.title ?? null, is_superuser: false,
+          is_active: false, deactivation_datetime: null, ietf_lang_tag: body.ietf_lang_tag ?? 'de-CH', last_login: null, previous_login: null,
+        }).onConflict((oc) => oc.column('email').doNothing()).returning('id').executeTakeFirst()
+        if (u) {
+          await db.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: 'installation_user' }).execute()
+          await legal.acceptAll(u.id)
+          const token = crypto.randomBytes(32).toString('base64url')
+          await db.insertInto('password_reset_tokens').values({ user_id: u.id, token_hash: sha256(token), expires_at: new Date(Date.now() + VERIFY_TTL_MS), used_at: null, purpose: 'verify' }).execute()
+          const url = `${publicUrl}/login/verify?${new URLSearchParams({ token, installation: String(installationId) })}`
+          await mail.enqueue({ kind: 'verification', to: email, ...verificationMail(mailLang(body.ietf_lang_tag), { name: `${body.first_name} ${body.last_name}`.trim(), url }) })
+        }
+      }
+      await sleep(Math.max(0, REGISTER_ANSWER_MS - (Date.now() - started)))
+    },
+
+    /**
+     * POST /api/users/user-verification/ {token}: activates the registered account; the token is single
+     * use. 404 "The link has expired. Please create a new link" for an unknown, used or expired token.
+     */
+    async verify(token: string): Promise<void> {
+      const row = await db.selectFrom('password_reset_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', 'verify').executeTakeFirst()
+      if (!row || row.used_at || row.expires_at.getTime() <= Date.now()) throw new AppError(404, 'resetLinkExpired')
+      await db.transaction().execute(async (trx) => {
+        const spent = await trx.updateTable('password_reset_tokens').set({ used_at: new Date() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst()
+        if (Number(spent.numUpdatedRows) !== 1) throw new AppError(404, 'resetLinkExpired')
+        // Only an account that was never activated: a verification link cannot undo a deactivation.
+        await trx.updateTable('users').set({ is_active: true }).where('id', '=', row.user_id).where('last_login', 'is', null).where('deactivation_datetime', 'is', null).execute()
+      })
+    },
+  }
+}
+export type RegistrationService = ReturnType<typeof createRegistrationService>

@@ -1,0 +1,135 @@
+import { test, expect, type Page } from '@playwright/test'
+import { SMTPServer } from 'smtp-server'
+import { existsSync } from 'node:fs'
+
+test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
+
+/**
+ * An admin creates a user (welcome e-mail captured from SMTP), grants read on one station, and that
+ * user sees only that station on the Power page (issue 3). SMTP: 127.0.0.1:(E2E_PORT + 1000).
+ */
+const SMTP_PORT = Number(process.env.E2E_PORT ?? 3199) + 1000
+const PASSWORD = 'Cockpit-2026!'
+const mails: { to: string; raw: string }[] = []
+let smtp: SMTPServer
+
+test.beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let raw = ''
+      stream.on('data', (c: Buffer) => (raw += c.toString()))
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw })
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => smtp.listen(SMTP_PORT, '127.0.0.1', resolve))
+})
+test.afterAll(async () => {
+  await new Promise<void>((resolve) => smtp.close(() => resolve()))
+})
+
+const decodeQp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+
+async function logIn(page: Page, email: string, password: string) {
+  await page.goto('/login')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/facility\/\d+$/)
+}
+
+test('an admin creates a user, grants read on one station, and that user sees only that station', async ({ page }) => {
+  const email = `e2e-${Date.now()}@example.com`
+  await logIn(page, 'admin@example.com', PASSWORD)
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible()
+
+  // Role filter.
+  const list = page.getByRole('region', { name: 'All users' })
+  await list.getByLabel('Role').selectOption('installation_admin')
+  await expect(list.getByRole('listitem')).toHaveCount(1)
+  await list.getByLabel('Role').selectOption('all')
+
+  // New user, with the welcome e-mail.
+  await page.getByRole('button', { name: 'New user' }).click()
+  const form = page.getByRole('region', { name: 'New user' })
+  await form.getByRole('button', { name: 'Create user' }).click()
+  await expect(form.getByLabel('E-mail', { exact: true })).toHaveAccessibleDescription('The field is required.')
+  await form.getByLabel('E-mail', { exact: true }).fill(email)
+  await form.getByLabel('First name').fill('Erika')
+  await form.getByLabel('Last name').fill('Test')
+  await form.getByLabel('Language').selectOption('en')
+  await form.getByRole('button', { name: 'Create user' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Erika Test' })).toBeVisible()
+
+  // Permissions: read on Station 3 only, confirmed.
+  await page.getByRole('link', { name: 'Permissions' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Permissions' })).toBeVisible()
+  const stations = page.getByRole('region', { name: 'Charging stations' })
+  await stations.getByLabel('Station 3', { exact: true }).selectOption('read')
+  await page.getByRole('button', { name: 'Save permissions' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Adjust permissions?' })
+  await dialog.getByRole('button', { name: 'Adjust' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'The data has been saved.' })).toBeVisible()
+  await page.getByRole('button', { name: 'Log out' }).click()
+
+  // The user sets a password through the welcome link and logs in.
+  let link: string | undefined
+  await expect.poll(() => {
+    const m = mails.find((x) => x.to === email)
+    link = m ? /https?:\/\/[^/\s"]+(\/login\/reset\?token=[A-Za-z0-9_-]+[^\s"<]*)/.exec(decodeQp(m.raw))?.[1] : undefined
+    return link
+  }, { timeout: 30_000, intervals: [250] }).toBeTruthy()
+  expect(decodeQp(mails.find((x) => x.to === email)!.raw)).toContain('Welcome to Cockpit')
+  await page.goto(link!.replace(/&amp;/g, '&'))
+  await page.getByLabel('New password', { exact: true }).fill('Erika-Test-1')
+  await page.getByLabel('Repeat new password').fill('Erika-Test-1')
+  await page.getByRole('button', { name: 'Save new password' }).click()
+  await page.getByRole('link', { name: 'Go to login' }).click()
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('Erika-Test-1')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/facility\/\d+$/)
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Power', exact: true }).click()
+  const visible = page.getByRole('region', { name: 'Charging stations', exact: true })
+  await expect(visible.getByRole('article')).toHaveCount(1)
+  await expect(visible.getByRole('article')).toContainText('Station 3')
+  // A facility user has no Management entry.
+  await expect(page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management' })).toHaveCount(0)
+})
+
+test('user actions ask for confirmation: deactivate and activate again', async ({ page }) => {
+  await logIn(page, 'admin@example.com', PASSWORD)
+  await page.goto('/facility/1/management/users')
+  await page.getByRole('region', { name: 'All users' }).getByRole('link').filter({ hasText: /.+/ }).nth(0).waitFor()
+  const userLink = page.getByRole('region', { name: 'All users' }).getByRole('listitem').filter({ hasText: 'user@example.com' }).getByRole('link')
+  await userLink.click()
+  const account = page.getByRole('region', { name: 'Account' })
+  await account.getByRole('button', { name: 'Deactivate' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Deactivate the user?' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByText('Active', { exact: true })).toBeVisible()
+  await account.getByRole('button', { name: 'Deactivate' }).click()
+  await dialog.getByRole('button', { name: 'Deactivate' }).click()
+  await expect(page.getByText('Deactivated', { exact: true })).toBeVisible()
+  await account.getByRole('button', { name: 'Activate' }).click()
+  await page.getByRole('dialog', { name: 'Activate the user?' }).getByRole('button', { name: 'Activate' }).click()
+  await expect(page.getByText('Active', { exact: true })).toBeVisible()
+})
+
+test('a superuser sees the mail outbox with the delivery state; an admin does not', async ({ page }) => {
+  await logIn(page, 'super@example.com', PASSWORD)
+  await page.goto('/facility/1/management/users')
+  const outbox = page.getByRole('region', { name: 'Mail outbox' })
+  await expect(outbox.getByRole('listitem').filter({ hasText: 'Welcome to Cockpit' }).first()).toContainText('Sent')
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await logIn(page, 'admin@example.com', PASSWORD)
+  await page.goto('/facility/1/management/users')
+  await expect(page.getByRole('region', { name: 'All users' })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Mail outbox' })).toHaveCount(0)
+})

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import request from 'supertest'
+import type { FastifyInstance } from 'fastify'
+import { addOtherInstallation, auth, login, PASSWORD, startApp } from './helpers.ts'
+
+let app: FastifyInstance
+const ids: Record<string, number> = {}
+const tokens: Record<string, string> = {}
+let other: number
+const api = () => request(app.server)
+const idOf = async (email: string) => (await app.domain!.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
+
+beforeAll(async () => {
+  ;({ app } = await startApp({ roles: ['api'] }))
+  const o = await addOtherInstallation(app)
+  other = o.installationId
+  const emails = { super: 'super@example.com', admin: 'admin@example.com', user: 'user@example.com', bern: o.adminEmail }
+  for (const [k, email] of Object.entries(emails)) {
+    ids[k] = await idOf(email)
+    tokens[k] = await login(app, email)
+  }
+})
+afterAll(async () => {
+  await app?.close()
+})
+
+const create = (token: string, installation: number, body: Record<string, unknown>) =>
+  api().post('/api/users/create/').set(auth(token)).set('installation-id', String(installation)).send(body)
+
+describe('user management', () => {
+  it('an admin creates a user in their installation, lists it by role, and it cannot sign in until set up', async () => {
+    const r = await create(tokens.admin, 1, { email: 'New.Resident@example.com', first_name: 'Nora', last_name: 'Neu', title: 'ms', role: 'installation_user' }).expect(201)
+    expect(r.body).toMatchObject({ email: 'new.resident@example.com', role: 'installation_user', is_active: true, installations: [{ id: 1, role: 'installation_user' }] })
+    const users = await api().get('/api/cockpit/users/?role=installation_user').set(auth(tokens.admin)).expect(200)
+    expect(users.body.results.map((u: { email: string }) => u.email)).toContain('new.resident@example.com')
+    expect(users.body.results.every((u: { role: string }) => u.role === 'installation_user')).toBe(true)
+    const admins = await api().get('/api/cockpit/users/?role=installation_admin').set(auth(tokens.admin)).expect(200)
+    expect(admins.body.results.map((u: { email: string }) => u.email)).toEqual(['admin@example.com'])
+    const all = await api().get('/api/cockpit/users/?role=all').set(auth(tokens.admin)).expect(200)
+    expect(all.body.results.map((u: { email: string }) => u.email)).not.toContain('bern-admin@example.com')
+    expect(all.body.results.map((u: { email: string }) => u.email)).not.toContain('relay@cockpit.internal')
+    const supers = await api().get('/api/cockpit/users/?role=superuser').set(auth(tokens.super)).expect(200)
+    expect(supers.body.results.map((u: { email: string }) => u.email)).toEqual(['super@example.com'])
+    await api().post('/api/authentication/token/').send({ email: 'new.resident@example.com', password: PASSWORD }).expect(401)
+  })
+
+  it('refuses bad input with 400 in the SPEC wording (en, de), a used address, and a missing installation', async () => {
+    const r = await create(tokens.admin, 1, { email: 'x' }).expect(400)
+    expect(r.body).toMatchObject({ email: ['The field is not a valid email address'], first_name: ['The field is required.'] })
+    const de = await create(tokens.admin, 1, { email: 'user@example.com', first_name: 'A', last_name: 'B' }).set('Accept-Language', 'de').expect(400)
+    expect(de.body).toEqual({ email: ['Diese E-Mail-Adresse wird bereits von einem anderen Konto verwendet.'] })
+    const none = await api().post('/api/users/create/').set(auth(tokens.admin)).send({ email: 'a@b.ch', first_name: 'A', last_name: 'B' }).expect(400)
+    expect(none.body).toEqual({ detail: 'No installationId' })
+    await api().post(`/api/users/${ids.user}/active`).set(auth(tokens.admin)).send({ active: 'yes' }).expect(400)
+  })
+
+  it('deactivation (with a date) ends the sessions; re-activation clears the date (SPEC §4)', async () => {
+    const created = await create(tokens.admin, 1, { email: 'deact@example.com', first_name: 'D', last_name: 'A' }).expect(201)
+    const id = created.body.id
+    await app.domain!.db.updateTable('users').set({ password_hash: (await app.domain!.db.selectFrom('users').select('password_hash').where('id', '=', ids.user).executeTakeFirstOrThrow()).password_hash }).where('id', '=', id).execute()
+    const s = await api().post('/api/authentication/token/').send({ email: 'deact@example.com', password: PASSWORD }).expect(200)
+    const date = '2026-12-31T23:00:00.000Z'
+    const off = await api().post(`/api/users/${id}/active`).set(auth(tokens.admin)).send({ active: false, date }).expect(200)
+    expect(off.body).toMatchObject({ is_active: false, deactivation_datetime: date })
+    await api().get(`/api/users/${id}/`).set(auth(s.body.access)).expect(401)
+    await api().post('/api/authentication/token/refresh/').send({ refresh: s.body.refresh }).expect(401)
+    await api().post('/api/authentication/token/').send({ email: 'deact@example.com', password: PASSWORD }).expect(401)
+    const on = await api().post(`/api/users/${id}/active`).set(auth(tokens.admin)).send({ active: true }).expect(200)
+    expect(on.body).toMatchObject({ is_active: true, deactivation_datetime: null })
+    await api().post('/api/authentication/token/').send({ email: 'deact@example.com', password: PASSWORD }).expect(200)
+    const self = await api().post(`/api/users/${ids.admin}/active`).set(auth(tokens.admin)).set('Accept-Language', 'de').send({ active: false }).expect(400)
+    expect(self.body.detail).toMatch(/eigenes Konto/)
+  })
+
+  it('memberships: an admin adds and removes facilities only within their installations', async () => {
+    const created = await create(tokens.super, 1, { email: 'member@example.com', first_name: 'M', last_name: 'B' }).expect(201)
+    const id = created.body.id
+    // The Zürich admin cannot add the user to Bern; the superuser can.
+    await api().post(`/api/cockpit/users/${id}/installations/`).set(auth(tokens.admin)).send({ installation_id: other }).expect(403)
+    await api().post(`/api/cockpit/users/${id}/installations/`).set(auth(tokens.super)).send({ installation_id: other, role: 'installation_user' }).expect(201)
+    // Each admin sees only their own installation's membership.
+    expect((await api().get(`/api/cockpit/users/${id}/installations/`).set(auth(tokens.admin)).expect(200)).body.map((m: { id: number }) => m.id)).toEqual([1])
+    expect((await api().get(`/api/cockpit/users/${id}/installations/`).set(auth(tokens.bern)).expect(200)).body.map((m: { id: number }) => m.id)).toEqual([other])
+    await api().patch(`/api/cockpit/users/${id}/installations/${other}`).set(auth(tokens.admin)).send({ role: 'installation_admin' }).expect(403)
+    await api().patch(`/api/cockpit/users/${id}/installations/1`).set(auth(tokens.admin)).send({ role: 'installation_admin' }).expect(200)
+    await api().delete(`/api/cockpit/users/${id}/installations/${other}`).set(auth(tokens.admin)).expect(403)
+    await api().delete(`/api/cockpit/users/${id}/installations/${other}`).set(auth(tokens.bern)).expect(204)
+    const ofInst = await api().get('/api/cockpit/users/installation/1').set(auth(tokens.admin)).expect(200)
+    expect(ofInst.body.find((u: { id: number }) => u.id === id)).toMatchObject({ role: 'installation_admin' })
+    await api().get('/api/cockpit/users/installation/1').set(auth(tokens.bern)).expect(403)
+    await api().get('/api/cockpit/users/installation/1').set(auth(tokens.user)).expect(403)
+    await api().get('/api/cockpit/users/installation/999').set(auth(tokens.super)).expect(404)
+  })
+
+  it('only a superuser grants superuser rights', async () => {
+    await api().put(`/api/cockpit/users/${ids.user}/superuser`).set(auth(tokens.admin)).send({ is_superuser: true }).expect(403)
+    const r = await api().put(`/api/cockpit/users/${ids.user}/superuser`).set(auth(tokens.super)).send({ is_superuser: true }).expect(200)
+    expect(r.body).toMatchObject({ is_superuser: true, role: 'superuser' })
+    // Now the admin can no longer change that user.
+    await api().post(`/api/users/${ids.user}/active`).set(auth(tokens.admin)).send({ active: false }).expect(403)
+    await api().put(`/api/cockpit/users/${ids.user}/superuser`).set(auth(tokens.super)).send({ is_superuser: false }).expect(200)
+    await api().put(`/api/cockpit/users/${ids.super}/superuser`).set(auth(tokens.super)).send({ is_superuser: false }).expect(400)
+  })
+
+  it('authorization matrix: no management call succeeds for an installation_user or across installations', async () => {
+    const bernUser = (await create(tokens.bern, other, { email: 'bern-user@example.com', first_name: 'B', last_name: 'U' }).expect(201)).body.id
+    const zUser = ids.user
+    // [who, call, expected status]
+    const calls: [string, () => request.Test, number][] = [
+      ['user', () => api().get('/api/cockpit/users/').set(auth(tokens.user)), 403],
+      ['user', () => create(tokens.user, 1, { email: 'u1@example.com', first_name: 'A', last_name: 'B' }), 403],
+      ['user', () => api().post(`/api/users/${ids.admin}/active`).set(auth(tokens.user)).send({ active: false }), 404],
+      ['user', () => api().post(`/api/users/${zUser}/send-welcome-email`).set(auth(tokens.user)), 404],
+      ['user', () => api().get(`/api/cockpit/users/${ids.admin}/installations/`).set(auth(tokens.user)), 404],
+      ['admin', () => api().get(`/api/cockpit/users/?installation=${other}`).set(auth(tokens.admin)), 403],
+      ['admin', () => create(tokens.admin, other, { email: 'x1@example.com', first_name: 'A', last_name: 'B' }), 403],
+      ['admin', () => api().post(`/api/users/${bernUser}/active`).set(auth(tokens.admin)).send({ active: false }), 404],
+      ['admin', () => api().post(`/api/users/${bernUser}/send-welcome-email`).set(auth(tokens.admin)), 404],
+      ['admin', () => api().get(`/api/cockpit/users/${bernUser}/`).set(auth(tokens.admin)), 404],
+      ['admin', () => api().get(`/api/cockpit/users/${bernUser}/installations/`).set(auth(tokens.admin)), 404],
+      ['admin', () => api().post(`/api/cockpit/users/${bernUser}/installations/`).set(auth(tokens.admin)).send({ installation_id: 1 }), 404],
+      ['admin', () => api().get(`/api/cockpit/users/installation/${other}`).set(auth(tokens.admin)), 403],
+      ['bern', () => api().post(`/api/users/${zUser}/active`).set(auth(tokens.bern)).send({ active: false }), 404],
+      ['bern', () => api().get(`/api/cockpit/users/${zUser}/`).set(auth(tokens.bern)), 404],
+      ['bern', () => api().post(`/api/cockpit/users/${zUser}/installations/`).set(auth(tokens.bern)).send({ installation_id: other }), 404],
+      ['super', () => api().get(`/api/cockpit/users/${bernUser}/`).set(auth(tokens.super)), 200],
+      ['super', () => api().post(`/api/users/${bernUser}/send-welcome-email`).set(auth(tokens.super)), 200],
+    ]
+    for (const [i, [who, call, status]] of calls.entries()) {
+      const r = await call()
+      expect(r.status, `call #${i} by ${who}`).toBe(status)
+    }
+    await api().get('/api/cockpit/users/').expect(401)
+  })
+})
+
+describe('welcome e-mail', () => {
+  it('goes through the outbox in the user\'s language with a set-password link that works', async () => {
+    const created = await create(tokens.admin, 1, { email: 'welcome@example.com', first_name: 'Wanda', last_name: 'Willkomm', ietf_lang_tag: 'de-CH', send_welcome: true }).expect(201)
+    const row = await app.domain!.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', 'welcome@example.com').executeTakeFirstOrThrow()
+    expect(row.kind).toBe('welcome')
+    expect(row.subject).toBe('Willkommen bei Cockpit')
+    expect(row.body_text).toContain('Demo Residence')
+    expect(row.body_html).toContain('Passwort festlegen')
+    const token = /\/login\/reset\?token=([A-Za-z0-9_-]+)/.exec(row.body_text)![1]
+    await api().post('/api/password-reset/confirm/').send({ token, password: 'Willkommen-1' }).expect(200)
+    await login(app, 'welcome@example.com', 'Willkommen-1')
+    const again = await api().post(`/api/users/${created.body.id}/send-welcome-email`).set(auth(tokens.admin)).set('Accept-Language', 'de').expect(200)
+    expect(again.body.detail).toBe('Die Willkommens-E-Mail wurde versendet.')
+  })
+})
