@@ -29,5 +29,9 @@ export const ChargingSession = z.object({
   transaction_fee: z.number().nullable(),
   status: z.enum(['charging', 'unpaid', 'paid']),
   paid_on: z.string().nullable(),
+  /** Started by a timer (SPEC §3 journal set-by-timer flag); issue 4. */
+  set_by_timer: z.boolean().optional(),
+  /** GET this (with the bearer token) for the PDF invoice once the session ended; null while charging. Issue 4. */
+  invoice_url: z.string().nullable().optional(),
 })
 export type ChargingSession = z.infer<typeof ChargingSession>

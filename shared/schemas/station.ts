@@ -27,6 +27,8 @@ export const Station = z.object({
   status_code: z.number().int(),
   alerts: z.array(z.string()),
   rfid_lernmodus: z.number().int(),
+  /** Learning mode (SPEC §4): the unknown tag detected while learning, shown to admins only; else null. */
+  pending_rfid: z.object({ tag: z.string(), detected_at: z.string() }).nullable().optional(),
   power_kw: z.number(),
   energy_kwh: z.number(),
   session_start: z.string().nullable(),

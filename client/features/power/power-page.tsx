@@ -14,6 +14,7 @@ import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx
 import { DataAge, LiveBadge } from '../../components/tile-meta.tsx'
 import { hasOverview, PowerFlow, StationsOnlyFlow } from './power-flow.tsx'
 import { StationCard } from './station-card.tsx'
+import { Link } from 'wouter'
 import { tileStatus } from './live-status.ts'
 import type { TileStatus } from './live-status.ts'
 
@@ -195,12 +196,23 @@ function Stations({ inst, installation, f }: { inst: InstallationLive; installat
       ) : (
         <ul aria-labelledby="stations-title" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {stations.map((s) => (
-            <li key={s.id}>
+            <li key={s.id} className="flex flex-col gap-1">
               <StationCard station={s} admin={admin} f={f} />
+              <StationLink installationId={installation.id} station={s} />
             </li>
           ))}
         </ul>
       )}
     </section>
+  )
+}
+
+/** The way into a station's tabs (status, timer, journal, RFIDs, management; SPEC §2). */
+function StationLink({ installationId, station }: { installationId: number; station: Station }) {
+  const { t } = useTranslation('charging')
+  return (
+    <Link href={`/facility/${installationId}/power/stations/${station.id}`} className="self-end px-1 text-sm font-medium text-brand-700 hover:underline">
+      {t('station.details', { station: station.name })}
+    </Link>
   )
 }

@@ -4,6 +4,7 @@ import { SIMULATOR } from '../../../config/defaults.ts'
 import { bucketOf } from '../../domain/measurements/service.ts'
 import { backfill } from './backfill.ts'
 import { step, type SimState } from './physics.ts'
+import { unknownBadge } from './learning.ts'
 
 export interface Simulator {
   /** Backfill what is missing, then step every 5 s in real time. */
@@ -11,6 +12,11 @@ export interface Simulator {
   stop(): Promise<void>
   /** Run one step at `t` (tests drive the clock with this). */
   tick(t: Date): Promise<void>
+  /**
+   * Demo control: a guest car (fully charged, no badge) plugs in at a station from `at` for `minutes`,
+   * so learning mode can be shown at any hour. Takes effect at the next step.
+   */
+  plugIn(installationId: number, stationId: number, minutes: number, at?: Date): Promise<void>
 }
 
 /**
@@ -22,6 +28,8 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }
   const states = new Map<number, SimState>()
   const lastTick = new Map<number, number>()
   const reported = new Map<number, string>()
+  // The mode each timer-mode station followed at the last step, to journal the switches its timers make.
+  const timerModes = new Map<number, string>()
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | null = null
   let stopped = false
@@ -66,6 +74,21 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }
         await domain.stations.reportState(o.stationId, report)
       }
     }
+    for (const o of r.stations) {
+      if (eq.stations.find((s) => s.id === o.stationId)?.charging_mode !== 'timer') {
+        timerModes.delete(o.stationId)
+        continue
+      }
+      const before = timerModes.get(o.stationId)
+      timerModes.set(o.stationId, o.mode)
+      if (before !== undefined && before !== o.mode) await domain.stations.recordTimerSwitch(o.stationId, o.mode, t)
+    }
+    // Learning mode (issue 4): a car at a learning station presents an unknown card, which the station
+    // keeps as the pending new RFID for an admin to register or ignore.
+    for (const stationId of await domain.stations.learning(installationId)) {
+      const out = r.stations.find((o) => o.stationId === stationId)
+      if (out?.car) await domain.stations.reportLearnedTag(stationId, unknownBadge(seed, stationId, t), t)
+    }
   }
 
   async function tick(t: Date): Promise<void> {
@@ -102,6 +125,11 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }
 
   return {
     tick,
+    async plugIn(installationId, stationId, minutes, at = new Date()) {
+      const state = await stateOf(installationId)
+      state.guests ??= new Map()
+      state.guests.set(stationId, { arrive: at, depart: new Date(at.getTime() + minutes * 60_000), energyNeededKwh: 0, badge: 'none' })
+    },
     async start() {
       stopped = false
       await catchUp()

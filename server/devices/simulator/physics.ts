@@ -28,6 +28,11 @@ export interface Car {
 export interface SimState {
   soc: number
   cars: Map<number, Car | null>
+  /**
+   * Demo control (issue 4): a guest car an admin plugged in by hand at a station (station id → visit);
+   * it replaces the scheduled visit while it lasts.
+   */
+  guests?: Map<number, CarVisit>
 }
 
 export interface StationOutput {
@@ -120,15 +125,19 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
     let car = state.cars.get(s.id) ?? null
     let departed: Car | null = null
     let arrived = false
-    const visit = visitAt(t, tz, seed, index)
+    const guest = state.guests?.get(s.id)
+    if (guest && t >= guest.depart) state.guests!.delete(s.id)
+    const visit = guest && guest.arrive <= t && t < guest.depart ? guest : visitAt(t, tz, seed, index)
     if (car && (!visit || car.visit.arrive.getTime() !== visit.arrive.getTime())) {
       departed = car
       car = null
     }
     if (!car && visit) {
       const resident = eq.rfids[index % Math.max(1, eq.rfids.length)] ?? null
-      const byRfid = visit.badge === 'resident' && resident ? resident : null
-      car = { visit, deliveredKwh: 0, rfid: byRfid, refused: visit.badge === 'unknown', sessionId: null }
+      // A card limited to other stations (issue 4 per-station permissions) is refused here like an unknown one.
+      const allowed = resident && (!resident.station_ids || resident.station_ids.includes(s.id))
+      const byRfid = visit.badge === 'resident' && resident && allowed ? { id: resident.id, user_id: resident.user_id } : null
+      car = { visit, deliveredKwh: 0, rfid: byRfid, refused: visit.badge === 'unknown' || (visit.badge === 'resident' && !!resident && !allowed), sessionId: null }
       arrived = true
     }
     state.cars.set(s.id, car)

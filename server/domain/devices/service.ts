@@ -7,7 +7,8 @@ export interface Equipment {
   meters: { id: number; meter_type: MeterType; object_id: number | null; capacity: number | null }[]
   apartments: number[]
   stations: { id: number; meter_id: number; capacity_kw: number; charging_mode: string; status: string | null; current_session_id: number | null }[]
-  rfids: { id: number; user_id: number | null }[]
+  /** Active, ready cards; `station_ids` set when a card may charge only at those stations (issue 4). */
+  rfids: { id: number; user_id: number | null; station_ids?: number[] }[]
   timers: { object_id: number; days: boolean[]; start_time: string; charging_mode: string }[]
 }
 
@@ -16,6 +17,12 @@ export interface Equipment {
  * changed charging mode or timer takes effect within 5 s.
  */
 export function createDeviceService({ db }: { db: Db }) {
+  // Cards limited to some stations (all_stations false) carry their station ids.
+  async function withStations(rfids: { id: number; user_id: number | null; all_stations: boolean }[]): Promise<Equipment['rfids']> {
+    const limited = rfids.filter((r) => !r.all_stations).map((r) => r.id)
+    const links = limited.length ? await db.selectFrom('rfid_stations').select(['rfid_id', 'station_id']).where('rfid_id', 'in', limited).execute() : []
+    return rfids.map((r) => (r.all_stations ? { id: r.id, user_id: r.user_id } : { id: r.id, user_id: r.user_id, station_ids: links.filter((l) => l.rfid_id === r.id).map((l) => l.station_id) }))
+  }
   return {
     async installationIds(): Promise<number[]> {
       return (await db.selectFrom('installations').select('id').orderBy('id').execute()).map((r) => r.id)
@@ -26,7 +33,9 @@ export function createDeviceService({ db }: { db: Db }) {
         db.selectFrom('meters').select(['id', 'meter_type', 'object_id', 'capacity']).where('installation_id', '=', installationId).orderBy('id').execute(),
         db.selectFrom('objects').select(['id', 'object_type']).where('installation_id', '=', installationId).where('object_type', '=', 'apartment').orderBy('id').execute(),
         db.selectFrom('charging_stations').select(['id', 'meter_id', 'capacity_kw', 'charging_mode', 'status', 'current_session_id']).where('installation_id', '=', installationId).orderBy('id').execute(),
-        db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', installationId).where('active', '=', true).orderBy('id').execute(),
+        // A learned card works only from its ready_at on (issue 4, SPEC §9: about 3 minutes).
+        db.selectFrom('rfids').select(['id', 'user_id', 'all_stations']).where('installation_id', '=', installationId).where('active', '=', true)
+          .where((eb) => eb.or([eb('ready_at', 'is', null), eb('ready_at', '<=', new Date())])).orderBy('id').execute(),
         db.selectFrom('timers').selectAll().where('installation_id', '=', installationId).where('object_type', '=', 'charging_station').execute(),
       ])
       return {
@@ -34,7 +43,7 @@ export function createDeviceService({ db }: { db: Db }) {
         meters,
         apartments: objects.map((o) => o.id),
         stations,
-        rfids,
+        rfids: await withStations(rfids),
         timers: timers.map((t) => ({
           object_id: t.object_id,
           days: [t.repeat_monday, t.repeat_tuesday, t.repeat_wednesday, t.repeat_thursday, t.repeat_friday, t.repeat_saturday, t.repeat_sunday],

@@ -1,4 +1,7 @@
-import { sql } from 'kysely'
+import { sql, type Selectable } from 'kysely'
+import type { ChargingSessionsTable } from '../../db/schema.ts'
+import { AppError } from '../../lib/errors.ts'
+import { transactionFeeRappen, type PaymentMethodKind } from '../../../shared/rules/card-fees.ts'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
@@ -21,6 +24,31 @@ export function priceRappen(highKwh: number, lowKwh: number, t: TariffInForce | 
  * a session on badge-in, adds energy step by step (split into high and low tariff by the schedule in
  * installation-local time) and closes it when the car leaves.
  */
+type SessionJoinRow = Selectable<ChargingSessionsTable> & { station_name: string; rfid_tag: string | null }
+
+/** A stored session as the API answers it (SPEC §3); `invoice_url` once it has ended (issue 4). */
+function toSession(s: SessionJoinRow): ChargingSession {
+  return {
+    id: s.id,
+    station_id: s.station_id,
+    station_name: s.station_name,
+    rfid_id: s.rfid_id,
+    rfid_tag: s.rfid_tag,
+    user_id: s.user_id,
+    start: s.start.toISOString(),
+    end: s.end?.toISOString() ?? null,
+    energy_kwh: r2(s.energy_kwh),
+    high_kwh: r2(s.high_kwh),
+    low_kwh: r2(s.low_kwh),
+    price: (s.price_rappen + s.fee_rappen) / 100,
+    transaction_fee: s.fee_rappen / 100,
+    status: s.status,
+    paid_on: s.paid_on?.toISOString() ?? null,
+    set_by_timer: s.set_by_timer,
+    invoice_url: s.end ? `/api/rfids-charge/${s.id}/invoice` : null,
+  }
+}
+
 export function createSessionService({ db, installations, tariffs }: { db: Db; installations: InstallationService; tariffs: TariffService }) {
   return {
     /**
@@ -51,26 +79,36 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
         .orderBy('cs.id', 'desc')
         .execute()
       const visible = rows
-        .map((s): ChargingSession => ({
-          id: s.id,
-          station_id: s.station_id,
-          station_name: s.station_name,
-          rfid_id: s.rfid_id,
-          rfid_tag: s.rfid_tag,
-          user_id: s.user_id,
-          start: s.start.toISOString(),
-          end: s.end?.toISOString() ?? null,
-          energy_kwh: r2(s.energy_kwh),
-          high_kwh: r2(s.high_kwh),
-          low_kwh: r2(s.low_kwh),
-          price: (s.price_rappen + s.fee_rappen) / 100,
-          transaction_fee: s.fee_rappen / 100,
-          status: s.status,
-          paid_on: s.paid_on?.toISOString() ?? null,
-        }))
+        .map(toSession)
         .filter((s) => maySeeSession(s, access))
         .map((s) => projectSession(s, access))
       return { count: visible.length, next: null, previous: null, results: visible.slice(q.offset, q.offset + q.limit) }
+    },
+
+    /**
+     * GET /api/rfids-charge/{id}/: one session with the caller's rights (the installation comes from the
+     * session). 404 "Session is not found" (SPEC §8) when unknown or not visible; 403 when the caller has
+     * no role in its installation.
+     */
+    async get(actor: Actor, sessionId: number): Promise<ChargingSession> {
+      const row = await db
+        .selectFrom('charging_sessions as cs')
+        .innerJoin('charging_stations as s', 's.id', 'cs.station_id')
+        .leftJoin('rfids as r', 'r.id', 'cs.rfid_id')
+        .where('cs.id', '=', sessionId)
+        .selectAll('cs')
+        .select(['s.name as station_name', 'r.tag as rfid_tag'])
+        .executeTakeFirst()
+      if (!row) throw new AppError(404, 'sessionNotFound')
+      const access = await installations.access(actor, row.installation_id)
+      const session = toSession(row)
+      if (!maySeeSession(session, access)) throw new AppError(404, 'sessionNotFound')
+      return projectSession(session, access)
+    },
+
+    /** The installation of a session, or null when unknown (invoices). */
+    async installationOf(sessionId: number): Promise<number | null> {
+      return (await db.selectFrom('charging_sessions').select('installation_id').where('id', '=', sessionId).executeTakeFirst())?.installation_id ?? null
     },
 
     /** Device side: open a session at badge-in (or plug-in without badge). Returns its id. */
@@ -104,6 +142,17 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
     /** Device side: the car left; the session becomes unpaid (payment is issue 4's). */
     async finish(sessionId: number, at: Date): Promise<void> {
       await db.updateTable('charging_sessions').set({ end: at, status: 'unpaid' }).where('id', '=', sessionId).where('end', 'is', null).execute()
+    },
+
+    /**
+     * Payment side (issue 4 §7): mark a finished session paid with `method`, adding the card fee of
+     * SPEC §9 (shared/rules/card-fees.ts) on its price. Returns false when it is not an unpaid session.
+     */
+    async markPaid(sessionId: number, method: PaymentMethodKind, at: Date): Promise<boolean> {
+      const s = await db.selectFrom('charging_sessions').select(['price_rappen', 'status']).where('id', '=', sessionId).executeTakeFirst()
+      if (!s || s.status !== 'unpaid') return false
+      await db.updateTable('charging_sessions').set({ status: 'paid', paid_on: at, fee_rappen: transactionFeeRappen(method, s.price_rappen) }).where('id', '=', sessionId).execute()
+      return true
     },
 
     /** Device side: sessions still open (after a restart the simulator closes or resumes them). */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
-import { AppError, Forbidden, NotFound } from '../../lib/errors.ts'
+import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { canWrite, isAdmin, stationLevel, type PermissionEntry } from '../../../shared/rules/permissions.ts'
 import { projectStation } from '../../../shared/rules/visibility.ts'
 import { mayReadStation } from '../../../shared/rules/permissions.ts'
@@ -50,6 +50,7 @@ export function createStationService({ db, installations }: { db: Db; installati
       status_code: s.status_code,
       alerts: s.alerts,
       rfid_lernmodus: s.rfid_lernmodus,
+      pending_rfid: s.pending_rfid_tag ? { tag: s.pending_rfid_tag, detected_at: (s.pending_rfid_at ?? s.updated_at).toISOString() } : null,
       power_kw: r2(s.power_kw),
       energy_kwh: r2(s.energy_kwh ?? 0),
       session_start: s.session_start?.toISOString() ?? null,
@@ -75,8 +76,11 @@ export function createStationService({ db, installations }: { db: Db; installati
     },
 
     /**
-     * PATCH …/charging_stations/{id}: name and charging mode. Needs read_and_write on the station (admins
-     * have it). Leaving `locked` (unlocking a disabled station) is for admins only (SPEC §6).
+     * PATCH …/charging_stations/{id}: name, charging mode and learning mode. Needs read_and_write on the
+     * station (admins have it). Leaving `locked` (unlocking a disabled station) is for admins only
+     * (SPEC §6). Learning mode (rfid_lernmodus, SPEC §4) is for admins: turning it on needs a car plugged
+     * in (400 learningNoCar) and is refused while charging (400 learningCharging); turning it off clears
+     * the pending learned tag.
      */
     async update(actor: Actor, installationId: number, stationId: number, patch: { name?: string; charging_mode?: ChargingMode; rfid_lernmodus?: number }): Promise<Station> {
       const role = await installations.requireRole(actor, installationId)
@@ -91,22 +95,67 @@ export function createStationService({ db, installations }: { db: Db; installati
         if (level === 'none' || level === 'inherit') throw NotFound()
         if (!canWrite(level)) throw Forbidden()
         if (station.charging_mode === 'locked' && patch.charging_mode && patch.charging_mode !== 'locked') throw new AppError(403, 'unlockStation')
+        if (patch.rfid_lernmodus !== undefined && patch.rfid_lernmodus !== station.rfid_lernmodus) throw Forbidden()
+      }
+      if (patch.rfid_lernmodus !== undefined && patch.rfid_lernmodus > 0 && station.rfid_lernmodus === 0) {
+        if (station.status === 'charging') throw new Invalid({ rfid_lernmodus: ['learningCharging'] })
+        if (station.status !== 'carPluggedIn' && station.status !== 'notBadgedIn') throw new Invalid({ rfid_lernmodus: ['learningNoCar'] })
       }
       const set: Record<string, unknown> = { updated_at: new Date() }
       if (patch.name !== undefined) set.name = patch.name
-      if (patch.rfid_lernmodus !== undefined) set.rfid_lernmodus = patch.rfid_lernmodus
+      if (patch.rfid_lernmodus !== undefined) {
+        set.rfid_lernmodus = patch.rfid_lernmodus
+        if (patch.rfid_lernmodus === 0) Object.assign(set, { pending_rfid_tag: null, pending_rfid_at: null })
+      }
       if (patch.charging_mode !== undefined) {
         set.charging_mode = patch.charging_mode
         if (patch.charging_mode === 'locked') set.status = 'off'
         else if (station.charging_mode === 'locked') set.status = 'noCar'
       }
       await db.updateTable('charging_stations').set(set).where('id', '=', stationId).execute()
+      if (patch.charging_mode !== undefined && patch.charging_mode !== station.charging_mode) {
+        await db.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: patch.charging_mode, at: new Date(), detail: 'mode_changed' }).execute()
+      }
       return this.get(actor, installationId, stationId)
     },
 
     /** Device side: the stations of an installation with what a simulator or gateway needs. */
     async forDevices(installationId: number) {
       return db.selectFrom('charging_stations').selectAll().where('installation_id', '=', installationId).orderBy('id').execute()
+    },
+
+    /** The installation of station `stationId` (the /ladestation/{id}/ routes); 404 when unknown. */
+    async installationOf(stationId: number): Promise<number> {
+      const row = await db.selectFrom('charging_stations').select('installation_id').where('id', '=', stationId).executeTakeFirst()
+      if (!row) throw NotFound()
+      return row.installation_id
+    },
+
+    /** Device side: stations in learning mode still waiting for an unknown badge. */
+    async learning(installationId: number): Promise<number[]> {
+      const rows = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', installationId)
+        .where('rfid_lernmodus', '>', 0).where('pending_rfid_tag', 'is', null).execute()
+      return rows.map((r) => r.id)
+    },
+
+    /**
+     * Device side: an unknown card badged at a station in learning mode (SPEC §4). Kept as the pending
+     * new RFID until an admin registers or ignores it; ignored when learning is off or a tag is pending.
+     */
+    async reportLearnedTag(stationId: number, tag: string, at: Date): Promise<boolean> {
+      const r = await db.updateTable('charging_stations').set({ pending_rfid_tag: tag, pending_rfid_at: at, updated_at: at })
+        .where('id', '=', stationId).where('rfid_lernmodus', '>', 0).where('pending_rfid_tag', 'is', null)
+        .returning(['installation_id', 'charging_mode']).executeTakeFirst()
+      if (!r) return false
+      await db.insertInto('journal_events').values({ installation_id: r.installation_id, station_id: stationId, rfid_id: null, kind: 'rfid_session_journal_entry', charging_mode: r.charging_mode, at, detail: `rfid_learned:${tag}` }).execute()
+      return true
+    },
+
+    /** Device side: a station in timer mode switched to `mode` by one of its timers (journal, set by timer). */
+    async recordTimerSwitch(stationId: number, mode: string, at: Date): Promise<void> {
+      const s = await db.selectFrom('charging_stations').select('installation_id').where('id', '=', stationId).executeTakeFirst()
+      if (!s) return
+      await db.insertInto('journal_events').values({ installation_id: s.installation_id, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: mode, at, set_by_timer: true, detail: 'mode_changed' }).execute()
     },
 
     /** Device side: a station's reported state (SPEC §4 status, code, alerts, power). */

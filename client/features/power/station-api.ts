@@ -1,0 +1,40 @@
+import { apiFetch } from '../../api/http.ts'
+import type { PageOf } from '../../../shared/schemas/common.ts'
+import type { Timer } from '../../../shared/schemas/timer.ts'
+import type { JournalEntry } from '../../../shared/schemas/journal.ts'
+import type { Rfid } from '../../../shared/schemas/rfid.ts'
+
+const base = (installationId: number) => `/api/cockpit/installations/${installationId}`
+
+/** The fields of a timer form (SPEC §3): repeat days, "HH:mm" start, description, charging mode. */
+export type TimerFields = Omit<Timer, 'id' | 'installation_id'>
+
+/** GET …/timers?object_type=charging_station&object_id={stationId} → the station's timers. */
+export function listTimers(installationId: number, stationId: number, signal?: AbortSignal): Promise<PageOf<Timer>> {
+  return apiFetch<PageOf<Timer>>(`${base(installationId)}/timers/`, { query: { object_type: 'charging_station', object_id: stationId }, signal })
+}
+
+/** POST …/timers → the new timer (400 `{start_time: [...]}` for a bad time). */
+export function createTimer(installationId: number, fields: TimerFields): Promise<Timer> {
+  return apiFetch<Timer>(`${base(installationId)}/timers/`, { method: 'POST', body: fields })
+}
+
+/** PATCH …/timers/{id} → the changed timer. */
+export function updateTimer(installationId: number, id: number, fields: Partial<TimerFields>): Promise<Timer> {
+  return apiFetch<Timer>(`${base(installationId)}/timers/${id}/`, { method: 'PATCH', body: fields })
+}
+
+/** DELETE …/timers/{id}. */
+export function deleteTimer(installationId: number, id: number): Promise<void> {
+  return apiFetch<void>(`${base(installationId)}/timers/${id}/`, { method: 'DELETE' })
+}
+
+/** GET …/charging_stations/{id}/journal (entry_type, payment_status; "all" omits the filter). */
+export function stationJournal(installationId: number, stationId: number, q: { payment_status: string }, signal?: AbortSignal): Promise<PageOf<JournalEntry>> {
+  return apiFetch<PageOf<JournalEntry>>(`${base(installationId)}/charging_stations/${stationId}/journal`, { query: { ...q, limit: 100 }, signal })
+}
+
+/** GET …/charging_stations/{id}/rfids → the cards that may charge at the station. */
+export function stationRfids(installationId: number, stationId: number, signal?: AbortSignal): Promise<PageOf<Rfid>> {
+  return apiFetch<PageOf<Rfid>>(`${base(installationId)}/charging_stations/${stationId}/rfids`, { signal })
+}

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react'
+import { Link } from 'wouter'
+import { useTranslation } from 'react-i18next'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import type { ChargingSession } from '../../../shared/schemas/session.ts'
+import { ApiError, errorMessage } from '../../api/errors.ts'
+import { useFormats } from '../../components/use-formats.ts'
+import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { downloadInvoice, getSession } from './api.ts'
+import { SessionStatus, useChf } from './sessions-page.tsx'
+
+/**
+ * Session details (SPEC §2): station, RFID, times, energy (high/low), price, transaction fee, paid-on
+ * or unpaid, and the invoice download. An unknown id shows "Session is not found" (SPEC §8).
+ */
+export default function SessionDetailPage({ installation, sessionId }: { installation: Installation; sessionId: string }) {
+  const { t } = useTranslation('charging')
+  const { t: tc } = useTranslation()
+  useDocumentTitle(t('sessions.detailTitle'))
+  const f = useFormats(installation.timezone)
+  const chf = useChf()
+  const [session, setSession] = useState<ChargingSession | null>(null)
+  const [error, setError] = useState<{ text: string; notFound: boolean } | null>(null)
+  const [downloading, setDownloading] = useState(false)
+  const [downloadError, setDownloadError] = useState<string | null>(null)
+
+  useEffect(() => {
+    const ctrl = new AbortController()
+    setSession(null)
+    setError(null)
+    if (!/^\d+$/.test(sessionId)) {
+      setError({ text: t('sessions.notFound'), notFound: true })
+      return
+    }
+    getSession(sessionId, ctrl.signal).then(setSession, (err) => {
+      if (ctrl.signal.aborted || (err as { loggedOut?: boolean }).loggedOut) return
+      const notFound = err instanceof ApiError && err.status === 404
+      setError({ text: notFound ? t('sessions.notFound') : errorMessage(err, tc), notFound })
+    })
+    return () => ctrl.abort()
+  }, [sessionId, t, tc])
+
+  async function download(s: ChargingSession) {
+    if (!s.invoice_url) return
+    setDownloading(true)
+    setDownloadError(null)
+    try {
+      await downloadInvoice(s.invoice_url, `${t('sessions.invoiceFile')}-${s.id}.pdf`)
+    } catch (err) {
+      setDownloadError(errorMessage(err, tc))
+    } finally {
+      setDownloading(false)
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-5">
+      <Link href={`/facility/${installation.id}/sessions`} className="text-sm font-medium text-brand-700 hover:underline">
+        ← {t('sessions.back')}
+      </Link>
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('sessions.detailTitle')}</h1>
+      {error ? (
+        <Notice tone={error.notFound ? 'warning' : 'error'} role="alert">
+          {error.text}
+        </Notice>
+      ) : !session ? (
+        <Loading label={tc('loading')} />
+      ) : (
+        <Card titleId="session-title" title={session.station_name} aside={<SessionStatus status={session.status} />}>
+          <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+            <Field label={t('sessions.start')} value={f.dateTime(session.start)} />
+            <Field label={t('sessions.endDate')} value={session.end ? f.dateTime(session.end) : t('sessions.running')} />
+            <Field label={t('sessions.rfid')} value={session.rfid_tag ?? t('sessions.noRfid')} />
+            <Field label={t('sessions.energy')} value={f.kwh(session.energy_kwh)} />
+            <Field label={t('sessions.high')} value={f.kwh(session.high_kwh)} />
+            <Field label={t('sessions.low')} value={f.kwh(session.low_kwh)} />
+            {session.price !== null ? <Field label={t('sessions.price')} value={chf(session.price)} strong /> : null}
+            {session.transaction_fee !== null ? <Field label={t('sessions.fee')} value={chf(session.transaction_fee)} /> : null}
+            <Field
+              label={t('sessions.payment')}
+              value={session.status === 'paid' && session.paid_on ? t('sessions.paidOn', { date: f.date(session.paid_on) }) : session.status === 'unpaid' ? t('sessions.unpaid') : t('sessions.status.charging')}
+            />
+          </dl>
+          {session.invoice_url ? (
+            <div className="mt-4">
+              <button type="button" className="btn-primary" disabled={downloading} onClick={() => void download(session)}>
+                {t('sessions.download')}
+              </button>
+              {downloadError ? (
+                <p role="alert" className="mt-2 text-sm text-red-700">
+                  {downloadError}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+        </Card>
+      )}
+    </div>
+  )
+}
+
+function Field({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className={strong ? 'text-base font-semibold text-slate-900' : 'text-slate-800'}>{value}</dd>
+    </div>
+  )
+}

@@ -1,0 +1,136 @@
+import { useEffect, useId, useMemo, useState } from 'react'
+import { Link } from 'wouter'
+import { useTranslation } from 'react-i18next'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import type { ChargingSession } from '../../../shared/schemas/session.ts'
+import { errorMessage } from '../../api/errors.ts'
+import { useFormats } from '../../components/use-formats.ts'
+import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { listSessions } from './api.ts'
+import { periodRange, recentYears, type Period } from './periods.ts'
+
+type PeriodKind = Period['kind']
+
+/** "CHF 12.50" in the UI language's digits (SPEC §9 currency CHF). */
+export function useChf() {
+  const f = useFormats()
+  return (value: number) => `CHF ${f.number(value)}`
+}
+
+/** The status badge of a session: paid, unpaid or charging (SPEC §3). */
+export function SessionStatus({ status }: { status: ChargingSession['status'] }) {
+  const { t } = useTranslation('charging')
+  const tone = status === 'paid' ? 'green' : status === 'unpaid' ? 'amber' : 'blue'
+  return <Badge tone={tone}>{t(`sessions.status.${status}`)}</Badge>
+}
+
+/**
+ * Charging sessions (SPEC §2): period filter (current month, quarter, year, a given year) in the
+ * installation's time zone; columns end date, price, status; each row opens its details.
+ */
+export default function SessionsPage({ installation }: { installation: Installation }) {
+  const { t } = useTranslation('charging')
+  const { t: tc } = useTranslation()
+  useDocumentTitle(t('sessions.title'))
+  const f = useFormats(installation.timezone)
+  const chf = useChf()
+  const ids = { period: useId(), year: useId() }
+  const years = useMemo(() => recentYears(), [])
+  const [kind, setKind] = useState<PeriodKind>('month')
+  const [year, setYear] = useState(years[0])
+  const [sessions, setSessions] = useState<ChargingSession[] | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [attempt, setAttempt] = useState(0)
+
+  const period: Period = kind === 'given' ? { kind, year } : { kind }
+  const range = periodRange(period, installation.timezone)
+
+  useEffect(() => {
+    const ctrl = new AbortController()
+    setSessions(null)
+    setError(null)
+    listSessions(installation.id, range, ctrl.signal).then(
+      (r) => setSessions(r.results),
+      (err) => {
+        if (!ctrl.signal.aborted && !(err as { loggedOut?: boolean }).loggedOut) setError(errorMessage(err, tc))
+      },
+    )
+    return () => ctrl.abort()
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [installation.id, range.start, range.end, attempt, tc])
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-5">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('sessions.title')}</h1>
+      <div className="flex flex-wrap items-end gap-3">
+        <div>
+          <label htmlFor={ids.period} className="block text-sm font-medium text-slate-700">
+            {t('sessions.period')}
+          </label>
+          <select id={ids.period} value={kind} onChange={(e) => setKind(e.target.value as PeriodKind)} className="mt-1 rounded-lg border border-slate-300 bg-white py-2 pl-3 pr-8 text-sm">
+            <option value="month">{t('sessions.periods.month')}</option>
+            <option value="quarter">{t('sessions.periods.quarter')}</option>
+            <option value="year">{t('sessions.periods.year')}</option>
+            <option value="given">{t('sessions.periods.given')}</option>
+          </select>
+        </div>
+        {kind === 'given' ? (
+          <div>
+            <label htmlFor={ids.year} className="block text-sm font-medium text-slate-700">
+              {t('sessions.year')}
+            </label>
+            <select id={ids.year} value={year} onChange={(e) => setYear(Number(e.target.value))} className="mt-1 rounded-lg border border-slate-300 bg-white py-2 pl-3 pr-8 text-sm">
+              {years.map((y) => (
+                <option key={y} value={y}>
+                  {y}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+      </div>
+      <Card titleId="sessions-list-title" title={t('sessions.listTitle')}>
+        {error ? (
+          <Notice tone="error" role="alert">
+            {error}{' '}
+            <button type="button" className="font-semibold underline" onClick={() => setAttempt((a) => a + 1)}>
+              {tc('retry')}
+            </button>
+          </Notice>
+        ) : sessions === null ? (
+          <Loading label={tc('loading')} />
+        ) : sessions.length === 0 ? (
+          <p className="rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-500">{t('sessions.empty')}</p>
+        ) : (
+          <div className="-mx-4 overflow-x-auto sm:mx-0">
+            <table className="w-full min-w-[20rem] text-left text-sm" aria-labelledby="sessions-list-title">
+              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="px-4 py-2 sm:px-2">{t('sessions.endDate')}</th>
+                  <th scope="col" className="px-2 py-2 text-right">{t('sessions.price')}</th>
+                  <th scope="col" className="px-4 py-2 sm:px-2">{t('sessions.statusLabel')}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {sessions.map((s) => (
+                  <tr key={s.id}>
+                    <td className="px-4 py-2 sm:px-2">
+                      <Link href={`/facility/${installation.id}/sessions/${s.id}`} className="font-medium text-brand-700 hover:underline">
+                        {s.end ? f.dateTime(s.end) : t('sessions.running')}
+                      </Link>
+                      <span className="block text-xs text-slate-500">{s.station_name}</span>
+                    </td>
+                    <td className="px-2 py-2 text-right tabular-nums">{s.price === null ? '—' : chf(s.price)}</td>
+                    <td className="px-4 py-2 sm:px-2">
+                      <SessionStatus status={s.status} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  )
+}

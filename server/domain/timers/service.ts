@@ -1,0 +1,87 @@
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import type { MessageKey } from '../../lib/messages.ts'
+import { isAdmin, mayReadRfid, mayReadStation, type Access } from '../../../shared/rules/permissions.ts'
+import { TIME_RE, type Timer, type TimerCreate, type TimerPatch } from '../../../shared/schemas/timer.ts'
+import type { PageOf } from '../../../shared/schemas/common.ts'
+
+type TimerRow = Omit<Timer, 'charging_mode'> & { charging_mode: string }
+
+/**
+ * Timers of stations and RFIDs (SPEC §3, §7 …/installations/{id}/timers). Everyone reads the timers of
+ * the objects they may read; admins create, edit and delete them (SPEC §6: admins manage timers).
+ * A station in `timer` mode follows them in the simulator (server/devices/simulator/physics.ts
+ * `timerMode`: the latest start time passed on an enabled weekday wins). Errors: 404 unknown or
+ * unreadable, 403 not an admin, 400 `{start_time: [invalidTime]}` or `{object_id: [invalidValue]}`.
+ */
+export function createTimerService({ db, installations }: { db: Db; installations: InstallationService }) {
+  const readableBy = (access: Access, t: { object_type: string; object_id: number }) =>
+    t.object_type === 'rfid' ? mayReadRfid(access, t.object_id) : mayReadStation(access, t.object_id)
+
+  async function row(installationId: number, timerId: number): Promise<TimerRow | undefined> {
+    return db.selectFrom('timers').selectAll().where('installation_id', '=', installationId).where('id', '=', timerId).executeTakeFirst()
+  }
+
+  async function validate(installationId: number, t: { object_type?: string; object_id?: number; start_time?: string }): Promise<void> {
+    const fields: Record<string, MessageKey[]> = {}
+    if (t.start_time !== undefined && !TIME_RE.test(t.start_time)) fields.start_time = ['invalidTime']
+    if (t.object_id !== undefined && t.object_type !== undefined) {
+      const table = t.object_type === 'rfid' ? 'rfids' : 'charging_stations'
+      const found = await db.selectFrom(table).select('id').where('installation_id', '=', installationId).where('id', '=', t.object_id).executeTakeFirst()
+      if (!found) fields.object_id = ['invalidValue']
+    }
+    if (Object.keys(fields).length) throw new Invalid(fields)
+  }
+
+  async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
+    if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
+  }
+
+  const service = {
+    /** GET …/timers?object_id&object_type: readable timers, by start time. */
+    async list(actor: Actor, installationId: number, q: { object_id?: number; object_type?: 'charging_station' | 'rfid' }): Promise<PageOf<Timer>> {
+      const access = await installations.access(actor, installationId)
+      let query = db.selectFrom('timers').selectAll().where('installation_id', '=', installationId)
+      if (q.object_type) query = query.where('object_type', '=', q.object_type)
+      if (q.object_id) query = query.where('object_id', '=', q.object_id)
+      const rows = (await query.orderBy('start_time').orderBy('id').execute()).filter((t) => readableBy(access, t)) as Timer[]
+      return { count: rows.length, next: null, previous: null, results: rows }
+    },
+
+    /** GET …/timers/{id}: 404 when unknown here or its object is not readable. */
+    async get(actor: Actor, installationId: number, timerId: number): Promise<Timer> {
+      const access = await installations.access(actor, installationId)
+      const t = await row(installationId, timerId)
+      if (!t || !readableBy(access, t)) throw NotFound()
+      return t as Timer
+    },
+
+    /** POST …/timers (admins). */
+    async create(actor: Actor, installationId: number, input: TimerCreate): Promise<Timer> {
+      await requireAdmin(actor, installationId)
+      await validate(installationId, input)
+      const created = await db.insertInto('timers').values({ ...input, installation_id: installationId }).returning('id').executeTakeFirstOrThrow()
+      return service.get(actor, installationId, created.id)
+    },
+
+    /** PUT/PATCH …/timers/{id} (admins). */
+    async update(actor: Actor, installationId: number, timerId: number, patch: TimerPatch): Promise<Timer> {
+      const current = await service.get(actor, installationId, timerId)
+      await requireAdmin(actor, installationId)
+      await validate(installationId, { object_type: patch.object_type ?? current.object_type, object_id: patch.object_id ?? (patch.object_type ? current.object_id : undefined), start_time: patch.start_time })
+      if (Object.keys(patch).length) await db.updateTable('timers').set(patch).where('id', '=', timerId).execute()
+      return service.get(actor, installationId, timerId)
+    },
+
+    /** DELETE …/timers/{id} (admins): removed for good. */
+    async remove(actor: Actor, installationId: number, timerId: number): Promise<void> {
+      await service.get(actor, installationId, timerId)
+      await requireAdmin(actor, installationId)
+      await db.deleteFrom('timers').where('id', '=', timerId).execute()
+    },
+  }
+  return service
+}
+export type TimerService = ReturnType<typeof createTimerService>

@@ -1,0 +1,60 @@
+import { expect, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { existsSync, readFileSync } from 'node:fs'
+import { PDFParse } from 'pdf-parse'
+
+// Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
+test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
+
+const PASSWORD = 'Cockpit-2026!'
+
+async function logIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/facility\/\d+$/)
+}
+
+test('a resident filters their sessions by period, opens one and downloads its invoice', async ({ page }) => {
+  await logIn(page, 'user@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charging Sessions' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Charging sessions' })).toBeVisible()
+
+  // The simulator's backfill covers the last 30 days: the year of 15 days ago has sessions.
+  const year = String(new Date(Date.now() - 15 * 86_400_000).getFullYear())
+  await page.getByLabel('Period').selectOption('given')
+  await page.getByLabel('Year').selectOption(year)
+  const table = page.getByRole('table', { name: 'Sessions' })
+  await expect(table.getByRole('columnheader', { name: 'End date' })).toBeVisible()
+  await expect(table.getByRole('columnheader', { name: 'Price' })).toBeVisible()
+  await expect(table.getByRole('columnheader', { name: 'Status' })).toBeVisible()
+  const rows = table.getByRole('row')
+  await expect(rows.nth(1)).toBeVisible()
+  // Their own sessions show a price.
+  await expect(rows.nth(1)).toContainText('CHF')
+
+  await rows.nth(1).getByRole('link').click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Session details' })).toBeVisible()
+  const details = page.getByRole('region')
+  await expect(details).toContainText('Transaction fee')
+  await expect(details).toContainText(/Paid on|Unpaid/)
+  const price = (await page.locator('dt', { hasText: /^Price$/ }).locator('xpath=following-sibling::dd').innerText()).trim()
+  expect(price).toMatch(/^CHF \d+\.\d{2}$/)
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download invoice' }).click()])
+  expect(download.suggestedFilename()).toMatch(/^invoice-\d+\.pdf$/)
+  const file = readFileSync(await download.path())
+  expect(file.subarray(0, 4).toString()).toBe('%PDF')
+  const parser = new PDFParse({ data: new Uint8Array(file) })
+  const text = (await parser.getText()).text
+  await parser.destroy()
+  expect(text).toContain('Invoice')
+  expect(text).toContain(`Total ${price}`)
+})
+
+test('an unknown session shows "Session is not found"', async ({ page }) => {
+  await logIn(page, 'user@example.com')
+  await page.goto('/facility/1/sessions/999999')
+  await expect(page.getByRole('alert')).toHaveText('Session is not found')
+})

@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { existsSync } from 'node:fs'
+
+// Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
+test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
+
+const PASSWORD = 'Cockpit-2026!'
+
+async function logIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/facility\/\d+$/)
+}
+
+async function openStation(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Power', exact: true }).click()
+  await page.getByRole('link', { name: `Details of ${name}` }).click()
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+}
+
+test('an admin manages the timers of a station in its Timer tab and reads its journal', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  await openStation(page, 'Station 4')
+  const tabs = page.getByRole('tablist', { name: 'Station pages' })
+  await expect(tabs.getByRole('tab', { name: 'Status', selected: true })).toBeVisible()
+  await expect(page.getByRole('tabpanel').getByRole('article')).toBeVisible()
+
+  // Keyboard: the arrow key moves to the Timer tab.
+  await tabs.getByRole('tab', { name: 'Status' }).focus()
+  await page.keyboard.press('ArrowRight')
+  await expect(tabs.getByRole('tab', { name: 'Timer', selected: true })).toBeFocused()
+  const list = page.getByRole('list', { name: 'Timers' })
+  await expect(list.getByRole('listitem')).toHaveCount(2)
+  await expect(list.getByRole('listitem', { name: '22:00 Night charging' })).toContainText('Every day')
+
+  await page.getByRole('button', { name: 'Add timer' }).click()
+  const form = page.getByRole('form', { name: 'Add timer' })
+  await form.getByLabel('Monday').check()
+  await form.getByLabel('Friday').check()
+  await form.getByLabel('Start time').fill('12:15')
+  await form.getByLabel('Charging mode').selectOption('instant')
+  await form.getByLabel(/Description/).fill('Lunch boost')
+  await form.getByRole('button', { name: 'Save' }).click()
+  const lunch = list.getByRole('listitem', { name: '12:15 Lunch boost' })
+  await expect(lunch).toContainText('Mon, Fri')
+
+  await lunch.getByRole('button', { name: 'Edit timer 12:15' }).click()
+  await page.getByRole('form', { name: 'Edit timer' }).getByLabel('Charging mode').selectOption('solar')
+  await page.getByRole('form', { name: 'Edit timer' }).getByRole('button', { name: 'Save' }).click()
+  await expect(lunch).toContainText('Solar')
+
+  await lunch.getByRole('button', { name: 'Delete timer 12:15' }).click()
+  await page.getByRole('dialog', { name: 'Delete this timer?' }).getByRole('button', { name: 'Delete' }).click()
+  await expect(list.getByRole('listitem')).toHaveCount(2)
+
+  await tabs.getByRole('tab', { name: 'Journal' }).click()
+  await expect(page.getByLabel('Show')).toBeVisible()
+  await page.getByLabel('Show').selectOption('unpaid')
+  const journal = page.getByRole('list', { name: 'Journal' })
+  await expect(journal.or(page.getByText('No journal entries.'))).toBeVisible()
+  if (await journal.isVisible()) {
+    for (const entry of await journal.getByRole('listitem').all()) await expect(entry).toContainText('Unpaid')
+  }
+
+  await tabs.getByRole('tab', { name: 'Charts' }).click()
+  await page.getByLabel('Period').selectOption('month')
+  // The backfilled month has charging: the figures table lists the days with kWh and kW.
+  await page.getByText('Show the figures').click()
+  await expect(page.getByRole('tabpanel').getByRole('table')).toContainText('kWh')
+  await expect(page.getByRole('tabpanel')).toContainText(/Energy charged: \d/)
+
+  await tabs.getByRole('tab', { name: 'Management' }).click()
+  await expect(page.getByLabel('Charging mode')).toHaveValue('timer')
+})
+
+test('a resident sees the none-available state and cannot add timers', async ({ page }) => {
+  await logIn(page, 'user@example.com')
+  await openStation(page, 'Station 1')
+  await page.getByRole('tab', { name: 'Timer' }).click()
+  await expect(page.getByText('No timers available.')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Add timer' })).toHaveCount(0)
+})

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import request from 'supertest'
+import type { FastifyInstance } from 'fastify'
+import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+
+let app: FastifyInstance
+let other: Awaited<ReturnType<typeof addOtherInstallation>>
+let tokens: Record<'super' | 'admin' | 'user' | 'bern', string>
+
+beforeAll(async () => {
+  ;({ app } = await startApp({ roles: ['api', 'simulator'] }))
+  other = await addOtherInstallation(app)
+  tokens = {
+    super: await login(app, 'super@example.com'),
+    admin: await login(app, 'admin@example.com'),
+    user: await login(app, 'user@example.com'),
+    bern: await login(app, other.adminEmail),
+  }
+})
+afterAll(async () => app?.close())
+
+const api = () => request(app.server)
+const base = '/api/cockpit/installations/1/rfids'
+
+describe('RFIDs, installation family', () => {
+  it('lists every active card for admins and only their own for a resident', async () => {
+    const adm = await api().get(`${base}/`).set(auth(tokens.admin)).expect(200)
+    expect(adm.body.count).toBe(6)
+    expect(adm.body.results[0]).toMatchObject({ id: 1, tag: '04A1B2C3D4E501', active: true, all_stations: true, user_name: 'Laura Brunner' })
+    const usr = await api().get(`${base}/`).set(auth(tokens.user)).expect(200)
+    expect(usr.body.results.map((r: { id: number }) => r.id)).toEqual([1])
+    await api().get(`${base}/2/`).set(auth(tokens.user)).expect(404)
+    await api().get(`${base}/`).set(auth(tokens.bern)).expect(403)
+    await api().get(`${base}/1/`).set(auth(tokens.bern)).expect(403)
+    const sup = await api().get(`/api/cockpit/installations/${other.installationId}/rfids/`).set(auth(tokens.super)).expect(200)
+    expect(sup.body.count).toBe(0)
+  })
+
+  it('refuses a tag with spaces in the caller language, and a duplicate active tag', async () => {
+    const en = await api().post(`${base}/`).set(auth(tokens.admin)).send({ tag: '04 A1 B2' }).expect(400)
+    expect(en.body).toEqual({ tag: ['The RFID tag must not contain spaces.'] })
+    const de = await api().post(`${base}/`).set({ ...auth(tokens.admin), 'Accept-Language': 'de-CH' }).send({ tag: '04\tA1' }).expect(400)
+    expect(de.body.tag).toEqual(['Der RFID-Tag darf keine Leerzeichen enthalten.'])
+    const dup = await api().post(`${base}/`).set(auth(tokens.admin)).send({ tag: '04A1B2C3D4E502' }).expect(400)
+    expect(dup.body.tag).toEqual(['An active RFID with this tag already exists in this facility.'])
+    const missing = await api().post(`${base}/`).set(auth(tokens.admin)).send({}).expect(400)
+    expect(missing.body.tag).toEqual(['The field is required.'])
+    const badStation = await api().post(`${base}/`).set(auth(tokens.admin)).send({ tag: 'ABC', all_stations: false, station_ids: [other.stationId] }).expect(400)
+    expect(badStation.body.station_ids).toBeDefined()
+  })
+
+  it('lets an admin add a card with per-station permissions (description optional), edit and delete it', async () => {
+    const created = await api().post(`${base}/`).set(auth(tokens.admin)).send({ tag: '  DEADBEEF01 ', all_stations: false, station_ids: [2, 1] }).expect(201)
+    expect(created.body).toMatchObject({ tag: 'DEADBEEF01', description: '', all_stations: false, station_ids: [1, 2], active: true })
+    const id = created.body.id as number
+    const edited = await api().patch(`${base}/${id}/`).set(auth(tokens.admin)).send({ description: 'Visitor card', all_stations: true }).expect(200)
+    expect(edited.body).toMatchObject({ description: 'Visitor card', all_stations: true, station_ids: [] })
+    await api().delete(`${base}/${id}/`).set(auth(tokens.admin)).expect(204)
+    const row = await app.domain!.db.selectFrom('rfids').select('active').where('id', '=', id).executeTakeFirstOrThrow()
+    expect(row.active).toBe(false)
+    const after = await api().get(`${base}/`).set(auth(tokens.admin)).expect(200)
+    expect(after.body.results.map((r: { id: number }) => r.id)).not.toContain(id)
+    // The tag is free again once the card is inactive.
+    await api().post(`${base}/`).set(auth(tokens.admin)).send({ tag: 'DEADBEEF01' }).expect(201)
+  })
+
+  it('lets a resident rename their own card but not re-assign, re-tag or delete it', async () => {
+    const r = await api().patch(`${base}/1/`).set(auth(tokens.user)).send({ description: 'My Tesla' }).expect(200)
+    expect(r.body.description).toBe('My Tesla')
+    await api().patch(`${base}/1/`).set(auth(tokens.user)).send({ tag: 'NEWTAG' }).expect(403)
+    await api().delete(`${base}/1/`).set(auth(tokens.user)).expect(403)
+    await api().patch(`${base}/2/`).set(auth(tokens.user)).send({ description: 'x' }).expect(404)
+    await api().post(`${base}/`).set(auth(tokens.user)).send({ tag: 'MINE' }).expect(403)
+    await api().patch(`${base}/1/`).set(auth(tokens.bern)).send({ description: 'x' }).expect(403)
+  })
+})
+
+describe('RFIDs, global family', () => {
+  it('lists the caller cards across installations and creates with ?installation', async () => {
+    const sup = await api().get('/api/rfids/?limit=1000').set(auth(tokens.super)).expect(200)
+    expect(sup.body.count).toBeGreaterThanOrEqual(6)
+    const bern = await api().get('/api/rfids/').set(auth(tokens.bern)).expect(200)
+    expect(bern.body.count).toBe(0)
+    const noInst = await api().post('/api/rfids/').set(auth(tokens.bern)).send({ tag: 'BERN01' }).expect(400)
+    expect(noInst.body.detail).toBe('No installationId')
+    await api().post('/api/rfids/?installation=1').set(auth(tokens.bern)).send({ tag: 'BERN01' }).expect(403)
+    const made = await api().post(`/api/rfids/?installation=${other.installationId}`).set(auth(tokens.bern)).send({ tag: 'BERN01' }).expect(201)
+    expect(made.body.installation_id).toBe(other.installationId)
+    await api().get(`/api/rfids/${made.body.id}/`).set(auth(tokens.bern)).expect(200)
+    await api().get(`/api/rfids/${made.body.id}/`).set(auth(tokens.admin)).expect(403)
+    await api().get('/api/rfids/2/').set(auth(tokens.bern)).expect(403)
+    await api().get('/api/rfids/99999/').set(auth(tokens.super)).expect(404)
+    const put = await api().put(`/api/rfids/${made.body.id}/`).set(auth(tokens.bern)).send({ description: 'Bern visitor' }).expect(200)
+    expect(put.body.description).toBe('Bern visitor')
+  })
+
+  it('manages the stations of a card by device id', async () => {
+    const all = await api().get('/api/rfids/3/charging_stations').set(auth(tokens.admin)).expect(200)
+    expect(all.body.all_stations).toBe(true)
+    expect(all.body.results).toHaveLength(6)
+    const put = await api().put('/api/rfids/3/charging_stations').set(auth(tokens.admin)).send({ device_ids: ['CH-ZH-DEMO-001'] }).expect(200)
+    expect(put.body.results.map((s: { device_id: string }) => s.device_id)).toEqual(['CH-ZH-DEMO-001'])
+    const post = await api().post('/api/rfids/3/charging_stations').set(auth(tokens.admin)).send({ device_ids: ['CH-ZH-DEMO-003'] }).expect(200)
+    expect(post.body.results.map((s: { device_id: string }) => s.device_id)).toEqual(['CH-ZH-DEMO-001', 'CH-ZH-DEMO-003'])
+    await api().post('/api/rfids/3/charging_stations').set(auth(tokens.admin)).send({ device_ids: ['BE-1'] }).expect(400)
+    await api().delete('/api/rfids/3/charging_stations/CH-ZH-DEMO-001').set(auth(tokens.admin)).expect(204)
+    const left = await api().get('/api/rfids/3/charging_stations').set(auth(tokens.admin)).expect(200)
+    expect(left.body.results.map((s: { device_id: string }) => s.device_id)).toEqual(['CH-ZH-DEMO-003'])
+    await api().delete('/api/rfids/3/charging_stations/CH-ZH-DEMO-001').set(auth(tokens.admin)).expect(404)
+    await api().put('/api/rfids/1/charging_stations').set(auth(tokens.user)).send({ device_ids: [] }).expect(403)
+    await api().put('/api/rfids/3/charging_stations').set(auth(tokens.bern)).send({ device_ids: [] }).expect(403)
+  })
+})
+
+describe('timers', () => {
+  const tbase = '/api/cockpit/installations/1/timers'
+  it('CRUD for admins with HH:mm validation; residents read the timers of their stations only', async () => {
+    const list = await api().get(`${tbase}/?object_type=charging_station&object_id=4`).set(auth(tokens.admin)).expect(200)
+    expect(list.body.results.map((t: { start_time: string }) => t.start_time)).toEqual(['06:30', '22:00'])
+    const bad = await api().post(`${tbase}/`).set({ ...auth(tokens.admin), 'Accept-Language': 'fr' }).send({ object_type: 'charging_station', object_id: 1, start_time: '25:00', charging_mode: 'instant' }).expect(400)
+    expect(bad.body.start_time).toEqual(['Saisissez une heure au format HH:mm (00:00 à 23:59).'])
+    const badMode = await api().post(`${tbase}/`).set(auth(tokens.admin)).send({ object_type: 'charging_station', object_id: 1, start_time: '08:00', charging_mode: 'timer' }).expect(400)
+    expect(badMode.body.charging_mode).toBeDefined()
+    await api().post(`${tbase}/`).set(auth(tokens.admin)).send({ object_type: 'charging_station', object_id: other.stationId, start_time: '08:00', charging_mode: 'instant' }).expect(400)
+    const made = await api().post(`${tbase}/`).set(auth(tokens.admin)).send({ object_type: 'charging_station', object_id: 1, start_time: '08:15', repeat_monday: true, charging_mode: 'solar' }).expect(201)
+    expect(made.body).toMatchObject({ object_id: 1, start_time: '08:15', repeat_monday: true, repeat_sunday: false, description: '', charging_mode: 'solar' })
+    const id = made.body.id
+    const patched = await api().patch(`${tbase}/${id}/`).set(auth(tokens.admin)).send({ description: 'Morning sun', start_time: '09:00' }).expect(200)
+    expect(patched.body).toMatchObject({ description: 'Morning sun', start_time: '09:00', charging_mode: 'solar' })
+    const put = await api().put(`${tbase}/${id}/`).set(auth(tokens.admin)).send({ charging_mode: 'instant' }).expect(200)
+    expect(put.body.charging_mode).toBe('instant')
+    // The resident reads station 1's timer but not station 4's and cannot change anything.
+    const usr = await api().get(`${tbase}/`).set(auth(tokens.user)).expect(200)
+    expect(usr.body.results.map((t: { id: number }) => t.id)).toEqual([id])
+    await api().get(`${tbase}/1/`).set(auth(tokens.user)).expect(404)
+    await api().patch(`${tbase}/${id}/`).set(auth(tokens.user)).send({ description: 'x' }).expect(403)
+    await api().delete(`${tbase}/${id}/`).set(auth(tokens.user)).expect(403)
+    await api().get(`${tbase}/${id}/`).set(auth(tokens.bern)).expect(403)
+    await api().get(`/api/cockpit/installations/${other.installationId}/timers/${id}/`).set(auth(tokens.bern)).expect(404)
+    await api().delete(`${tbase}/${id}/`).set(auth(tokens.super)).expect(204)
+    await api().get(`${tbase}/${id}/`).set(auth(tokens.admin)).expect(404)
+  })
+
+  it('the simulator follows the timer of a station in timer mode', async () => {
+    const list = await api().get(`${tbase}/?object_id=4&object_type=charging_station`).set(auth(tokens.admin)).expect(200)
+    for (const t of list.body.results) await api().delete(`${tbase}/${t.id}/`).set(auth(tokens.admin)).expect(204)
+    const everyDay = { repeat_monday: true, repeat_tuesday: true, repeat_wednesday: true, repeat_thursday: true, repeat_friday: true, repeat_saturday: true, repeat_sunday: true }
+    const made = await api().post(`${tbase}/`).set(auth(tokens.admin)).send({ object_type: 'charging_station', object_id: 4, start_time: '00:00', ...everyDay, charging_mode: 'locked' }).expect(201)
+    const status = async () => (await api().get('/api/cockpit/installations/1/charging_stations/4/').set(auth(tokens.admin)).expect(200)).body.status
+    await app.simulator!.tick(new Date())
+    expect(await status()).toBe('off')
+    await api().patch(`${tbase}/${made.body.id}/`).set(auth(tokens.admin)).send({ charging_mode: 'instant' }).expect(200)
+    await app.simulator!.tick(new Date(Date.now() + 5000))
+    expect(await status()).not.toBe('off')
+    // The switch the timer made is in the station's journal, flagged as set by timer.
+    const journal = await api().get('/api/cockpit/installations/1/charging_stations/4/journal?entry_type=journal_entry').set(auth(tokens.admin)).expect(200)
+    expect(journal.body.results[0]).toMatchObject({ type: 'journal_entry', charging_mode: 'instant', set_by_timer: true, detail: 'mode_changed' })
+  })
+})
+
+describe('ordering a new RFID card', () => {
+  const order = { first_name: 'Laura', last_name: 'Brunner', address: 'Seestrasse 12', zip_code: '8002', city: 'Zürich', quantity: 2 }
+  it('validates the delivery form in the caller language and checks the installation', async () => {
+    const bad = await api().post('/api/emails/send-ordering-new-rfid/?installation=1').set({ ...auth(tokens.user), 'Accept-Language': 'de' }).send({ first_name: 'Laura' }).expect(400)
+    expect(bad.body).toMatchObject({ last_name: ['Das Feld ist erforderlich.'], address: ['Das Feld ist erforderlich.'], city: ['Das Feld ist erforderlich.'] })
+    const none = await api().post('/api/emails/send-ordering-new-rfid/').set(auth(tokens.user)).send(order).expect(400)
+    expect(none.body.detail).toBe('No installationId')
+    await api().post('/api/emails/send-ordering-new-rfid/?installation=1').set(auth(tokens.bern)).send(order).expect(403)
+    await api().post('/api/emails/send-ordering-new-rfid/?installation=1').send(order).expect(401)
+  })
+
+  it('puts the order through the mail outbox to the orderer and the facility admins, CHF 25 a card', async () => {
+    const r = await api().post('/api/emails/send-ordering-new-rfid/?installation=1').set(auth(tokens.user)).send(order).expect(201)
+    expect(r.body).toEqual({ detail: 'The RFID has been ordered. It will be delivered in 3–4 working days.', quantity: 2, price: 50 })
+    const mails = await app.domain!.db.selectFrom('mail_outbox').selectAll().where('kind', '=', 'rfid-order').orderBy('id').execute()
+    expect(mails.map((m) => m.recipient).sort()).toEqual(['admin@example.com', 'user@example.com'])
+    for (const m of mails) {
+      expect(m.subject).toBe('New RFID card ordered: Demo Residence Zürich')
+      expect(m.body_text).toContain('CHF 50.00 (CHF 25 per card), charged to the stored card. Delivery in 3–4 working days.')
+      expect(m.body_text).toContain('Seestrasse 12\nCH-8002 Zürich')
+    }
+  })
+})

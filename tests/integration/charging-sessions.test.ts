@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import request from 'supertest'
+import type { FastifyInstance } from 'fastify'
+import { PDFParse } from 'pdf-parse'
+import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+
+let app: FastifyInstance
+let other: Awaited<ReturnType<typeof addOtherInstallation>>
+let tokens: Record<'super' | 'admin' | 'user' | 'bern', string>
+
+beforeAll(async () => {
+  // No simulator: the test drives sessions through the device-side service itself.
+  ;({ app } = await startApp({ roles: ['api'] }))
+  other = await addOtherInstallation(app)
+  tokens = {
+    super: await login(app, 'super@example.com'),
+    admin: await login(app, 'admin@example.com'),
+    user: await login(app, 'user@example.com'),
+    bern: await login(app, other.adminEmail),
+  }
+})
+afterAll(async () => app?.close())
+
+const api = () => request(app.server)
+const TZ = 'Europe/Zurich'
+
+/** A session charged with `kwh` at each UTC instant, then finished. Returns its id. */
+async function charge(installationId: number, stationId: number, rfid: { id: number; user: number | null } | null, start: string, steps: [string, number][], end: string) {
+  const s = app.domain!.sessions
+  const id = await s.start({ installationId, stationId, rfidId: rfid?.id ?? null, userId: rfid?.user ?? null, at: new Date(start) })
+  for (const [at, kwh] of steps) await s.addEnergy(id, kwh, new Date(at), installationId, TZ)
+  await s.finish(id, new Date(end))
+  return id
+}
+
+const userId = async () => (await app.domain!.db.selectFrom('users').select('id').where('email', '=', 'user@example.com').executeTakeFirstOrThrow()).id
+
+async function pdfText(buffer: Buffer): Promise<string> {
+  const parser = new PDFParse({ data: new Uint8Array(buffer) })
+  try {
+    return (await parser.getText()).text
+  } finally {
+    await parser.destroy()
+  }
+}
+
+const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = []
+  res.on('data', (c: Buffer) => chunks.push(c))
+  res.on('end', () => cb(null, Buffer.concat(chunks)))
+}
+
+let boundarySession = 0
+
+describe('pricing', () => {
+  it('splits a session crossing the high/low boundary (20:00 local on a weekday) and prices each part', async () => {
+    // Monday 12 January 2026, CET (UTC+1): 19:55 local is high tariff (29.5 Rp), 20:05 local is low (21 Rp).
+    boundarySession = await charge(1, 1, { id: 1, user: await userId() }, '2026-01-12T18:50:00Z', [['2026-01-12T18:55:00Z', 1], ['2026-01-12T19:05:00Z', 2]], '2026-01-12T19:10:00Z')
+    const r = await api().get(`/api/rfids-charge/${boundarySession}/`).set(auth(tokens.admin)).expect(200)
+    expect(r.body).toMatchObject({ high_kwh: 1, low_kwh: 2, energy_kwh: 3, status: 'unpaid', invoice_url: `/api/rfids-charge/${boundarySession}/invoice` })
+    // 1 × 29.5 + 2 × 21.0 = 71.5 Rp → 72 Rp.
+    expect(r.body.price).toBe(0.72)
+  })
+
+  it('uses installation-local time on the nights the clocks change in Europe/Zurich', async () => {
+    const db = app.domain!.db
+    const sundayNight = [{ start: '01:00', end: '04:00', monday: 0, tuesday: 0, wednesday: 0, thursday: 0, friday: 0, saturday: 0, sunday: 1 }]
+    await db.insertInto('tariffs').values({
+      installation_id: other.installationId, name: 'Night test', basic_rappen: 0, high_rappen_per_kwh: 30, low_rappen_per_kwh: 20,
+      flat_rappen_per_kwh: null, flat: false, valid_from: '2026-01-01', valid_to: null, schedule: JSON.stringify(sundayNight),
+    }).execute()
+    // Spring forward, Sunday 29 March 2026: 00:30Z = 01:30 CET (high), 01:30Z = 03:30 CEST (high),
+    // 02:30Z = 04:30 CEST (low). A fixed UTC+1 would call 02:30Z 03:30, high.
+    const spring = await charge(other.installationId, other.stationId, null, '2026-03-29T00:00:00Z',
+      [['2026-03-29T00:30:00Z', 1], ['2026-03-29T01:30:00Z', 1], ['2026-03-29T02:30:00Z', 1]], '2026-03-29T03:00:00Z')
+    // Fall back, Sunday 25 October 2026: 00:30Z = 02:30 CEST (high), 01:30Z = 02:30 CET (high, the repeated
+    // hour), 03:30Z = 04:30 CET (low). A fixed UTC+2 would call 02:30Z 04:30, low, and 03:30Z 05:30.
+    const autumn = await charge(other.installationId, other.stationId, null, '2026-10-25T00:00:00Z',
+      [['2026-10-25T00:30:00Z', 1], ['2026-10-25T01:30:00Z', 1], ['2026-10-25T02:30:00Z', 1], ['2026-10-25T03:30:00Z', 1]], '2026-10-25T04:00:00Z')
+    const a = await api().get(`/api/rfids-charge/${spring}/`).set(auth(tokens.bern)).expect(200)
+    expect(a.body).toMatchObject({ high_kwh: 2, low_kwh: 1, price: 0.8 })
+    const b = await api().get(`/api/rfids-charge/${autumn}/`).set(auth(tokens.bern)).expect(200)
+    // 02:30Z = 03:30 CET: still high. 03:30Z = 04:30 CET: low.
+    expect(b.body).toMatchObject({ high_kwh: 3, low_kwh: 1, price: 1.1 })
+  })
+})
+
+describe('session details and rights', () => {
+  it('answers "Session is not found" for an unknown or invisible session, in the caller language', async () => {
+    const en = await api().get('/api/rfids-charge/999999/').set(auth(tokens.admin)).expect(404)
+    expect(en.body.detail).toBe('Session is not found')
+    const de = await api().get('/api/rfids-charge/999999/').set({ ...auth(tokens.admin), 'Accept-Language': 'de' }).expect(404)
+    expect(de.body.detail).toBe('Ladevorgang nicht gefunden')
+    const hidden = await charge(1, 4, null, '2026-01-13T10:00:00Z', [['2026-01-13T10:10:00Z', 1]], '2026-01-13T10:20:00Z')
+    await api().get(`/api/rfids-charge/${hidden}/`).set(auth(tokens.user)).expect(404)
+    await api().get(`/api/rfids-charge/${hidden}/`).set(auth(tokens.bern)).expect(403)
+    await api().get(`/api/rfids-charge/${hidden}/`).set(auth(tokens.super)).expect(200)
+  })
+
+  it('lists sessions with price, status and invoice_url', async () => {
+    const r = await api().get('/api/rfids-charge/?start__gte=2026-01-12T00:00:00Z&end__lte=2026-01-13T00:00:00Z').set({ ...auth(tokens.user), 'installation-id': '1' }).expect(200)
+    expect(r.body.results).toEqual([expect.objectContaining({ id: boundarySession, price: 0.72, status: 'unpaid', invoice_url: `/api/rfids-charge/${boundarySession}/invoice` })])
+  })
+})
+
+describe('invoice PDF', () => {
+  it('shows the total and a QR-bill for an unpaid session, in the asked language', async () => {
+    const res = await api().get(`/api/rfids-charge/${boundarySession}/invoice`).set(auth(tokens.user)).buffer(true).parse(binary).expect(200)
+    expect(res.headers['content-type']).toBe('application/pdf')
+    expect(res.headers['content-disposition']).toMatch(/attachment; filename="invoice-CS-\d{6}\.pdf"/)
+    const text = await pdfText(res.body as Buffer)
+    expect(text).toMatch(/Total\s+CHF 0\.72/)
+    expect(text).toContain('Unpaid')
+    expect(text).toContain('Receipt')
+    const de = await api().get(`/api/rfids-charge/${boundarySession}/invoice?lang=de`).set(auth(tokens.user)).buffer(true).parse(binary).expect(200)
+    const deText = await pdfText(de.body as Buffer)
+    expect(deText).toContain('Rechnung')
+    expect(deText).toMatch(/Total\s+CHF 0\.72/)
+    expect(deText).toContain('Unbezahlt')
+    expect(deText).toContain('Empfangsschein')
+  })
+
+  it('has no QR-bill once paid, and shows the fee in the total', async () => {
+    // Paid by credit card: 2.5 % of 72 Rp (2 Rp) + 10 Rp = 12 Rp fee (SPEC §9).
+    expect(await app.domain!.sessions.markPaid(boundarySession, 'credit_card', new Date('2026-01-14T09:00:00Z'))).toBe(true)
+    expect(await app.domain!.sessions.markPaid(boundarySession, 'credit_card', new Date())).toBe(false)
+    const res = await api().get(`/api/rfids-charge/${boundarySession}/invoice`).set({ ...auth(tokens.admin), 'Accept-Language': 'fr-CH' }).buffer(true).parse(binary).expect(200)
+    const text = await pdfText(res.body as Buffer)
+    expect(text).toContain('Facture')
+    expect(text).toMatch(/Frais de transaction\s+CHF 0\.12/)
+    expect(text).toMatch(/Total\s+CHF 0\.84/)
+    expect(text).toMatch(/Payée le 14\.01\.2026/)
+    expect(text).not.toContain('Récépissé')
+  })
+
+  it('is refused to callers who may not see the price or the session', async () => {
+    // Station 2 is readable by the resident, but the card is not theirs and they have no cost switch.
+    const notMine = await charge(1, 2, { id: 2, user: null }, '2026-01-15T18:00:00Z', [['2026-01-15T18:30:00Z', 2]], '2026-01-15T19:00:00Z')
+    const listed = await api().get(`/api/rfids-charge/${notMine}/`).set(auth(tokens.user)).expect(200)
+    expect(listed.body.price).toBeNull()
+    expect(listed.body.invoice_url).toBeNull()
+    await api().get(`/api/rfids-charge/${notMine}/invoice`).set(auth(tokens.user)).expect(403)
+    await api().get(`/api/rfids-charge/${notMine}/invoice`).set(auth(tokens.bern)).expect(403)
+    await api().get('/api/rfids-charge/999999/invoice').set(auth(tokens.admin)).expect(404)
+    const open = await app.domain!.sessions.start({ installationId: 1, stationId: 3, rfidId: null, userId: null, at: new Date() })
+    await api().get(`/api/rfids-charge/${open}/invoice`).set(auth(tokens.admin)).expect(404)
+    await api().get(`/api/rfids-charge/${notMine}/invoice`).expect(401)
+  })
+})
+
+describe('journal and station cards', () => {
+  const st = (id: number) => `/api/cockpit/installations/1/charging_stations/${id}`
+  it('lists a station journal with kinds, badges, tariff parts and filters', async () => {
+    const all = await api().get(`${st(1)}/journal?start=2026-01-01T00:00:00Z&end=2026-02-01T00:00:00Z`).set(auth(tokens.admin)).expect(200)
+    const entry = all.body.results.find((e: { id: number }) => e.id === boundarySession)
+    expect(entry).toMatchObject({
+      type: 'rfid_charging_session', station_name: 'Station 1', charge: 3, peak: 1, off_peak: 2, cost: 0.84, rfid: '04A1B2C3D4E501',
+      rfid_user: 'Laura Brunner', badged_in: '2026-01-12T18:50:00.000Z', badged_out: '2026-01-12T19:10:00.000Z', duration_minutes: 20, payment_status: 'paid', set_by_timer: false,
+    })
+    const unpaid = await api().get(`${st(1)}/journal?payment_status=unpaid`).set(auth(tokens.admin)).expect(200)
+    expect(unpaid.body.results.map((e: { id: number }) => e.id)).not.toContain(boundarySession)
+    const everything = await api().get(`${st(1)}/journal?payment_status=all&entry_type=all`).set(auth(tokens.admin)).expect(200)
+    expect(everything.body.results.map((e: { id: number }) => e.id)).toContain(boundarySession)
+    const plain = await api().get(`${st(4)}/journal?entry_type=charging_session`).set(auth(tokens.admin)).expect(200)
+    expect(plain.body.count).toBe(1)
+    expect(plain.body.results[0]).toMatchObject({ type: 'charging_session', rfid: null, badged_in: null })
+    const rfidOnly = await api().get(`${st(4)}/journal?entry_type=rfid_charging_session`).set(auth(tokens.admin)).expect(200)
+    expect(rfidOnly.body.count).toBe(0)
+    const events = await api().get(`${st(1)}/journal?entry_type=journal_entry`).set(auth(tokens.admin)).expect(200)
+    expect(events.body.count).toBe(0)
+    const bad = await api().get(`${st(1)}/journal?entry_type=nonsense`).set(auth(tokens.admin)).expect(400)
+    expect(bad.body.entry_type).toEqual(['The value is not valid.'])
+  })
+
+  it('applies station, RFID and cost rights to journals and station cards', async () => {
+    await api().get(`${st(4)}/journal`).set(auth(tokens.user)).expect(404)
+    await api().get(`${st(1)}/journal`).set(auth(tokens.bern)).expect(403)
+    const mine = await api().get(`${st(1)}/journal`).set(auth(tokens.user)).expect(200)
+    expect(mine.body.results.find((e: { id: number }) => e.id === boundarySession).cost).toBe(0.84)
+    const others = await api().get(`${st(2)}/journal`).set(auth(tokens.user)).expect(200)
+    expect(others.body.count).toBeGreaterThan(0)
+    for (const e of others.body.results) {
+      expect(e.cost).toBeNull()
+      expect(e.rfid).toBeNull()
+    }
+    const card = await api().get('/api/cockpit/installations/1/rfids/1/journal').set(auth(tokens.user)).expect(200)
+    expect(card.body.results.map((e: { id: number }) => e.id)).toContain(boundarySession)
+    await api().get('/api/cockpit/installations/1/rfids/2/journal').set(auth(tokens.user)).expect(404)
+    await api().get('/api/cockpit/installations/1/rfids/1/journal').set(auth(tokens.bern)).expect(403)
+
+    const cardsAdmin = await api().get(`${st(1)}/rfids`).set(auth(tokens.admin)).expect(200)
+    expect(cardsAdmin.body.count).toBe(6)
+    const cardsUser = await api().get(`${st(1)}/rfids`).set(auth(tokens.user)).expect(200)
+    expect(cardsUser.body.results.map((r: { id: number }) => r.id)).toEqual([1])
+    await api().patch('/api/cockpit/installations/1/rfids/3/').set(auth(tokens.admin)).send({ all_stations: false, station_ids: [2] }).expect(200)
+    const atOne = await api().get(`${st(1)}/rfids`).set(auth(tokens.admin)).expect(200)
+    expect(atOne.body.results.map((r: { id: number }) => r.id)).not.toContain(3)
+    await api().get(`${st(4)}/rfids`).set(auth(tokens.user)).expect(404)
+  })
+})
