@@ -1,0 +1,62 @@
+import { apiFetch } from '../../api/http.ts'
+import type { Granularity } from '../../../shared/rules/granularity.ts'
+
+/** One bucket of a statistics series (server/domain/statistics/service.ts). */
+export interface Bucket {
+  start: string
+  value: number
+}
+
+/** GET /api/statistics/{id}: series by bucket with their units. */
+export interface Statistics {
+  start: string
+  end: string
+  granularity: Granularity
+  timezone: string
+  units: Record<string, string>
+  series: Record<string, Bucket[]>
+}
+
+/** GET /api/statistics/{id}/totals: the same series summed over the range. */
+export interface Totals {
+  start: string
+  end: string
+  units: Record<string, string>
+  series: Record<string, number>
+}
+
+/** The query of one chart period (SPEC §9): start, next period's start, granularity. */
+export interface RangeQuery {
+  start: string
+  end: string
+  granularity: Granularity
+}
+
+const query = (r: RangeQuery, flow: boolean) =>
+  new URLSearchParams({ start: r.start, end: r.end, granularity: r.granularity, ...(flow ? { flow: 'true' } : {}) }).toString()
+
+/** Installation statistics for a range; `flow` adds the kW series. */
+export function fetchStatistics(installationId: number, range: RangeQuery, flow: boolean, signal?: AbortSignal): Promise<Statistics> {
+  return apiFetch<Statistics>(`/api/statistics/${installationId}?${query(range, flow)}`, { signal })
+}
+
+/** Installation totals for a range (same series as {@link fetchStatistics}). */
+export function fetchTotals(installationId: number, range: RangeQuery, flow: boolean, signal?: AbortSignal): Promise<Totals> {
+  return apiFetch<Totals>(`/api/statistics/${installationId}/totals?${query(range, flow)}`, { signal })
+}
+
+/** One unit's ZEV share (server/domain/statistics/service.ts zev); cost_chf only under the cost switch. */
+export interface ZevShare {
+  unit: string
+  name: string
+  consumption_kwh: number
+  pv_kwh: number
+  battery_kwh: number
+  grid_kwh: number
+  cost_chf?: number
+}
+
+/** GET /api/statistics/{id}/zev: the allocation of the range to the units. */
+export async function fetchZev(installationId: number, range: RangeQuery, signal?: AbortSignal): Promise<ZevShare[]> {
+  return (await apiFetch<{ allocation: ZevShare[] }>(`/api/statistics/${installationId}/zev?${query(range, false)}`, { signal })).allocation
+}

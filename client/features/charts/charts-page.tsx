@@ -1,0 +1,208 @@
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import { localDate, periodRange, PERIODS, type Period } from '../../../shared/rules/granularity.ts'
+import { Card, cx, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { useFormats } from '../../components/use-formats.ts'
+import { errorMessage, isAbortError } from '../../api/errors.ts'
+import { fetchStatistics, fetchTotals, fetchZev, type Statistics, type Totals, type ZevShare } from './api.ts'
+import { availableKinds, CHART_KINDS, type ChartKind } from './kinds.ts'
+
+const StatsChart = lazy(() => import('./stats-chart.tsx'))
+
+/**
+ * Charts (SPEC §2, issue 5 §3): one chart kind by day, week, month or year with previous/next. The
+ * range and granularity follow SPEC §9 (shared/rules/granularity.ts); totals are shown as figures and
+ * every bucket in a table, so the screen works without seeing the chart.
+ */
+export default function ChartsPage({ installation }: { installation: Installation }) {
+  const { t } = useTranslation('charts')
+  const { t: tc } = useTranslation()
+  useDocumentTitle(t('title'))
+  const tz = installation.timezone
+  const f = useFormats(tz)
+  const [period, setPeriod] = useState<Period>('day')
+  const [date, setDate] = useState(() => localDate(new Date(), tz))
+  const [kind, setKind] = useState<ChartKind>('consumption')
+  const [data, setData] = useState<{ stats: Statistics; totals: Totals; zev: ZevShare[] | null } | null>(null)
+  const [kinds, setKinds] = useState<ChartKind[] | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const range = useMemo(() => periodRange(period, date, tz), [period, date, tz])
+  const def = CHART_KINDS.find((k) => k.key === kind)!
+
+  useEffect(() => {
+    const ctrl = new AbortController()
+    setData(null)
+    setProblem(null)
+    Promise.all([
+      fetchStatistics(installation.id, range, def.flow, ctrl.signal),
+      fetchTotals(installation.id, range, false, ctrl.signal),
+      kind === 'zev' ? fetchZev(installation.id, range, ctrl.signal) : Promise.resolve(null),
+    ]).then(
+      ([stats, totals, zev]) => {
+        const allowed = availableKinds(totals.units)
+        setKinds(allowed)
+        if (!allowed.includes(kind)) setKind(allowed[0] ?? 'chargingStations')
+        else setData({ stats, totals, zev })
+      },
+      (err: unknown) => {
+        if (!isAbortError(err)) setProblem(errorMessage(err, tc))
+      },
+    )
+    return () => ctrl.abort()
+  }, [installation.id, range, kind, def.flow, tc])
+
+  const labels = useMemo(() => Object.fromEntries(CHART_KINDS.flatMap((k) => k.series).map((s) => [s, t(`series.${s}`)])), [t])
+  const shown = useMemo(() => (data ? Object.fromEntries(def.series.filter((s) => data.stats.series[s]).map((s) => [s, data.stats.series[s]])) : {}), [data, def])
+  const step = (offset: number) => setDate(periodRange(period, date, tz, { offset }).date)
+  const periodLabel = useMemo(() => {
+    const at = Date.parse(range.start)
+    const fmt = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(f.language, { ...o, timeZone: tz }).format(at)
+    if (period === 'day') return f.date(range.start)
+    if (period === 'week') return `${f.date(range.start)} – ${f.date(Date.parse(range.end) - 1)}`
+    if (period === 'month') return fmt({ month: 'long', year: 'numeric' })
+    return fmt({ year: 'numeric' })
+  }, [range, period, f, tz])
+  const value = (name: string, v: number) => {
+    const unit = data?.stats.units[name] ?? data?.totals.units[name] ?? ''
+    return unit === 'CHF' ? `CHF ${f.number(v)}` : `${f.number(v)} ${unit}`
+  }
+  const bucketLabel = (start: string) => (range.granularity === 'hour' || range.granularity === 'fifteen_minutes' ? f.dateTime(start) : f.date(start))
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+      <div className="flex flex-wrap items-center gap-3">
+        <div role="group" aria-label={t('period.label')} className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5">
+          {PERIODS.map((p) => (
+            <button
+              key={p}
+              type="button"
+              aria-pressed={period === p}
+              onClick={() => setPeriod(p)}
+              className={cx('rounded-md px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500', period === p ? 'bg-brand-600 text-white' : 'text-slate-700 hover:bg-slate-100')}
+            >
+              {t(`period.${p}`)}
+            </button>
+          ))}
+        </div>
+        <div className="inline-flex items-center gap-1">
+          <button type="button" onClick={() => step(-1)} aria-label={t('previous')} className="rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+            <span aria-hidden="true">‹</span>
+          </button>
+          <p aria-live="polite" className="min-w-[9rem] px-2 text-center text-sm font-medium text-slate-800" data-testid="period-label">
+            {periodLabel}
+          </p>
+          <button type="button" onClick={() => step(1)} aria-label={t('next')} className="rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+            <span aria-hidden="true">›</span>
+          </button>
+        </div>
+        <label className="inline-flex items-center gap-2 text-sm text-slate-700">
+          {t('kind.label')}
+          <select value={kind} onChange={(e) => setKind(e.target.value as ChartKind)} className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+            {(kinds ?? [kind]).map((k) => (
+              <option key={k} value={k}>
+                {t(`kind.${k}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      {problem ? (
+        <Notice tone="error" role="alert">
+          {problem}
+        </Notice>
+      ) : !data ? (
+        <Loading label={t('loading')} />
+      ) : (
+        <>
+          <section aria-labelledby="charts-totals" className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            <h2 id="charts-totals" className="sr-only">
+              {t('totals')}
+            </h2>
+            {def.series.filter((s) => s in data.totals.series || s in data.stats.series).map((s) => (
+              <div key={s} role="group" aria-label={labels[s]} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+                <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{labels[s]}</p>
+                <p className="mt-1 text-2xl font-semibold text-slate-900">
+                  {s in data.totals.series ? value(s, data.totals.series[s]) : value(s, average(data.stats.series[s]))}
+                </p>
+                {!(s in data.totals.series) ? <p className="text-xs text-slate-500">{t('average')}</p> : null}
+              </div>
+            ))}
+          </section>
+          <Card titleId="charts-chart" title={t(`kind.${kind}`)}>
+            {Object.values(shown).every((b) => b.every((x) => x.value === 0)) ? (
+              <p className="py-8 text-center text-sm text-slate-500">{t('empty')}</p>
+            ) : (
+              <Suspense fallback={<Loading label={t('loading')} />}>
+                <StatsChart series={shown} labels={labels} granularity={range.granularity} lines={def.flow} />
+              </Suspense>
+            )}
+            <details className="mt-3 text-sm">
+              <summary className="cursor-pointer text-brand-700">{t('table')}</summary>
+              <div className="mt-2 max-h-80 overflow-auto">
+                <table className="w-full text-left text-sm">
+                  <thead>
+                    <tr>
+                      <th scope="col" className="py-1 pr-3 font-medium">{t('bucket')}</th>
+                      {Object.keys(shown).map((s) => (
+                        <th key={s} scope="col" className="py-1 pr-3 font-medium">{labels[s]}</th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {(Object.values(shown)[0] ?? []).map((b, i) => (
+                      <tr key={b.start} className="border-t border-slate-100">
+                        <th scope="row" className="py-1 pr-3 font-normal">{bucketLabel(b.start)}</th>
+                        {Object.keys(shown).map((s) => (
+                          <td key={s} className="py-1 pr-3 tabular-nums">{value(s, shown[s][i]?.value ?? 0)}</td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </details>
+          </Card>
+          {data.zev ? (
+            <Card titleId="charts-zev" title={t('zev.title')}>
+              {data.zev.length === 0 ? (
+                <p className="text-sm text-slate-500">{t('empty')}</p>
+              ) : (
+                <div className="overflow-x-auto">
+                  <table className="w-full text-left text-sm">
+                    <thead>
+                      <tr>
+                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.unit')}</th>
+                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.consumption')}</th>
+                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.pv')}</th>
+                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.battery')}</th>
+                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.grid')}</th>
+                        {data.zev.some((z) => z.cost_chf != null) ? <th scope="col" className="py-1 pr-3 font-medium">{t('zev.cost')}</th> : null}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.zev.map((z) => (
+                        <tr key={z.unit} className="border-t border-slate-100">
+                          <th scope="row" className="py-1 pr-3 font-normal">{z.unit === 'building' ? t('zev.building') : z.name}</th>
+                          <td className="py-1 pr-3 tabular-nums">{f.kwh(z.consumption_kwh)}</td>
+                          <td className="py-1 pr-3 tabular-nums">{f.kwh(z.pv_kwh)}</td>
+                          <td className="py-1 pr-3 tabular-nums">{f.kwh(z.battery_kwh)}</td>
+                          <td className="py-1 pr-3 tabular-nums">{f.kwh(z.grid_kwh)}</td>
+                          {z.cost_chf != null ? <td className="py-1 pr-3 tabular-nums">CHF {f.number(z.cost_chf)}</td> : null}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+            </Card>
+          ) : null}
+        </>
+      )}
+    </div>
+  )
+}
+
+const average = (b: readonly { value: number }[]) => (b.length ? b.reduce((a, x) => a + x.value, 0) / b.length : 0)

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest'
+import { availableKinds, chartPoints } from './kinds.ts'
+
+describe('chartPoints', () => {
+  it('puts buckets on the local wall clock and keeps the repeated autumn hour strictly increasing', () => {
+    const p = chartPoints([
+      { start: '2025-10-26T01:00:00+02:00', value: 1 },
+      { start: '2025-10-26T02:00:00+02:00', value: 2 },
+      { start: '2025-10-26T02:00:00+01:00', value: 3 },
+      { start: '2025-10-26T03:00:00+01:00', value: 4 },
+    ])
+    expect(p.map((x) => new Date(x.time * 1000).toISOString().slice(11, 19))).toEqual(['01:00:00', '02:00:00', '02:00:01', '03:00:00'])
+    expect(p.map((x) => x.value)).toEqual([1, 2, 3, 4])
+  })
+})
+
+describe('availableKinds', () => {
+  it('offers only charging stations to a user without the overview switch, cost only with it', () => {
+    expect(availableKinds({ charging_stations: 'kWh' })).toEqual(['chargingStations'])
+    const admin = { consumption: 'kWh', grid_import: 'kWh', grid_export: 'kWh', pv_production: 'kWh', own_consumption: 'kWh', battery_charge: 'kWh', battery_discharge: 'kWh', charging_stations: 'kWh', heat: 'kWh', cold_water: 'm3', hot_water: 'm3', cost: 'CHF' }
+    expect(availableKinds(admin)).toContain('cost')
+    const { cost: _c, ...noCost } = admin
+    expect(availableKinds(noCost)).not.toContain('cost')
+  })
+})

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import { WEEKDAYS } from '../../../shared/rules/tariff.ts'
+import { ApiError } from '../../api/errors.ts'
+import { errorMessage, isAbortError } from '../../api/errors.ts'
+import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { useFormats } from '../../components/use-formats.ts'
+import { fetchPricing, type Pricing } from './api.ts'
+import { daySpans, hhmm, type Span } from './schedule.ts'
+
+/**
+ * Pricing (SPEC §2, issue 5 §4): basic, high, low and flat tariff, the validity period and the weekday
+ * schedule, where low tariff is the complement of high tariff. Read-only for every role; "Pricing is
+ * not found" when the installation has no tariff in force.
+ */
+export default function PricingPage({ installation }: { installation: Installation }) {
+  const { t } = useTranslation('pricing')
+  const { t: tc } = useTranslation()
+  useDocumentTitle(t('title'))
+  const f = useFormats(installation.timezone)
+  const [pricing, setPricing] = useState<Pricing | null>(null)
+  const [problem, setProblem] = useState<{ text: string; missing: boolean } | null>(null)
+
+  useEffect(() => {
+    const ctrl = new AbortController()
+    setPricing(null)
+    setProblem(null)
+    fetchPricing(installation.id, ctrl.signal).then(setPricing, (err: unknown) => {
+      if (isAbortError(err)) return
+      const missing = err instanceof ApiError && err.status === 404
+      setProblem({ text: missing ? t('notFound') : errorMessage(err, tc), missing })
+    })
+    return () => ctrl.abort()
+  }, [installation.id, t, tc])
+
+  const perKwh = (v: number) => `${f.number(v, 4)} CHF/kWh`
+  const spans = (list: Span[]) => (list.length ? list.map(([s, e]) => `${hhmm(s)}–${hhmm(e)}`).join(', ') : t('none'))
+  const day = (d: string) => f.date(`${d}T12:00:00Z`)
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+      {problem ? (
+        <Notice tone={problem.missing ? 'info' : 'error'} role={problem.missing ? 'status' : 'alert'}>
+          {problem.text}
+        </Notice>
+      ) : !pricing ? (
+        <Loading label={t('loading')} />
+      ) : (
+        <>
+          <Card titleId="pricing-tariffs" title={pricing.name}>
+            <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+              {[
+                ['basic', `${f.number(pricing.basic_tariff)} CHF/${t('month')}`],
+                ['high', perKwh(pricing.high_tariff)],
+                ['low', perKwh(pricing.low_tariff)],
+                ['flat', pricing.flat_tariff == null ? t('none') : perKwh(pricing.flat_tariff) + (pricing.flat ? ` (${t('flatActive')})` : '')],
+              ].map(([k, v]) => (
+                <div key={k} className="rounded-xl bg-slate-50 p-3">
+                  <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{t(`tariff.${k}`)}</dt>
+                  <dd className="mt-1 text-lg font-semibold tabular-nums text-slate-900">{v}</dd>
+                </div>
+              ))}
+            </dl>
+            <p className="mt-3 text-sm text-slate-600">
+              {t('validity')}: {day(pricing.valid_from)} – {pricing.valid_to ? day(pricing.valid_to) : t('open')}
+            </p>
+          </Card>
+          <Card titleId="pricing-schedule" title={t('schedule')}>
+            <div className="overflow-x-auto">
+              <table className="w-full text-left text-sm">
+                <thead>
+                  <tr>
+                    <th scope="col" className="py-1 pr-3 font-medium">{t('weekday')}</th>
+                    <th scope="col" className="py-1 pr-3 font-medium">{t('tariff.high')}</th>
+                    <th scope="col" className="py-1 pr-3 font-medium">{t('tariff.low')}</th>
+                    <th scope="col" className="hidden py-1 font-medium sm:table-cell">
+                      <span className="sr-only">{t('dayBar')}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {WEEKDAYS.map((d, i) => {
+                    const s = daySpans(pricing.schedule, i)
+                    return (
+                      <tr key={d} className="border-t border-slate-100">
+                        <th scope="row" className="py-1.5 pr-3 font-normal">{t(`weekdays.${d}`)}</th>
+                        <td className="py-1.5 pr-3 tabular-nums">{spans(s.high)}</td>
+                        <td className="py-1.5 pr-3 tabular-nums">{spans(s.low)}</td>
+                        <td className="hidden w-1/3 py-1.5 sm:table-cell" aria-hidden="true">
+                          <div className="relative h-3 rounded bg-sky-100">
+                            {s.high.map(([a, b]) => (
+                              <div key={a} className="absolute top-0 h-3 rounded bg-amber-400" style={{ left: `${(a / 1440) * 100}%`, width: `${((b - a) / 1440) * 100}%` }} />
+                            ))}
+                          </div>
+                        </td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+              </table>
+            </div>
+          </Card>
+        </>
+      )}
+    </div>
+  )
+}

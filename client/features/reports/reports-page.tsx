@@ -1,0 +1,222 @@
+import { useEffect, useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
+import { Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { createReport, deleteReport, dispatchReport, INTERVALS, listReports, REPORT_TYPES, updateReport, type Report, type ReportInput } from './api.ts'
+
+const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
+const button = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
+
+/**
+ * Management → Reports (SPEC §2, issue 5 §5): ZEV, electricity, water and heat reports with recipients,
+ * intervals and deltas; send now for a year; delete with confirmation.
+ */
+export default function ReportsPage({ installation }: { installation: Installation }) {
+  const { t } = useTranslation('reports')
+  const { t: tc } = useTranslation()
+  useDocumentTitle(t('title'))
+  const [reports, setReports] = useState<Report[] | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const [editing, setEditing] = useState<Report | 'new' | null>(null)
+  const [confirming, setConfirming] = useState<number | null>(null)
+  const [reload, setReload] = useState(0)
+
+  useEffect(() => {
+    const ctrl = new AbortController()
+    listReports(installation.id, ctrl.signal).then(setReports, (err: unknown) => {
+      if (!isAbortError(err)) setProblem(errorMessage(err, tc))
+    })
+    return () => ctrl.abort()
+  }, [installation.id, reload, tc])
+
+  const act = async (fn: () => Promise<unknown>, done: string) => {
+    setProblem(null)
+    try {
+      await fn()
+      setMessage(done)
+      setReload((n) => n + 1)
+    } catch (err) {
+      setProblem(errorMessage(err, tc))
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+      {message ? <Notice tone="info">{message}</Notice> : null}
+      {problem ? (
+        <Notice tone="error" role="alert">
+          {problem}
+        </Notice>
+      ) : null}
+      {editing ? (
+        <ReportForm
+          key={editing === 'new' ? 'new' : editing.id}
+          report={editing === 'new' ? null : editing}
+          onCancel={() => setEditing(null)}
+          onSave={async (body) => {
+            if (editing === 'new') await createReport(installation.id, body)
+            else await updateReport(installation.id, editing.id, body)
+            setEditing(null)
+            setMessage(t('saved'))
+            setReload((n) => n + 1)
+          }}
+        />
+      ) : (
+        <button type="button" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700" onClick={() => (setMessage(null), setEditing('new'))}>
+          {t('new')}
+        </button>
+      )}
+      {reports === null && !problem ? <Loading label={t('loading')} /> : null}
+      {reports?.length === 0 ? <p className="text-sm text-slate-600">{t('empty')}</p> : null}
+      <ul className="space-y-3">
+        {(reports ?? []).map((r) => (
+          <li key={r.id}>
+            <article aria-labelledby={`report-${r.id}`} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+              <h2 id={`report-${r.id}`} className="text-base font-semibold text-slate-900">
+                {r.name}
+              </h2>
+              <p className="text-sm text-slate-600">
+                {t(`type.${r.report_type}`)} · {r.intervals.length ? r.intervals.map((i) => t(`interval.${i}`)).join(', ') : t('noSchedule')}
+                {r.show_deltas ? ` · ${t('showDeltas')}` : ''}
+              </p>
+              <p className="text-sm text-slate-600">
+                {t('recipients')}: {r.recipients.length ? r.recipients.join(', ') : t('none')}
+              </p>
+              <div className="mt-3 flex flex-wrap gap-2">
+                <button type="button" className={button} aria-label={t('editNamed', { name: r.name })} onClick={() => (setMessage(null), setEditing(r))}>
+                  {t('edit')}
+                </button>
+                <button type="button" className={button} aria-label={t('sendNamed', { name: r.name })} disabled={!r.recipients.length} onClick={() => act(() => dispatchReport(installation.id, r.id, new Date().getFullYear()), t('sent'))}>
+                  {t('send')}
+                </button>
+                {confirming === r.id ? (
+                  <div role="alertdialog" aria-label={t('confirmDelete', { name: r.name })} className="flex flex-wrap items-center gap-2 text-sm">
+                    <span>{t('confirmDelete', { name: r.name })}</span>
+                    <button type="button" className="rounded-md bg-red-600 px-3 py-1.5 text-white" onClick={() => act(() => deleteReport(installation.id, r.id), t('deleted')).then(() => setConfirming(null))}>
+                      {t('delete')}
+                    </button>
+                    <button type="button" className={button} onClick={() => setConfirming(null)}>
+                      {t('cancel')}
+                    </button>
+                  </div>
+                ) : (
+                  <button type="button" className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700" aria-label={t('deleteNamed', { name: r.name })} onClick={() => setConfirming(r.id)}>
+                    {t('delete')}
+                  </button>
+                )}
+              </div>
+            </article>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+function ReportForm({ report, onSave, onCancel }: { report: Report | null; onSave: (body: ReportInput) => Promise<void>; onCancel: () => void }) {
+  const { t } = useTranslation('reports')
+  const { t: tc } = useTranslation()
+  const [body, setBody] = useState<ReportInput>(() => ({
+    name: report?.name ?? '', report_type: report?.report_type ?? 'electrical', year: report?.year ?? null, recipients: report?.recipients ?? [],
+    output_directory: report?.output_directory ?? null, intervals: report?.intervals ?? ['m'], show_deltas: report?.show_deltas ?? false, language: report?.language ?? 'de',
+  }))
+  const [recipients, setRecipients] = useState((report?.recipients ?? []).join(', '))
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [problem, setProblem] = useState<string | null>(null)
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setErrors({})
+    setProblem(null)
+    try {
+      await onSave({ ...body, recipients: recipients.split(/[,;\s]+/).filter(Boolean) })
+    } catch (err) {
+      const f = fieldErrors(err)
+      const recipientError = Object.entries(f).find(([k]) => k.startsWith('recipients'))?.[1]
+      setErrors({ ...f, ...(recipientError ? { recipients: recipientError } : {}) })
+      setProblem(Object.keys(f).length ? t('checkFields') : errorMessage(err, tc))
+    }
+  }
+
+  return (
+    <form onSubmit={submit} aria-labelledby="report-form-title" className="space-y-3 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 id="report-form-title" className="text-base font-semibold">
+        {report ? t('editTitle') : t('newTitle')}
+      </h2>
+      {problem ? (
+        <Notice tone="error" role="alert">
+          {problem}
+        </Notice>
+      ) : null}
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <div>
+          <label className="block text-sm font-medium text-slate-700">
+            {t('name')}
+            <input className={input} value={body.name} onChange={(e) => setBody({ ...body, name: e.target.value })} aria-invalid={errors.name ? true : undefined} />
+          </label>
+          {errors.name ? <p className="mt-1 text-xs text-red-700">{errors.name}</p> : null}
+        </div>
+        <div>
+          <label htmlFor="report-type" className="block text-sm font-medium text-slate-700">
+            {t('reportType')}
+          </label>
+          <select id="report-type" className={input} value={body.report_type} onChange={(e) => setBody({ ...body, report_type: e.target.value as ReportInput['report_type'] })}>
+            {REPORT_TYPES.map((x) => (
+              <option key={x} value={x}>
+                {t(`type.${x}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="sm:col-span-2">
+          <label className="block text-sm font-medium text-slate-700">
+            {t('recipients')}
+            <input className={input} value={recipients} onChange={(e) => setRecipients(e.target.value)} aria-describedby="report-recipients-hint" aria-invalid={errors.recipients ? true : undefined} />
+          </label>
+          <p id="report-recipients-hint" className="mt-1 text-xs text-slate-500">
+            {t('recipientsHint')}
+          </p>
+          {errors.recipients ? <p className="mt-1 text-xs text-red-700">{errors.recipients}</p> : null}
+        </div>
+        <div>
+          <label htmlFor="report-language" className="block text-sm font-medium text-slate-700">
+            {t('language')}
+          </label>
+          <select id="report-language" className={input} value={body.language} onChange={(e) => setBody({ ...body, language: e.target.value as ReportInput['language'] })}>
+            {(['en', 'de', 'fr', 'it'] as const).map((l) => (
+              <option key={l} value={l}>
+                {t(`lang.${l}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <fieldset>
+        <legend className="text-sm font-semibold text-slate-800">{t('intervals')}</legend>
+        <div className="mt-1 flex flex-wrap gap-3">
+          {INTERVALS.map((i) => (
+            <label key={i} className="flex items-center gap-1 text-sm text-slate-700">
+              <input type="checkbox" checked={body.intervals.includes(i)} onChange={(e) => setBody({ ...body, intervals: e.target.checked ? [...body.intervals, i] : body.intervals.filter((x) => x !== i) })} />
+              {t(`interval.${i}`)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        <input type="checkbox" checked={body.show_deltas} onChange={(e) => setBody({ ...body, show_deltas: e.target.checked })} />
+        {t('showDeltas')}
+      </label>
+      <div className="flex gap-2">
+        <button type="submit" className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700">
+          {t('save')}
+        </button>
+        <button type="button" className={button} onClick={onCancel}>
+          {t('cancel')}
+        </button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,50 @@
+import type { Lang } from '../../lib/messages.ts'
+
+/** Texts of report files and mails in the recipient's language (en, de, fr, it). */
+export const REPORT_TEXT = {
+  type: {
+    zev: { en: 'ZEV report', de: 'ZEV-Bericht', fr: 'Rapport RCP', it: 'Rapporto RCP' },
+    electrical: { en: 'Electricity report', de: 'Strombericht', fr: "Rapport d'électricité", it: 'Rapporto elettricità' },
+    water: { en: 'Water report', de: 'Wasserbericht', fr: "Rapport d'eau", it: 'Rapporto acqua' },
+    heat: { en: 'Heat report', de: 'Wärmebericht', fr: 'Rapport de chaleur', it: 'Rapporto calore' },
+  },
+  col: {
+    series: { en: 'Series', de: 'Reihe', fr: 'Série', it: 'Serie' },
+    unit: { en: 'Unit', de: 'Einheit', fr: 'Unité', it: 'Unità' },
+    value: { en: 'Value', de: 'Wert', fr: 'Valeur', it: 'Valore' },
+    previous: { en: 'Previous period', de: 'Vorperiode', fr: 'Période précédente', it: 'Periodo precedente' },
+    delta: { en: 'Change', de: 'Veränderung', fr: 'Variation', it: 'Variazione' },
+    consumer: { en: 'Unit', de: 'Einheit', fr: 'Unité', it: 'Unità' },
+    consumption: { en: 'Consumption kWh', de: 'Verbrauch kWh', fr: 'Consommation kWh', it: 'Consumo kWh' },
+    pv: { en: 'Solar kWh', de: 'Solar kWh', fr: 'Solaire kWh', it: 'Solare kWh' },
+    battery: { en: 'Battery kWh', de: 'Batterie kWh', fr: 'Batterie kWh', it: 'Batteria kWh' },
+    grid: { en: 'Grid kWh', de: 'Netz kWh', fr: 'Réseau kWh', it: 'Rete kWh' },
+    cost: { en: 'Cost CHF', de: 'Kosten CHF', fr: 'Coûts CHF', it: 'Costi CHF' },
+  },
+  series: {
+    consumption: { en: 'Consumption', de: 'Verbrauch', fr: 'Consommation', it: 'Consumo' },
+    grid_import: { en: 'Grid purchase', de: 'Netzbezug', fr: 'Achat au réseau', it: 'Prelievo dalla rete' },
+    grid_export: { en: 'Grid feed-in', de: 'Netzeinspeisung', fr: 'Injection au réseau', it: 'Immissione in rete' },
+    pv_production: { en: 'Solar production', de: 'Solarproduktion', fr: 'Production solaire', it: 'Produzione solare' },
+    own_consumption: { en: 'Own consumption', de: 'Eigenverbrauch', fr: 'Autoconsommation', it: 'Autoconsumo' },
+    battery_charge: { en: 'Battery charge', de: 'Batterieladung', fr: 'Charge de la batterie', it: 'Carica della batteria' },
+    battery_discharge: { en: 'Battery discharge', de: 'Batterieentladung', fr: 'Décharge de la batterie', it: 'Scarica della batteria' },
+    charging_stations: { en: 'Charging stations', de: 'Ladestationen', fr: 'Bornes de recharge', it: 'Stazioni di ricarica' },
+    heat: { en: 'Heat', de: 'Wärme', fr: 'Chaleur', it: 'Calore' },
+    cold_water: { en: 'Cold water', de: 'Kaltwasser', fr: 'Eau froide', it: 'Acqua fredda' },
+    hot_water: { en: 'Hot water', de: 'Warmwasser', fr: 'Eau chaude', it: 'Acqua calda' },
+    cost: { en: 'Cost', de: 'Kosten', fr: 'Coûts', it: 'Costi' },
+    building: { en: 'Building', de: 'Gebäude', fr: 'Bâtiment', it: 'Edificio' },
+  } as Record<string, Record<Lang, string>>,
+  body: {
+    en: 'Attached is the {{report}} of {{installation}} for {{from}} to {{to}}.',
+    de: 'Im Anhang finden Sie den {{report}} von {{installation}} für {{from}} bis {{to}}.',
+    fr: 'Vous trouverez en pièce jointe le {{report}} de {{installation}} du {{from}} au {{to}}.',
+    it: 'In allegato trova il {{report}} di {{installation}} dal {{from}} al {{to}}.',
+  },
+} as const
+
+/** Fill `{{name}}` placeholders. */
+export const fill = (text: string, params: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => params[k] ?? '')
+
+export type { Lang }

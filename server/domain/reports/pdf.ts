@@ -1,0 +1,31 @@
+import PDFDocument from 'pdfkit'
+
+/**
+ * A report table as PDF (A4, Helvetica): title, subtitle and the rows under a header, columns of equal
+ * width, numbers right-aligned. Resolves to the file's bytes.
+ */
+export function tablePdf(title: string, subtitle: string, header: string[], rows: (string | number)[][]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: title } })
+    const chunks: Buffer[] = []
+    doc.on('data', (c: Buffer) => chunks.push(c))
+    doc.on('end', () => resolve(Buffer.concat(chunks)))
+    doc.on('error', reject)
+    doc.font('Helvetica-Bold').fontSize(16).text(title)
+    doc.font('Helvetica').fontSize(10).fillColor('#475569').text(subtitle).moveDown(1).fillColor('black')
+    const left = doc.page.margins.left
+    const width = doc.page.width - left - doc.page.margins.right
+    const col = width / Math.max(1, header.length)
+    const line = (cells: (string | number)[], bold: boolean) => {
+      if (doc.y > doc.page.height - doc.page.margins.bottom - 20) doc.addPage()
+      const y = doc.y
+      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9)
+      cells.forEach((c, i) => doc.text(String(c), left + i * col, y, { width: col - 6, align: i > 0 && /^-?[\d.]+$/.test(String(c)) ? 'right' : 'left', lineBreak: false }))
+      doc.moveDown(0.6)
+      doc.x = left
+    }
+    line(header, true)
+    for (const r of rows) line(r, false)
+    doc.end()
+  })
+}

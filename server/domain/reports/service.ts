@@ -1,0 +1,200 @@
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import type { StatisticsService } from '../statistics/service.ts'
+import type { MailService } from '../mail/service.ts'
+import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { LANGS, type Lang } from '../../lib/messages.ts'
+import { isAdmin } from '../../../shared/rules/permissions.ts'
+import { localMidnight } from '../../../shared/rules/granularity.ts'
+import { dueRuns, type ReportInterval, type ReportPeriod } from './periods.ts'
+import { fill, REPORT_TEXT } from './labels.ts'
+import { tablePdf } from './pdf.ts'
+import { tableXlsx } from './xlsx.ts'
+
+export type ReportType = 'zev' | 'electrical' | 'water' | 'heat'
+
+/** A report as the API sends it (SPEC §3): recipients are e-mail addresses; last_runs per interval. */
+export interface Report {
+  id: number
+  name: string
+  report_type: ReportType
+  year: number | null
+  recipients: string[]
+  output_directory: string | null
+  intervals: ReportInterval[]
+  show_deltas: boolean
+  language: Lang
+  last_runs: Record<string, string>
+}
+
+/** Create/PUT body (shape-checked by the route). */
+export type ReportInput = Omit<Report, 'id' | 'last_runs'>
+
+type Row = { id: number; installation_id: number; name: string; report_type: ReportType; year: number | null; recipients: string[]; output_directory: string | null; intervals: ReportInterval[]; show_deltas: boolean; language: string; last_runs: Record<string, string> }
+
+const toReport = (r: Row): Report => ({
+  id: r.id, name: r.name, report_type: r.report_type, year: r.year, recipients: r.recipients, output_directory: r.output_directory,
+  intervals: r.intervals, show_deltas: r.show_deltas, language: ((LANGS as readonly string[]).includes(r.language) ? r.language : 'en') as Lang, last_runs: r.last_runs,
+})
+
+const csvCell = (v: string | number) => {
+  const s = String(v)
+  return /[";\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+}
+/** CSV with ";" separators (what Swiss spreadsheet programs open directly) and a UTF-8 BOM. */
+const csv = (rows: (string | number)[][]) => '\ufeff' + rows.map((r) => r.map(csvCell).join(';')).join('\r\n') + '\r\n'
+
+/**
+ * Reports (issue 5 §5): CRUD and the ZEV report settings for admins; dispatch now (POST
+ * reports/dispatch) or on schedule (`runDue`, called by server/jobs/reports.ts). Each run renders a CSV
+ * (";"-separated, UTF-8 with BOM), an XLSX and a PDF of the same table in the recipient's language and
+ * enqueues one mail per recipient through the mail outbox.
+ */
+export function createReportService({ db, installations, statistics, mail }: { db: Db; installations: InstallationService; statistics: StatisticsService; mail: MailService }) {
+  async function requireAdmin(actor: Actor, installationId: number) {
+    const role = await installations.requireRole(actor, installationId)
+    if (!isAdmin(role)) throw Forbidden()
+  }
+  async function row(installationId: number, id: number): Promise<Row> {
+    const r = await db.selectFrom('reports').selectAll().where('installation_id', '=', installationId).where('id', '=', id).executeTakeFirst()
+    if (!r) throw NotFound()
+    return r as Row
+  }
+  const values = (i: ReportInput) => ({
+    name: i.name, report_type: i.report_type, year: i.year, recipients: JSON.stringify(i.recipients), output_directory: i.output_directory,
+    intervals: JSON.stringify([...new Set(i.intervals)]), show_deltas: i.show_deltas, language: i.language,
+  })
+
+  /** Language of a recipient: their account's language when they have one, else the report's. */
+  async function langOf(email: string, fallback: Lang): Promise<Lang> {
+    const u = await db.selectFrom('users').select('ietf_lang_tag').where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase())).executeTakeFirst()
+    const tag = u?.ietf_lang_tag?.slice(0, 2)
+    return (LANGS as readonly string[]).includes(tag ?? '') ? (tag as Lang) : fallback
+  }
+
+  async function render(installationId: number, type: ReportType, period: { start: Date; end: Date; from: string; to: string }, showDeltas: boolean, lang: Lang): Promise<(string | number)[][]> {
+    const c = REPORT_TEXT.col
+    if (type === 'zev') {
+      const rows = await statistics.reportZev(installationId, period.start, period.end)
+      return ([
+        [c.consumer[lang], c.consumption[lang], c.pv[lang], c.battery[lang], c.grid[lang], c.cost[lang]],
+        ...rows.map((r) => [r.unit === 'building' ? REPORT_TEXT.series.building[lang] : r.name, r.consumption_kwh.toFixed(3), r.pv_kwh.toFixed(3), r.battery_kwh.toFixed(3), r.grid_kwh.toFixed(3), (r.cost_chf ?? 0).toFixed(2)]),
+      ])
+    }
+    const now = await statistics.reportTotals(installationId, type, period.start, period.end)
+    const header = [c.series[lang], c.unit[lang], c.value[lang], ...(showDeltas ? [c.previous[lang], c.delta[lang]] : [])]
+    let prev: Record<string, number> = {}
+    if (showDeltas) {
+      const length = period.end.getTime() - period.start.getTime()
+      prev = (await statistics.reportTotals(installationId, type, new Date(period.start.getTime() - length), period.start)).series
+    }
+    return ([
+      header,
+      ...Object.entries(now.series).map(([name, v]) => [REPORT_TEXT.series[name]?.[lang] ?? name, now.units[name], v.toFixed(3), ...(showDeltas ? [(prev[name] ?? 0).toFixed(3), (v - (prev[name] ?? 0)).toFixed(3)] : [])]),
+    ])
+  }
+
+  /** Render and enqueue one report run to every recipient; returns the number of mails enqueued. */
+  async function send(report: Row, type: ReportType, period: { start: Date; end: Date; from: string; to: string }): Promise<number> {
+    const inst = await db.selectFrom('installations').select(['name']).where('id', '=', report.installation_id).executeTakeFirstOrThrow()
+    const fallback = toReport(report).language
+    let n = 0
+    for (const to of report.recipients) {
+      const lang = await langOf(to, fallback)
+      const title = REPORT_TEXT.type[type][lang]
+      const [header, ...rows] = await render(report.installation_id, type, period, report.show_deltas, lang)
+      const text = fill(REPORT_TEXT.body[lang], { report: title, installation: inst.name, from: period.from, to: period.to })
+      const pdf = await tablePdf(`${title} ${inst.name}`, `${period.from} – ${period.to}`, header.map(String), rows)
+      const xlsx = await tableXlsx(title, header.map(String), rows)
+      await mail.enqueue({
+        kind: 'report', to, subject: `${title} ${inst.name} ${period.from}`, text,
+        attachments: [
+          { filename: `${type}-report-${period.from}.csv`, contentType: 'text/csv; charset=utf-8', content: Buffer.from(csv([header, ...rows]), 'utf8') },
+          { filename: `${type}-report-${period.from}.pdf`, contentType: 'application/pdf', content: pdf },
+          { filename: `${type}-report-${period.from}.xlsx`, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: xlsx },
+        ],
+      })
+      n++
+    }
+    return n
+  }
+
+  return {
+    async list(actor: Actor, installationId: number) {
+      await requireAdmin(actor, installationId)
+      const rows = await db.selectFrom('reports').selectAll().where('installation_id', '=', installationId).orderBy('id').execute()
+      const results = rows.map((r) => toReport(r as Row))
+      return { count: results.length, next: null, previous: null, results }
+    },
+    async get(actor: Actor, installationId: number, id: number) {
+      await requireAdmin(actor, installationId)
+      return toReport(await row(installationId, id))
+    },
+    async create(actor: Actor, installationId: number, input: ReportInput) {
+      await requireAdmin(actor, installationId)
+      const r = await db.insertInto('reports').values({ installation_id: installationId, ...values(input) }).returningAll().executeTakeFirstOrThrow()
+      return toReport(r as Row)
+    },
+    async update(actor: Actor, installationId: number, id: number, input: Partial<ReportInput>) {
+      await requireAdmin(actor, installationId)
+      const current = toReport(await row(installationId, id))
+      const r = await db.updateTable('reports').set(values({ ...current, ...input })).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+      return toReport(r as Row)
+    },
+    async remove(actor: Actor, installationId: number, id: number) {
+      await requireAdmin(actor, installationId)
+      await row(installationId, id)
+      await db.deleteFrom('reports').where('id', '=', id).execute()
+    },
+
+    /** GET reports/zev: the installation's ZEV report (created with defaults on first use). */
+    async zev(actor: Actor, installationId: number): Promise<Report> {
+      await requireAdmin(actor, installationId)
+      const found = await db.selectFrom('reports').selectAll().where('installation_id', '=', installationId).where('report_type', '=', 'zev').orderBy('id').executeTakeFirst()
+      if (found) return toReport(found as Row)
+      const r = await db.insertInto('reports').values({ installation_id: installationId, ...values({ name: 'ZEV', report_type: 'zev', year: null, recipients: [], output_directory: null, intervals: ['m'], show_deltas: false, language: 'de' }) }).returningAll().executeTakeFirstOrThrow()
+      return toReport(r as Row)
+    },
+    /** PUT / PATCH reports/zev. */
+    async updateZev(actor: Actor, installationId: number, input: Partial<ReportInput>): Promise<Report> {
+      const current = await this.zev(actor, installationId)
+      return this.update(actor, installationId, current.id, { ...input, report_type: 'zev' })
+    },
+
+    /**
+     * POST reports/dispatch {reportId, reportType?, year?}: send the report now for calendar year
+     * `year` (default: the current one up to today) to its recipients. Returns the mails enqueued.
+     */
+    async dispatch(actor: Actor, installationId: number, body: { reportId: number; reportType?: ReportType; year?: number }) {
+      await requireAdmin(actor, installationId)
+      const r = await row(installationId, body.reportId)
+      if (!r.recipients.length) throw new Invalid({ recipients: ['required'] })
+      const inst = await installations.describe(installationId)
+      const year = body.year ?? r.year ?? new Date().getFullYear()
+      const from = `${year}-01-01`
+      const to = `${year + 1}-01-01`
+      const period = { from, to, start: new Date(localMidnight(from, inst.timezone)), end: new Date(localMidnight(to, inst.timezone)) }
+      return { queued: await send(r, body.reportType ?? r.report_type, period) }
+    },
+
+    /**
+     * Scheduled runs: every report's due periods at `now` (server/domain/reports/periods.ts) are sent
+     * and recorded, so each period goes out once and a run missed while the server was down is made up.
+     */
+    async runDue(now: Date): Promise<{ report: number; period: ReportPeriod }[]> {
+      const done: { report: number; period: ReportPeriod }[] = []
+      const rows = await db.selectFrom('reports').innerJoin('installations', 'installations.id', 'reports.installation_id').selectAll('reports').select('installations.timezone').execute()
+      for (const r of rows) {
+        for (const period of dueRuns(r.intervals, r.last_runs, now, r.timezone)) {
+          if (r.recipients.length) await send(r as Row, r.report_type, period)
+          const fresh = await db.selectFrom('reports').select('last_runs').where('id', '=', r.id).executeTakeFirstOrThrow()
+          await db.updateTable('reports').set({ last_runs: JSON.stringify({ ...fresh.last_runs, [period.interval]: period.end.toISOString() }) }).where('id', '=', r.id).execute()
+          done.push({ report: r.id, period })
+        }
+      }
+      return done
+    },
+  }
+}
+export type ReportService = ReturnType<typeof createReportService>

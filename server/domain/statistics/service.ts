@@ -1,0 +1,476 @@
+import { sql, type RawBuilder } from 'kysely'
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { canRead, isAdmin, mayReadStation, objectLevel, type Access, type PermissionEntry } from '../../../shared/rules/permissions.ts'
+import { localMidnight, type Granularity } from '../../../shared/rules/granularity.ts'
+import { localParts } from '../../../shared/rules/formats.ts'
+import { minutesOf, WEEKDAYS } from '../../../shared/rules/tariff.ts'
+import { allocateZev, type ZevInterval, type ZevSource } from '../reports/zev.ts'
+
+/** One bucket of a series: its start (ISO-8601 with the installation's offset) and value. */
+export interface Bucket {
+  start: string
+  value: number
+}
+
+/**
+ * A statistics answer (issue 5): every series named in `series` with its unit in `units`. Buckets cover
+ * [start, end) without gaps in installation-local time (empty ones are 0): a Europe/Zurich day has 23,
+ * 24 or 25 hourly buckets.
+ */
+export interface StatisticsAnswer {
+  installation_id: number
+  timezone: string
+  start: string
+  end: string
+  granularity: Granularity
+  units: Record<string, string>
+  series: Record<string, Bucket[]>
+}
+
+/** /totals: the same series summed over [start, end) (kW series: the average; % series: the last value). */
+export interface TotalsAnswer {
+  installation_id: number
+  timezone: string
+  start: string
+  end: string
+  units: Record<string, string>
+  series: Record<string, number>
+}
+
+/**
+ * A statistics query as the API takes it: `start` and `end` as ISO-8601 instants with offset or local
+ * dates "YYYY-MM-DD" (installation-local midnight); end exclusive.
+ */
+export interface StatisticsParams {
+  start: string
+  end: string
+  granularity: Granularity
+  flow?: boolean
+  flat?: boolean
+}
+
+/** A statistics query after resolving dates: instants, granularity and the `flow` / `flat` switches. */
+interface StatisticsQuery {
+  start: Date
+  end: Date
+  granularity: Granularity
+  /** Add average power series (kW) beside the energies. */
+  flow?: boolean
+  /** Price costs at the tariff's flat price where it has one. */
+  flat?: boolean
+}
+
+/** At most this many buckets per answer (a year of 15-minute buckets is 35,040). */
+export const MAX_BUCKETS = 40_000
+
+/**
+ * How a series is computed from the 15-minute aggregates `a` joined with their meter `mt` (and `p.price`,
+ * Rappen/kWh, when costs are asked for). `kind` decides how totals and flows treat it:
+ * sum = energies, volumes and money; flow = kW derived from an energy sum per bucket hour; last = a state.
+ */
+interface SeriesDef {
+  name: string
+  unit: string
+  kind: 'sum' | 'flow' | 'last'
+  expr: RawBuilder<unknown>
+}
+
+const type = (t: string) => sql`mt.meter_type = ${sql.lit(t)}`
+const sumIn = (t: string) => sql`coalesce(sum(a.energy_in_kwh) filter (where ${type(t)}), 0)`
+const sumOut = (t: string) => sql`coalesce(sum(a.energy_out_kwh) filter (where ${type(t)}), 0)`
+const sumVol = (t: string) => sql`coalesce(sum(a.volume_m3) filter (where ${type(t)}), 0)`
+
+const S = {
+  grid_import: { name: 'grid_import', unit: 'kWh', kind: 'sum', expr: sumIn('main_power') },
+  grid_export: { name: 'grid_export', unit: 'kWh', kind: 'sum', expr: sumOut('main_power') },
+  pv_production: { name: 'pv_production', unit: 'kWh', kind: 'sum', expr: sumIn('pv') },
+  own_consumption: { name: 'own_consumption', unit: 'kWh', kind: 'sum', expr: sql`greatest(${sumIn('pv')} - ${sumOut('main_power')}, 0)` },
+  battery_charge: { name: 'battery_charge', unit: 'kWh', kind: 'sum', expr: sumIn('battery') },
+  battery_discharge: { name: 'battery_discharge', unit: 'kWh', kind: 'sum', expr: sumOut('battery') },
+  charging_stations: { name: 'charging_stations', unit: 'kWh', kind: 'sum', expr: sumIn('charging_station') },
+  consumption: {
+    name: 'consumption', unit: 'kWh', kind: 'sum',
+    expr: sql`greatest(${sumIn('main_power')} + ${sumIn('pv')} + ${sumOut('battery')} - ${sumOut('main_power')} - ${sumIn('battery')}, 0)`,
+  },
+  heat: { name: 'heat', unit: 'kWh', kind: 'sum', expr: sumIn('heat') },
+  cold_water: { name: 'cold_water', unit: 'm3', kind: 'sum', expr: sumVol('cold_water') },
+  hot_water: { name: 'hot_water', unit: 'm3', kind: 'sum', expr: sumVol('hot_water') },
+  grid_cost: { name: 'cost', unit: 'CHF', kind: 'sum', expr: sql`coalesce(sum(a.energy_in_kwh * p.price) filter (where ${type('main_power')}), 0) / 100.0` },
+  station_cost: { name: 'cost', unit: 'CHF', kind: 'sum', expr: sql`coalesce(sum(a.energy_in_kwh * p.price) filter (where ${type('charging_station')}), 0) / 100.0` },
+  grid_flow: { name: 'grid_flow', unit: 'kW', kind: 'flow', expr: sql`${sumIn('main_power')} - ${sumOut('main_power')}` },
+  pv_flow: { name: 'pv_flow', unit: 'kW', kind: 'flow', expr: sumIn('pv') },
+  battery_charge_flow: { name: 'battery_charge_flow', unit: 'kW', kind: 'flow', expr: sumIn('battery') },
+  battery_discharge_flow: { name: 'battery_discharge_flow', unit: 'kW', kind: 'flow', expr: sumOut('battery') },
+  charging_stations_flow: { name: 'charging_stations_flow', unit: 'kW', kind: 'flow', expr: sumIn('charging_station') },
+  battery_soc: {
+    name: 'battery_soc', unit: '%', kind: 'last',
+    expr: sql`coalesce((array_agg(a.soc_last order by a.bucket desc) filter (where ${type('battery')} and a.soc_last is not null))[1], 0)`,
+  },
+} satisfies Record<string, SeriesDef>
+
+/** Where the 15-minute rows come from: an installation's meters, optionally only some of them. */
+interface Scope {
+  installationId: number
+  tz: string
+  meterIds?: number[]
+}
+
+const TRUNC: Record<Granularity, string> = { fifteen_minutes: '15 minutes', hour: 'hour', day: 'day', month: 'month' }
+const round = (x: number) => Math.round(x * 10_000) / 10_000
+
+/** Start of the bucket containing `start`, in installation-local time (Postgres expression). */
+function alignedStart(g: Granularity, start: Date, tz: string) {
+  return g === 'fifteen_minutes'
+    ? sql`date_bin('15 minutes', ${start}::timestamptz, '2000-01-01T00:00:00Z'::timestamptz)`
+    : sql`date_trunc(${TRUNC[g]}, ${start}::timestamptz, ${tz})`
+}
+
+/** The bucket a 15-minute aggregate falls in. */
+function bucketKey(g: Granularity, tz: string) {
+  return g === 'fifteen_minutes' ? sql`a.bucket` : sql`date_trunc(${TRUNC[g]}, a.bucket, ${tz})`
+}
+
+/** All bucket starts of [aligned start, end): absolute steps below a day, local calendar steps above. */
+function bucketSeries(g: Granularity, start: Date, end: Date, tz: string) {
+  const s = alignedStart(g, start, tz)
+  if (g === 'fifteen_minutes' || g === 'hour') {
+    return sql`select g as start from generate_series(${s}, ${end}::timestamptz - interval '1 microsecond', ${sql.lit(g === 'hour' ? '1 hour' : '15 minutes')}::interval) g`
+  }
+  return sql`select (g at time zone ${tz}) as start
+    from generate_series(${s} at time zone ${tz}, (${end}::timestamptz at time zone ${tz}) - interval '1 microsecond', ${sql.lit(g === 'day' ? '1 day' : '1 month')}::interval) g`
+}
+
+/**
+ * Tariff price (Rappen/kWh) of a 15-minute bucket `a.bucket`: the tariff in force on its local date
+ * (latest valid_from), high when the local weekday and minute fall in a schedule entry (an end at or
+ * before the start runs to midnight, as shared/rules/tariff.ts), else low; a flat tariff (or `flat`) takes the flat price
+ * where the tariff has one.
+ */
+function priceJoin(installationId: number, tz: string, flat: boolean) {
+  return sql`left join lateral (
+    select case
+      when (${flat} or t.flat) and t.flat_rappen_per_kwh is not null then t.flat_rappen_per_kwh
+      when exists (
+        select 1 from jsonb_array_elements(t.schedule) e
+        where (e ->> to_char(a.bucket at time zone ${tz}, 'FMday'))::int = 1
+          and extract(hour from a.bucket at time zone ${tz}) * 60 + extract(minute from a.bucket at time zone ${tz})
+              >= split_part(e ->> 'start', ':', 1)::int * 60 + split_part(e ->> 'start', ':', 2)::int
+          and extract(hour from a.bucket at time zone ${tz}) * 60 + extract(minute from a.bucket at time zone ${tz})
+              < case when split_part(e ->> 'end', ':', 1)::int * 60 + split_part(e ->> 'end', ':', 2)::int
+                          <= split_part(e ->> 'start', ':', 1)::int * 60 + split_part(e ->> 'start', ':', 2)::int
+                     then 1440 else split_part(e ->> 'end', ':', 1)::int * 60 + split_part(e ->> 'end', ':', 2)::int end
+      ) then t.high_rappen_per_kwh
+      else t.low_rappen_per_kwh end as price
+    from tariffs t
+    where t.installation_id = ${installationId}
+      and t.valid_from <= (a.bucket at time zone ${tz})::date
+      and (t.valid_to is null or t.valid_to >= (a.bucket at time zone ${tz})::date)
+    order by t.valid_from desc limit 1
+  ) p on true`
+}
+
+/**
+ * Statistics from the 15-minute aggregates (issue 5 §2), computed in Postgres. Rights: every call
+ * passes `installations.access`; without the overview switch only the caller's readable charging
+ * stations are shown, and costs need the cost switch (SPEC §6).
+ */
+export function createStatisticsService({ db, installations }: { db: Db; installations: InstallationService }) {
+  function checkRange(q: StatisticsQuery) {
+    if (!(q.end.getTime() > q.start.getTime())) throw new Invalid({ end: ['statisticsEndBeforeStart'] })
+    const minutes = { fifteen_minutes: 15, hour: 60, day: 1440, month: 43_200 }[q.granularity]
+    if ((q.end.getTime() - q.start.getTime()) / 60_000 / minutes > MAX_BUCKETS) throw new Invalid({ granularity: ['statisticsTooManyBuckets'] })
+  }
+
+  function from(scope: Scope, q: StatisticsQuery, withCost: boolean) {
+    const meters = scope.meterIds ? (scope.meterIds.length ? sql`and mt.id in (${sql.join(scope.meterIds)})` : sql`and false`) : sql``
+    return sql`from measurements_15m a
+      join meters mt on mt.id = a.meter_id
+      ${withCost ? priceJoin(scope.installationId, scope.tz, !!q.flat) : sql``}
+      where mt.installation_id = ${scope.installationId} ${meters}
+        and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
+  }
+
+  const needsCost = (defs: SeriesDef[]) => defs.some((d) => d.name === 'cost')
+
+  async function series(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<Omit<StatisticsAnswer, 'installation_id' | 'timezone'>> {
+    checkRange(q)
+    const cols = defs.map((d, i) => sql`${d.expr} as ${sql.ref(`v${i}`)}`)
+    const outer = defs.map((d, i) => {
+      const v = sql`coalesce(agg.${sql.ref(`v${i}`)}, 0)`
+      return d.kind === 'flow'
+        ? sql`${v} / (extract(epoch from (lead(b.start, 1, ${q.end}::timestamptz) over (order by b.start) - b.start)) / 3600.0) as ${sql.ref(`v${i}`)}`
+        : sql`${v} as ${sql.ref(`v${i}`)}`
+    })
+    const { rows } = await sql<Record<string, unknown> & { start: Date }>`
+      with b as (${bucketSeries(q.granularity, q.start, q.end, scope.tz)}),
+      agg as (select ${bucketKey(q.granularity, scope.tz)} as start ${cols.length ? sql`, ${sql.join(cols)}` : sql``}
+        ${from(scope, q, needsCost(defs))} group by 1)
+      select b.start ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
+      from b left join agg on agg.start = b.start order by b.start`.execute(db)
+    const out: Record<string, Bucket[]> = {}
+    const units: Record<string, string> = {}
+    defs.forEach((d, i) => {
+      units[d.name] = d.unit
+      out[d.name] = rows.map((r) => ({ start: localIso(new Date(r.start), scope.tz), value: round(Number(r[`v${i}`])) }))
+    })
+    return { start: localIso(rows[0] ? new Date(rows[0].start) : q.start, scope.tz), end: localIso(q.end, scope.tz), granularity: q.granularity, units, series: out }
+  }
+
+  async function totals(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<Omit<TotalsAnswer, 'installation_id' | 'timezone'>> {
+    checkRange(q)
+    const start = alignedStart(q.granularity, q.start, scope.tz)
+    const cols = defs.map((d, i) =>
+      d.kind === 'flow'
+        ? sql`${d.expr} / (extract(epoch from (${q.end}::timestamptz - ${start})) / 3600.0) as ${sql.ref(`v${i}`)}`
+        : sql`${d.expr} as ${sql.ref(`v${i}`)}`,
+    )
+    const { rows } = await sql<Record<string, unknown> & { start: Date }>`
+      select ${start} as start ${cols.length ? sql`, ${sql.join(cols)}` : sql``} ${from(scope, q, needsCost(defs))}`.execute(db)
+    const row = rows[0]
+    const units: Record<string, string> = {}
+    const values: Record<string, number> = {}
+    defs.forEach((d, i) => {
+      units[d.name] = d.unit
+      values[d.name] = round(Number(row?.[`v${i}`] ?? 0))
+    })
+    return { start: localIso(new Date(row.start), scope.tz), end: localIso(q.end, scope.tz), units, series: values }
+  }
+
+  async function context(actor: Actor, installationId: number) {
+    const access = await installations.access(actor, installationId)
+    const inst = await installations.describe(installationId)
+    return { access, tz: inst.timezone }
+  }
+
+  const instant = (v: string, tz: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? localMidnight(v, tz) : v)
+  const resolve = (p: StatisticsParams, tz: string): StatisticsQuery => ({ ...p, start: instant(p.start, tz), end: instant(p.end, tz) })
+
+  /** Meter ids of the charging stations `access` may read (undefined = all of the installation). */
+  async function stationMeters(access: Access, installationId: number, only?: number[]): Promise<number[]> {
+    let q = db.selectFrom('charging_stations').select(['id', 'meter_id']).where('installation_id', '=', installationId)
+    if (only) q = q.where('id', 'in', only.length ? only : [0])
+    const rows = await q.orderBy('id').execute()
+    return rows.filter((r) => mayReadStation(access, r.id)).map((r) => r.meter_id)
+  }
+
+  /** The installation series a caller may see (see the service docstring). */
+  function installationDefs(access: Access, q: StatisticsQuery): SeriesDef[] {
+    if (!access.overview) return [S.charging_stations, ...(q.flow ? [S.charging_stations_flow] : [])]
+    const defs: SeriesDef[] = [S.consumption, S.grid_import, S.grid_export, S.pv_production, S.own_consumption, S.battery_charge, S.battery_discharge, S.charging_stations, S.heat, S.cold_water, S.hot_water]
+    if (access.cost) defs.push(S.grid_cost)
+    if (q.flow) defs.push(S.grid_flow, S.pv_flow, S.battery_charge_flow, S.battery_discharge_flow, S.charging_stations_flow)
+    return defs
+  }
+
+  async function installationScope(actor: Actor, installationId: number, p: StatisticsParams) {
+    const { access, tz } = await context(actor, installationId)
+    const q = resolve(p, tz)
+    const scope: Scope = { installationId, tz }
+    if (!access.overview) scope.meterIds = await stationMeters(access, installationId)
+    return { scope, q, access, defs: installationDefs(access, q) }
+  }
+
+  /** Meter ids hanging in object `objectId` or below it; 404 when it is not in the installation. */
+  async function subtreeMeters(installationId: number, objectId: number, types: string[]): Promise<number[]> {
+    const objects = await db.selectFrom('objects').select(['id', 'parent_object_id']).where('installation_id', '=', installationId).execute()
+    if (!objects.some((o) => o.id === objectId)) throw NotFound()
+    const ids = new Set([objectId])
+    for (let grew = true; grew; ) {
+      grew = false
+      for (const o of objects) if (o.parent_object_id != null && ids.has(o.parent_object_id) && !ids.has(o.id)) (ids.add(o.id), (grew = true))
+    }
+    const meters = await db.selectFrom('meters').select('id').where('installation_id', '=', installationId)
+      .where('object_id', 'in', [...ids]).where('meter_type', 'in', types as never[]).execute()
+    return meters.map((m) => m.id)
+  }
+
+  /** 403 unless the caller may read object `objectId` (admins always; users by their object entries). */
+  async function requireObject(actor: Actor, access: Access, installationId: number, objectId: number) {
+    const exists = await db.selectFrom('objects').select('id').where('installation_id', '=', installationId).where('id', '=', objectId).executeTakeFirst()
+    if (!exists) throw NotFound()
+    if (isAdmin(access.role)) return
+    const [entries, objects] = await Promise.all([
+      db.selectFrom('permissions').select(['object_type', 'object_id', 'level', 'cost', 'overview']).where('user_id', '=', actor.id).where('installation_id', '=', installationId).execute(),
+      db.selectFrom('objects').select(['id', 'parent_object_id']).where('installation_id', '=', installationId).execute(),
+    ])
+    const level = objectLevel(objectId, new Map(objects.map((o) => [o.id, o.parent_object_id])), entries as PermissionEntry[])
+    if (!canRead(level)) throw Forbidden()
+  }
+
+  /** 15-minute ZEV inputs from the aggregates, then the allocation priced with the power rates in force. */
+  async function zevAllocation(installationId: number, tz: string, q: StatisticsQuery) {
+    checkRange({ ...q, granularity: 'fifteen_minutes' })
+    const stations = await db.selectFrom('charging_stations').select(['id', 'meter_id', 'name']).where('installation_id', '=', installationId).orderBy('id').execute()
+    const { rows } = await sql<{ bucket: Date; meter_id: number; meter_type: string; e_in: number; e_out: number }>`
+      select a.bucket, a.meter_id, mt.meter_type, a.energy_in_kwh as e_in, a.energy_out_kwh as e_out
+      from measurements_15m a join meters mt on mt.id = a.meter_id
+      where mt.installation_id = ${installationId} and mt.meter_type in ('main_power', 'pv', 'battery', 'charging_station')
+        and a.bucket >= ${alignedStart('fifteen_minutes', q.start, tz)} and a.bucket < ${q.end}::timestamptz
+      order by a.bucket`.execute(db)
+    const byMeter = new Map(stations.map((s) => [s.meter_id, `station_${s.id}`]))
+    const intervals = new Map<number, ZevInterval>()
+    for (const r of rows) {
+      const t = new Date(r.bucket).getTime()
+      const iv = intervals.get(t) ?? { start: new Date(t), pv: 0, batteryCharge: 0, batteryDischarge: 0, gridImport: 0, gridExport: 0, units: {} }
+      intervals.set(t, iv)
+      const e_in = Number(r.e_in)
+      const e_out = Number(r.e_out)
+      if (r.meter_type === 'main_power') (iv.gridImport += e_in), (iv.gridExport += e_out)
+      else if (r.meter_type === 'pv') iv.pv += e_in
+      else if (r.meter_type === 'battery') (iv.batteryCharge += e_in), (iv.batteryDischarge += e_out)
+      else {
+        const unit = byMeter.get(r.meter_id)
+        if (unit) iv.units[unit] = (iv.units[unit] ?? 0) + e_in
+      }
+    }
+    for (const iv of intervals.values()) {
+      const total = Math.max(0, iv.gridImport + iv.pv + iv.batteryDischarge - iv.gridExport - iv.batteryCharge)
+      const stationsSum = Object.values(iv.units).reduce((a, x) => a + x, 0)
+      iv.units.building = Math.max(0, total - stationsSum)
+    }
+    const rates = await db.selectFrom('rates').selectAll().where('installation_id', '=', installationId).where('kind', '=', 'power').orderBy('start_date', 'desc').execute()
+    const price = (start: Date, source: ZevSource) => {
+      const at = localParts(start, tz)
+      const rate = rates.find((r) => r.start_date != null && r.start_date <= at.date && (!r.end_date || r.end_date >= at.date))
+      if (!rate) return 0
+      if (source !== 'grid') return rate.prices.general ?? 0
+      if (rate.flat_enabled) return rate.prices.flat ?? 0
+      const day = WEEKDAYS[at.weekday]
+      const peak = rate.time_spans.some((s) => s.repetition.includes(day) && at.minute >= minutesOf(s.start) && at.minute < minutesOf(s.end))
+      return (peak ? rate.prices.peak : rate.prices.low) ?? 0
+    }
+    const shares = allocateZev([...intervals.values()], price)
+    const names = new Map(stations.map((s) => [`station_${s.id}`, s.name]))
+    return Object.entries(shares).map(([unit, x]) => ({
+      unit, name: names.get(unit) ?? unit,
+      consumption_kwh: round(x.consumption_kwh), pv_kwh: round(x.pv_kwh), battery_kwh: round(x.battery_kwh), grid_kwh: round(x.grid_kwh),
+      cost_chf: Math.round(x.cost_rappen) / 100 as number | undefined,
+    }))
+  }
+
+  const wrap = <T extends object>(installationId: number, tz: string, body: T) => ({ installation_id: installationId, timezone: tz, ...body })
+
+  return {
+    /** GET /api/statistics/{installation_id}: the installation's series by bucket. */
+    async installation(actor: Actor, installationId: number, p: StatisticsParams): Promise<StatisticsAnswer> {
+      const { scope, q, defs } = await installationScope(actor, installationId, p)
+      return wrap(installationId, scope.tz, await series(scope, q, defs))
+    },
+
+    /** GET /api/statistics/{installation_id}/totals: the same series summed over the range. */
+    async totals(actor: Actor, installationId: number, p: StatisticsParams): Promise<TotalsAnswer> {
+      const { scope, q, defs } = await installationScope(actor, installationId, p)
+      return wrap(installationId, scope.tz, await totals(scope, q, defs))
+    },
+
+    /** GET …/flow: average power per bucket (kW): grid (+ import / − export), PV, battery, stations. */
+    async flow(actor: Actor, installationId: number, p: StatisticsParams): Promise<StatisticsAnswer> {
+      const { scope, q, access } = await installationScope(actor, installationId, p)
+      const defs = access.overview ? [S.grid_flow, S.pv_flow, S.battery_charge_flow, S.battery_discharge_flow, S.charging_stations_flow] : [S.charging_stations_flow]
+      return wrap(installationId, scope.tz, await series(scope, q, defs))
+    },
+
+    /** GET …/battery/states: battery state of charge (%) at the end of each bucket; needs overview. */
+    async batteryStates(actor: Actor, installationId: number, p: StatisticsParams): Promise<StatisticsAnswer> {
+      const { access, tz } = await context(actor, installationId)
+      const q = resolve(p, tz)
+      if (!access.overview) throw Forbidden()
+      return wrap(installationId, tz, await series({ installationId, tz }, q, [S.battery_soc, S.battery_charge, S.battery_discharge]))
+    },
+
+    /** GET …/heat/{object_id} (kWh) and …/water/{object_id} (m3): meters in the object and below it. */
+    async ofObject(actor: Actor, installationId: number, objectId: number, p: StatisticsParams, what: 'heat' | 'water' | 'all'): Promise<StatisticsAnswer> {
+      const { access, tz } = await context(actor, installationId)
+      const q = resolve(p, tz)
+      await requireObject(actor, access, installationId, objectId)
+      const types = what === 'heat' ? ['heat'] : what === 'water' ? ['cold_water', 'hot_water'] : ['heat', 'cold_water', 'hot_water', 'charging_station']
+      const meterIds = await subtreeMeters(installationId, objectId, types)
+      const defs = what === 'heat' ? [S.heat] : what === 'water' ? [S.cold_water, S.hot_water] : [S.heat, S.cold_water, S.hot_water, S.charging_stations]
+      return wrap(installationId, tz, await series({ installationId, tz, meterIds }, q, defs))
+    },
+
+    /** GET …/charging_station/{id}: one station's energy (kWh), with its cost (CHF) under the cost switch. */
+    async station(actor: Actor, installationId: number, stationId: number, p: StatisticsParams): Promise<StatisticsAnswer> {
+      const { access, tz } = await context(actor, installationId)
+      const q = resolve(p, tz)
+      const row = await db.selectFrom('charging_stations').select(['id', 'meter_id']).where('installation_id', '=', installationId).where('id', '=', stationId).executeTakeFirst()
+      if (!row) throw NotFound()
+      if (!mayReadStation(access, row.id)) throw Forbidden()
+      const defs: SeriesDef[] = [S.charging_stations, ...(access.cost ? [S.station_cost] : []), ...(q.flow ? [S.charging_stations_flow] : [])]
+      return wrap(installationId, tz, await series({ installationId, tz, meterIds: [row.meter_id] }, q, defs))
+    },
+
+    /**
+     * GET …/object/charging_stations (and …/charging_station): one series per readable station, named
+     * `station_<id>` (kWh).
+     */
+    async perStation(actor: Actor, installationId: number, p: StatisticsParams): Promise<StatisticsAnswer & { names: Record<string, string> }> {
+      const { access, tz } = await context(actor, installationId)
+      const q = resolve(p, tz)
+      const rows = (await db.selectFrom('charging_stations').select(['id', 'meter_id', 'name']).where('installation_id', '=', installationId).orderBy('id').execute())
+        .filter((r) => mayReadStation(access, r.id))
+      const defs: SeriesDef[] = rows.map((r) => ({ name: `station_${r.id}`, unit: 'kWh', kind: 'sum', expr: sql`coalesce(sum(a.energy_in_kwh) filter (where mt.id = ${sql.lit(r.meter_id)}), 0)` }))
+      const body = await series({ installationId, tz, meterIds: rows.map((r) => r.meter_id) }, q, defs)
+      return { ...wrap(installationId, tz, body), names: Object.fromEntries(rows.map((r) => [`station_${r.id}`, r.name])) }
+    },
+
+    /** GET …/{section}: electrical (overview), water or heat for the whole installation (overview). */
+    async section(actor: Actor, installationId: number, section: 'electrical' | 'water' | 'heat', p: StatisticsParams): Promise<StatisticsAnswer> {
+      const { access, tz } = await context(actor, installationId)
+      const q = resolve(p, tz)
+      if (!access.overview) throw Forbidden()
+      const defs: SeriesDef[] =
+        section === 'water' ? [S.cold_water, S.hot_water]
+        : section === 'heat' ? [S.heat]
+        : [S.consumption, S.grid_import, S.grid_export, S.pv_production, S.own_consumption, S.battery_charge, S.battery_discharge, S.charging_stations, ...(access.cost ? [S.grid_cost] : [])]
+      return wrap(installationId, tz, await series({ installationId, tz }, q, defs))
+    },
+
+    /**
+     * GET …/zev: the ZEV allocation of [start, end) (docs/zev-method.md). Units are the charging
+     * stations (`station_<id>`) and the building (consumption not measured by a station). `series`
+     * gives the facility inputs by bucket; `allocation` each unit's kWh by source and, under the cost
+     * switch, its cost in CHF at the power rates in force. Needs the overview switch.
+     */
+    async zev(actor: Actor, installationId: number, p: StatisticsParams) {
+      const { access, tz } = await context(actor, installationId)
+      if (!access.overview) throw Forbidden()
+      const q = resolve(p, tz)
+      const body = await series({ installationId, tz }, q, [S.consumption, S.pv_production, S.grid_import, S.grid_export, S.battery_charge, S.battery_discharge])
+      const result = await zevAllocation(installationId, tz, q)
+      const allocation = result.map((a) => (access.cost ? a : { ...a, cost_chf: undefined }))
+      return { ...wrap(installationId, tz, body), allocation }
+    },
+
+    /**
+     * For scheduled reports (no caller, no rights check; the report's owner chose the recipients):
+     * totals of a section over [start, end) and, for ZEV, the allocation with costs.
+     */
+    async reportTotals(installationId: number, section: 'electrical' | 'water' | 'heat', start: Date, end: Date) {
+      const inst = await installations.describe(installationId)
+      const defs: SeriesDef[] = section === 'water' ? [S.cold_water, S.hot_water] : section === 'heat' ? [S.heat]
+        : [S.consumption, S.grid_import, S.grid_export, S.pv_production, S.own_consumption, S.battery_charge, S.battery_discharge, S.charging_stations, S.grid_cost]
+      return totals({ installationId, tz: inst.timezone }, { start, end, granularity: 'day' }, defs)
+    },
+    async reportZev(installationId: number, start: Date, end: Date) {
+      const inst = await installations.describe(installationId)
+      return zevAllocation(installationId, inst.timezone, { start, end, granularity: 'day' })
+    },
+  }
+}
+export type StatisticsService = ReturnType<typeof createStatisticsService>
+
+/** An instant as ISO-8601 with the installation's offset, e.g. "2026-03-29T03:00:00+02:00". */
+export function localIso(d: Date, tz: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(d)
+  const p = Object.fromEntries(parts.map((x) => [x.type, x.value]))
+  const local = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second)
+  const off = Math.round((local - Math.floor(d.getTime() / 1000) * 1000) / 60_000)
+  const sign = off >= 0 ? '+' : '-'
+  const hh = String(Math.floor(Math.abs(off) / 60)).padStart(2, '0')
+  const mm = String(Math.abs(off) % 60).padStart(2, '0')
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${sign}${hh}:${mm}`
+}

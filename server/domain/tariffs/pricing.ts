@@ -1,0 +1,44 @@
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import { AppError } from '../../lib/errors.ts'
+import { localDate } from '../../../shared/rules/granularity.ts'
+import type { ScheduleEntry } from '../../../shared/rules/tariff.ts'
+
+/**
+ * GET /api/electricity-tariff/ (SPEC §7): the tariff in force today for the Pricing screen. Prices in
+ * CHF: basic_tariff per month, high/low/flat per kWh (4 decimals); validity "YYYY-MM-DD"; `schedule`
+ * lists the high-tariff spans per weekday (installation-local), low tariff is the rest of the day.
+ */
+export interface Pricing {
+  id: number
+  name: string
+  basic_tariff: number
+  high_tariff: number
+  low_tariff: number
+  flat_tariff: number | null
+  flat: boolean
+  valid_from: string
+  valid_to: string | null
+  schedule: ScheduleEntry[]
+}
+
+const chf = (rappen: number) => Math.round(rappen * 100) / 10_000
+
+/** Pricing for any role in the installation; 404 "Pricing is not found" when no tariff is in force. */
+export function createPricingService({ db, installations }: { db: Db; installations: InstallationService }) {
+  return {
+    async current(actor: Actor, installationId: number): Promise<Pricing> {
+      await installations.requireRole(actor, installationId)
+      const inst = await installations.describe(installationId)
+      const day = localDate(new Date(), inst.timezone)
+      const t = await db.selectFrom('tariffs').selectAll().where('installation_id', '=', installationId).where('valid_from', '<=', day)
+        .where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>=', day)])).orderBy('valid_from', 'desc').executeTakeFirst()
+      if (!t) throw new AppError(404, 'pricingNotFound')
+      return {
+        id: t.id, name: t.name, basic_tariff: chf(t.basic_rappen), high_tariff: chf(t.high_rappen_per_kwh), low_tariff: chf(t.low_rappen_per_kwh),
+        flat_tariff: t.flat_rappen_per_kwh == null ? null : chf(t.flat_rappen_per_kwh), flat: t.flat, valid_from: t.valid_from, valid_to: t.valid_to, schedule: t.schedule,
+      }
+    },
+  }
+}

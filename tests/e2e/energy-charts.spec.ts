@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { existsSync } from 'node:fs'
+
+// Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
+test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
+
+const PASSWORD = 'Cockpit-2026!'
+
+async function logIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/facility\/\d+$/)
+}
+
+/** The number in a KPI card, e.g. "1,234.56 kWh" → 1234.56. */
+const figure = (text: string) => Number(text.replace(/[^\d.,-]/g, '').replace(/,/g, ''))
+
+test('an admin opens Charts, switches day → month, goes back one period and sees values', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charts', exact: true }).click()
+  await expect(page).toHaveURL(/\/facility\/\d+\/charts$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Charts' })).toBeVisible()
+
+  const periods = page.getByRole('group', { name: 'Period' })
+  await expect(periods.getByRole('button', { name: 'Day' })).toHaveAttribute('aria-pressed', 'true')
+  const consumption = page.getByRole('group', { name: 'Consumption', exact: true })
+  await expect(consumption).toContainText('kWh')
+  // Today: hourly buckets from local midnight (the table lists them).
+  await page.getByText('Show the values as a table').click()
+  await expect(page.getByRole('rowheader').first()).toContainText('12:00 AM')
+  const hours = Math.round((new Date().setHours(24, 0, 0, 0) - new Date().setHours(0, 0, 0, 0)) / 3_600_000)
+  await expect(page.getByRole('rowheader')).toHaveCount(hours)
+
+  await periods.getByRole('button', { name: 'Month' }).click()
+  await expect(periods.getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true')
+  const label = page.getByTestId('period-label')
+  const thisMonth = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'Europe/Zurich' }).format(new Date())
+  await expect(label).toHaveText(thisMonth)
+  await expect(consumption).toContainText('kWh')
+  const monthTotal = figure(await consumption.locator('p').nth(1).innerText())
+  expect(monthTotal).toBeGreaterThan(0)
+
+  await page.getByRole('button', { name: 'Previous period' }).click()
+  await expect(label).not.toHaveText(thisMonth)
+  await expect(consumption).toContainText('kWh')
+  // The demo backfills 30 days, so last month has measurements too.
+  await expect.poll(async () => figure(await consumption.locator('p').nth(1).innerText())).toBeGreaterThan(0)
+
+  // Another chart kind, in CHF.
+  await page.getByLabel('Chart').selectOption({ label: 'Cost' })
+  await expect(page.getByRole('group', { name: 'Cost', exact: true })).toContainText('CHF')
+
+  // ZEV: the period's energy allocated to the units, with their cost.
+  await page.getByLabel('Chart').selectOption({ label: 'ZEV' })
+  const zev = page.getByRole('region', { name: 'ZEV allocation' })
+  await expect(zev.getByRole('row', { name: /Building/ })).toContainText('kWh')
+  await expect(zev.getByRole('row', { name: /Building/ })).toContainText('CHF')
+})
+
+test('a user without the overview switch sees only charging stations', async ({ page }) => {
+  await logIn(page, 'user@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charts', exact: true }).click()
+  await expect(page.getByRole('group', { name: 'Charging stations', exact: true })).toContainText('kWh')
+  await expect(page.getByLabel('Chart').locator('option')).toHaveText(['Charging stations'])
+  // Usable at 360 px: nothing wider than the screen.
+  await page.setViewportSize({ width: 360, height: 740 })
+  await expect(page.getByRole('button', { name: 'Next period' })).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+  await page.screenshot({ path: 'test-results/energy-charts-360.png', fullPage: true })
+})

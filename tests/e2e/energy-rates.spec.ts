@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { existsSync } from 'node:fs'
+
+test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
+
+const PASSWORD = 'Cockpit-2026!'
+
+async function logIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/facility\/\d+$/)
+}
+
+const inDays = (n: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date(Date.now() + n * 86_400_000))
+
+test('an admin creates a future power rate, edits it, and cannot change the prices of a started one', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Rates', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Rates' })).toBeVisible()
+  await expect(page.getByRole('group', { name: 'Rate type' }).getByRole('button', { name: 'Power' })).toHaveAttribute('aria-pressed', 'true')
+
+  await page.getByRole('button', { name: 'New rate' }).click()
+  const form = page.getByRole('form', { name: 'New rate' })
+  await form.getByLabel('Name').fill('Summer 2027')
+  await form.getByLabel('Valid from').fill(inDays(40))
+  const prices = { General: '0.27', Peak: '0.295', Low: '0.21', Flat: '0.255', 'Main power purchase': '0.24', 'Solar recovery compensation': '0.12', 'Electric car': '0.26' }
+  // A bad price first: the field is named with the SPEC message.
+  await form.getByLabel('Peak', { exact: true }).fill('abc')
+  for (const [label, value] of Object.entries(prices)) if (label !== 'Peak') await form.getByLabel(label, { exact: true }).fill(value)
+  await form.getByRole('button', { name: 'Add a time span' }).click()
+  await form.getByRole('button', { name: 'Save' }).click()
+  await expect(form.getByText('Please enter a valid rate')).toBeVisible()
+  await expect(form.getByLabel('Peak', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+  await form.getByLabel('Peak', { exact: true }).fill('0.295')
+  await form.getByRole('button', { name: 'Save' }).click()
+
+  const created = page.getByRole('article', { name: 'Summer 2027' })
+  await expect(created).toContainText('Editable')
+  await expect(created).toContainText('0.2950 CHF/kWh')
+  await expect(created).toContainText('07:00–20:00')
+
+  await created.getByRole('button', { name: 'Edit Summer 2027' }).click()
+  const edit = page.getByRole('form', { name: 'Edit rate' })
+  await edit.getByLabel('Peak', { exact: true }).fill('0.31')
+  await edit.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('The data has been saved.')).toBeVisible()
+  await expect(created).toContainText('0.3100 CHF/kWh')
+
+  // The seeded rate started last year: prices are read-only, only the name can change.
+  const started = page.getByRole('article', { name: 'Power rate' })
+  await expect(started).toContainText('Started')
+  await expect(started.getByRole('button', { name: /Delete/ })).toHaveCount(0)
+  await started.getByRole('button', { name: 'Edit Power rate' }).click()
+  const locked = page.getByRole('form', { name: 'Edit rate' })
+  await expect(locked.getByText('This rate has started: only its name can be changed.')).toBeVisible()
+  await expect(locked.getByLabel('Peak', { exact: true })).toBeDisabled()
+  await expect(locked.getByLabel('Valid from')).toBeDisabled()
+  await locked.getByLabel('Name').fill('Power rate 2025')
+  await locked.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('article', { name: 'Power rate 2025' })).toContainText('0.2950 CHF/kWh')
+
+  // Delete the new one, after confirming.
+  await created.getByRole('button', { name: 'Delete Summer 2027' }).click()
+  await page.getByRole('alertdialog', { name: 'Delete the rate Summer 2027?' }).getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByRole('article', { name: 'Summer 2027' })).toHaveCount(0)
+})
+
+test('a user sees the pricing with the weekday schedule; low tariff fills the rest of the day', async ({ page }) => {
+  await logIn(page, 'user@example.com')
+  await expect(page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Rates', exact: true })).toHaveCount(0)
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Pricing', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Pricing' })).toBeVisible()
+  await expect(page.getByText('0.2950 CHF/kWh')).toBeVisible()
+  const monday = page.getByRole('row', { name: /Monday/ })
+  await expect(monday).toContainText('07:00–20:00')
+  await expect(monday).toContainText('00:00–07:00, 20:00–24:00')
+  await expect(page.getByRole('row', { name: /Sunday/ })).toContainText('00:00–24:00')
+})

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import request from 'supertest'
+import type { FastifyInstance } from 'fastify'
+import ExcelJS from 'exceljs'
+import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+
+let app: FastifyInstance
+let other: Awaited<ReturnType<typeof addOtherInstallation>>
+let tokens: Record<'super' | 'admin' | 'user' | 'bern', string>
+const INST = 1
+const base = (inst = INST) => `/api/cockpit/installations/${inst}/reports`
+const api = () => request(app.server)
+const outbox = () => app.domain!.db.selectFrom('mail_outbox').selectAll().where('kind', '=', 'report').orderBy('id').execute()
+const attachment = (row: { attachments: { content_base64: string }[] }) => Buffer.from(row.attachments[0].content_base64, 'base64').toString('utf8')
+
+beforeAll(async () => {
+  ;({ app } = await startApp({ roles: ['api'] }))
+  other = await addOtherInstallation(app)
+  tokens = {
+    super: await login(app, 'super@example.com'),
+    admin: await login(app, 'admin@example.com'),
+    user: await login(app, 'user@example.com'),
+    bern: await login(app, other.adminEmail),
+  }
+  // Some energy in March 2026 for the reports: 10 kWh grid import per day at noon.
+  const meter = await app.domain!.db.selectFrom('meters').select('id').where('installation_id', '=', INST).where('meter_type', '=', 'main_power').executeTakeFirstOrThrow()
+  const rows = []
+  for (let d = 1; d <= 31; d++) rows.push({ meter_id: meter.id, bucket: new Date(Date.UTC(2026, 2, d, 11)), energy_in_kwh: 10, energy_out_kwh: 0, volume_m3: 0, power_sum: 40, samples: 1, soc_last: null })
+  await app.domain!.db.insertInto('measurements_15m').values(rows).execute()
+})
+afterAll(async () => app?.close())
+
+const report = { name: 'Monthly power', report_type: 'electrical', recipients: ['bern-admin@example.com', 'office@example.org'], intervals: ['m'], show_deltas: true, language: 'fr' }
+
+describe('reports CRUD and rights', () => {
+  it('lets admins manage reports; users and other installations are refused', async () => {
+    const created = await api().post(`${base()}/`).set(auth(tokens.admin)).send(report).expect(201)
+    expect(created.body).toMatchObject({ name: 'Monthly power', intervals: ['m'], show_deltas: true, last_runs: {} })
+    const id = created.body.id
+    expect((await api().patch(`${base()}/${id}/`).set(auth(tokens.admin)).send({ name: 'Power monthly' }).expect(200)).body.name).toBe('Power monthly')
+    expect((await api().get(`${base()}/`).set(auth(tokens.super)).expect(200)).body.count).toBe(1)
+    await api().get(`${base()}/`).set(auth(tokens.user)).expect(403)
+    await api().post(`${base()}/`).set(auth(tokens.user)).send(report).expect(403)
+    await api().get(`${base()}/${id}/`).set(auth(tokens.bern)).expect(403)
+    await api().get(`${base(other.installationId)}/${id}/`).set(auth(tokens.bern)).expect(404)
+    const bad = await api().post(`${base()}/`).set(auth(tokens.admin)).set('Accept-Language', 'de').send({ ...report, recipients: ['not-an-address'], intervals: ['x'] }).expect(400)
+    expect(bad.body['recipients.0']).toEqual(['Das Feld ist keine gültige E-Mail-Adresse'])
+    expect(bad.body['intervals.0']).toHaveLength(1)
+    const zev = await api().get(`${base()}/zev`).set(auth(tokens.admin)).expect(200)
+    expect(zev.body).toMatchObject({ report_type: 'zev', intervals: ['m'] })
+    const patched = await api().patch(`${base()}/zev`).set(auth(tokens.admin)).send({ recipients: ['admin@example.com'], intervals: ['q', 'y'] }).expect(200)
+    expect(patched.body).toMatchObject({ id: zev.body.id, recipients: ['admin@example.com'], intervals: ['q', 'y'] })
+    await api().get(`${base()}/zev`).set(auth(tokens.user)).expect(403)
+  })
+})
+
+describe('dispatch and schedule', () => {
+  it('dispatches a CSV per recipient in their language through the outbox', async () => {
+    const id = (await api().get(`${base()}/`).set(auth(tokens.admin))).body.results.find((r: { report_type: string }) => r.report_type === 'electrical').id
+    const r = await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: id, year: 2026 })
+    expect(r.status).toBe(202)
+    expect(r.body).toEqual({ queued: 2 })
+    const mails = await outbox()
+    const de = mails.find((m) => m.recipient === 'bern-admin@example.com')!
+    const fr = mails.find((m) => m.recipient === 'office@example.org')!
+    expect(de.subject).toMatch(/^Strombericht Demo Residence Zürich 2026-01-01/)
+    expect(fr.body_text).toMatch(/^Vous trouverez en pièce jointe le Rapport d'électricité/)
+    const csv = attachment(de)
+    expect(csv.split('\r\n')[0]).toBe('\ufeffReihe;Einheit;Wert;Vorperiode;Veränderung')
+    expect(csv).toContain('Netzbezug;kWh;310.000;0.000;310.000')
+    // The same table as PDF.
+    const pdf = (de.attachments as { filename: string; content_type: string; content_base64: string }[])[1]
+    expect(pdf).toMatchObject({ filename: 'electrical-report-2026-01-01.pdf', content_type: 'application/pdf' })
+    expect(Buffer.from(pdf.content_base64, 'base64').subarray(0, 5).toString()).toBe('%PDF-')
+    // And as a workbook with numbers a spreadsheet can sum.
+    const xlsx = (de.attachments as { filename: string; content_base64: string }[])[2]
+    expect(xlsx.filename).toBe('electrical-report-2026-01-01.xlsx')
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.load(Buffer.from(xlsx.content_base64, 'base64') as unknown as ArrayBuffer)
+    const sheet = book.worksheets[0]
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Reihe', 'Einheit', 'Wert', 'Vorperiode', 'Veränderung'])
+    const gridRow = sheet.getRows(2, sheet.rowCount - 1)!.find((r) => r.getCell(1).value === 'Netzbezug')!
+    expect(gridRow.getCell(3).value).toBe(310)
+    await api().post(`${base()}/dispatch`).set(auth(tokens.user)).send({ reportId: id }).expect(403)
+    await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({}).expect(400)
+  })
+
+  it('runs each period once on schedule and makes up a missed run after a restart (fake clock)', async () => {
+    await app.domain!.db.deleteFrom('mail_outbox').execute()
+    const first = await app.domain!.reports.runDue(new Date('2026-04-01T00:20:00+02:00'))
+    // Monthly electrical (March) and the ZEV report's quarter (Q1) and year (2025).
+    expect(first.map((d) => [d.period.interval, d.period.from]).sort()).toEqual([['m', '2026-03-01'], ['q', '2026-01-01'], ['y', '2025-01-01']])
+    expect(await app.domain!.reports.runDue(new Date('2026-04-01T00:35:00+02:00'))).toEqual([])
+    expect(await app.domain!.reports.runDue(new Date('2026-04-30T23:50:00+02:00'))).toEqual([])
+    const mails = await outbox()
+    const march = mails.find((m) => m.recipient === 'bern-admin@example.com')!
+    expect(attachment(march)).toContain('Netzbezug;kWh;310.000')
+    const zev = mails.find((m) => m.recipient === 'admin@example.com' && m.subject.includes('2026-01-01'))!
+    expect(attachment(zev).split('\r\n')[0]).toBe('\ufeffUnit;Consumption kWh;Solar kWh;Battery kWh;Grid kWh;Cost CHF')
+    expect(attachment(zev)).toMatch(/\r\nBuilding;310\.000;0\.000;0\.000;310\.000;/)
+    // Down from 30 April to 3 June: one make-up run for May only.
+    const later = await app.domain!.reports.runDue(new Date('2026-06-03T09:00:00+02:00'))
+    expect(later.map((d) => [d.period.interval, d.period.from])).toEqual([['m', '2026-05-01']])
+    const stored = await api().get(`${base()}/`).set(auth(tokens.admin))
+    expect(stored.body.results.find((r: { report_type: string }) => r.report_type === 'electrical').last_runs).toEqual({ m: '2026-05-31T22:00:00.000Z' })
+  })
+})
