@@ -1,21 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 
 let app: FastifyInstance
-let other: Awaited<ReturnType<typeof addOtherInstallation>>
-let tokens: Record<'super' | 'admin' | 'user' | 'bern', string>
+let other: Awaited<ReturnType<typeof startWithTokens>>['other']
+let tokens: RoleTokens
 
 beforeAll(async () => {
-  ;({ app } = await startApp({ roles: ['api', 'simulator'] }))
-  other = await addOtherInstallation(app)
-  tokens = {
-    super: await login(app, 'super@example.com'),
-    admin: await login(app, 'admin@example.com'),
-    user: await login(app, 'user@example.com'),
-    bern: await login(app, other.adminEmail),
-  }
+  ;({ app, other, tokens } = await startWithTokens(['api', 'simulator']))
 })
 afterAll(async () => app?.close())
 

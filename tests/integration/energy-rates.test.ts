@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 
 let app: FastifyInstance
-let other: Awaited<ReturnType<typeof addOtherInstallation>>
-let tokens: Record<'super' | 'admin' | 'user' | 'bern', string>
+let other: Awaited<ReturnType<typeof startWithTokens>>['other']
+let tokens: RoleTokens
 const INST = 1
 const base = (kind = 'power', inst = INST) => `/api/cockpit/installations/${inst}/rates/${kind}/`
 const api = () => request(app.server)
@@ -25,14 +25,7 @@ const power = (over: Record<string, unknown> = {}) => ({
 })
 
 beforeAll(async () => {
-  ;({ app } = await startApp({ roles: ['api'] }))
-  other = await addOtherInstallation(app)
-  tokens = {
-    super: await login(app, 'super@example.com'),
-    admin: await login(app, 'admin@example.com'),
-    user: await login(app, 'user@example.com'),
-    bern: await login(app, other.adminEmail),
-  }
+  ;({ app, other, tokens } = await startWithTokens(['api']))
 })
 afterAll(async () => app?.close())
 

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import ExcelJS from 'exceljs'
-import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 
 let app: FastifyInstance
-let other: Awaited<ReturnType<typeof addOtherInstallation>>
-let tokens: Record<'super' | 'admin' | 'user' | 'bern', string>
+let other: Awaited<ReturnType<typeof startWithTokens>>['other']
+let tokens: RoleTokens
 const INST = 1
 const base = (inst = INST) => `/api/cockpit/installations/${inst}/reports`
 const api = () => request(app.server)
@@ -14,14 +14,7 @@ const outbox = () => app.domain!.db.selectFrom('mail_outbox').selectAll().where(
 const attachment = (row: { attachments: { content_base64: string }[] }) => Buffer.from(row.attachments[0].content_base64, 'base64').toString('utf8')
 
 beforeAll(async () => {
-  ;({ app } = await startApp({ roles: ['api'] }))
-  other = await addOtherInstallation(app)
-  tokens = {
-    super: await login(app, 'super@example.com'),
-    admin: await login(app, 'admin@example.com'),
-    user: await login(app, 'user@example.com'),
-    bern: await login(app, other.adminEmail),
-  }
+  ;({ app, other, tokens } = await startWithTokens(['api']))
   // Some energy in March 2026 for the reports: 10 kWh grid import per day at noon.
   const meter = await app.domain!.db.selectFrom('meters').select('id').where('installation_id', '=', INST).where('meter_type', '=', 'main_power').executeTakeFirstOrThrow()
   const rows = []

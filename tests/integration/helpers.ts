@@ -63,3 +63,22 @@ export async function addOtherInstallation(app: FastifyInstance): Promise<{ inst
   await db.insertInto('installation_users').values({ user_id: u.id, installation_id: inst.id, role: 'installation_admin' }).execute()
   return { installationId: inst.id, stationId: st.id, adminEmail: 'bern-admin@example.com' }
 }
+
+/** Tokens of the three demo roles and of the second installation's admin. */
+export type RoleTokens = Record<'super' | 'admin' | 'user' | 'bern', string>
+
+/**
+ * The usual fixture for rights tests: the app with `roles`, a second installation (see
+ * addOtherInstallation) and tokens of superuser, admin, user and the other installation's admin.
+ */
+export async function startWithTokens(roles: Role[] = ['api']) {
+  const started = await startApp({ roles })
+  const other = await addOtherInstallation(started.app)
+  const tokens: RoleTokens = {
+    super: await login(started.app, 'super@example.com'),
+    admin: await login(started.app, 'admin@example.com'),
+    user: await login(started.app, 'user@example.com'),
+    bern: await login(started.app, other.adminEmail),
+  }
+  return { ...started, other, tokens }
+}

@@ -1,34 +1,12 @@
 import { apiFetch } from '../../api/http.ts'
+import { RATE_PRICES, type Rate, type RateKind, type TimeSpan } from '../../../shared/schemas/rates.ts'
 
-export type RateKind = 'power' | 'water' | 'heat'
+export type { Rate, RateKind, TimeSpan }
 
-/** Price fields per kind (server/domain/rates/service.ts RATE_PRICES), CHF per kWh or m3. */
-export const RATE_FIELDS: Record<RateKind, readonly string[]> = {
-  power: ['general', 'peak', 'low', 'flat', 'main_power_purchase', 'solar_recovery_compensation', 'electric_car'],
-  water: ['fresh_water', 'warm_water_production'],
-  heat: ['heat'],
-}
+/** Price fields per kind, CHF per kWh or m3. */
+export const RATE_FIELDS: Record<RateKind, readonly string[]> = RATE_PRICES
 
-export interface TimeSpan {
-  start: string
-  end: string
-  repetition: string[]
-}
-
-/** A rate as the API sends it; `editable` false once it has started (only the name may change, SPEC §4). */
-export interface Rate {
-  id: number
-  kind: RateKind
-  name: string
-  start_date: string | null
-  end_date: string | null
-  prices: Record<string, number>
-  time_spans?: TimeSpan[]
-  flat_enabled?: boolean
-  editable: boolean
-}
-
-export type RateInput = Omit<Rate, 'id' | 'kind' | 'editable'>
+export type RateInput = Omit<Rate, 'id' | 'kind' | 'editable' | 'installation'>
 
 const base = (installationId: number, kind: RateKind) => `/api/cockpit/installations/${installationId}/rates/${kind}/`
 

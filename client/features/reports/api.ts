@@ -1,24 +1,7 @@
 import { apiFetch } from '../../api/http.ts'
+import { INTERVALS, REPORT_TYPES, type Report, type ReportInput, type ReportInterval, type ReportType } from '../../../shared/schemas/reports.ts'
 
-export type ReportType = 'zev' | 'electrical' | 'water' | 'heat'
-export const REPORT_TYPES: ReportType[] = ['zev', 'electrical', 'water', 'heat']
-export const INTERVALS = ['d', 'w', 'm', 'q', 's', 'y'] as const
-export type ReportInterval = (typeof INTERVALS)[number]
-
-/** A report (server/domain/reports/service.ts). */
-export interface Report {
-  id: number
-  name: string
-  report_type: ReportType
-  year: number | null
-  recipients: string[]
-  output_directory: string | null
-  intervals: ReportInterval[]
-  show_deltas: boolean
-  language: 'en' | 'de' | 'fr' | 'it'
-  last_runs: Record<string, string>
-}
-export type ReportInput = Omit<Report, 'id' | 'last_runs'>
+export { INTERVALS, REPORT_TYPES, type Report, type ReportInput, type ReportInterval, type ReportType }
 
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}/reports/`
 

@@ -6,40 +6,10 @@ import type { MessageKey } from '../../lib/messages.ts'
 import { isAdmin } from '../../../shared/rules/permissions.ts'
 import { localDate } from '../../../shared/rules/granularity.ts'
 import { minutesOf, WEEKDAYS } from '../../../shared/rules/tariff.ts'
+import { RATE_PRICES, type Rate, type RateKind, type TimeSpan } from '../../../shared/schemas/rates.ts'
 
-/** Rate kinds (SPEC §3) and their price fields: CHF per kWh (power, heat) or per m3 (water). */
-export const RATE_PRICES = {
-  power: ['general', 'peak', 'low', 'flat', 'main_power_purchase', 'solar_recovery_compensation', 'electric_car'],
-  water: ['fresh_water', 'warm_water_production'],
-  heat: ['heat'],
-} as const
-export type RateKind = keyof typeof RATE_PRICES
+export { RATE_PRICES, type Rate, type RateKind, type TimeSpan }
 
-/** A power rate's high-price time span: installation-local "HH:mm" (end "24:00" = midnight) and weekdays. */
-export interface TimeSpan {
-  start: string
-  end: string
-  repetition: string[]
-}
-
-/**
- * A rate as the API sends it (SPEC §3): prices in CHF (per kWh or m3, up to 4 decimals, e.g. 0.275),
- * dates "YYYY-MM-DD" (start_date null = not scheduled yet). `editable` says whether more than the name
- * may change (SPEC §4: while start_date is empty or in the future, installation-local).
- */
-export interface Rate {
-  id: number
-  installation: number
-  kind: RateKind
-  name: string
-  start_date: string | null
-  end_date: string | null
-  prices: Record<string, number>
-  /** Power only. */
-  time_spans?: TimeSpan[]
-  flat_enabled?: boolean
-  editable: boolean
-}
 
 /** The body of create and PUT (already shape-checked by the route; rules are checked here). */
 export interface RateInput {

@@ -1,8 +1,9 @@
 import { localDate, localMidnight } from '../../../shared/rules/granularity.ts'
 
+import { INTERVALS, type ReportInterval } from '../../../shared/schemas/reports.ts'
+
 /** Report intervals (SPEC §3, §9): day, week, month, quarter, semester (half year), year. */
-export const INTERVALS = ['d', 'w', 'm', 'q', 's', 'y'] as const
-export type ReportInterval = (typeof INTERVALS)[number]
+export { INTERVALS, type ReportInterval }
 
 /** A report period: installation-local calendar dates [from, to) and the instants of their midnights. */
 export interface ReportPeriod {

@@ -11,25 +11,9 @@ import { dueRuns, type ReportInterval, type ReportPeriod } from './periods.ts'
 import { fill, REPORT_TEXT } from './labels.ts'
 import { tablePdf } from './pdf.ts'
 import { tableXlsx } from './xlsx.ts'
+import type { Report, ReportInput, ReportType } from '../../../shared/schemas/reports.ts'
 
-export type ReportType = 'zev' | 'electrical' | 'water' | 'heat'
-
-/** A report as the API sends it (SPEC §3): recipients are e-mail addresses; last_runs per interval. */
-export interface Report {
-  id: number
-  name: string
-  report_type: ReportType
-  year: number | null
-  recipients: string[]
-  output_directory: string | null
-  intervals: ReportInterval[]
-  show_deltas: boolean
-  language: Lang
-  last_runs: Record<string, string>
-}
-
-/** Create/PUT body (shape-checked by the route). */
-export type ReportInput = Omit<Report, 'id' | 'last_runs'>
+export type { Report, ReportInput, ReportType }
 
 type Row = { id: number; installation_id: number; name: string; report_type: ReportType; year: number | null; recipients: string[]; output_directory: string | null; intervals: ReportInterval[]; show_deltas: boolean; language: string; last_runs: Record<string, string> }
 

@@ -1,0 +1,38 @@
+/**
+ * Rates (SPEC §3, §4): the shapes the API sends and the client shows. Shared by
+ * server/domain/rates and client/features/rates so the two cannot drift apart.
+ */
+
+/** Rate kinds (SPEC §3) and their price fields: CHF per kWh (power, heat) or per m3 (water). */
+export const RATE_PRICES = {
+  power: ['general', 'peak', 'low', 'flat', 'main_power_purchase', 'solar_recovery_compensation', 'electric_car'],
+  water: ['fresh_water', 'warm_water_production'],
+  heat: ['heat'],
+} as const
+export type RateKind = keyof typeof RATE_PRICES
+
+/** A power rate's high-price time span: installation-local "HH:mm" (end "24:00" = midnight) and weekdays. */
+export interface TimeSpan {
+  start: string
+  end: string
+  repetition: string[]
+}
+
+/**
+ * A rate as the API sends it (SPEC §3): prices in CHF (per kWh or m3, up to 4 decimals, e.g. 0.275),
+ * dates "YYYY-MM-DD" (start_date null = not scheduled yet). `editable` says whether more than the name
+ * may change (SPEC §4: while start_date is empty or in the future, installation-local).
+ */
+export interface Rate {
+  id: number
+  installation: number
+  kind: RateKind
+  name: string
+  start_date: string | null
+  end_date: string | null
+  prices: Record<string, number>
+  /** Power only. */
+  time_spans?: TimeSpan[]
+  flat_enabled?: boolean
+  editable: boolean
+}

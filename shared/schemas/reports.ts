@@ -1,0 +1,25 @@
+/**
+ * Reports (SPEC §3): the shape the API sends and the client edits. Shared by server/domain/reports and
+ * client/features/reports. Intervals (SPEC §9): d day, w week, m month, q quarter, s half year, y year.
+ */
+export const REPORT_TYPES = ['zev', 'electrical', 'water', 'heat'] as const
+export type ReportType = (typeof REPORT_TYPES)[number]
+export const INTERVALS = ['d', 'w', 'm', 'q', 's', 'y'] as const
+export type ReportInterval = (typeof INTERVALS)[number]
+
+/** A report: recipients are e-mail addresses; last_runs maps an interval to its last period sent. */
+export interface Report {
+  id: number
+  name: string
+  report_type: ReportType
+  year: number | null
+  recipients: string[]
+  output_directory: string | null
+  intervals: ReportInterval[]
+  show_deltas: boolean
+  language: 'en' | 'de' | 'fr' | 'it'
+  last_runs: Record<string, string>
+}
+
+/** Create/PUT body. */
+export type ReportInput = Omit<Report, 'id' | 'last_runs'>
