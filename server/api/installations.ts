@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id, ListQuery } from '../../shared/schemas/common.ts'
 import { StationPatch } from '../../shared/schemas/station.ts'
+import { InstallationPatch } from '../../shared/schemas/installation.ts'
 import { actorOf, parse } from './http.ts'
 
 const InstallationParams = z.object({ installationId: Id })
@@ -16,14 +17,19 @@ export function installationRoutes(app: FastifyInstance, domain: Domain) {
     const { installationId } = parse(InstallationParams, req.params)
     return domain.installations.get(await actorOf(domain, req), installationId)
   })
+  app.patch(`${base}/:installationId/`, async (req) => {
+    const { installationId } = parse(InstallationParams, req.params)
+    return domain.installations.update(await actorOf(domain, req), installationId, parse(InstallationPatch, req.body))
+  })
   app.get(`${base}/:installationId/info`, async (req) => {
     const { installationId } = parse(InstallationParams, req.params)
     return domain.installations.info(await actorOf(domain, req), installationId)
   })
-  // The overview of this slice is the live power flow; issue 5 adds meters and charts to it.
+  // The Overview screen in one call: the live power flow plus today's water, heat, energy return and
+  // totals (server/domain/measurements/overview.ts).
   app.get(`${base}/:installationId/overview`, async (req) => {
     const { installationId } = parse(InstallationParams, req.params)
-    return domain.metrics.live(await actorOf(domain, req), installationId)
+    return domain.overview.get(await actorOf(domain, req), installationId)
   })
   app.get(`${base}/:installationId/energy_return`, async (req) => {
     const { installationId } = parse(InstallationParams, req.params)

@@ -9,10 +9,15 @@ export const Installation = z.object({
   latitude: z.number(),
   longitude: z.number(),
   pay_enabled: z.boolean(),
+  /** Whether residents may register themselves for this installation (issue 3 §2). */
+  registration_enabled: z.boolean(),
   /** The caller's role here: superuser, installation_admin or installation_user. */
   role: z.enum(['superuser', 'installation_admin', 'installation_user']),
 })
 export type Installation = z.infer<typeof Installation>
+
+/** PATCH /api/cockpit/installations/{id}/: the settings an admin may change (not in SPEC §7, docs/decisions.md). */
+export const InstallationPatch = z.object({ registration_enabled: z.boolean() }).partial().strict()
 
 /** GET …/{id}/info: online state, offline since (ISO) and active installation alerts. */
 export const InstallationInfo = z.object({

@@ -1,3 +1,4 @@
+import type { Installation } from '../../../shared/schemas/installation.ts'
 import { apiFetch } from '../../api/http.ts'
 import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
@@ -91,4 +92,9 @@ export interface OutboxMessage {
 /** GET /api/cockpit/mail/outbox?limit=20 (superusers): the newest messages and their delivery state. */
 export function fetchOutbox(signal?: AbortSignal): Promise<PageOf<OutboxMessage>> {
   return apiFetch('/api/cockpit/mail/outbox', { query: { limit: 20 }, signal })
+}
+
+/** PATCH /api/cockpit/installations/{id}/: switch self-registration for the installation (admins). */
+export function setRegistration(installationId: number, enabled: boolean): Promise<Installation> {
+  return apiFetch<Installation>(`/api/cockpit/installations/${installationId}/`, { method: 'PATCH', body: { registration_enabled: enabled } })
 }

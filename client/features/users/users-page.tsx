@@ -11,6 +11,7 @@ import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components
 import { SelectField, TextField } from '../../components/text-field.tsx'
 import { createUser, fetchUsers } from './api.ts'
 import { OutboxCard } from './outbox-card.tsx'
+import { RegistrationCard } from './registration-card.tsx'
 import { useSnapshot } from 'valtio'
 import { session } from '../../session/session.ts'
 
@@ -82,6 +83,7 @@ export default function UsersPage({ installation }: { installation: Installation
           </ul>
         )}
       </Card>
+      <RegistrationCard installation={installation} />
       {me?.is_superuser ? <OutboxCard timezone={installation.timezone} /> : null}
     </div>
   )

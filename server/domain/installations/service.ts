@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import { Forbidden, NotFound } from '../../lib/errors.ts'
-import { resolveAccess, type Access, type PermissionEntry, type Role } from '../../../shared/rules/permissions.ts'
+import { isAdmin, resolveAccess, type Access, type PermissionEntry, type Role } from '../../../shared/rules/permissions.ts'
 import { isSeriousAlert } from '../../../shared/rules/status.ts'
 import type { Installation, InstallationInfo } from '../../../shared/schemas/installation.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
@@ -30,8 +30,8 @@ export function createInstallationService({ db }: { db: Db }) {
     return role
   }
 
-  function toInstallation(row: { id: number; name: string; timezone: string; currency: string; latitude: number; longitude: number; pay_enabled: boolean }, role: Role): Installation {
-    return { id: row.id, name: row.name, timezone: row.timezone, currency: row.currency, latitude: row.latitude, longitude: row.longitude, pay_enabled: row.pay_enabled, role }
+  function toInstallation(row: { id: number; name: string; timezone: string; currency: string; latitude: number; longitude: number; pay_enabled: boolean; registration_enabled: boolean }, role: Role): Installation {
+    return { id: row.id, name: row.name, timezone: row.timezone, currency: row.currency, latitude: row.latitude, longitude: row.longitude, pay_enabled: row.pay_enabled, registration_enabled: row.registration_enabled, role }
   }
 
   return {
@@ -53,6 +53,16 @@ export function createInstallationService({ db }: { db: Db }) {
       const role = await requireRole(actor, id)
       const row = await db.selectFrom('installations').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
       return toInstallation(row, role)
+    },
+
+    /** PATCH /api/cockpit/installations/{id}/: admins and superusers switch self-registration (issue 3 §2). */
+    async update(actor: Actor, id: number, patch: { registration_enabled?: boolean }): Promise<Installation> {
+      const role = await requireRole(actor, id)
+      if (!isAdmin(role)) throw Forbidden()
+      if (patch.registration_enabled !== undefined) {
+        await db.updateTable('installations').set({ registration_enabled: patch.registration_enabled }).where('id', '=', id).execute()
+      }
+      return this.get(actor, id)
     },
 
     /** GET …/{id}/info: online state, offline since, alerts (serious ones marked, SPEC §4). */
