@@ -191,3 +191,15 @@ describe('journal and station cards', () => {
     await api().get(`${st(4)}/rfids`).set(auth(tokens.user)).expect(404)
   })
 })
+
+describe('session list order', () => {
+  it('lists sessions by end date, newest first, open ones on top', async () => {
+    const r = await request(app.server).get('/api/rfids-charge/?installation=1&limit=1000').set(auth(tokens.admin)).expect(200)
+    const ends = r.body.results.map((s: { end: string | null }) => s.end)
+    const open = ends.filter((e: string | null) => e === null).length
+    expect(ends.slice(0, open).every((e: string | null) => e === null)).toBe(true)
+    const closed = ends.slice(open) as string[]
+    expect(closed.length).toBeGreaterThan(1)
+    expect([...closed].sort().reverse()).toEqual(closed)
+  })
+})

@@ -75,6 +75,8 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
       const rows = await query
         .selectAll('cs')
         .select(['s.name as station_name', 'r.tag as rfid_tag'])
+        // Newest end first (the list shows end dates); sessions still charging come first.
+        .orderBy(sql`cs."end" DESC NULLS FIRST`)
         .orderBy('cs.start', 'desc')
         .orderBy('cs.id', 'desc')
         .execute()
