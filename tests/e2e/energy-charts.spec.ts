@@ -71,3 +71,33 @@ test('a user without the overview switch sees only charging stations', async ({ 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
   await page.screenshot({ path: 'test-results/energy-charts-360.png', fullPage: true })
 })
+
+test('an admin sees Tremor bars and KPI cards, the flow meter and the battery chart', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charts', exact: true }).click()
+  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Month' }).click()
+  // Energy per bucket: a Tremor (recharts) bar chart, with the total in a Tremor KPI card.
+  const consumption = page.getByRole('group', { name: 'Consumption', exact: true })
+  await expect(consumption).toContainText('kWh')
+  await expect(consumption).toHaveClass(/tremor-Card/)
+  const bars = page.getByTestId('bar-chart')
+  await expect.poll(() => bars.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0)
+  await page.screenshot({ path: 'test-results/energy-charts-bars.png', fullPage: true })
+
+  // The flow meter: kW between grid, PV, battery, building and stations, drawn as lines.
+  await page.getByLabel('Chart').selectOption({ label: 'Flow meter' })
+  for (const name of ['Grid power', 'Solar power', 'Battery charging power', 'Battery discharging power', 'Building power', 'Charging power']) {
+    await expect(page.getByRole('group', { name, exact: true })).toContainText('kW')
+  }
+  await expect(page.getByTestId('line-chart').locator('canvas').first()).toBeVisible()
+  await page.getByText('Show the values as a table').click()
+  await expect(page.getByRole('columnheader', { name: 'Building power' })).toBeVisible()
+
+  // The battery: charge and discharge as bars, the state of charge as a line.
+  await page.getByLabel('Chart').selectOption({ label: 'Battery' })
+  await expect(page.getByRole('group', { name: 'Battery charge', exact: true })).toContainText('kWh')
+  await expect(page.getByRole('group', { name: 'State of charge', exact: true })).toContainText('%')
+  await expect.poll(() => page.getByTestId('bar-chart').locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0)
+  await expect(page.getByTestId('line-chart').locator('canvas').first()).toBeVisible()
+  await page.screenshot({ path: 'test-results/energy-charts-battery.png', fullPage: true })
+})

@@ -60,3 +60,13 @@ export interface ZevShare {
 export async function fetchZev(installationId: number, range: RangeQuery, signal?: AbortSignal): Promise<ZevShare[]> {
   return (await apiFetch<{ allocation: ZevShare[] }>(`/api/statistics/${installationId}/zev?${query(range, false)}`, { signal })).allocation
 }
+
+/** GET /api/statistics/{id}/flow: the flow meter's average power per bucket (kW); needs the overview switch for more than stations. */
+export function fetchFlow(installationId: number, range: RangeQuery, signal?: AbortSignal): Promise<Statistics> {
+  return apiFetch<Statistics>(`/api/statistics/${installationId}/flow?${query(range, false)}`, { signal })
+}
+
+/** GET /api/statistics/{id}/battery/states: battery_soc (%), battery_charge and battery_discharge (kWh) per bucket; needs overview. */
+export function fetchBatteryStates(installationId: number, range: RangeQuery, signal?: AbortSignal): Promise<Statistics> {
+  return apiFetch<Statistics>(`/api/statistics/${installationId}/battery/states?${query(range, false)}`, { signal })
+}

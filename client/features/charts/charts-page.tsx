@@ -1,14 +1,42 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+// Tremor's KPI pieces by their own modules: the package index pulls every component, charts (recharts)
+// included, into this chunk; the bars load recharts only when drawn (bar-chart.tsx).
+import type { Card as TremorCard, Metric as TremorMetric, Text as TremorText } from '@tremor/react'
+import cardModule from '@tremor/react/dist/components/layout-elements/Card/Card.js'
+import metricModule from '@tremor/react/dist/components/text-elements/Metric/Metric.js'
+import textModule from '@tremor/react/dist/components/text-elements/Text/Text.js'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { localDate, periodRange, PERIODS, type Period } from '../../../shared/rules/granularity.ts'
 import { Card, cx, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
-import { fetchStatistics, fetchTotals, fetchZev, type Statistics, type Totals, type ZevShare } from './api.ts'
-import { availableKinds, CHART_KINDS, type ChartKind } from './kinds.ts'
+import { fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevShare } from './api.ts'
+import { availableKinds, buildingFlow, CHART_KINDS, isLineSeries, upTo, type ChartKind } from './kinds.ts'
 
+// Both chart libraries load only when a chart is drawn: lightweight-charts for kW and % lines,
+// Tremor's BarChart (recharts) for per-bucket bars.
 const StatsChart = lazy(() => import('./stats-chart.tsx'))
+const StatsBars = lazy(() => import('./bar-chart.tsx'))
+// Tremor ships ES modules without "type": "module", so TypeScript reads these files' default export as
+// the CommonJS module; at run time (Vite) it is the component, typed as the package index types it.
+const KpiCard = cardModule as unknown as typeof TremorCard
+const Metric = metricModule as unknown as typeof TremorMetric
+const Text = textModule as unknown as typeof TremorText
+
+/** The series of one kind, from the call its source names (kinds.ts); the flow meter adds the building. */
+async function fetchKind(installationId: number, def: (typeof CHART_KINDS)[number], range: RangeQuery, signal: AbortSignal): Promise<Statistics> {
+  if (def.source === 'battery') {
+    const stats = await fetchBatteryStates(installationId, range, signal)
+    return stats.series.battery_soc ? { ...stats, series: { ...stats.series, battery_soc: upTo(stats.series.battery_soc, Date.now()) } } : stats
+  }
+  if (def.source === 'flow') {
+    const stats = await fetchFlow(installationId, range, signal)
+    if (!stats.series.grid_flow) return stats
+    return { ...stats, units: { ...stats.units, building_flow: 'kW' }, series: { ...stats.series, building_flow: buildingFlow(stats.series) } }
+  }
+  return fetchStatistics(installationId, range, def.flow, signal)
+}
 
 /**
  * Charts (SPEC §2, issue 5 §3): one chart kind by day, week, month or year with previous/next. The
@@ -35,7 +63,7 @@ export default function ChartsPage({ installation }: { installation: Installatio
     setData(null)
     setProblem(null)
     Promise.all([
-      fetchStatistics(installation.id, range, def.flow, ctrl.signal),
+      fetchKind(installation.id, def, range, ctrl.signal),
       fetchTotals(installation.id, range, false, ctrl.signal),
       kind === 'zev' ? fetchZev(installation.id, range, ctrl.signal) : Promise.resolve(null),
     ]).then(
@@ -50,10 +78,17 @@ export default function ChartsPage({ installation }: { installation: Installatio
       },
     )
     return () => ctrl.abort()
-  }, [installation.id, range, kind, def.flow, tc])
+  }, [installation.id, range, kind, def, tc])
 
   const labels = useMemo(() => Object.fromEntries(CHART_KINDS.flatMap((k) => k.series).map((s) => [s, t(`series.${s}`)])), [t])
   const shown = useMemo(() => (data ? Object.fromEntries(def.series.filter((s) => data.stats.series[s]).map((s) => [s, data.stats.series[s]])) : {}), [data, def])
+  // Lines (kW, %) and bars (kWh, m3, CHF) of the shown series: a kind may have both (battery).
+  const [lineSeries, barSeries] = useMemo(() => {
+    const lines: Record<string, Bucket[]> = {}
+    const bars: Record<string, Bucket[]> = {}
+    for (const [s, b] of Object.entries(shown)) (isLineSeries(s, data?.stats.units[s]) ? lines : bars)[s] = b
+    return [lines, bars]
+  }, [shown, data])
   const step = (offset: number) => setDate(periodRange(period, date, tz, { offset }).date)
   const periodLabel = useMemo(() => {
     const at = Date.parse(range.start)
@@ -65,8 +100,11 @@ export default function ChartsPage({ installation }: { installation: Installatio
   }, [range, period, f, tz])
   const value = (name: string, v: number) => {
     const unit = data?.stats.units[name] ?? data?.totals.units[name] ?? ''
+    if (unit === '%') return `${f.number(v, 0)} %`
     return unit === 'CHF' ? `CHF ${f.number(v)}` : `${f.number(v)} ${unit}`
   }
+  // The bar chart's axis: times of day within a day, dates otherwise (the table gives both).
+  const axisLabel = (start: string) => (range.granularity === 'hour' || range.granularity === 'fifteen_minutes' ? f.time(start) : f.date(start))
   const bucketLabel = (start: string) => (range.granularity === 'hour' || range.granularity === 'fifteen_minutes' ? f.dateTime(start) : f.date(start))
 
   return (
@@ -122,13 +160,11 @@ export default function ChartsPage({ installation }: { installation: Installatio
               {t('totals')}
             </h2>
             {def.series.filter((s) => s in data.totals.series || s in data.stats.series).map((s) => (
-              <div key={s} role="group" aria-label={labels[s]} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
-                <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{labels[s]}</p>
-                <p className="mt-1 text-2xl font-semibold text-slate-900">
-                  {s in data.totals.series ? value(s, data.totals.series[s]) : value(s, average(data.stats.series[s]))}
-                </p>
-                {!(s in data.totals.series) ? <p className="text-xs text-slate-500">{t('average')}</p> : null}
-              </div>
+              <KpiCard key={s} role="group" aria-label={labels[s]} className="p-4">
+                <Text className="text-xs font-medium uppercase tracking-wide">{labels[s]}</Text>
+                <Metric className="mt-1 text-2xl">{s in data.totals.series ? value(s, data.totals.series[s]) : value(s, average(data.stats.series[s]))}</Metric>
+                {!(s in data.totals.series) ? <Text className="text-xs">{t('average')}</Text> : null}
+              </KpiCard>
             ))}
           </section>
           <Card titleId="charts-chart" title={t(`kind.${kind}`)}>
@@ -136,7 +172,8 @@ export default function ChartsPage({ installation }: { installation: Installatio
               <p className="py-8 text-center text-sm text-slate-500">{t('empty')}</p>
             ) : (
               <Suspense fallback={<Loading label={t('loading')} />}>
-                <StatsChart series={shown} labels={labels} granularity={range.granularity} lines={def.flow} />
+                {Object.keys(barSeries).length ? <StatsBars series={barSeries} labels={labels} bucketLabel={axisLabel} format={value} /> : null}
+                {Object.keys(lineSeries).length ? <StatsChart series={lineSeries} labels={labels} granularity={range.granularity} lines /> : null}
               </Suspense>
             )}
             <details className="mt-3 text-sm">
@@ -156,7 +193,7 @@ export default function ChartsPage({ installation }: { installation: Installatio
                       <tr key={b.start} className="border-t border-slate-100">
                         <th scope="row" className="py-1 pr-3 font-normal">{bucketLabel(b.start)}</th>
                         {Object.keys(shown).map((s) => (
-                          <td key={s} className="py-1 pr-3 tabular-nums">{value(s, shown[s][i]?.value ?? 0)}</td>
+                          <td key={s} className="py-1 pr-3 tabular-nums">{shown[s][i] ? value(s, shown[s][i].value) : '–'}</td>
                         ))}
                       </tr>
                     ))}

@@ -1,21 +1,30 @@
 import type { Granularity } from '../../../shared/rules/granularity.ts'
 import type { Bucket } from './api.ts'
 
+/**
+ * Where a kind's series come from: `statistics` GET /api/statistics/{id} (with `flow=true` for kW),
+ * `flow` GET …/flow (the flow meter's kW averages), `battery` GET …/battery/states (charge, discharge
+ * and state of charge).
+ */
+export type ChartSource = 'statistics' | 'flow' | 'battery'
+
 /** Chart kinds of the Charts screen (SPEC §2) and the statistics series each one draws. */
 export const CHART_KINDS = [
-  { key: 'consumption', series: ['consumption'], flow: false },
-  { key: 'power', series: ['grid_flow', 'pv_flow', 'charging_stations_flow'], flow: true },
-  { key: 'solar', series: ['pv_production'], flow: false },
-  { key: 'ownConsumption', series: ['own_consumption'], flow: false },
-  { key: 'grid', series: ['grid_import', 'grid_export'], flow: false },
-  { key: 'battery', series: ['battery_charge', 'battery_discharge'], flow: false },
-  { key: 'heating', series: ['heat'], flow: false },
-  { key: 'water', series: ['cold_water', 'hot_water'], flow: false },
-  { key: 'cost', series: ['cost'], flow: false },
-  { key: 'chargingStations', series: ['charging_stations'], flow: false },
+  { key: 'consumption', series: ['consumption'], flow: false, source: 'statistics' },
+  { key: 'power', series: ['grid_flow', 'pv_flow', 'charging_stations_flow'], flow: true, source: 'statistics' },
+  // The flow meter (SPEC §2): kW between grid, PV, battery, building and stations; building is derived.
+  { key: 'flowMeter', series: ['grid_flow', 'pv_flow', 'battery_charge_flow', 'battery_discharge_flow', 'building_flow', 'charging_stations_flow'], flow: true, source: 'flow' },
+  { key: 'solar', series: ['pv_production'], flow: false, source: 'statistics' },
+  { key: 'ownConsumption', series: ['own_consumption'], flow: false, source: 'statistics' },
+  { key: 'grid', series: ['grid_import', 'grid_export'], flow: false, source: 'statistics' },
+  { key: 'battery', series: ['battery_charge', 'battery_discharge', 'battery_soc'], flow: false, source: 'battery' },
+  { key: 'heating', series: ['heat'], flow: false, source: 'statistics' },
+  { key: 'water', series: ['cold_water', 'hot_water'], flow: false, source: 'statistics' },
+  { key: 'cost', series: ['cost'], flow: false, source: 'statistics' },
+  { key: 'chargingStations', series: ['charging_stations'], flow: false, source: 'statistics' },
   // ZEV: the facility inputs by bucket; the page adds the allocation to the units (GET …/zev).
-  { key: 'zev', series: ['consumption', 'pv_production', 'grid_import'], flow: false },
-] as const
+  { key: 'zev', series: ['consumption', 'pv_production', 'grid_import'], flow: false, source: 'statistics' },
+] as const satisfies readonly { key: string; series: readonly string[]; flow: boolean; source: ChartSource }[]
 export type ChartKind = (typeof CHART_KINDS)[number]['key']
 
 /**
@@ -23,9 +32,50 @@ export type ChartKind = (typeof CHART_KINDS)[number]['key']
  * switch only charging stations; without the cost switch no cost). `units` is the answer's units.
  */
 export function availableKinds(units: Record<string, string>): ChartKind[] {
-  // kW series are asked for separately (flow=true); the power chart needs the overview like the grid.
-  const needs = (s: string) => (s.endsWith('_flow') ? 'grid_import' : s)
+  // kW series, the state of charge and the derived building flow come from other calls; like the grid
+  // they need the overview switch, so the grid stands in for them.
+  const needs = (s: string) => (s.endsWith('_flow') || s === 'battery_soc' ? 'grid_import' : s)
   return CHART_KINDS.filter((k) => k.series.every((s) => needs(s) in units)).map((k) => k.key)
+}
+
+/**
+ * Series drawn as lines (lightweight-charts): power in kW and the state of charge in %. Everything
+ * else (kWh, m3, CHF per bucket) is drawn as bars (Tremor).
+ */
+export const isLineSeries = (name: string, unit: string | undefined) => unit === 'kW' || unit === '%' || name.endsWith('_flow') || name === 'battery_soc'
+
+/**
+ * The building's power per bucket (kW) for the flow meter: what enters (grid import, PV, battery
+ * discharge) minus what leaves elsewhere (battery charge, charging stations), never below 0. The grid
+ * series is net (+ import, − export), so export is already subtracted. Buckets follow `grid_flow`.
+ */
+export function buildingFlow(series: Readonly<Record<string, readonly Bucket[]>>): Bucket[] {
+  const at = (name: string, i: number) => series[name]?.[i]?.value ?? 0
+  return (series.grid_flow ?? []).map((b, i) => ({
+    start: b.start,
+    value: Math.round(Math.max(0, b.value + at('pv_flow', i) + at('battery_discharge_flow', i) - at('battery_charge_flow', i) - at('charging_stations_flow', i)) * 100) / 100,
+  }))
+}
+
+/**
+ * A state series (the battery's state of charge) up to `now`: the API answers 0 for buckets without a
+ * reading, which for the rest of today or this month would read as an empty battery.
+ */
+export function upTo(buckets: readonly Bucket[], now: number): Bucket[] {
+  return buckets.filter((b) => Date.parse(b.start) <= now)
+}
+
+/**
+ * Rows for a Tremor bar chart: one row per bucket, `index` holding the bucket's label and one
+ * property per series named by its (translated) label.
+ */
+export function barRows(series: Readonly<Record<string, readonly Bucket[]>>, labels: Readonly<Record<string, string>>, bucketLabel: (start: string) => string, index = 'bucket'): Record<string, string | number>[] {
+  const names = Object.keys(series)
+  return (series[names[0]] ?? []).map((b, i) => {
+    const row: Record<string, string | number> = { [index]: bucketLabel(b.start) }
+    for (const n of names) row[labels[n] ?? n] = series[n][i]?.value ?? 0
+    return row
+  })
 }
 
 /** A chart point: `time` in seconds with the bucket's local wall clock read as UTC (how the chart labels). */

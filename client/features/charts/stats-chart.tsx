@@ -42,5 +42,5 @@ export default function StatsChart({ series, labels, granularity, lines }: { ser
     }
   }, [series, labels, granularity, lines])
 
-  return <div ref={box} aria-hidden="true" className="h-64 w-full sm:h-80" />
+  return <div ref={box} aria-hidden="true" data-testid="line-chart" className="h-64 w-full sm:h-80" />
 }

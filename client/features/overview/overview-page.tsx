@@ -2,20 +2,11 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'wouter'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import type { Metrics } from '../../../shared/schemas/metrics.ts'
-import type { EnergyReturn } from '../../../shared/schemas/installation.ts'
-import { localDate, periodRange } from '../../../shared/rules/granularity.ts'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { paths } from '../../app/paths.ts'
-import { fetchEnergyReturn, fetchOverview, fetchTotals } from './api.ts'
-
-interface Data {
-  metrics: Metrics
-  today: Record<string, number>
-  energyReturn: EnergyReturn | null
-}
+import { fetchOverview, type Overview } from './api.ts'
 
 /**
  * Overview (SPEC §2): main power connection, water and heating meters, power monitoring and the flow
@@ -27,24 +18,20 @@ export default function OverviewPage({ installation }: { installation: Installat
   const { t: tc } = useTranslation()
   useDocumentTitle(t('title'))
   const f = useFormats(installation.timezone)
-  const [data, setData] = useState<Data | null>(null)
+  const [data, setData] = useState<Overview | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
 
   useEffect(() => {
     const ctrl = new AbortController()
-    const day = periodRange('day', localDate(new Date(), installation.timezone), installation.timezone)
-    Promise.all([
-      fetchOverview(installation.id, ctrl.signal),
-      fetchTotals(installation.id, day.start, day.end, ctrl.signal),
-      fetchEnergyReturn(installation.id, ctrl.signal).catch(() => null),
-    ]).then(
-      ([metrics, totals, energyReturn]) => setData({ metrics, today: totals.series, energyReturn }),
+    // One call: the live power flow with today's totals, water, heat and energy return.
+    fetchOverview(installation.id, ctrl.signal).then(
+      (overview) => setData(overview),
       (err: unknown) => {
         if (!isAbortError(err)) setProblem(errorMessage(err, tc))
       },
     )
     return () => ctrl.abort()
-  }, [installation.id, installation.timezone, tc])
+  }, [installation.id, tc])
 
   const kwh = (v: number | undefined) => f.kwh(v ?? 0)
   const m3 = (v: number | undefined) => `${f.number(v ?? 0)} m3`
@@ -65,54 +52,54 @@ export default function OverviewPage({ installation }: { installation: Installat
         <Loading label={t('loading')} />
       ) : (
         <>
-          {!data.metrics.grid ? <Notice tone="info">{t('noOverview')}</Notice> : null}
+          {!data.grid ? <Notice tone="info">{t('noOverview')}</Notice> : null}
           <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
-            {data.metrics.grid ? (
+            {data.grid ? (
               <Card titleId="ov-main" title={t('main.title')}>
-                <Facts rows={[[t('main.now'), f.kw(data.metrics.grid.power_kw)], [t('main.import'), kwh(data.today.grid_import)], [t('main.export'), kwh(data.today.grid_export)], [t('consumption'), kwh(data.today.consumption)]]} />
+                <Facts rows={[[t('main.now'), f.kw(data.grid.power_kw)], [t('main.import'), kwh(data.today.series.grid_import)], [t('main.export'), kwh(data.today.series.grid_export)], [t('consumption'), kwh(data.today.series.consumption)]]} />
               </Card>
             ) : null}
-            {data.metrics.grid ? (
+            {data.grid ? (
               <Card titleId="ov-flow" title={t('flow.title')}>
                 <Facts
                   rows={[
-                    [t('flow.grid'), f.kw(data.metrics.grid.power_kw)],
-                    [t('flow.pv'), f.kw(data.metrics.pv?.power_kw ?? 0)],
-                    [t('flow.battery'), f.kw(data.metrics.battery?.power_kw ?? 0)],
-                    [t('flow.building'), f.kw(data.metrics.building?.power_kw ?? 0)],
-                    [t('flow.stations'), f.kw(data.metrics.charging_stations.power_kw)],
+                    [t('flow.grid'), f.kw(data.grid.power_kw)],
+                    [t('flow.pv'), f.kw(data.pv?.power_kw ?? 0)],
+                    [t('flow.battery'), f.kw(data.battery?.power_kw ?? 0)],
+                    [t('flow.building'), f.kw(data.building?.power_kw ?? 0)],
+                    [t('flow.stations'), f.kw(data.charging_stations.power_kw)],
                   ]}
                 />
                 <p className="mt-2 text-xs text-slate-500">{t('flow.details')}</p>
               </Card>
             ) : null}
-            {data.metrics.pv ? (
+            {data.pv ? (
               <Card titleId="ov-pv" title={t('pv.title')}>
-                <Facts rows={[[t('pv.now'), f.kw(data.metrics.pv.power_kw)], [t('pv.peak'), f.kw(data.metrics.pv.peak_kw)], [t('pv.today'), kwh(data.today.pv_production)], [t('pv.own'), kwh(data.today.own_consumption)]]} />
+                <Facts rows={[[t('pv.now'), f.kw(data.pv.power_kw)], [t('pv.peak'), f.kw(data.pv.peak_kw)], [t('pv.today'), kwh(data.today.series.pv_production)], [t('pv.own'), kwh(data.today.series.own_consumption)]]} />
               </Card>
             ) : null}
-            {data.metrics.battery ? (
+            {data.battery ? (
               <Card titleId="ov-battery" title={t('battery.title')}>
-                <Facts rows={[[t('battery.soc'), `${f.number(data.metrics.battery.soc, 0)} %`], [t('battery.now'), f.kw(data.metrics.battery.power_kw)], [t('battery.charged'), kwh(data.today.battery_charge)], [t('battery.discharged'), kwh(data.today.battery_discharge)]]} />
+                <Facts rows={[[t('battery.soc'), `${f.number(data.battery.soc, 0)} %`], [t('battery.now'), f.kw(data.battery.power_kw)], [t('battery.charged'), kwh(data.today.series.battery_charge)], [t('battery.discharged'), kwh(data.today.series.battery_discharge)]]} />
               </Card>
             ) : null}
-            {data.energyReturn ? (
+            {data.energy_return ? (
               <Card titleId="ov-return" title={t('return.title')}>
-                <Facts rows={[[t('return.today'), kwh(data.energyReturn.today_kwh)], [t('return.month'), kwh(data.energyReturn.month_kwh)], [t('return.year'), kwh(data.energyReturn.year_kwh)]]} />
+                <Facts rows={[[t('return.today'), kwh(data.energy_return.today_kwh)], [t('return.month'), kwh(data.energy_return.month_kwh)], [t('return.year'), kwh(data.energy_return.year_kwh)]]} />
               </Card>
             ) : null}
-            {'cold_water' in data.today ? (
+            {data.water ? (
               <Card titleId="ov-water" title={t('water.title')}>
-                <Facts rows={[[t('water.cold'), m3(data.today.cold_water)], [t('water.hot'), m3(data.today.hot_water)]]} />
+                <Facts rows={[[t('water.cold'), m3(data.water.cold_m3)], [t('water.hot'), m3(data.water.hot_m3)]]} />
               </Card>
             ) : null}
-            {'heat' in data.today ? (
+            {data.heat ? (
               <Card titleId="ov-heat" title={t('heat.title')}>
-                <Facts rows={[[t('heat.today'), kwh(data.today.heat)]]} />
+                <Facts rows={[[t('heat.today'), kwh(data.heat.today_kwh)]]} />
               </Card>
             ) : null}
             <Card titleId="ov-stations" title={t('stations.title')}>
-              <Facts rows={[[t('stations.now'), f.kw(data.metrics.charging_stations.power_kw)], [t('stations.today'), kwh(data.today.charging_stations)]]} />
+              <Facts rows={[[t('stations.now'), f.kw(data.charging_stations.power_kw)], [t('stations.today'), kwh(data.today.series.charging_stations)]]} />
             </Card>
           </div>
         </>
