@@ -17,6 +17,7 @@ import { createSimulator, type Simulator } from './devices/simulator/index.ts'
 import { createRetentionJob, type Job } from './jobs/retention.ts'
 import { createMailJob } from './jobs/mail-outbox.ts'
 import { createReportJob } from './jobs/reports.ts'
+import { createPaymentJob } from './jobs/payments.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -79,6 +80,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   if (config.roles.includes('api') && domain) {
     app.jobs.push(createMailJob({ domain, smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Cockpit <no-reply@cockpit.local>', log: app.log }))
     app.jobs.push(createReportJob({ domain, log: app.log }))
+    app.jobs.push(createPaymentJob({ domain, log: app.log }))
     const d = domain
     await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
     app.get('/api/health', async () => ({ status: 'ok' }))

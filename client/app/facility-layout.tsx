@@ -14,6 +14,7 @@ import { Loading, Notice } from '../components/ui.tsx'
 const HomePage = lazy(() => import('../features/home/home-page.tsx'))
 const PowerPage = lazy(() => import('../features/power/power-page.tsx'))
 const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'))
+const PaymentMethodsPage = lazy(() => import('../features/settings/payment-methods-page.tsx'))
 const UsersPage = lazy(() => import('../features/users/users-page.tsx'))
 const UserPage = lazy(() => import('../features/users/user-page.tsx'))
 const PermissionsPage = lazy(() => import('../features/permissions/permissions-page.tsx'))
@@ -112,6 +113,9 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
           </Route>
           <Route path={patterns.user}>
             {(params) => <UserPage key={params.userId} installation={installation} userId={Number(params.userId)} />}
+          </Route>
+          <Route path={patterns.paymentMethods}>
+            <PaymentMethodsPage installation={installation} />
           </Route>
           <Route path={patterns.settings}>
             <SettingsPage installation={installation} />

@@ -15,6 +15,7 @@ import { rateRoutes } from './rates.ts'
 import { tariffRoutes } from './tariffs.ts'
 import { objectRoutes } from './objects.ts'
 import { reportRoutes } from './reports.ts'
+import { paymentRoutes } from './payments.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -33,4 +34,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   tariffRoutes(app, domain)
   objectRoutes(app, domain)
   reportRoutes(app, domain)
+  paymentRoutes(app, domain)
 }

@@ -108,6 +108,11 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
       { user_id: userIds['user@example.com'], installation_id, object_type: 'charging_station', object_id: stations[0], level: 'read', cost: false, overview: false },
       { user_id: userIds['user@example.com'], installation_id, object_type: 'charging_station', object_id: stations[1], level: 'read', cost: false, overview: false },
     ]).execute()
+    // The resident has a stored demo card (DEMO payment provider), so ordering a card and the charge job work.
+    await tx.insertInto('payment_methods').values({
+      user_id: userIds['user@example.com'], kind: 'credit_card', brand: 'Mastercard', masked: '•••• •••• •••• 4444', exp_month: 12,
+      exp_year: now.getUTCFullYear() + 3, alias: '', favourite: true, provider: 'demo', token: 'demo_ok_seeded',
+    }).execute()
     return installation_id
   })
 }

@@ -307,7 +307,53 @@ export interface ReportsTable {
   created_at: TsDefault
 }
 
+/** Stored payment methods (migration 0040): masked number, brand, expiry and a provider token only. */
+export interface PaymentMethodsTable {
+  id: Generated<number>
+  user_id: number
+  kind: 'credit_card' | 'twint'
+  brand: string
+  masked: string
+  exp_month: number | null
+  exp_year: number | null
+  alias: Generated<string>
+  favourite: Generated<boolean>
+  provider: string
+  token: string
+  created_at: TsDefault
+}
+
+/** Hosted-checkout sessions of the payment provider (migration 0040); the id is the random session key. */
+export interface PaymentCheckoutsTable {
+  id: string
+  user_id: number
+  success_url: string
+  error_url: string
+  cancel_url: string
+  status: Generated<'pending' | 'completed' | 'failed' | 'cancelled'>
+  payment_method_id: number | null
+  created_at: TsDefault
+  expires_at: Ts
+}
+
+/** Every charge attempt (migration 0040): sessions and RFID card orders; declined ones drive the retries. */
+export interface PaymentChargesTable {
+  id: Generated<number>
+  user_id: number
+  payment_method_id: number | null
+  session_id: number | null
+  purpose: 'session' | 'rfid_order'
+  amount_rappen: number
+  fee_rappen: number
+  status: 'succeeded' | 'declined'
+  reference: string | null
+  at: Ts
+}
+
 export interface Database {
+  payment_methods: PaymentMethodsTable
+  payment_checkouts: PaymentCheckoutsTable
+  payment_charges: PaymentChargesTable
   reports: ReportsTable
   users: UsersTable
   installations: InstallationsTable

@@ -3,6 +3,7 @@ import { createAuthService } from './auth/service.ts'
 import { createInstallationService } from './installations/service.ts'
 import { createMeasurementService } from './measurements/service.ts'
 import { createMetricsService } from './measurements/metrics.ts'
+import { createOverviewService } from './measurements/overview.ts'
 import { createSessionService } from './sessions/service.ts'
 import { createStationService } from './stations/service.ts'
 import { createTariffService } from './tariffs/service.ts'
@@ -25,6 +26,8 @@ import { createUserManagementService } from './users/management.ts'
 import { createPermissionService } from './permissions/service.ts'
 import { createLegalService } from './legal/service.ts'
 import { createRegistrationService } from './users/registration.ts'
+import { createPaymentService } from './payments/service.ts'
+import { createDemoProvider } from './payments/provider.ts'
 
 /** All domain services wired with their dependencies; routes and devices use this. */
 export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000' }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string }) {
@@ -37,6 +40,9 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
   const measurements = createMeasurementService({ db })
   const sessions = createSessionService({ db, installations, tariffs })
   const stations = createStationService({ db, installations })
+  const metrics = createMetricsService({ db, installations, measurements })
+  const statistics = createStatisticsService({ db, installations })
+  const payments = createPaymentService({ db, sessions, provider: createDemoProvider(), secret: jwtSecret })
   return {
     db,
     auth,
@@ -44,17 +50,19 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     installations,
     tariffs,
     measurements,
-    metrics: createMetricsService({ db, installations, measurements }),
+    metrics,
+    overview: createOverviewService({ installations, metrics, statistics }),
     stations,
     sessions,
     invoices: createInvoiceService({ db, sessions, tariffs }),
     journal: createJournalService({ db, installations }),
-    rfidOrders: createRfidOrderService({ db, installations, mail }),
+    rfidOrders: createRfidOrderService({ db, installations, mail, payments }),
+    payments,
     stationObjects: createStationObjectsService({ db, installations, stations }),
     devices: createDeviceService({ db }),
     rfids: createRfidService({ db, installations }),
     timers: createTimerService({ db, installations }),
-    statistics: createStatisticsService({ db, installations }),
+    statistics,
     rates: createRateService({ db, installations }),
     pricing: createPricingService({ db, installations }),
     // Statistics are stateless, so reports get their own instance.

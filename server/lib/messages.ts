@@ -281,6 +281,24 @@ const M = {
     fr: 'Aucune tarification trouvée',
     it: 'Nessun prezzo trovato',
   },
+  paymentMethodMissing: {
+    en: 'No payment method is stored. Please add one under Settings, Payment methods.',
+    de: 'Es ist keine Zahlungsmethode hinterlegt. Bitte fügen Sie eine unter Einstellungen, Zahlungsmethoden hinzu.',
+    fr: 'Aucun moyen de paiement enregistré. Veuillez en ajouter un sous Paramètres, Moyens de paiement.',
+    it: 'Nessun metodo di pagamento registrato. Aggiungine uno in Impostazioni, Metodi di pagamento.',
+  },
+  paymentFailed: {
+    en: 'Charging this payment method failed, please revise',
+    de: 'Die Belastung dieser Zahlungsmethode ist fehlgeschlagen, bitte überprüfen',
+    fr: 'Le débit de ce moyen de paiement a échoué, veuillez le vérifier',
+    it: 'L’addebito su questo metodo di pagamento non è riuscito, si prega di verificarlo',
+  },
+  invalidSignature: {
+    en: 'The signature is not valid.',
+    de: 'Die Signatur ist ungültig.',
+    fr: "La signature n'est pas valide.",
+    it: 'La firma non è valida.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

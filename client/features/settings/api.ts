@@ -1,6 +1,7 @@
 import { apiFetch } from '../../api/http.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
 import type { UserDetails } from '../../../shared/schemas/accounts.ts'
+import type { PaymentInfo, PaymentProcess } from '../../../shared/schemas/payment.ts'
 
 /** PATCH /api/users/{id}/ with any of the SPEC §3 details → the updated User; 400 `{field: [...]}`. */
 export function saveUser(id: number, details: Partial<UserDetails>): Promise<User> {
@@ -36,4 +37,24 @@ export function fetchLegal(signal?: AbortSignal): Promise<LegalStatus[]> {
 /** POST /api/cockpit/legal {document, version} → the updated list. */
 export function acceptLegal(document: string, version: string): Promise<LegalStatus[]> {
   return apiFetch('/api/cockpit/legal', { method: 'POST', body: { document, version } })
+}
+
+/** GET /api/users/{id}/payment-info/ → the caller's own methods, primary first. */
+export async function fetchPaymentMethods(userId: number, signal?: AbortSignal): Promise<PaymentInfo[]> {
+  return (await apiFetch<{ results: PaymentInfo[] }>(`/api/users/${userId}/payment-info/`, { signal })).results
+}
+
+/** PATCH …/payment-info/{id}/ {favourite: 1}: make it the primary method. */
+export function setPrimaryPaymentMethod(userId: number, id: number): Promise<PaymentInfo> {
+  return apiFetch(`/api/users/${userId}/payment-info/${id}/`, { method: 'PATCH', body: { favourite: 1 } })
+}
+
+/** DELETE …/payment-info/{id}/. */
+export function removePaymentMethod(userId: number, id: number): Promise<void> {
+  return apiFetch<void>(`/api/users/${userId}/payment-info/${id}/`, { method: 'DELETE' })
+}
+
+/** POST /api/payments/process/ → the provider's checkout to go to; it returns to one of the three paths. */
+export function startCheckout(urls: PaymentProcess): Promise<{ session: string; redirect_url: string }> {
+  return apiFetch('/api/payments/process/', { method: 'POST', body: urls })
 }

@@ -17,6 +17,7 @@ import { SelectField, TextField } from '../../components/text-field.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { acceptLegal, changePassword, deleteUser, fetchLegal, saveUser, type LegalStatus } from './api.ts'
 import { useFormats } from '../../components/use-formats.ts'
+import { PaymentMethodsCard } from './payment-methods-card.tsx'
 
 type Feedback = { tone: 'info' | 'error'; text: string } | null
 
@@ -30,7 +31,8 @@ function FeedbackNotice({ feedback }: { feedback: Feedback }) {
 }
 
 /**
- * Settings (SPEC §2): user details, language and region format, password change and profile deletion,
+ * Settings (SPEC §2): user details, payment methods (a card leading to their page), language and region
+ * format, password change and profile deletion,
  * each a section saving on its own. Route /facility/:installationId/settings.
  */
 export default function SettingsPage({ installation }: { installation: Installation }) {
@@ -57,6 +59,7 @@ export default function SettingsPage({ installation }: { installation: Installat
       ) : (
         <>
           <DetailsSection user={user as User} />
+          <PaymentMethodsCard installationId={installation.id} userId={(user as User).id} />
           <LanguageSection user={user as User} timezone={installation.timezone} />
           <PasswordSection />
           <TermsSection timezone={installation.timezone} />

@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { MailService } from '../mail/service.ts'
+import type { PaymentService } from '../payments/service.ts'
 import { LANGS, type Lang } from '../../lib/messages.ts'
 import { RFID_CARD_PRICE_RAPPEN, type RfidOrder } from '../../../shared/schemas/rfid.ts'
 
@@ -43,9 +44,10 @@ const langOf = (tag: string): Lang => ((LANGS as readonly string[]).includes(tag
  * Order new RFID cards (SPEC §2 "order new", §9: CHF 25 each, 3–4 working days, charged to the stored
  * card): any user with a role in the installation. Through the mail outbox: a confirmation to the
  * orderer and the order to the installation's admins (superusers when it has none), each in the
- * recipient's language. Charging the card is the payments issue's; the order only states the amount.
+ * recipient's language. The amount (plus the card fee) is charged to the orderer's primary payment method
+ * first: 400 without one, 402 when declined (domain/payments).
  */
-export function createRfidOrderService({ db, installations, mail }: { db: Db; installations: InstallationService; mail: MailService }) {
+export function createRfidOrderService({ db, installations, mail, payments }: { db: Db; installations: InstallationService; mail: MailService; payments: PaymentService }) {
   return {
     async order(actor: Actor, installationId: number, order: RfidOrder): Promise<{ quantity: number; price: number; mails: number }> {
       await installations.requireRole(actor, installationId)
@@ -58,6 +60,8 @@ export function createRfidOrderService({ db, installations, mail }: { db: Db; in
       const staff = admins.length
         ? admins
         : await db.selectFrom('users').select(['email', 'ietf_lang_tag']).where('is_superuser', '=', true).where('is_active', '=', true).where('is_service', '=', false).execute()
+      // SPEC §9: charged to the stored (primary) card before the order goes out; refused without one.
+      await payments.chargeOrder(actor, RFID_CARD_PRICE_RAPPEN * order.quantity, `RFID card order (${order.quantity})`)
       const price = (RFID_CARD_PRICE_RAPPEN * order.quantity) / 100
       const params = { facility: inst.name, name: `${me.first_name} ${me.last_name}`.trim() || me.email, quantity: order.quantity, price: price.toFixed(2) }
       const address = [`${order.first_name} ${order.last_name}`, order.company, order.address, `${order.country}-${order.zip_code} ${order.city}`].filter(Boolean).join('\n')

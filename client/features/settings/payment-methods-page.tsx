@@ -1,0 +1,167 @@
+import { useCallback, useEffect, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'wouter'
+import { useSnapshot } from 'valtio'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import { session } from '../../session/session.ts'
+import { ensureUser } from '../../session/api.ts'
+import { errorMessage } from '../../api/errors.ts'
+import { paths } from '../../app/paths.ts'
+import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
+import type { PaymentInfo } from '../../../shared/schemas/payment.ts'
+import { fetchPaymentMethods, removePaymentMethod, setPrimaryPaymentMethod, startCheckout } from './api.ts'
+
+type Feedback = { tone: 'info' | 'warning' | 'error'; text: string } | null
+
+/** The message for the flag the payment provider returned with (SPEC §2 success, error, cancel). */
+function returnFlag(search: string): 'added' | 'failed' | 'cancelled' | null {
+  const q = new URLSearchParams(search)
+  if (q.has('success')) return 'added'
+  if (q.has('error')) return 'failed'
+  if (q.has('cancel')) return 'cancelled'
+  return null
+}
+
+/**
+ * Payment methods (SPEC §2, route /facility/{id}/settings/payment-method): the caller's cards and Twint
+ * (masked number, expiry, primary badge), add through the provider's checkout, set as primary, remove
+ * with confirmation; the notices for a card about to expire (SPEC §5) and a failed charge (SPEC §8), and
+ * the result of a checkout from the success, error or cancel flag.
+ */
+export default function PaymentMethodsPage({ installation }: { installation: Installation }) {
+  const { t } = useTranslation('settings')
+  const { t: tc } = useTranslation()
+  const { user } = useSnapshot(session)
+  const titleId = useId()
+  const [methods, setMethods] = useState<PaymentInfo[] | null>(null)
+  const [busy, setBusy] = useState(false)
+  const [removing, setRemoving] = useState<PaymentInfo | null>(null)
+  const [feedback, setFeedback] = useState<Feedback>(() => {
+    const flag = returnFlag(window.location.search)
+    return flag ? { tone: flag === 'added' ? 'info' : flag === 'failed' ? 'error' : 'warning', text: t(`payments.${flag}`) } : null
+  })
+  useDocumentTitle(t('payments.title'))
+
+  useEffect(() => {
+    // The flag is shown once; a reload must not repeat it.
+    if (returnFlag(window.location.search)) window.history.replaceState(window.history.state, '', window.location.pathname)
+  }, [])
+
+  const load = useCallback(
+    async (signal?: AbortSignal) => {
+      const me = await ensureUser()
+      setMethods(await fetchPaymentMethods(me.id, signal))
+    },
+    [],
+  )
+  useEffect(() => {
+    const ctl = new AbortController()
+    load(ctl.signal).catch((err: unknown) => !ctl.signal.aborted && setFeedback({ tone: 'error', text: errorMessage(err, tc) }))
+    return () => ctl.abort()
+  }, [load, tc])
+
+  async function run(action: () => Promise<unknown>, done?: string) {
+    setBusy(true)
+    try {
+      await action()
+      await load()
+      setFeedback(done ? { tone: 'info', text: done } : null)
+    } catch (err) {
+      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  async function add() {
+    setBusy(true)
+    try {
+      const here = paths.paymentMethods(installation.id)
+      const r = await startCheckout({ success_url: `${here}?success=1`, error_url: `${here}?error=1`, cancel_url: `${here}?cancel=1` })
+      window.location.assign(r.redirect_url)
+    } catch (err) {
+      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
+      setBusy(false)
+    }
+  }
+
+  const userId = user?.id
+  const name = (m: PaymentInfo) => (m.kind === 'twint' ? t('payments.twint') : `${m.brand} ${m.masked}`)
+  const expiring = (methods ?? []).some((m) => m.about_to_expire)
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-5">
+      <p className="text-sm">
+        <Link href={paths.settings(installation.id)} className="text-brand-700 underline">
+          {t('payments.back')}
+        </Link>
+      </p>
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('payments.title')}</h1>
+      {feedback ? (
+        <Notice tone={feedback.tone} role={feedback.tone === 'info' ? 'status' : 'alert'}>
+          {feedback.text}
+        </Notice>
+      ) : null}
+      {expiring ? (
+        <Notice tone="warning" role="alert">
+          {t('payments.aboutToExpire')}
+        </Notice>
+      ) : null}
+      <Card title={t('payments.listTitle')} titleId={titleId}>
+        {methods === null ? (
+          <Loading label={tc('loading')} />
+        ) : methods.length === 0 ? (
+          <p className="text-sm text-slate-600">{t('payments.empty')}</p>
+        ) : (
+          <ul className="divide-y divide-slate-100" aria-labelledby={titleId}>
+            {methods.map((m) => (
+              <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <div className="min-w-0">
+                  <p className="flex flex-wrap items-center gap-2 text-sm font-medium text-slate-900">
+                    <span>{name(m)}</span>
+                    {m.favourite ? <Badge tone="green">{t('payments.primary')}</Badge> : null}
+                    {m.about_to_expire ? <Badge tone="amber">{t('payments.expiring')}</Badge> : null}
+                  </p>
+                  {m.exp_month && m.exp_year ? (
+                    <p className="text-sm text-slate-600">{t('payments.expires', { date: `${String(m.exp_month).padStart(2, '0')}/${m.exp_year}` })}</p>
+                  ) : null}
+                  {m.charge_failed ? (
+                    <p role="alert" className="mt-1 text-sm font-medium text-red-700">
+                      {t('payments.chargeFailed')}
+                    </p>
+                  ) : null}
+                </div>
+                <div className="flex flex-wrap gap-2">
+                  {!m.favourite ? (
+                    <button type="button" className="btn-secondary" disabled={busy || !userId} aria-label={t('payments.setPrimaryNamed', { name: name(m) })}
+                      onClick={() => void run(() => setPrimaryPaymentMethod(userId!, m.id), t('payments.primarySet'))}>
+                      {t('payments.setPrimary')}
+                    </button>
+                  ) : null}
+                  <button type="button" className="btn-secondary border-red-300 text-red-700" disabled={busy} aria-label={t('payments.removeNamed', { name: name(m) })}
+                    onClick={() => setRemoving(m)}>
+                    {t('payments.remove')}
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+        <button type="button" className="btn-primary mt-4" disabled={busy} onClick={() => void add()}>
+          {t('payments.add')}
+        </button>
+        <p className="mt-4 text-xs text-slate-500">{t('payments.fees')}</p>
+      </Card>
+      <ConfirmDialog open={removing !== null} title={t('payments.removeTitle')} confirmLabel={t('payments.remove')} cancelLabel={t('cancel')} busy={busy}
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          const m = removing!
+          setRemoving(null)
+          void run(() => removePaymentMethod(userId!, m.id), t('payments.removed'))
+        }}>
+        {removing ? t('payments.removeText', { name: name(removing) }) : null}
+      </ConfirmDialog>
+    </div>
+  )
+}

@@ -1,0 +1,88 @@
+import crypto from 'node:crypto'
+import { fullYear, isExpired } from '../../../shared/rules/card-expiry.ts'
+import type { PaymentMethodKind } from '../../../shared/rules/card-fees.ts'
+
+/** What the user entered on the provider's checkout page (never stored as such). */
+export interface CheckoutInput {
+  kind: PaymentMethodKind
+  number?: string
+  exp_month?: number
+  exp_year?: number
+}
+
+/** A method the provider authorised (SPEC §9: authorising does not debit): only what may be stored. */
+export interface AuthorisedMethod {
+  kind: PaymentMethodKind
+  brand: string
+  masked: string
+  exp_month: number | null
+  exp_year: number | null
+  token: string
+}
+
+export type AuthoriseResult = { ok: true; method: AuthorisedMethod } | { ok: false; reason: 'declined' | 'invalid' | 'expired' }
+export type ChargeResult = { ok: true; reference: string } | { ok: false; reason: string }
+
+/**
+ * A payment provider behind a hosted checkout (ARCHITECTURE §2 domain/payments). The app sends the user
+ * to `checkoutUrl`, the provider authorises a method there and reports it to POST /api/payments/webhook/;
+ * the app then charges the stored token. Amounts in integer Rappen (CHF).
+ */
+export interface PaymentProvider {
+  readonly name: string
+  /** The page (path on this app, or a provider URL) where checkout `sessionId` is completed. */
+  checkoutUrl(sessionId: string): string
+  /** Authorise a method entered on the checkout page (no debit). */
+  authorise(input: CheckoutInput, now: { year: number; month: number }): AuthoriseResult
+  /** Debit `amountRappen` from a stored method. */
+  charge(token: string, amountRappen: number, description: string): Promise<ChargeResult>
+}
+
+/**
+ * Test cards of the demo provider (docs/decisions.md "Payments"): numbers with spaces are accepted.
+ * `expiresThisMonth` overrides the entered expiry with the current month (SPEC §5 notice);
+ * `chargeDeclined` authorises but every charge is declined (retries, SPEC §4).
+ */
+export const DEMO_CARDS: Record<string, { outcome: 'ok' | 'declined' | 'expiresThisMonth' | 'chargeDeclined'; brand: string }> = {
+  '4242424242424242': { outcome: 'ok', brand: 'Visa' },
+  '5555555555554444': { outcome: 'ok', brand: 'Mastercard' },
+  '4000000000000002': { outcome: 'declined', brand: 'Visa' },
+  '4000000000000069': { outcome: 'expiresThisMonth', brand: 'Visa' },
+  '4000000000000341': { outcome: 'chargeDeclined', brand: 'Visa' },
+}
+
+/**
+ * The built-in DEMO provider: no outside service. Its checkout is a page of this app
+ * (GET /api/payments/demo-checkout?session=…); tokens carry whether charges succeed.
+ */
+export function createDemoProvider(): PaymentProvider {
+  return {
+    name: 'demo',
+    checkoutUrl: (sessionId) => `/api/payments/demo-checkout?session=${encodeURIComponent(sessionId)}`,
+    authorise(input, now) {
+      const rand = crypto.randomBytes(12).toString('hex')
+      if (input.kind === 'twint') {
+        return { ok: true, method: { kind: 'twint', brand: 'TWINT', masked: 'TWINT', exp_month: null, exp_year: null, token: `demo_ok_${rand}` } }
+      }
+      const number = (input.number ?? '').replace(/[\s-]/g, '')
+      if (!/^\d{12,19}$/.test(number) || !input.exp_month || !input.exp_year || input.exp_month < 1 || input.exp_month > 12) return { ok: false, reason: 'invalid' }
+      const card = DEMO_CARDS[number]
+      if (!card || card.outcome === 'declined') return { ok: false, reason: 'declined' }
+      let expMonth = input.exp_month
+      let expYear = fullYear(input.exp_year)
+      if (card.outcome === 'expiresThisMonth') {
+        expMonth = now.month
+        expYear = now.year
+      } else if (isExpired(expMonth, expYear, now)) {
+        return { ok: false, reason: 'expired' }
+      }
+      const behaviour = card.outcome === 'chargeDeclined' ? 'decline' : 'ok'
+      return { ok: true, method: { kind: 'credit_card', brand: card.brand, masked: `•••• •••• •••• ${number.slice(-4)}`, exp_month: expMonth, exp_year: expYear, token: `demo_${behaviour}_${rand}` } }
+    },
+    async charge(token, amountRappen) {
+      if (token.startsWith('demo_decline_')) return { ok: false, reason: 'declined' }
+      if (!token.startsWith('demo_ok_') || amountRappen < 0) return { ok: false, reason: 'unknown token' }
+      return { ok: true, reference: `demo_ch_${crypto.randomBytes(8).toString('hex')}` }
+    },
+  }
+}

@@ -1,0 +1,266 @@
+import crypto from 'node:crypto'
+import type { Selectable } from 'kysely'
+import type { Db } from '../../db/connection.ts'
+import type { PaymentMethodsTable } from '../../db/schema.ts'
+import type { Actor } from '../auth/service.ts'
+import type { SessionService } from '../sessions/service.ts'
+import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { transactionFeeRappen } from '../../../shared/rules/card-fees.ts'
+import { isAboutToExpire, isExpired, monthOf } from '../../../shared/rules/card-expiry.ts'
+import type { AuthorisedMethod, CheckoutInput, PaymentProvider } from './provider.ts'
+import type { PageOf } from '../../../shared/schemas/common.ts'
+import type { PaymentInfo } from '../../../shared/schemas/payment.ts'
+
+/**
+ * Waits after the 1st, 2nd, … declined charge of a session before the next try (SPEC §4, §9: retried
+ * automatically within 24 hours); the last wait repeats. A new primary method is tried at the next run.
+ */
+export const RETRY_DELAYS_MS = [1, 3, 6, 12, 24].map((h) => h * 3600_000)
+/** How long a checkout session stays open. */
+export const CHECKOUT_TTL_MS = 30 * 60_000
+
+export type WebhookEvent =
+  | { type: 'checkout.completed'; session: string; method: AuthorisedMethod }
+  | { type: 'checkout.failed' | 'checkout.cancelled'; session: string }
+
+/**
+ * Payments (SPEC §2 payment methods, §4, §7, §9) behind a provider (provider.ts): a user's methods, the
+ * hosted checkout that adds one, the signed webhook that stores it, and charging unpaid sessions and RFID
+ * card orders to the primary method with the card fee. A user manages only their own methods; nobody,
+ * not even a superuser, reads another user's card data.
+ */
+export function createPaymentService({ db, sessions, provider, secret }: { db: Db; sessions: SessionService; provider: PaymentProvider; secret: Uint8Array }) {
+  const webhookKey = crypto.createHmac('sha256', Buffer.from(secret)).update('payments-webhook').digest()
+
+  function requireSelf(actor: Actor, userId: number) {
+    if (actor.id !== userId) throw Forbidden()
+  }
+
+  async function failedMethodIds(userId: number): Promise<Set<number>> {
+    // The newest attempt per method decides: a later success clears the notice.
+    const rows = await db.selectFrom('payment_charges').select(['payment_method_id', 'status', 'at', 'id'])
+      .where('user_id', '=', userId).where('payment_method_id', 'is not', null).orderBy('at', 'desc').orderBy('id', 'desc').execute()
+    const seen = new Set<number>()
+    const failed = new Set<number>()
+    for (const r of rows) {
+      if (seen.has(r.payment_method_id!)) continue
+      seen.add(r.payment_method_id!)
+      if (r.status === 'declined') failed.add(r.payment_method_id!)
+    }
+    return failed
+  }
+
+  function toInfo(m: Selectable<PaymentMethodsTable>, failed: Set<number>, now: Date): PaymentInfo {
+    return {
+      id: m.id, alias: m.alias, favourite: m.favourite, kind: m.kind, brand: m.brand, masked: m.masked,
+      exp_month: m.exp_month, exp_year: m.exp_year,
+      about_to_expire: isAboutToExpire(m.exp_month, m.exp_year, monthOf(now)),
+      charge_failed: failed.has(m.id),
+    }
+  }
+
+  async function own(actor: Actor, userId: number, methodId: number) {
+    requireSelf(actor, userId)
+    const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', methodId).where('user_id', '=', userId).executeTakeFirst()
+    if (!m) throw NotFound()
+    return m
+  }
+
+  async function primaryOf(userId: number) {
+    return db.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).where('favourite', '=', true).executeTakeFirst()
+  }
+
+  async function setFavourite(userId: number, methodId: number) {
+    await db.transaction().execute(async (tx) => {
+      await tx.updateTable('payment_methods').set({ favourite: false }).where('user_id', '=', userId).where('id', '!=', methodId).execute()
+      await tx.updateTable('payment_methods').set({ favourite: true }).where('id', '=', methodId).execute()
+    })
+  }
+
+  /** Charge `amountRappen` + fee to `method`, recording the attempt. */
+  async function chargeTo(m: Selectable<PaymentMethodsTable>, input: { userId: number; sessionId: number | null; purpose: 'session' | 'rfid_order'; amountRappen: number; description: string; at: Date }) {
+    const fee = transactionFeeRappen(m.kind, input.amountRappen)
+    const result = isExpired(m.exp_month, m.exp_year, monthOf(input.at))
+      ? ({ ok: false, reason: 'expired' } as const)
+      : input.amountRappen > 0 ? await provider.charge(m.token, input.amountRappen + fee, input.description) : ({ ok: true, reference: 'zero' } as const)
+    await db.insertInto('payment_charges').values({
+      user_id: input.userId, payment_method_id: m.id, session_id: input.sessionId, purpose: input.purpose, amount_rappen: input.amountRappen,
+      fee_rappen: fee, status: result.ok ? 'succeeded' : 'declined', reference: result.ok ? result.reference : null, at: input.at,
+    }).execute()
+    return { ok: result.ok, fee }
+  }
+
+  let chargeRun: Promise<void> = Promise.resolve()
+  const service = {
+    provider,
+
+    /** GET /api/users/{id}/payment-info/: the caller's own methods, primary first (403 for another user). */
+    async list(actor: Actor, userId: number, now = new Date()): Promise<PageOf<PaymentInfo>> {
+      requireSelf(actor, userId)
+      const [rows, failed] = await Promise.all([
+        db.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).orderBy('favourite', 'desc').orderBy('id').execute(),
+        failedMethodIds(userId),
+      ])
+      const results = rows.map((m) => toInfo(m, failed, now))
+      return { count: results.length, next: null, previous: null, results }
+    },
+
+    /** GET /api/users/{id}/payment-info/{payment_info_id}/. */
+    async get(actor: Actor, userId: number, methodId: number): Promise<PaymentInfo> {
+      return toInfo(await own(actor, userId, methodId), await failedMethodIds(userId), new Date())
+    },
+
+    /** PUT/PATCH: `alias` and/or `favourite` (1/true makes it the primary method; only one is). */
+    async update(actor: Actor, userId: number, methodId: number, patch: { alias?: string; favourite?: boolean }): Promise<PaymentInfo> {
+      await own(actor, userId, methodId)
+      if (patch.alias !== undefined) await db.updateTable('payment_methods').set({ alias: patch.alias }).where('id', '=', methodId).execute()
+      if (patch.favourite === true) await setFavourite(userId, methodId)
+      if (patch.favourite === false) throw new Invalid({ favourite: ['invalidValue'] })
+      return this.get(actor, userId, methodId)
+    },
+
+    /** DELETE: removes the method; when it was primary, the newest remaining one becomes primary. */
+    async remove(actor: Actor, userId: number, methodId: number): Promise<void> {
+      const m = await own(actor, userId, methodId)
+      await db.deleteFrom('payment_methods').where('id', '=', methodId).execute()
+      if (m.favourite) {
+        const next = await db.selectFrom('payment_methods').select('id').where('user_id', '=', userId).orderBy('id', 'desc').executeTakeFirst()
+        if (next) await setFavourite(userId, next.id)
+      }
+    },
+
+    /**
+     * POST /api/payments/process/: open a hosted checkout to add a method. The return URLs must be on
+     * this app (a path, or an absolute URL of `allowedOrigins`); only their path and query are kept, so
+     * the checkout never redirects elsewhere. → `{session, redirect_url}`.
+     */
+    async process(actor: Actor, urls: { success_url: string; error_url: string; cancel_url: string }, allowedOrigins: string[], now = new Date()) {
+      const keep: Record<string, string> = {}
+      const bad: Record<string, ['invalidValue']> = {}
+      for (const [k, v] of Object.entries(urls)) {
+        const local = v.startsWith('/') && !v.startsWith('//') && !v.includes('\\')
+        let url: URL | null = null
+        try {
+          url = new URL(v, 'http://app.invalid')
+        } catch {
+          url = null
+        }
+        if (!url || (!local && !allowedOrigins.includes(url.origin))) bad[k] = ['invalidValue']
+        else keep[k] = url.pathname + url.search + url.hash
+      }
+      if (Object.keys(bad).length) throw new Invalid(bad)
+      const id = crypto.randomBytes(24).toString('base64url')
+      await db.insertInto('payment_checkouts').values({
+        id, user_id: actor.id, success_url: keep.success_url, error_url: keep.error_url, cancel_url: keep.cancel_url, payment_method_id: null,
+        expires_at: new Date(now.getTime() + CHECKOUT_TTL_MS),
+      }).execute()
+      return { session: id, redirect_url: provider.checkoutUrl(id) }
+    },
+
+    /** The open checkout `id` (pending, not expired), or null. */
+    async checkout(id: string, now = new Date()) {
+      const c = await db.selectFrom('payment_checkouts').selectAll().where('id', '=', id).executeTakeFirst()
+      return c && c.status === 'pending' && c.expires_at > now ? c : null
+    },
+
+    /** Demo checkout: authorise what the user entered (no debit, SPEC §9) and build the webhook event. */
+    authorise(sessionId: string, input: CheckoutInput | 'cancel', now = new Date()): WebhookEvent {
+      if (input === 'cancel') return { type: 'checkout.cancelled', session: sessionId }
+      const r = provider.authorise(input, monthOf(now))
+      return r.ok ? { type: 'checkout.completed', session: sessionId, method: r.method } : { type: 'checkout.failed', session: sessionId }
+    },
+
+    /** The signature header value of a webhook body (HMAC-SHA256, hex). */
+    sign(body: string): string {
+      return crypto.createHmac('sha256', webhookKey).update(body).digest('hex')
+    },
+
+    /**
+     * POST /api/payments/webhook/: a signed provider event. Completed stores the method (the first one
+     * becomes primary); failed and cancelled close the checkout. Idempotent; 400 for a bad signature.
+     * → where the user goes next (the checkout's success, error or cancel path).
+     */
+    async webhook(rawBody: string, signature: string | undefined): Promise<{ redirect: string }> {
+      const expected = Buffer.from(this.sign(rawBody), 'hex')
+      const given = Buffer.from(signature ?? '', 'hex')
+      if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw new AppError(400, 'invalidSignature')
+      const event = JSON.parse(rawBody) as WebhookEvent
+      const c = await db.selectFrom('payment_checkouts').selectAll().where('id', '=', event.session).executeTakeFirst()
+      if (!c) throw NotFound()
+      if (c.status !== 'pending') return { redirect: c.status === 'completed' ? c.success_url : c.status === 'cancelled' ? c.cancel_url : c.error_url }
+      if (event.type === 'checkout.completed') {
+        const m = event.method
+        const hasPrimary = await primaryOf(c.user_id)
+        const row = await db.insertInto('payment_methods').values({
+          user_id: c.user_id, kind: m.kind, brand: m.brand, masked: m.masked, exp_month: m.exp_month, exp_year: m.exp_year,
+          favourite: !hasPrimary, provider: provider.name, token: m.token, alias: '',
+        }).returning('id').executeTakeFirstOrThrow()
+        await db.updateTable('payment_checkouts').set({ status: 'completed', payment_method_id: row.id }).where('id', '=', c.id).execute()
+        return { redirect: c.success_url }
+      }
+      const status = event.type === 'checkout.cancelled' ? 'cancelled' : 'failed'
+      await db.updateTable('payment_checkouts').set({ status }).where('id', '=', c.id).execute()
+      return { redirect: status === 'cancelled' ? c.cancel_url : c.error_url }
+    },
+
+    /**
+     * Charge every finished unpaid session of pay-enabled installations to its user's primary method
+     * (SPEC §9 fee through sessions.markPaid). A declined session stays unpaid and is retried after
+     * RETRY_DELAYS_MS, or at the next run once the user has chosen another primary method.
+     */
+    async chargeDue(now = new Date()): Promise<{ paid: number; declined: number }> {
+      // One run at a time in this process (the job and the superuser hook), so no session is charged twice.
+      const previous = chargeRun
+      let release!: () => void
+      chargeRun = new Promise<void>((r) => (release = r))
+      await previous
+      try {
+        return await chargeDueNow(now)
+      } finally {
+        release()
+      }
+    },
+
+    /**
+     * Charge an RFID card order (SPEC §9: CHF 25 a card, charged to the stored card) plus the card fee to
+     * the caller's primary method. 400 without a stored method; 402 "Charging this payment method
+     * failed, please revise" when declined.
+     */
+    async chargeOrder(actor: Actor, amountRappen: number, description: string, now = new Date()): Promise<{ feeRappen: number }> {
+      const m = await primaryOf(actor.id)
+      if (!m) throw new AppError(400, 'paymentMethodMissing')
+      const r = await chargeTo(m, { userId: actor.id, sessionId: null, purpose: 'rfid_order', amountRappen, description, at: now })
+      if (!r.ok) throw new AppError(402, 'paymentFailed')
+      return { feeRappen: r.fee }
+    },
+  }
+
+  /** One charge run (see chargeDue); also drops checkouts expired for a day. */
+  async function chargeDueNow(now: Date): Promise<{ paid: number; declined: number }> {
+    await db.deleteFrom('payment_checkouts').where('expires_at', '<', new Date(now.getTime() - 86_400_000)).execute()
+    const due = await db.selectFrom('charging_sessions as cs')
+      .innerJoin('installations as i', 'i.id', 'cs.installation_id')
+      .innerJoin('payment_methods as pm', (j) => j.onRef('pm.user_id', '=', 'cs.user_id').on('pm.favourite', '=', true))
+      .select(['cs.id', 'cs.user_id', 'cs.price_rappen', 'pm.id as method_id'])
+      .where('cs.status', '=', 'unpaid').where('cs.end', 'is not', null).where('i.pay_enabled', '=', true)
+      .orderBy('cs.end').execute()
+    let paid = 0
+    let declined = 0
+    for (const s of due) {
+      const tries = await db.selectFrom('payment_charges').select(['status', 'at', 'payment_method_id']).where('session_id', '=', s.id).orderBy('at', 'desc').orderBy('id', 'desc').execute()
+      const fails = tries.filter((t) => t.status === 'declined')
+      if (fails.length) {
+        const last = fails[0]
+        const wait = RETRY_DELAYS_MS[Math.min(fails.length, RETRY_DELAYS_MS.length) - 1]
+        if (last.payment_method_id === s.method_id && now.getTime() < last.at.getTime() + wait) continue
+      }
+      const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', s.method_id).executeTakeFirstOrThrow()
+      const r = await chargeTo(m, { userId: s.user_id!, sessionId: s.id, purpose: 'session', amountRappen: s.price_rappen, description: `Charging session CS-${s.id}`, at: now })
+      if (r.ok && (await sessions.markPaid(s.id, m.kind, now))) paid++
+      else if (!r.ok) declined++
+    }
+    return { paid, declined }
+  }
+  return service
+}
+export type PaymentService = ReturnType<typeof createPaymentService>

@@ -1,0 +1,119 @@
+import { expect, test } from '@playwright/test'
+import type { APIRequestContext, Page } from '@playwright/test'
+import { existsSync } from 'node:fs'
+
+// Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
+test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
+
+const PASSWORD = 'Cockpit-2026!'
+
+async function logIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/facility\/\d+$/)
+}
+
+async function token(request: APIRequestContext, email: string): Promise<string> {
+  const r = await request.post('/api/authentication/token/', { data: { email, password: PASSWORD } })
+  expect(r.ok()).toBe(true)
+  return (await r.json()).access as string
+}
+
+interface Session { id: number; user_id: number | null; status: string; end: string | null; price: number | null; transaction_fee: number | null }
+
+test('a resident adds a card through the demo checkout, makes it primary and sees a session paid with the fee', async ({ page }) => {
+  await logIn(page, 'user@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Settings' }).click()
+  await expect(page.getByRole('heading', { level: 2, name: 'Payment methods' })).toBeVisible()
+  await page.getByRole('link', { name: 'Manage payment methods' }).click()
+  await expect(page).toHaveURL(/\/facility\/1\/settings\/payment-method$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment methods' })).toBeVisible()
+  const list = page.getByRole('list', { name: 'Your cards' })
+  // The demo resident starts with a stored Mastercard, primary.
+  await expect(list.getByRole('listitem')).toHaveCount(1)
+  await expect(list.getByRole('listitem').first()).toContainText('Mastercard •••• •••• •••• 4444')
+  await expect(list.getByRole('listitem').first()).toContainText('Primary')
+
+  // The provider's hosted checkout (the built-in DEMO provider).
+  await page.getByRole('button', { name: 'Add a card' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Demo checkout' })).toBeVisible()
+  const year = String(new Date().getFullYear() + 2)
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+  await page.getByLabel('Expiry month').selectOption('12')
+  await page.getByLabel('Expiry year').selectOption(year)
+  await page.getByRole('button', { name: 'Authorise' }).click()
+
+  // Back with ?success, shown once and removed from the address.
+  await expect(page).toHaveURL(/\/facility\/1\/settings\/payment-method$/)
+  await expect(page.getByRole('status').filter({ hasText: 'The card has been added.' })).toBeVisible()
+  const visa = list.getByRole('listitem').filter({ hasText: 'Visa •••• •••• •••• 4242' })
+  await expect(visa).toContainText(`Expires 12/${year}`)
+  await expect(visa).not.toContainText('Primary')
+  await expect(page.getByText('4242424242424242')).toHaveCount(0)
+
+  await visa.getByRole('button', { name: 'Set as primary: Visa •••• •••• •••• 4242' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'The primary payment method has been changed.' })).toBeVisible()
+  await expect(visa).toContainText('Primary')
+  await expect(list.getByRole('listitem').filter({ hasText: 'Mastercard' })).not.toContainText('Primary')
+
+  // An unpaid finished session of the resident (the simulator's backfill leaves the recent ones unpaid).
+  const userToken = await token(page.request, 'user@example.com')
+  const meId = Number(JSON.parse(Buffer.from(userToken.split('.')[1], 'base64url').toString()).user_id)
+  const sessions = (await (await page.request.get('/api/rfids-charge/?installation=1&limit=1000', { headers: { Authorization: `Bearer ${userToken}` } })).json()).results as Session[]
+  const unpaid = sessions.find((s) => s.status === 'unpaid' && s.end && (s.price ?? 0) > 0 && s.user_id === meId)
+  expect(unpaid, 'an unpaid session of the resident').toBeTruthy()
+  await page.goto(`/facility/1/sessions/${unpaid!.id}`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Session details' })).toBeVisible()
+  await expect(page.getByRole('region')).toContainText('Unpaid')
+
+  // Run the charge job now (superuser-only hook; the job runs every 15 minutes otherwise).
+  const superToken = await token(page.request, 'super@example.com')
+  const run = await page.request.post('/api/payments/charge-due/', { headers: { Authorization: `Bearer ${superToken}` } })
+  expect(run.ok()).toBe(true)
+
+  // Credit card fee (SPEC §9): 2.5 % + CHF 0.10 on the price.
+  const base = Math.round(unpaid!.price! * 100)
+  const fee = Math.round(base * 0.025) + 10
+  await page.reload()
+  const details = page.getByRole('region')
+  await expect(details).toContainText('Paid on')
+  const feeText = (await page.locator('dt', { hasText: /^Transaction fee$/ }).locator('xpath=following-sibling::dd').innerText()).trim()
+  expect(feeText).toBe(`CHF ${(fee / 100).toFixed(2)}`)
+  const priceText = (await page.locator('dt', { hasText: /^Price$/ }).locator('xpath=following-sibling::dd').innerText()).trim()
+  expect(priceText).toBe(`CHF ${((base + fee) / 100).toFixed(2)}`)
+})
+
+test('at 360 px: a cancelled checkout, a card expiring this month and removing a card with confirmation', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 })
+  const fits = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+  await logIn(page, 'user@example.com')
+  await page.goto('/facility/1/settings/payment-method')
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment methods' })).toBeVisible()
+  await fits()
+  await page.getByRole('button', { name: 'Add a card' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Demo checkout' })).toBeVisible()
+  await fits()
+  await page.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'The operation was canceled.' })).toBeVisible()
+
+  // The demo card 4000 0000 0000 0069 expires this month (SPEC §5 notice).
+  await page.getByRole('button', { name: 'Add a card' }).click()
+  await page.getByLabel('Card number').fill('4000 0000 0000 0069')
+  await page.getByRole('button', { name: 'Authorise' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'The card has been added.' })).toBeVisible()
+  await expect(page.getByRole('alert').filter({ hasText: 'Your credit card is about to expire, please add a new one' })).toBeVisible()
+  await fits()
+
+  const list = page.getByRole('list', { name: 'Your cards' })
+  const expiring = list.getByRole('listitem').filter({ hasText: '0069' })
+  await expect(expiring).toContainText('Expires soon')
+  await expiring.getByRole('button', { name: /^Remove Visa/ }).click()
+  const dialog = page.getByRole('dialog', { name: 'Remove this payment method?' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByRole('button', { name: 'Remove' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'The payment method has been removed.' })).toBeVisible()
+  await expect(list.getByRole('listitem').filter({ hasText: '0069' })).toHaveCount(0)
+  await expect(page.getByRole('alert').filter({ hasText: 'about to expire' })).toHaveCount(0)
+})
