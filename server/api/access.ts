@@ -17,6 +17,8 @@ const UserIds = z.object({
  * the relay's re-check of open streams (superusers only). Not in SPEC §7: see docs/decisions.md.
  */
 export function accessRoutes(app: FastifyInstance, domain: Domain) {
+  // The relay polls this and re-checks open streams only when it changed (docs/decisions.md).
+  app.get('/cockpit/rights-revision', async (req) => domain.installations.rightsRevision(await actorOf(domain, req)))
   app.get('/cockpit/installations/:installationId/accesses', async (req) => {
     const { installationId } = parse(z.object({ installationId: Id }), req.params)
     const { user_ids } = parse(UserIds, req.query)

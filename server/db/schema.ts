@@ -286,6 +286,11 @@ export interface JournalEventsTable {
   detail: Generated<string>
 }
 
+export interface RightsRevisionTable {
+  id: number
+  revision: string | number
+}
+
 export interface AppSettingsTable {
   key: string
   value: string
@@ -372,6 +377,7 @@ export interface Database {
   measurements_15m: Measurements15mTable
   refresh_tokens: RefreshTokensTable
   app_settings: AppSettingsTable
+  rights_revision: RightsRevisionTable
   mail_outbox: MailOutboxTable
   journal_events: JournalEventsTable
   password_reset_tokens: PasswordResetTokensTable

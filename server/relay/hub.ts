@@ -69,6 +69,8 @@ export interface HubStats {
   dropped: number
   replayHits: number
   replayMisses: number
+  /** Upstream calls re-checking the rights of open streams. */
+  accessChecks: number
   lastEvent: Map<string, { type: 'snapshot' | 'patch'; bytes: number }>
 }
 
@@ -91,7 +93,9 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
 }) {
   const L = { fanout: 'shared', maxBufferedBytes: RELAY.maxBufferedBytes, maxBlockedMs: RELAY.maxBlockedMs, replayMs: RELAY.replayMs, ...limits }
   const installations = new Map<number, InstallationState>()
-  const stats: HubStats = { subscribers: 0, installations: 0, profiles: 0, eventsSent: 0, bytesSent: 0, dropped: 0, replayHits: 0, replayMisses: 0, lastEvent: new Map() }
+  /** Users who opened a stream since the last re-check, per installation (their rights came from a ticket). */
+  let joined = new Map<number, Set<number>>()
+  const stats: HubStats = { subscribers: 0, installations: 0, profiles: 0, eventsSent: 0, bytesSent: 0, dropped: 0, replayHits: 0, replayMisses: 0, accessChecks: 0, lastEvent: new Map() }
 
   const inst = (id: number): InstallationState => {
     let s = installations.get(id)
@@ -193,6 +197,9 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
       profile.subscribers.add(sub)
       s.subscribers++
       stats.subscribers++
+      let users = joined.get(sub.installationId)
+      if (!users) joined.set(sub.installationId, (users = new Set()))
+      users.add(sub.userId)
       for (const topic of sub.topics) {
         const n = (s.topicCount.get(topic) ?? 0) + 1
         s.topicCount.set(topic, n)
@@ -272,7 +279,14 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
      * subscriber whose profile changed moves to its new profile and gets fresh snapshots; one whose user
      * lost access (no entry in `accesses`) is closed: its reconnect is refused by the API.
      */
-    reassign(installationId: number, accesses: Access[]): { moved: number; closed: number } {
+    /** Users who joined since the last call, per installation (and forget them). */
+    takeJoined(): Map<number, Set<number>> {
+      const out = joined
+      joined = new Map()
+      return out
+    },
+
+    reassign(installationId: number, accesses: Access[], only?: ReadonlySet<number>): { moved: number; closed: number } {
       const s = installations.get(installationId)
       let moved = 0
       let closed = 0
@@ -280,6 +294,7 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
       const byUser = new Map(accesses.map((a) => [a.user_id, a]))
       for (const profile of [...s.profiles.values()]) {
         for (const sub of [...profile.subscribers]) {
+          if (only && !only.has(sub.userId)) continue
           const access = byUser.get(sub.userId)
           const ended = access?.sessions_valid_after ? Date.parse(access.sessions_valid_after) : 0
           if (!access || sub.connectedAt < ended) {

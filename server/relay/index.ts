@@ -49,20 +49,41 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
   sweeper.unref()
   // Rights of open streams are re-checked as often as stations are polled (issue 3: within one poll).
   let checking = false
+  let revision: number | null = null
+  const fetchAccesses = async (installationId: number, users: number[]): Promise<Access[]> => {
+    const accesses: Access[] = []
+    for (let i = 0; i < users.length; i += 500) {
+      hub.stats.accessChecks++
+      const page = await upstream.get<{ results: Access[] }>(`/cockpit/installations/${installationId}/accesses?user_ids=${users.slice(i, i + 500).join(',')}`)
+      accesses.push(...page.results)
+    }
+    return accesses
+  }
   const recheck = async () => {
     if (checking) return
     checking = true
+    const joined = hub.takeJoined()
     try {
-      for (const [installationId, users] of hub.watchers()) {
+      // One cheap call per interval: all open streams are re-checked only when the API says rights
+      // changed; otherwise only users who joined since the last check (their ticket may predate a
+      // change). An upstream without the revision endpoint gets the full re-check every interval.
+      let changed = true
+      try {
+        const now = (await upstream.get<{ revision: number }>('/cockpit/rights-revision')).revision
+        changed = now !== revision
+        revision = now
+      } catch {
+        revision = null
+      }
+      const work: [number, number[], Set<number> | undefined][] = changed
+        ? [...hub.watchers()].map(([id, users]) => [id, users, undefined])
+        : [...joined].map(([id, users]) => [id, [...users], users])
+      for (const [installationId, users, only] of work) {
         try {
-          const accesses: Access[] = []
-          for (let i = 0; i < users.length; i += 500) {
-            const page = await upstream.get<{ results: Access[] }>(`/cockpit/installations/${installationId}/accesses?user_ids=${users.slice(i, i + 500).join(',')}`)
-            accesses.push(...page.results)
-          }
-          hub.reassign(installationId, accesses)
+          hub.reassign(installationId, await fetchAccesses(installationId, users), only)
         } catch {
-          // Upstream trouble: keep streams as they are; the pollers report stale/down.
+          // Upstream trouble: keep streams as they are and look again next time.
+          revision = null
         }
       }
     } finally {

@@ -22,6 +22,7 @@ export function createRelayMetrics(hub: Hub, pollers: { stats: PollerStats }) {
   counter('cockpit_relay_bytes_sent_total', 'Bytes written to subscribers', () => hub.stats.bytesSent)
   counter('cockpit_relay_dropped_subscribers_total', 'Subscribers dropped for not keeping up', () => hub.stats.dropped)
   counter('cockpit_relay_replay_hits_total', 'Resumes served exactly from the replay ring', () => hub.stats.replayHits)
+  counter('cockpit_relay_access_checks_total', 'Upstream calls re-checking the rights of open streams', () => hub.stats.accessChecks)
   counter('cockpit_relay_replay_misses_total', 'Resumes outside the replay ring (fresh snapshots)', () => hub.stats.replayMisses)
   new Counter({
     name: 'cockpit_relay_upstream_calls_total', help: 'Upstream polls by topic', labelNames: ['topic'], registers: [registry],

@@ -80,3 +80,26 @@ describe('ending sessions', () => {
     await request(app.server).get('/api/users/2/').set(auth(r.body.access)).expect(200)
   })
 })
+
+describe('re-checking rights at scale', () => {
+  it('costs one revision call per interval while nothing changes, not one call per watching user', async () => {
+    const tokens = [await login(app, 'super@example.com'), await login(app, 'user@example.com')]
+    const streams: ReturnType<typeof watch>[] = []
+    for (const token of tokens) {
+      for (let i = 0; i < 3; i++) {
+        const t = (await request(app.server).post('/live/tickets').set(auth(token)).send({ installation_id: 1 }).expect(201)).body.ticket
+        streams.push(watch(`${base}/live/installations/1?ticket=${t}&topics=info`))
+      }
+    }
+    await until(() => streams.every((s) => s.state.info), 5000, 'snapshots')
+    // The joiners are checked once; afterwards, with no rights change, no access calls are made.
+    await new Promise((r) => setTimeout(r, 1000))
+    const settled = app.relay!.hub.stats.accessChecks
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(app.relay!.hub.stats.accessChecks).toBe(settled)
+    // A change moves the revision: the next interval re-checks every open stream.
+    await app.domain!.db.insertInto('permissions').values({ user_id: 3, installation_id: 1, object_type: 'charging_station', object_id: 4, level: 'read', cost: false, overview: false }).execute()
+    await until(() => app.relay!.hub.stats.accessChecks > settled, 3000, 'a re-check after the change')
+    for (const s of streams) s.es.close()
+  })
+})

@@ -118,6 +118,13 @@ export function createInstallationService({ db }: { db: Db }) {
       return out
     },
 
+    /** GET /api/cockpit/rights-revision: the number the relay watches to know when to re-check (superusers only). */
+    async rightsRevision(actor: Actor): Promise<{ revision: number }> {
+      if (!actor.is_superuser) throw Forbidden()
+      const row = await db.selectFrom('rights_revision').select('revision').where('id', '=', 1).executeTakeFirstOrThrow()
+      return { revision: Number(row.revision) }
+    },
+
     /** Installation facts the device side needs (time zone, position). */
     async describe(id: number) {
       return db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', id).executeTakeFirstOrThrow()
