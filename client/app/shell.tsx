@@ -146,7 +146,7 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
           <NavLink href={paths.pricing(installationId)}>{t('nav.pricing')}</NavLink>
           <NavLink href={paths.overview(installationId)}>{t('nav.overview')}</NavLink>
           <NavLink href={paths.installationView(installationId)}>{t('nav.installationView')}</NavLink>
-          <Soon>{t('nav.chargingStations')}</Soon>
+          <NavLink href={`${paths.power(installationId)}#stations`}>{t('nav.chargingStations')}</NavLink>
           {isAdmin(installation) ? <NavLink href={paths.users(installationId)}>{t('nav.management')}</NavLink> : null}
           {isAdmin(installation) ? <NavLink href={paths.rates(installationId)}>{t('nav.rates')}</NavLink> : null}
           {isAdmin(installation) ? <NavLink href={paths.reports(installationId)}>{t('nav.reports')}</NavLink> : null}

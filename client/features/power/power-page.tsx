@@ -177,8 +177,13 @@ function Stations({ inst, installation, f }: { inst: InstallationLive; installat
     a.name.localeCompare(b.name, f.language, { numeric: true }),
   )
   const admin = isAdmin(installation)
+  // Sidebar "Car charging stations" links here with #stations: scroll once the list has loaded.
+  const loaded = slot.loaded
+  useEffect(() => {
+    if (loaded && window.location.hash === '#stations') document.getElementById('stations')?.scrollIntoView({ block: 'start' })
+  }, [loaded])
   return (
-    <section aria-labelledby="stations-title">
+    <section id="stations" aria-labelledby="stations-title" className="scroll-mt-20">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 id="stations-title" className="text-lg font-semibold text-slate-900">
           {t('stations.title')}
