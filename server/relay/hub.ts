@@ -42,6 +42,8 @@ interface Profile {
   ring: RingEntry[]
   /** Highest seq dropped from the ring: a resume from before it cannot be exact. */
   trimmed: number
+  /** Snapshot frames per topic for the installation seq they were built at: a connection burst serializes once. */
+  snapshots: Map<Topic, { seq: number; bytes: Buffer }>
 }
 
 interface InstallationState {
@@ -152,7 +154,7 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
   }
 
   function newProfile(s: InstallationState, access: Access, key: string): Profile {
-    const p: Profile = { key, access, states: new Map(), since: s.seq, subscribers: new Set(), idleSince: now(), ring: [], trimmed: 0 }
+    const p: Profile = { key, access, states: new Map(), since: s.seq, subscribers: new Set(), idleSince: now(), ring: [], trimmed: 0, snapshots: new Map() }
     for (const [topic, u] of s.upstream) p.states.set(topic, project(topic, u.state, access))
     s.profiles.set(key, p)
     stats.profiles++
@@ -160,6 +162,17 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
   }
 
   const statusData = (topic: Topic, st: { state: LiveState; since: string }) => ({ topic, state: st.state, since: st.since })
+
+  /** The snapshot frame of a profile's topic as of now, built once per installation seq. */
+  function snapshotOf(s: InstallationState, p: Profile, topic: Topic): Buffer | null {
+    const state = p.states.get(topic)
+    if (state === undefined) return null
+    const cached = p.snapshots.get(topic)
+    if (cached && cached.seq === s.seq) return cached.bytes
+    const bytes = frame(`${epoch}.${s.seq}`, 'snapshot', JSON.stringify({ topic, seq: s.seq, data: state }))
+    p.snapshots.set(topic, { seq: s.seq, bytes })
+    return bytes
+  }
 
   return {
     epoch,
@@ -186,8 +199,8 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
       } else {
         if (last) stats.replayMisses++
         for (const topic of sub.topics) {
-          const state = profile.states.get(topic)
-          if (state !== undefined) write(sub, frame(`${epoch}.${s.seq}`, 'snapshot', JSON.stringify({ topic, seq: s.seq, data: state })))
+          const bytes = snapshotOf(s, profile, topic)
+          if (bytes) write(sub, bytes)
         }
       }
       for (const topic of sub.topics) {
@@ -311,8 +324,8 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
           next.subscribers.add(sub)
           moved++
           for (const topic of sub.topics) {
-            const state = next.states.get(topic)
-            if (state !== undefined) write(sub, frame(`${epoch}.${s.seq}`, 'snapshot', JSON.stringify({ topic, seq: s.seq, data: state })))
+            const bytes = snapshotOf(s, next, topic)
+            if (bytes) write(sub, bytes)
           }
         }
       }

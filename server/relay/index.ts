@@ -75,8 +75,10 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
       } catch {
         revision = null
       }
-      const work: [number, number[], Set<number> | undefined][] = changed
-        ? [...hub.watchers()].map(([id, users]) => [id, users, undefined])
+      // Only the users asked about are judged: a stream that joins while the call is in flight is left
+      // alone here (and checked next time as a joiner), never closed for missing from the answer.
+      const work: [number, number[], Set<number>][] = changed
+        ? [...hub.watchers()].map(([id, users]) => [id, users, new Set(users)])
         : [...joined].map(([id, users]) => [id, [...users], users])
       for (const [installationId, users, only] of work) {
         try {
