@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react'
 import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useAction, type Feedback } from '../../components/use-action.ts'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
@@ -19,7 +20,6 @@ import { acceptLegal, changePassword, deleteUser, fetchLegal, saveUser, type Leg
 import { useFormats } from '../../components/use-formats.ts'
 import { PaymentMethodsCard } from './payment-methods-card.tsx'
 
-type Feedback = { tone: 'info' | 'error'; text: string } | null
 
 function FeedbackNotice({ feedback }: { feedback: Feedback }) {
   if (!feedback) return null
@@ -149,23 +149,16 @@ function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
   const [tagLang, tagRegion] = (user.ietf_lang_tag ?? '').split('-')
   const [language, setLang] = useState<string>(isLanguage(tagLang) ? tagLang : (i18n.resolvedLanguage ?? 'en'))
   const [region, setRegion] = useState<string>((COUNTRIES as readonly string[]).includes(tagRegion) ? tagRegion : 'CH')
-  const [feedback, setFeedback] = useState<Feedback>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, feedback, run } = useAction()
   const now = useRef(new Date()).current
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
-    setFeedback(null)
-    setBusy(true)
-    try {
+    await run(async () => {
       session.user = await saveUser(user.id, { ietf_lang_tag: `${language}-${region}` })
       if (isLanguage(language)) await setLanguage(language)
-      setFeedback({ tone: 'info', text: t('saved') })
-    } catch (err) {
-      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
-    } finally {
-      setBusy(false)
-    }
+      return t('saved')
+    })
   }
 
   return (
@@ -252,23 +245,14 @@ function TermsSection({ timezone }: { timezone: string }) {
   const f = useFormats(timezone)
   const titleId = useId()
   const [docs, setDocs] = useState<LegalStatus[] | null>(null)
-  const [feedback, setFeedback] = useState<Feedback>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, feedback, setFeedback, run } = useAction()
   useEffect(() => {
     const ctl = new AbortController()
     fetchLegal(ctl.signal).then(setDocs, (err) => !ctl.signal.aborted && setFeedback({ tone: 'error', text: errorMessage(err, tc) }))
     return () => ctl.abort()
   }, [tc])
   async function accept(d: LegalStatus) {
-    setBusy(true)
-    setFeedback(null)
-    try {
-      setDocs(await acceptLegal(d.document, d.version))
-    } catch (err) {
-      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
-    } finally {
-      setBusy(false)
-    }
+    await run(async () => setDocs(await acceptLegal(d.document, d.version)))
   }
   return (
     <Card title={t('terms.title')} titleId={titleId}>

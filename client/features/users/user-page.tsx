@@ -2,6 +2,7 @@ import type { FormEvent } from 'react'
 import { useCallback, useEffect, useId, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useAction, type Feedback } from '../../components/use-action.ts'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { COUNTRIES, type ManagedUser } from '../../../shared/schemas/accounts.ts'
@@ -17,7 +18,6 @@ import {
   type Membership,
 } from './api.ts'
 
-type Feedback = { tone: 'info' | 'error'; text: string } | null
 function FeedbackNotice({ feedback, className }: { feedback: Feedback; className?: string }) {
   if (!feedback) return null
   return <Notice tone={feedback.tone} role={feedback.tone === 'error' ? 'alert' : 'status'} className={className ?? 'mt-3'}>{feedback.text}</Notice>
@@ -128,24 +128,16 @@ function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: Man
 
 function AdditionalSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: ManagedUser) => void }) {
   const { t } = useTranslation('users')
-  const { t: tc } = useTranslation()
   const titleId = useId()
   const [form, setForm] = useState({ company: user.company, comment: user.comment })
-  const [feedback, setFeedback] = useState<Feedback>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, feedback, run } = useAction()
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
-    setBusy(true)
-    setFeedback(null)
-    try {
+    await run(async () => {
       await updateUser(user.id, form)
       onSaved(await fetchManagedUser(user.id))
-      setFeedback({ tone: 'info', text: t('saved') })
-    } catch (err) {
-      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
-    } finally {
-      setBusy(false)
-    }
+      return t('saved')
+    })
   }
   return (
     <Card title={t('additional.title')} titleId={titleId}>
@@ -170,8 +162,7 @@ function FacilitiesSection({ user }: { user: ManagedUser }) {
   const [adding, setAdding] = useState('')
   const [role, setRole] = useState<Membership['role']>('installation_user')
   const [removing, setRemoving] = useState<Membership | null>(null)
-  const [feedback, setFeedback] = useState<Feedback>(null)
-  const [busy, setBusy] = useState(false)
+  const { busy, feedback, setFeedback, run: act } = useAction()
   const reload = useCallback(() => fetchMemberships(user.id).then(setList, (err) => setFeedback({ tone: 'error', text: errorMessage(err, tc) })), [user.id, tc])
   useEffect(() => {
     void reload()
@@ -179,18 +170,12 @@ function FacilitiesSection({ user }: { user: ManagedUser }) {
   const candidates = (installations ?? []).filter((i) => (i.role === 'superuser' || i.role === 'installation_admin') && !list?.some((m) => m.id === i.id))
 
   async function run(action: () => Promise<unknown>) {
-    setBusy(true)
-    setFeedback(null)
-    try {
+    await act(async () => {
       await action()
       await reload()
-      setFeedback({ tone: 'info', text: t('saved') })
-    } catch (err) {
-      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
-    } finally {
-      setBusy(false)
-      setRemoving(null)
-    }
+      return t('saved')
+    })
+    setRemoving(null)
   }
 
   return (
@@ -232,7 +217,6 @@ type Pending = 'activate' | 'deactivate' | 'grantSuper' | 'revokeSuper' | 'delet
 
 function ActionsSection({ user, installation, onChanged }: { user: ManagedUser; installation: Installation; onChanged: (u: ManagedUser) => void }) {
   const { t } = useTranslation('users')
-  const { t: tc } = useTranslation()
   const f = useFormats(installation.timezone)
   const [, navigate] = useLocation()
   const { user: me } = useSnapshot(session)
@@ -240,23 +224,16 @@ function ActionsSection({ user, installation, onChanged }: { user: ManagedUser; 
   const dateId = useId()
   const [pending, setPending] = useState<Pending>(null)
   const [date, setDate] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [feedback, setFeedback] = useState<Feedback>(null)
+  const { busy, feedback, run: act } = useAction()
   const self = me?.id === user.id
 
   async function run(action: () => Promise<ManagedUser | { detail: string } | void>, done: string) {
-    setBusy(true)
-    setFeedback(null)
-    try {
+    await act(async () => {
       const r = await action()
       if (r && 'id' in r) onChanged(r)
-      setFeedback({ tone: 'info', text: done })
-    } catch (err) {
-      setFeedback({ tone: 'error', text: errorMessage(err, tc) })
-    } finally {
-      setBusy(false)
-      setPending(null)
-    }
+      return done
+    })
+    setPending(null)
   }
 
   function confirm() {
@@ -265,12 +242,10 @@ function ActionsSection({ user, installation, onChanged }: { user: ManagedUser; 
     if (pending === 'grantSuper') void run(() => setSuperuser(user.id, true), t('saved'))
     if (pending === 'revokeSuper') void run(() => setSuperuser(user.id, false), t('saved'))
     if (pending === 'delete') {
-      setBusy(true)
-      deleteUser(user.id).then(() => navigate(paths.users(installation.id)), (err) => {
-        setBusy(false)
-        setPending(null)
-        setFeedback({ tone: 'error', text: errorMessage(err, tc) })
-      })
+      void act(async () => {
+        await deleteUser(user.id)
+        navigate(paths.users(installation.id))
+      }).then((ok) => ok || setPending(null))
     }
   }
 
