@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test'
-import { SMTPServer } from 'smtp-server'
+import { captureMail, decodeQp } from './mail-capture.ts'
 import { existsSync } from 'node:fs'
 
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -8,33 +8,10 @@ test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is m
  * Forgot password → reset through the link captured from SMTP → log in with the new password (issue 3).
  * The server sends mail to 127.0.0.1:(E2E_PORT + 1000) (config/playwright.config.ts); this spec listens there.
  */
-const SMTP_PORT = Number(process.env.E2E_PORT ?? 3199) + 1000
 const PASSWORD = 'Cockpit-2026!'
 const EMAIL = 'super@example.com'
 
-const mails: { to: string; raw: string }[] = []
-let smtp: SMTPServer
-
-test.beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = ''
-      stream.on('data', (c: Buffer) => (raw += c.toString()))
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(SMTP_PORT, '127.0.0.1', resolve))
-})
-test.afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()))
-})
-
-const decodeQp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+const mails = captureMail()
 
 /** The path and query of the reset link in the next mail to `to` after `seen` mails (the outbox sends every 10 s). */
 async function nextResetLink(to: string, seen: number): Promise<string> {

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test'
-import { SMTPServer } from 'smtp-server'
+import { captureMail, decodeQp } from './mail-capture.ts'
 import { existsSync } from 'node:fs'
 
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -8,31 +8,8 @@ test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is m
  * An admin creates a user (welcome e-mail captured from SMTP), grants read on one station, and that
  * user sees only that station on the Power page (issue 3). SMTP: 127.0.0.1:(E2E_PORT + 1000).
  */
-const SMTP_PORT = Number(process.env.E2E_PORT ?? 3199) + 1000
 const PASSWORD = 'Cockpit-2026!'
-const mails: { to: string; raw: string }[] = []
-let smtp: SMTPServer
-
-test.beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = ''
-      stream.on('data', (c: Buffer) => (raw += c.toString()))
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(SMTP_PORT, '127.0.0.1', resolve))
-})
-test.afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()))
-})
-
-const decodeQp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+const mails = captureMail()
 
 async function logIn(page: Page, email: string, password: string) {
   await page.goto('/login')
