@@ -37,10 +37,10 @@ while (Date.now() < end) {
     const frame = buffer.slice(0, i + 2)
     buffer = buffer.slice(i + 2)
     const type = /^event: (\w+)$/m.exec(frame)?.[1]
-    if (type !== 'snapshot' && type !== 'patch') continue
+    if (type !== 'snapshot' && type !== 'patch' && type !== 'merge') continue
     if (!firstEventMs) firstEventMs = performance.now() - t0
     const topic = JSON.parse(/^data: (.*)$/m.exec(frame)![1]).topic as string
-    ;(sizes[topic] ??= { snapshot: [], patch: [] })[type].push(Buffer.byteLength(frame))
+    ;(sizes[topic] ??= { snapshot: [], patch: [] })[type === 'snapshot' ? 'snapshot' : 'patch'].push(Buffer.byteLength(frame))
   }
 }
 await reader.cancel()
@@ -48,12 +48,12 @@ await reader.cancel()
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : 0)
 console.log(`time to first live event (ticket request → first snapshot): ${firstEventMs.toFixed(0)} ms`)
 console.log(`window: ${seconds} s, one admin subscriber, production intervals\n`)
-console.log('topic          snapshot B  patches  median patch B  max patch B  median patch / snapshot')
+console.log('topic          snapshot B  updates  median update B  max update B  median update / snapshot   (updates: RFC 7396 merge or RFC 6902 patch frames)')
 for (const [topic, s] of Object.entries(sizes)) {
   const snap = s.snapshot[0] ?? 0
   const med = median(s.patch)
   console.log(
-    `${topic.padEnd(14)} ${String(snap).padStart(10)}  ${String(s.patch.length).padStart(7)}  ${String(med).padStart(14)}  ${String(Math.max(0, ...s.patch)).padStart(11)}  ${snap && med ? ((med / snap) * 100).toFixed(1) + ' %' : '–'}`,
+    `${topic.padEnd(14)} ${String(snap).padStart(10)}  ${String(s.patch.length).padStart(7)}  ${String(med).padStart(15)}  ${String(Math.max(0, ...s.patch)).padStart(12)}  ${snap && med ? ((med / snap) * 100).toFixed(1) + ' %' : '–'}`,
   )
 }
 await app.close()

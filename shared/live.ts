@@ -36,9 +36,12 @@ export const PatchEvent = z.object({
   seq: z.number().int(),
   ops: z.array(z.object({ op: z.string(), path: z.string(), value: z.unknown().optional(), from: z.string().optional() })),
 })
+/** RFC 7396 merge patch of a topic's data (docs/decisions.md): sent when smaller than the RFC 6902 ops. */
+export const MergeEvent = z.object({ topic: z.enum(TOPICS), seq: z.number().int(), merge: z.record(z.string(), z.unknown()) })
 export const StatusEvent = z.object({ topic: z.enum(TOPICS), state: LiveState, since: z.string() })
 export type SnapshotEvent = z.infer<typeof SnapshotEvent>
 export type PatchEvent = z.infer<typeof PatchEvent>
+export type MergeEvent = z.infer<typeof MergeEvent>
 export type StatusEvent = z.infer<typeof StatusEvent>
 
 /** POST /live/tickets answer. */

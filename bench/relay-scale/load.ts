@@ -52,7 +52,7 @@ const probe: LoadReport['probe'] = { snapshot: {}, updates: {} }
 
 /** Bytes of the benchmark's own `generated_at` field in a frame (to show the instrumentation share). */
 function instrumentBytes(data: string, gi: number): number {
-  // Patch op {"op":"replace","path":"/generated_at","value":…} or the property "generated_at":… in a snapshot.
+  // Patch op {"op":"replace","path":"/generated_at","value":…} or the property "generated_at":… in a snapshot or merge patch.
   const opStart = data.lastIndexOf('{"op"', gi)
   if (opStart >= 0 && gi - opStart < 40) return data.indexOf('}', gi) - opStart + 2
   let end = gi + 14
@@ -95,7 +95,7 @@ function handle(sub: Sub, frame: string, t: number): void {
     tr.frames++
     tr.bytes += bytes
   }
-  if (event !== 'patch' && event !== 'snapshot') return
+  if (event !== 'patch' && event !== 'merge' && event !== 'snapshot') return
   const gi = topic === 'metrics' || topic === 'stations' ? data.indexOf('generated_at') : -1
   if (sub.probe && inWindow) (probe.updates[topic] ??= []).push({ type: event, bytes, instrument: gi >= 0 ? instrumentBytes(data, gi) : 0 })
   if (gi < 0) return

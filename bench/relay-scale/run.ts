@@ -525,9 +525,9 @@ async function runRelay(stub: Stub, n: number, design: 'shared' | 'naive'): Prom
       if (!snapBytes || !updates.length) continue
       const med = median(updates.map((u) => u.bytes))
       ratio[topic] = (med / snapBytes) * 100
-      const patches = updates.filter((u) => u.type === 'patch').length
+      const count = (type: string) => updates.filter((u) => u.type === type).length
       const instr = median(updates.map((u) => u.instrument))
-      ratioNotes.push(`${topic} ${snapBytes} B snapshot, median update ${med} B (${patches}/${updates.length} patches${instr ? `, ${instr} B of it the benchmark's generated_at` : ''})`)
+      ratioNotes.push(`${topic} ${snapBytes} B snapshot, median update ${med} B (of ${updates.length} updates ${count('merge')} merge patches, ${count('patch')} RFC 6902 patches, ${count('snapshot')} snapshots${instr ? `; ${instr} B of it the benchmark's generated_at` : ''})`)
     }
     let clientBytesProd = 0
     for (const [k, v] of Object.entries(traffic)) {

@@ -7,7 +7,7 @@ import { applyEvent, clearResume, ensureInstallation, resetLive, setConnection }
 export const HIDDEN_CLOSE_MS = 30_000
 const BACKOFF_MIN_MS = 1_000
 const BACKOFF_MAX_MS = 30_000
-const EVENT_TYPES = ['snapshot', 'patch', 'status'] as const
+const EVENT_TYPES = ['snapshot', 'patch', 'merge', 'status'] as const
 
 interface Stream {
   installationId: number

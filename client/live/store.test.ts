@@ -62,6 +62,33 @@ describe('applyEvent', () => {
     expect(slot(7).lastEventId).toBe('e1.3')
   })
 
+  it('applies RFC 7396 merge patches: changed fields, removed records, untouched neighbours', () => {
+    applyEvent(8, 'snapshot', { topic: 'stations', seq: 1, data: { '1': station(1, 'charging'), '2': station(2, 'off'), '3': station(3, 'noCar') } }, 'e1.1', T0)
+    expect(applyEvent(8, 'merge', JSON.stringify({ topic: 'stations', seq: 2, merge: { '1': { power_kw: 10.5, energy_kwh: 3.1 }, '3': null } }), 'e1.2', T0 + 5000)).toBe('applied')
+    const s = slot(8).topics.stations
+    expect(Object.keys(s.data ?? {})).toEqual(['1', '2'])
+    expect(s.data?.['1'].power_kw).toBe(10.5)
+    expect(s.data?.['1'].energy_kwh).toBe(3.1)
+    expect(s.data?.['1'].rfid).toBeNull()
+    expect(s.data?.['2'].status).toBe('off')
+    expect(s.seq).toBe(2)
+    expect(s.updatedAt).toBe(T0 + 5000)
+    // Metrics merges feed the chart history like patches do.
+    applyEvent(8, 'snapshot', { topic: 'metrics', seq: 3, data: metrics(T0, 1) }, 'e1.3', T0)
+    applyEvent(8, 'merge', { topic: 'metrics', seq: 4, merge: { timestamp: new Date(T0 + 5000).toISOString(), grid: { power_kw: 4 } } }, 'e1.4', T0 + 5000)
+    expect(slot(8).topics.metrics.data?.grid?.power_kw).toBe(4)
+    expect(slot(8).history.map((h) => h.grid)).toEqual([1, 4])
+  })
+
+  it('asks for a resync when a merge comes before any snapshot or is not an object', () => {
+    expect(applyEvent(9, 'merge', { topic: 'info', seq: 1, merge: { online: false } }, 'e.1', T0)).toBe('resync')
+    applyEvent(9, 'snapshot', { topic: 'info', seq: 2, data: { online: true, offline_since: null, alerts: [] } }, 'e.2', T0)
+    expect(applyEvent(9, 'merge', { topic: 'info', seq: 3, merge: [1] }, 'e.3', T0)).toBe('resync')
+    expect(applyEvent(9, 'merge', { topic: 'info', seq: 4, merge: { online: false } }, 'e.4', T0)).toBe('applied')
+    expect(slot(9).topics.info.data?.online).toBe(false)
+    expect(applyEvent(9, 'merge', { topic: 'info', seq: 4, merge: { online: true } }, 'e.4', T0)).toBe('ignored')
+  })
+
   it('does not mutate the snapshot object it was given', () => {
     const data = { '1': station(1, 'noCar') }
     applyEvent(1, 'snapshot', { topic: 'stations', seq: 1, data }, 'e.1', T0)

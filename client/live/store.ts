@@ -1,6 +1,7 @@
 import { proxy, ref } from 'valtio/vanilla'
 import { applyPatch } from 'fast-json-patch/index.mjs'
 import type { Operation } from 'fast-json-patch'
+import applyMerge from 'json-merge-patch/lib/apply.js'
 import { parseEventId } from '../../shared/live.ts'
 import type { LiveState, Topic } from '../../shared/live.ts'
 import type { Metrics } from '../../shared/schemas/metrics.ts'
@@ -159,6 +160,8 @@ export type ApplyResult = 'applied' | 'ignored' | 'resync'
  * - `snapshot` {topic, seq, data}: replaces the topic's data.
  * - `patch` {topic, seq, ops}: RFC 6902 ops applied to a copy of the topic's data, then assigned.
  *   A patch before any snapshot, or one that fails, answers 'resync' (restart without lastEventId).
+ * - `merge` {topic, seq, merge}: an RFC 7396 merge patch, applied the same way (the relay sends it
+ *   instead of ops when it is smaller and exact).
  * - `status` {topic, state, since}: the relay's live/stale/down state of the topic.
  *
  * Events with a sequence number not above the topic's last one (replays after a resume) are
@@ -207,16 +210,25 @@ export function applyEvent(
       setData(inst, topic, event.data ?? null, seq ?? slot.seq, now)
       return 'applied'
     }
-    case 'patch': {
+    case 'patch':
+    case 'merge': {
       const seq = typeof event.seq === 'number' ? event.seq : null
       if (seq !== null && seq <= slot.seq) return 'ignored'
-      if (!slot.loaded || !Array.isArray(event.ops)) {
+      const change = type === 'patch' ? event.ops : event.merge
+      const valid = type === 'patch' ? Array.isArray(change) : !!change && typeof change === 'object' && !Array.isArray(change)
+      if (!slot.loaded || !valid) {
         inst.needsResync = true
         return 'resync'
       }
       try {
-        // mutateDocument=false: fast-json-patch works on a deep copy; the store gets the result.
-        const next = applyPatch(slot.data, event.ops as Operation[], true, false).newDocument
+        // Both work on a copy; the store gets the result. A merge onto data that is not an object
+        // (a topic whose data is null) cannot be what the relay meant: resync.
+        let next: unknown
+        if (type === 'patch') next = applyPatch(slot.data, change as Operation[], true, false).newDocument
+        else {
+          if (!slot.data || typeof slot.data !== 'object') throw new Error('merge onto no data')
+          next = applyMerge(JSON.parse(JSON.stringify(slot.data)), change)
+        }
         setData(inst, topic, next, seq ?? slot.seq, now)
         return 'applied'
       } catch {

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http'
-import jsonpatch from 'fast-json-patch'
 import { parseEventId, type LiveState, type Topic } from '../../shared/live.ts'
 import { accessProfileKey, type Access } from '../../shared/rules/permissions.ts'
 import { RELAY } from '../../config/defaults.ts'
 import type { RelayLimits } from '../../config/env.ts'
 import { project } from './projection.ts'
+import { encodeChange } from './encode.ts'
 
 /** One open stream. */
 export interface Subscriber {
@@ -73,7 +73,7 @@ export interface HubStats {
   replayMisses: number
   /** Upstream calls re-checking the rights of open streams. */
   accessChecks: number
-  lastEvent: Map<string, { type: 'snapshot' | 'patch'; bytes: number }>
+  lastEvent: Map<string, { type: 'snapshot' | 'patch' | 'merge'; bytes: number }>
 }
 
 const frame = (id: string | null, event: string, data: string) => Buffer.from(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${data}\n\n`)
@@ -81,7 +81,8 @@ const HEARTBEAT = Buffer.from(': keep-alive\n\n')
 
 /**
  * The relay's fan-out (ARCHITECTURE §5, issue 6): keeps each installation's upstream state, projects it
- * once per permission profile, diffs it into RFC 6902 patches, serializes each event once per profile
+ * once per permission profile, diffs it into the smallest of an RFC 7396 merge patch, RFC 6902 ops or a
+ * snapshot (encode.ts), serializes each event once per profile
  * and writes the same bytes to every subscriber of that profile. Each profile keeps a replay ring
  * (`replayMs`) for exact Last-Event-ID resumes; outside it a resume gets fresh snapshots. A subscriber
  * whose socket stays blocked past `maxBlockedMs` or `maxBufferedBytes` is dropped without delaying the
@@ -235,8 +236,9 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     },
 
     /**
-     * New upstream data for a topic. Each profile gets a patch of its projection (or a snapshot when it
-     * has none yet, or when the patch would be larger than the snapshot); unchanged projections send nothing.
+     * New upstream data for a topic. Each profile gets the change of its projection as a merge patch or
+     * RFC 6902 patch, whichever is smaller (a snapshot when it has none yet, or when the snapshot is
+     * smaller still); unchanged projections send nothing.
      */
     publish(installationId: number, topic: Topic, state: unknown): void {
       const s = inst(installationId)
@@ -248,29 +250,16 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
         const next = project(topic, state, profile.access)
         const prev = profile.states.get(topic)
         profile.states.set(topic, next)
-        let type: 'snapshot' | 'patch' = 'snapshot'
-        let ops: jsonpatch.Operation[] | null = null
-        let payload: string
-        const snapshotData = next === state ? json : JSON.stringify(next)
-        if (prev === undefined || prev === null || next === null) {
-          if (prev !== undefined && JSON.stringify(prev) === snapshotData) continue
-          payload = snapshotData
-        } else {
-          ops = jsonpatch.compare(prev as object, next as object)
-          if (!ops.length) continue
-          const opsJson = JSON.stringify(ops)
-          if (opsJson.length < snapshotData.length) {
-            type = 'patch'
-            payload = opsJson
-          } else payload = snapshotData
-        }
+        const change = encodeChange(prev, next, next === state ? json : JSON.stringify(next))
+        if (!change) continue
+        const type = change.type
         if (!seq) seq = ++s.seq
         const id = `${epoch}.${seq}`
-        const body = type === 'patch' ? `{"topic":"${topic}","seq":${seq},"ops":${payload}}` : `{"topic":"${topic}","seq":${seq},"data":${payload}}`
-        const bytes = frame(id, type, body)
+        const key = type === 'snapshot' ? 'data' : type === 'patch' ? 'ops' : 'merge'
+        const bytes = frame(id, type, `{"topic":"${topic}","seq":${seq},"${key}":${change.json}}`)
         stats.lastEvent.set(`${topic}:${type}`, { type, bytes: bytes.length })
         pushRing(profile, { seq, topic, bytes, at: now() })
-        const naive = () => ({ id, event: type, data: type === 'patch' ? { topic, seq, ops } : { topic, seq, data: next } })
+        const naive = () => ({ id, event: type, data: { topic, seq, [key]: change.type === 'patch' ? change.ops : change.type === 'merge' ? change.merge : next } })
         for (const sub of profile.subscribers) if (sub.topics.has(topic)) deliver(sub, bytes, naive)
       }
     },

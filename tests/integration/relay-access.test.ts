@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { EventSource } from 'eventsource'
-import jsonpatch from 'fast-json-patch'
-import { auth, login, startApp, until } from './helpers.ts'
+import { applyUpdate, auth, login, startApp, until, UPDATE_EVENTS } from './helpers.ts'
 
 let app: FastifyInstance
 let base: string
@@ -22,10 +21,12 @@ function watch(url: string) {
     const d = JSON.parse(e.data)
     state[d.topic] = d.data
   })
-  es.addEventListener('patch', (e) => {
-    const d = JSON.parse(e.data)
-    state[d.topic] = jsonpatch.applyPatch(structuredClone(state[d.topic]), d.ops, true, false).newDocument
-  })
+  for (const type of UPDATE_EVENTS) {
+    es.addEventListener(type, (e) => {
+      const d = JSON.parse(e.data)
+      state[d.topic] = applyUpdate(state[d.topic], type, d)
+    })
+  }
   // The relay closes the stream; EventSource would reconnect with the spent ticket and be refused.
   es.onerror = () => {
     open = false

@@ -55,7 +55,7 @@ function watcher(user: number, lastEventId?: string, topics = 'stations') {
   const es = new EventSource(`${base}/live/installations/1?topics=${topics}${lastEventId ? `&lastEventId=${lastEventId}` : ''}`, {
     fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: `Bearer u${user}` } }),
   })
-  for (const type of ['snapshot', 'patch']) es.addEventListener(type, (e) => events.push({ type, id: e.lastEventId, seq: JSON.parse(e.data).seq }))
+  for (const type of ['snapshot', 'patch', 'merge']) es.addEventListener(type, (e) => events.push({ type, id: e.lastEventId, seq: JSON.parse(e.data).seq }))
   return { es, events }
 }
 
@@ -103,14 +103,14 @@ describe('relay limits', () => {
 
   it('replays exactly inside the ring and sends snapshots outside it', async () => {
     const first = watcher(31, undefined, 'metrics')
-    await until(() => first.events.filter((e) => e.type === 'patch').length >= 2, 5000, 'patches')
+    await until(() => first.events.filter((e) => e.type !== 'snapshot').length >= 2, 5000, 'updates')
     const last = first.events.at(-1)!
     first.es.close()
-    // Inside the ring (replayMs 1 s): only the missed patches, continuing right after the last seq.
+    // Inside the ring (replayMs 1 s): only the missed updates, continuing right after the last seq.
     await sleep(300)
     const inside = watcher(31, last.id, 'metrics')
     await until(() => inside.events.length >= 2, 5000, 'replayed events')
-    expect(inside.events[0].type).toBe('patch')
+    expect(inside.events[0].type).not.toBe('snapshot')
     expect(inside.events[0].seq).toBeGreaterThan(last.seq)
     const seqs = inside.events.map((e) => e.seq)
     expect(new Set(seqs).size).toBe(seqs.length)

@@ -49,11 +49,11 @@ describe('relay on its own in front of an upstream', () => {
   })
 
   it('reports stale then down on 5xx and timeouts, keeps the last state, and recovers with the change', async () => {
-    const events: { type: string; data: { state?: string; data?: unknown; ops?: unknown[] } }[] = []
+    const events: { type: string; data: { state?: string; data?: unknown; ops?: unknown[]; merge?: unknown } }[] = []
     const es = new EventSource(`${base}/live/installations/1?topics=metrics`, {
       fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization: 'Bearer viewer' } }),
     })
-    for (const type of ['snapshot', 'patch', 'status']) es.addEventListener(type, (e) => events.push({ type, data: JSON.parse(e.data) }))
+    for (const type of ['snapshot', 'patch', 'merge', 'status']) es.addEventListener(type, (e) => events.push({ type, data: JSON.parse(e.data) }))
     await until(() => events.some((e) => e.type === 'snapshot'), 5000, 'snapshot')
     failing = true
     await until(() => events.some((e) => e.data.state === 'stale'), 5000, 'stale')
@@ -64,22 +64,23 @@ describe('relay on its own in front of an upstream', () => {
     failing = false
     const downAt = events.findIndex((e) => e.data.state === 'down')
     await until(() => events.slice(downAt).some((e) => e.data.state === 'live'), 15_000, 'live again')
-    await until(() => events.some((e) => e.type === 'patch'), 5000, 'the change as a patch')
-    const patch = events.find((e) => e.type === 'patch')!
-    expect(patch.data.ops).toEqual([{ op: 'replace', path: '/grid/power_kw', value: 7 }])
+    // One field changed: the merge patch is the smallest encoding.
+    await until(() => events.some((e) => e.type === 'merge'), 5000, 'the change as a merge patch')
+    const update = events.find((e) => e.type === 'merge')!
+    expect(update.data.merge).toEqual({ grid: { power_kw: 7 } })
 
     // Slow answers inside the timeout are fine; answers past it count as failures.
     const mark = events.length
     delayMs = 150
     power = 8
-    await until(() => events.slice(mark).some((e) => e.type === 'patch'), 5000, 'a slow but timely answer')
+    await until(() => events.slice(mark).some((e) => e.type === 'merge'), 5000, 'a slow but timely answer')
     expect(events.slice(mark).some((e) => e.data.state === 'stale')).toBe(false)
     delayMs = 1000
     power = 9
     await until(() => events.slice(mark).some((e) => e.data.state === 'stale'), 5000, 'stale after timeouts')
-    expect(events.slice(mark).filter((e) => e.type === 'patch')).toHaveLength(1)
+    expect(events.slice(mark).filter((e) => e.type === 'merge')).toHaveLength(1)
     delayMs = 0
-    await until(() => events.slice(mark).some((e) => e.type === 'patch' && JSON.stringify(e.data.ops).includes('9')), 10_000, 'recovery after timeouts')
+    await until(() => events.slice(mark).some((e) => e.type === 'merge' && JSON.stringify(e.data.merge).includes('9')), 10_000, 'recovery after timeouts')
     es.close()
   }, 40_000)
 

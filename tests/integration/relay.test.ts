@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { EventSource } from 'eventsource'
-import jsonpatch from 'fast-json-patch'
-import { addOtherInstallation, auth, login, sleep, startApp, until } from './helpers.ts'
+import type jsonpatch from 'fast-json-patch'
+import { addOtherInstallation, applyUpdate, auth, login, sleep, startApp, until } from './helpers.ts'
 
 interface Received {
   id: string
-  type: 'snapshot' | 'patch' | 'status'
-  data: { topic: string; seq?: number; data?: unknown; ops?: jsonpatch.Operation[]; state?: string }
+  type: 'snapshot' | 'patch' | 'merge' | 'status'
+  data: { topic: string; seq?: number; data?: unknown; ops?: jsonpatch.Operation[]; merge?: Record<string, unknown>; state?: string }
 }
 
 /** A real EventSource client that records events and rebuilds each topic's state. */
@@ -17,12 +17,12 @@ function connect(url: string, opts: { lastEventId?: string } = {}) {
   const state: Record<string, unknown> = {}
   const es = new EventSource(url + (opts.lastEventId ? `&lastEventId=${encodeURIComponent(opts.lastEventId)}` : ''))
   const errors: unknown[] = []
-  for (const type of ['snapshot', 'patch', 'status'] as const) {
+  for (const type of ['snapshot', 'patch', 'merge', 'status'] as const) {
     es.addEventListener(type, (e) => {
       const data = JSON.parse(e.data)
       events.push({ id: e.lastEventId, type, data })
       if (type === 'snapshot') state[data.topic] = data.data
-      if (type === 'patch') state[data.topic] = jsonpatch.applyPatch(structuredClone(state[data.topic]), data.ops, true, false).newDocument
+      if (type === 'patch' || type === 'merge') state[data.topic] = applyUpdate(state[data.topic], type, data)
     })
   }
   es.onerror = (e) => errors.push(e)
@@ -90,13 +90,16 @@ describe('stream', () => {
       await request(app.server).patch('/api/cockpit/installations/1/charging_stations/3/').set(auth(admin)).send({ name: `Renamed ${i}`, charging_mode: i % 2 ? 'instant' : 'solar' }).expect(200)
       await sleep(400)
     }
-    await until(() => c.events.some((e) => e.type === 'patch' && e.data.topic === 'stations'), 5000, 'a stations patch')
+    await until(() => c.events.some((e) => (e.type === 'patch' || e.type === 'merge') && e.data.topic === 'stations'), 5000, 'a stations update')
     const upstream = await stationsFromApi(admin)
     await until(async () => JSON.stringify(c.state.stations) === JSON.stringify(upstream), 3000, 'stations to converge')
     expect(c.state.stations).toEqual(upstream)
-    const patches = c.events.filter((e) => e.type === 'patch')
-    // Collections are keyed by id: patch paths name records, never array indexes into a list.
-    for (const p of patches.filter((e) => e.data.topic === 'stations')) for (const op of p.data.ops!) expect(op.path).toMatch(/^\/\d+\//)
+    // Collections are keyed by id: patch paths and merge keys name records, never array indexes into a list.
+    const updates = c.events.filter((e) => e.data.topic === 'stations' && (e.type === 'patch' || e.type === 'merge'))
+    for (const u of updates) {
+      if (u.type === 'patch') for (const op of u.data.ops!) expect(op.path).toMatch(/^\/\d+\//)
+      else for (const key of Object.keys(u.data.merge!)) expect(key).toMatch(/^\d+$/)
+    }
     const metrics = await request(app.server).get('/api/metrics/?installation=1').set(auth(admin)).expect(200)
     await until(() => JSON.stringify(c.state.metrics) === JSON.stringify(metrics.body), 3000, 'metrics to converge')
     c.es.close()
@@ -106,7 +109,7 @@ describe('stream', () => {
     const first = connect(`${base}/live/installations/1?ticket=${await ticket(admin)}&topics=stations`)
     await until(() => first.state.stations, 5000, 'snapshot')
     await app.simulator!.tick(new Date(Date.now() + 20_000))
-    await until(() => first.events.some((e) => e.type === 'patch'), 5000, 'a patch')
+    await until(() => first.events.some((e) => e.type === 'patch' || e.type === 'merge'), 5000, 'an update')
     const lastId = first.lastId()!
     const before = structuredClone(first.state.stations)
     first.es.close()
@@ -119,10 +122,10 @@ describe('stream', () => {
     second.state.stations = before
     const upstream = await stationsFromApi(admin)
     await until(() => JSON.stringify(second.state.stations) === JSON.stringify(upstream), 5000, 'resumed state to converge')
-    // Only patches came: no snapshot was needed, no event at or before the last one seen came again.
+    // Only updates came: no snapshot was needed, no event at or before the last one seen came again.
     const lastSeq = Number(lastId.split('.')[1])
     const dataEvents = second.events.filter((e) => e.type !== 'status')
-    expect(dataEvents.every((e) => e.type === 'patch')).toBe(true)
+    expect(dataEvents.every((e) => e.type === 'patch' || e.type === 'merge')).toBe(true)
     expect(dataEvents.every((e) => e.data.seq! > lastSeq)).toBe(true)
     const seqs = dataEvents.map((e) => e.data.seq)
     expect(new Set(seqs).size).toBe(seqs.length)

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import jsonpatch from 'fast-json-patch'
+import jsonMergePatch from 'json-merge-patch'
+import { encodeChange, mergeIsExact } from './encode.ts'
+
+const station = (id: number, power: number, extra: Record<string, unknown> = {}) => ({ id, name: `P-${id}`, status: 'charging', power_kw: power, energy_kwh: 3.2, session_start: '2026-11-22T06:00:00.000Z', rfid: { id: 4, tag: '04AB' }, ...extra })
+const stations = (n: number, power = (i: number) => i) => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i + 1), station(i + 1, power(i + 1))]))
+
+/** What a client holds after applying the change to `prev`. */
+function applied(prev: unknown, change: NonNullable<ReturnType<typeof encodeChange>>): unknown {
+  if (change.type === 'snapshot') return JSON.parse(change.json)
+  if (change.type === 'patch') return jsonpatch.applyPatch(structuredClone(prev), JSON.parse(change.json), true, false).newDocument
+  return jsonMergePatch.apply(structuredClone(prev), JSON.parse(change.json))
+}
+
+function encode(prev: unknown, next: unknown) {
+  const change = encodeChange(prev, next, JSON.stringify(next))
+  if (change) expect(applied(prev, change)).toEqual(next)
+  return change
+}
+
+describe('encodeChange', () => {
+  it('sends a merge patch when many leaves move (metrics-like), smaller than the RFC 6902 ops', () => {
+    const prev = { timestamp: 'a', grid: { power_kw: 1, import_kw: 1, export_kw: 0 }, pv: { power_kw: 3, peak_kw: 60 }, stations: { 1: 7.1, 2: 0, 3: 0 } }
+    const next = { timestamp: 'b', grid: { power_kw: 2, import_kw: 2, export_kw: 0 }, pv: { power_kw: 4, peak_kw: 60 }, stations: { 1: 7.3, 2: 0, 3: 0 } }
+    const change = encode(prev, next)!
+    expect(change.type).toBe('merge')
+    expect(JSON.parse(change.json)).toEqual({ timestamp: 'b', grid: { power_kw: 2, import_kw: 2 }, pv: { power_kw: 4 }, stations: { 1: 7.3 } })
+    expect(change.json.length).toBeLessThan(JSON.stringify(jsonpatch.compare(prev, next)).length)
+  })
+
+  it('keys a collection change by record id and stays far below the snapshot', () => {
+    const prev = stations(50)
+    const next = { ...prev, 7: { ...prev[7], power_kw: 9.9, energy_kwh: 4 } }
+    const change = encode(prev, next)!
+    expect(change.type).toBe('merge')
+    expect(JSON.parse(change.json)).toEqual({ 7: { power_kw: 9.9, energy_kwh: 4 } })
+    expect(change.json.length / JSON.stringify(next).length).toBeLessThan(0.01)
+  })
+
+  it('uses RFC 6902 ops when a value becomes null (a merge patch would delete the key)', () => {
+    const prev = stations(3)
+    const next = { ...prev, 2: { ...prev[2], status: 'noCar', session_start: null, rfid: null } }
+    const change = encode(prev, next)!
+    expect(change.type).toBe('patch')
+    expect((next[2] as Record<string, unknown>).rfid).toBeNull()
+  })
+
+  it('uses RFC 6902 ops when a new record has null members (merging it in would drop them)', () => {
+    const prev = stations(3)
+    const next = { ...prev, 4: station(4, 0, { session_start: null }) }
+    expect(encode(prev, next)!.type).toBe('patch')
+  })
+
+  it('removes a record with a merge null, and replaces arrays whole', () => {
+    const prev = { ...stations(3), list: [1, 2, 3] }
+    const next: Record<string, unknown> = { ...prev, list: [1, 2] }
+    delete next[3]
+    const change = encode(prev, next)!
+    expect(change.type).toBe('merge')
+    expect(JSON.parse(change.json)).toEqual({ 3: null, list: [1, 2] })
+  })
+
+  it('sends a snapshot when there is no previous state or it is smaller than any patch', () => {
+    expect(encode(undefined, { a: 1 })!.type).toBe('snapshot')
+    expect(encode(null, { a: 1 })!.type).toBe('snapshot')
+    expect(encode({ a: 1, b: 2 }, { c: 3 })!.type).toBe('snapshot')
+    expect(encode({ a: 1 }, null)!.type).toBe('snapshot')
+  })
+
+  it('sends nothing when nothing changed', () => {
+    expect(encode(stations(5), stations(5))).toBeNull()
+    expect(encodeChange(null, null, 'null')).toBeNull()
+  })
+})
+
+describe('mergeIsExact', () => {
+  it('accepts deletions and rejects nulls the target keeps', () => {
+    expect(mergeIsExact({ a: null }, { b: 1 })).toBe(true)
+    expect(mergeIsExact({ a: null }, { a: null })).toBe(false)
+    expect(mergeIsExact({ a: { b: null } }, { a: { b: null } })).toBe(false)
+    expect(mergeIsExact({ a: [null] }, { a: [null] })).toBe(true)
+  })
+})
