@@ -2,11 +2,12 @@ import { describe, expect, it, vi } from 'vitest'
 import type { ServerResponse } from 'node:http'
 import { createHub, type Subscriber } from './hub.ts'
 import type { Access } from '../../shared/rules/permissions.ts'
+import type { Topic } from '../../shared/live.ts'
 
 const access = (user_id: number, stations: 'all' | number[] = 'all'): Access =>
   ({ user_id, installation_id: 1, role: stations === 'all' ? 'installation_admin' : 'installation_user', cost: false, overview: false, stations, rfids: [] })
 
-function subscriber(userId: number): Subscriber & { writes: Buffer[]; ended: () => boolean } {
+function subscriber(userId: number, topics: Topic[] = ['stations']): Subscriber & { writes: Buffer[]; ended: () => boolean } {
   const writes: Buffer[] = []
   let ended = false
   const res = {
@@ -14,9 +15,10 @@ function subscriber(userId: number): Subscriber & { writes: Buffer[]; ended: () 
     write: vi.fn((b: Buffer | string) => (writes.push(Buffer.isBuffer(b) ? b : Buffer.from(b)), true)),
     end: vi.fn(() => (ended = true)), once: vi.fn(), destroy: vi.fn(),
   } as unknown as ServerResponse
-  return { res, installationId: 1, userId, connectedAt: Date.now(), topics: new Set(['stations'] as const), lastWrite: 0, blockedSince: 0, writes, ended: () => ended }
+  return { res, installationId: 1, userId, connectedAt: Date.now(), topics: new Set(topics), lastWrite: 0, blockedSince: 0, writes, ended: () => ended }
 }
 
+const metrics = (kw: number) => ({ installation_id: 1, timestamp: `t${kw}`, charging_stations: { power_kw: kw, stations: { 1: kw } } })
 const stations = { 1: { id: 1, name: 'A', rfid: null }, 2: { id: 2, name: 'B', rfid: null } }
 
 describe('hub', () => {
@@ -59,5 +61,29 @@ describe('hub', () => {
     const last = s.writes.at(-1)!.toString()
     expect(last).toContain('event: snapshot')
     expect(last).toContain('"name":"B"')
+  })
+
+  it('writes the events of one batch (a poll round) to each subscriber in one write, joined once per profile', () => {
+    const hub = createHub({ events: { onWatch: () => {} } })
+    hub.publish(1, 'stations', stations)
+    hub.publish(1, 'metrics', metrics(1))
+    const both = [subscriber(1, ['stations', 'metrics']), subscriber(2, ['stations', 'metrics'])]
+    const one = subscriber(3, ['metrics'])
+    for (const s of [...both, one]) hub.subscribe(s, access(s.userId), null)
+    const before = [...both, one].map((s) => s.writes.length)
+    hub.batch(() => {
+      hub.publish(1, 'stations', { ...stations, 2: { id: 2, name: 'B2', rfid: null } })
+      hub.publish(1, 'metrics', metrics(2))
+    })
+    const added = [...both, one].map((s, i) => s.writes.slice(before[i]))
+    expect(added.map((w) => w.length)).toEqual([1, 1, 1])
+    const text = added[0][0].toString()
+    expect(text.indexOf('"topic":"stations"')).toBeGreaterThan(-1)
+    expect(text.indexOf('"topic":"metrics"')).toBeGreaterThan(text.indexOf('"topic":"stations"'))
+    expect(text.split('\n\n').filter(Boolean)).toHaveLength(2)
+    // Same profile, same topics: the very same joined bytes.
+    expect(added[1][0]).toBe(added[0][0])
+    expect(added[2][0].toString()).not.toContain('"topic":"stations"')
+    expect(hub.stats.eventsSent).toBeGreaterThanOrEqual(5)
   })
 })

@@ -116,12 +116,26 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     sub.res.destroy()
   }
 
+  /** Frames held back per subscriber while a batch runs (see `batch`); null outside a batch. */
+  let pending: Map<Subscriber, Buffer[]> | null = null
+
   function write(sub: Subscriber, bytes: Buffer): void {
+    if (sub.res.destroyed) return
+    stats.eventsSent++
+    stats.bytesSent += bytes.length
+    if (pending) {
+      const list = pending.get(sub)
+      if (list) list.push(bytes)
+      else pending.set(sub, [bytes])
+      return
+    }
+    writeNow(sub, bytes)
+  }
+
+  function writeNow(sub: Subscriber, bytes: Buffer): void {
     if (sub.res.destroyed) return
     const ok = sub.res.write(bytes)
     sub.lastWrite = now()
-    stats.eventsSent++
-    stats.bytesSent += bytes.length
     if (!ok) {
       if (sub.res.writableLength > L.maxBufferedBytes) return drop(sub)
       if (!sub.blockedSince) {
@@ -131,11 +145,34 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     }
   }
 
+  /**
+   * Write what a batch held back: one write per subscriber. Subscribers of one profile with the same
+   * topics get the same frames in the same order, so each distinct sequence is joined once.
+   */
+  function flush(held: Map<Subscriber, Buffer[]>): void {
+    let joined: { frames: Buffer[]; bytes: Buffer }[] = []
+    let joinedFor: Profile | undefined
+    for (const [sub, frames] of held) {
+      if (frames.length === 1) {
+        writeNow(sub, frames[0])
+        continue
+      }
+      if (sub.profile !== joinedFor) {
+        joinedFor = sub.profile
+        joined = []
+      }
+      let hit = joined.find((j) => j.frames.length === frames.length && j.frames.every((f, i) => f === frames[i]))
+      if (!hit) joined.push((hit = { frames, bytes: Buffer.concat(frames) }))
+      writeNow(sub, hit.bytes)
+    }
+  }
+
   /** Send one event to a subscriber: the shared bytes, or (naive) the object for the plugin to serialize. */
   function deliver(sub: Subscriber, bytes: Buffer, naive: () => { id?: string; event: string; data: unknown }): void {
     if (L.fanout === 'naive' && sub.send) {
       const msg = naive()
       stats.eventsSent++
+      if (sub.res.destroyed) return
       sub.lastWrite = now()
       void sub.send(msg).catch(() => drop(sub))
       return
@@ -261,6 +298,23 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
         pushRing(profile, { seq, topic, bytes, at: now() })
         const naive = () => ({ id, event: type, data: { topic, seq, [key]: change.type === 'patch' ? change.ops : change.type === 'merge' ? change.merge : next } })
         for (const sub of profile.subscribers) if (sub.topics.has(topic)) deliver(sub, bytes, naive)
+      }
+    },
+
+    /**
+     * Run `fn` (publish and setStatus calls of one poll round) and write what it produced afterwards,
+     * one write per subscriber: N subscribers cost N writes per round, not N per topic. Nested calls
+     * join the outer batch. (Naive fan-out sends at once, as it would without batching.)
+     */
+    batch(fn: () => void): void {
+      if (pending) return fn()
+      const held = new Map<Subscriber, Buffer[]>()
+      pending = held
+      try {
+        fn()
+      } finally {
+        pending = null
+        flush(held)
       }
     },
 

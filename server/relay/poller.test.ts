@@ -5,15 +5,21 @@ import type { Upstream } from './upstream.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-function fixture() {
+function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40, energy_return: 40 }) {
   const published: string[] = []
   const statuses: string[] = []
-  const hub = { publish: (_i: number, topic: string) => published.push(topic), setStatus: (_i: number, _t: string, s: string) => statuses.push(s) } as unknown as Hub
+  /** Topics published per hub batch (one batch = one poll round). */
+  const batches: string[][] = []
+  let current: string[] | null = null
+  const hub = {
+    publish: (_i: number, topic: string) => (published.push(topic), current?.push(topic)),
+    setStatus: (_i: number, _t: string, s: string) => statuses.push(s),
+    batch: (fn: () => void) => { current = []; fn(); batches.push(current); current = null },
+  } as unknown as Hub
   let fail = false
   const upstream = { get: async () => { if (fail) throw new Error('down'); return { results: [] } } } as unknown as Upstream
-  const intervals = { metrics: 40, stations: 40, sessions: 40, info: 40, energy_return: 40 }
   const pollers = createPollers({ hub: () => hub, upstream, intervals, idleStopMs: 100 })
-  return { pollers, published, statuses, setFail: (v: boolean) => (fail = v) }
+  return { pollers, published, statuses, batches, setFail: (v: boolean) => (fail = v) }
 }
 
 describe('pollers', () => {
@@ -52,5 +58,24 @@ describe('pollers', () => {
     // 40, 80, 160 ms back-off: far fewer than the 10 polls a fixed 40 ms interval would make.
     expect(f.pollers.stats.errors.info).toBeLessThanOrEqual(5)
     f.pollers.stopAll()
+  })
+
+  it('poll topics on a shared grid: same intervals in one round, a later topic joins it', async () => {
+    const f = fixture({ metrics: 60, stations: 60, sessions: 120, info: 60, energy_return: 60 })
+    f.pollers.watch(1, 'metrics', true)
+    f.pollers.watch(1, 'stations', true)
+    f.pollers.watch(1, 'sessions', true)
+    await sleep(20)
+    f.pollers.watch(1, 'info', true)
+    await sleep(280)
+    f.pollers.stopAll()
+    const rounds = f.batches.map((b) => [...b].sort().join(','))
+    // First round: the three topics watched together; then info alone at once (newly watched);
+    // afterwards info rides along with metrics and stations, and sessions every second round.
+    expect(rounds[0]).toBe('metrics,sessions,stations')
+    expect(rounds[1]).toBe('info')
+    expect(rounds[2]).toBe('info,metrics,stations')
+    expect(rounds[3]).toBe('info,metrics,sessions,stations')
+    for (const r of rounds.slice(2)) expect(r).toMatch(/^info,metrics,(sessions,)?stations$/)
   })
 })

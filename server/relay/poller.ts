@@ -13,72 +13,133 @@ export interface PollerStats {
   active: number
 }
 
+interface TopicLoop {
+  /** When the topic is next due (ms, `now()` clock). */
+  due: number
+  failures: number
+  stopTimer?: NodeJS.Timeout
+}
+
+/** One installation's polling: its watched topics and the one timer that runs their rounds. */
+interface InstallationLoop {
+  topics: Map<Topic, TopicLoop>
+  /** Start of the installation's schedule: topics are due on multiples of their interval from here. */
+  base: number
+  timer?: NodeJS.Timeout
+  running: boolean
+  stopped: boolean
+}
+
+/** Topics due within this much of a round's start join it (timers fire a little late or early). */
+const ROUND_SLACK_MS = 25
+
 /**
- * One poll loop per (installation, topic) while anybody watches (ARCHITECTURE §5): the first poll at
- * once, then every interval; upstream calls share a p-queue bounding their concurrency. Failures keep
- * the last state, report stale (then down after RELAY.downAfterFailures) and back off exponentially.
- * A loop stops RELAY.idleStopMs after its last subscriber left.
+ * Polls the upstream for every watched (installation, topic) (ARCHITECTURE §5): one call per topic and
+ * interval however many subscribers watch, none when nobody does (RELAY.idleStopMs after the last one
+ * left). Topics of an installation are due on a shared grid (multiples of their interval from when the
+ * installation was first watched), so topics with the same interval, and every multiple, are polled in
+ * one round: their calls run together and their events are published in one hub batch, so each
+ * subscriber gets one write per round instead of one per topic (issue 6: a second topic no longer waits
+ * behind the first one's fan-out). A newly watched topic is polled at once, then joins the grid.
+ * Upstream calls share a p-queue bounding their concurrency. Failures keep the last state, report
+ * stale (then down after RELAY.downAfterFailures) and back off exponentially up to RELAY.maxBackoffMs.
  */
-export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idleStopMs }: {
+export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idleStopMs, now = Date.now }: {
   hub: () => Hub
   upstream: Upstream
   intervals: Record<Topic, number>
   idleStopMs?: number
+  now?: () => number
 }) {
   const queue = new PQueue({ concurrency: RELAY.upstreamConcurrency })
-  const loops = new Map<string, { timer?: NodeJS.Timeout; stopTimer?: NodeJS.Timeout; failures: number; running: boolean; stopped: boolean }>()
+  const installations = new Map<number, InstallationLoop>()
   const stats: PollerStats = { calls: {}, errors: {}, active: 0 }
+  const countActive = () => {
+    let n = 0
+    for (const inst of installations.values()) n += inst.topics.size
+    stats.active = n
+  }
 
-  async function poll(installationId: number, topic: Topic, key: string): Promise<void> {
-    const loop = loops.get(key)
-    if (!loop || loop.stopped) return
-    stats.calls[topic] = (stats.calls[topic] ?? 0) + 1
-    try {
-      const body = await queue.add(() => upstream.get(topicPath(topic, installationId)))
-      loop.failures = 0
-      hub().publish(installationId, topic, toTopicState(topic, body))
-      hub().setStatus(installationId, topic, 'live')
-    } catch {
-      stats.errors[topic] = (stats.errors[topic] ?? 0) + 1
-      loop.failures++
-      hub().setStatus(installationId, topic, loop.failures >= RELAY.downAfterFailures ? 'down' : 'stale')
-    }
-    if (loop.stopped) return
-    const delay = loop.failures ? Math.min(RELAY.maxBackoffMs, intervals[topic] * 2 ** (loop.failures - 1)) : intervals[topic]
-    loop.timer = setTimeout(() => void poll(installationId, topic, key), delay)
+  function schedule(installationId: number, inst: InstallationLoop): void {
+    clearTimeout(inst.timer)
+    if (inst.running || inst.stopped) return
+    let next = Infinity
+    for (const loop of inst.topics.values()) next = Math.min(next, loop.due)
+    if (next === Infinity) return
+    inst.timer = setTimeout(() => void round(installationId, inst), Math.max(0, next - now()))
+  }
+
+  async function round(installationId: number, inst: InstallationLoop): Promise<void> {
+    const start = now()
+    const due = [...inst.topics].filter(([, loop]) => loop.due <= start + ROUND_SLACK_MS)
+    if (!due.length) return schedule(installationId, inst)
+    inst.running = true
+    const results = await Promise.allSettled(
+      due.map(([topic]) => {
+        stats.calls[topic] = (stats.calls[topic] ?? 0) + 1
+        return queue.add(() => upstream.get(topicPath(topic, installationId)))
+      }),
+    )
+    inst.running = false
+    if (inst.stopped) return
+    const h = hub()
+    h.batch(() => {
+      due.forEach(([topic, loop], i) => {
+        const r = results[i]
+        if (r.status === 'fulfilled') {
+          loop.failures = 0
+          h.publish(installationId, topic, toTopicState(topic, r.value))
+          h.setStatus(installationId, topic, 'live')
+        } else {
+          stats.errors[topic] = (stats.errors[topic] ?? 0) + 1
+          loop.failures++
+          h.setStatus(installationId, topic, loop.failures >= RELAY.downAfterFailures ? 'down' : 'stale')
+        }
+        const interval = intervals[topic]
+        loop.due = loop.failures
+          ? now() + Math.min(RELAY.maxBackoffMs, interval * 2 ** (loop.failures - 1))
+          : inst.base + (Math.floor((start - inst.base) / interval) + 1) * interval
+      })
+    })
+    schedule(installationId, inst)
   }
 
   return {
     stats,
-    /** Start or schedule the stop of a loop as a topic gains its first or loses its last subscriber. */
+    /** Start polling a topic, or schedule its stop, as it gains its first or loses its last subscriber. */
     watch(installationId: number, topic: Topic, watched: boolean): void {
-      const key = `${installationId}:${topic}`
-      const loop = loops.get(key)
+      let inst = installations.get(installationId)
+      const loop = inst?.topics.get(topic)
       if (watched) {
         if (loop) {
           clearTimeout(loop.stopTimer)
           loop.stopTimer = undefined
           return
         }
-        loops.set(key, { failures: 0, running: true, stopped: false })
-        stats.active = loops.size
-        void poll(installationId, topic, key)
-      } else if (loop && !loop.stopTimer) {
+        if (!inst) installations.set(installationId, (inst = { topics: new Map(), base: now(), running: false, stopped: false }))
+        inst.topics.set(topic, { due: now(), failures: 0 })
+        countActive()
+        schedule(installationId, inst)
+      } else if (inst && loop && !loop.stopTimer) {
+        const owner = inst
         loop.stopTimer = setTimeout(() => {
-          loop.stopped = true
-          clearTimeout(loop.timer)
-          loops.delete(key)
-          stats.active = loops.size
+          owner.topics.delete(topic)
+          if (!owner.topics.size) {
+            owner.stopped = true
+            clearTimeout(owner.timer)
+            installations.delete(installationId)
+          }
+          countActive()
         }, idleStopMs)
       }
     },
     stopAll(): void {
-      for (const loop of loops.values()) {
-        loop.stopped = true
-        clearTimeout(loop.timer)
-        clearTimeout(loop.stopTimer)
+      for (const inst of installations.values()) {
+        inst.stopped = true
+        clearTimeout(inst.timer)
+        for (const loop of inst.topics.values()) clearTimeout(loop.stopTimer)
       }
-      loops.clear()
+      installations.clear()
       queue.clear()
       stats.active = 0
     },
