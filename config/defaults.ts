@@ -50,6 +50,8 @@ export const RELAY = {
   /** Open streams allowed per user and per client IP (more answer 429). */
   maxStreamsPerUser: 20,
   maxStreamsPerIp: 500,
+  /** A stream the relay ended is destroyed if its client has not closed its side after this long. */
+  endGraceMs: 2_000,
   /** How often the shared timer writes heartbeats and checks blocked subscribers. */
   sweepMs: 5_000,
 } as const

@@ -11,7 +11,7 @@ function subscriber(userId: number, topics: Topic[] = ['stations']): Subscriber 
   const writes: Buffer[] = []
   let ended = false
   const res = {
-    destroyed: false, writableLength: 0,
+    destroyed: false, writableEnded: false, writableLength: 0,
     write: vi.fn((b: Buffer | string) => (writes.push(Buffer.isBuffer(b) ? b : Buffer.from(b)), true)),
     end: vi.fn(() => (ended = true)), once: vi.fn(), destroy: vi.fn(),
   } as unknown as ServerResponse

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http'
 import { parseEventId, type LiveState, type Topic } from '../../shared/live.ts'
 import { accessProfileKey, type Access } from '../../shared/rules/permissions.ts'
 import { RELAY } from '../../config/defaults.ts'
@@ -6,9 +5,24 @@ import type { RelayLimits } from '../../config/env.ts'
 import { project } from './projection.ts'
 import { encodeChange } from './encode.ts'
 
+/**
+ * Where a subscriber's bytes go: the stream's socket (shared fan-out writes the HTTP head itself and then
+ * raw frames), or the plugin's response (naive fan-out). Both `net.Socket` and `ServerResponse` fit.
+ */
+export interface LiveOut {
+  write(chunk: Buffer | string): boolean
+  end(): unknown
+  end(chunk: string): unknown
+  destroy(): unknown
+  readonly destroyed: boolean
+  readonly writableEnded: boolean
+  readonly writableLength: number
+  once(event: 'drain', listener: () => void): unknown
+}
+
 /** One open stream. */
 export interface Subscriber {
-  res: ServerResponse
+  res: LiveOut
   installationId: number
   userId: number
   /** When the stream opened (ms): it closes if the user's sessions end after this. */
@@ -116,11 +130,27 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     sub.res.destroy()
   }
 
+  /**
+   * End streams (with a last chunk per stream, e.g. a retry hint) and destroy those whose client has not
+   * closed its side after RELAY.endGraceMs: a half-open socket must not keep a subscriber or a shutdown.
+   */
+  function endStreams(subs: Iterable<Subscriber>, last: () => string | undefined = () => undefined): void {
+    const ended: Subscriber[] = []
+    for (const sub of subs) {
+      if (sub.res.destroyed || sub.res.writableEnded) continue
+      const chunk = last()
+      if (chunk) sub.res.end(chunk)
+      else sub.res.end()
+      ended.push(sub)
+    }
+    if (ended.length) setTimeout(() => ended.forEach((sub) => sub.res.destroyed || sub.res.destroy()), RELAY.endGraceMs).unref()
+  }
+
   /** Frames held back per subscriber while a batch runs (see `batch`); null outside a batch. */
   let pending: Map<Subscriber, Buffer[]> | null = null
 
   function write(sub: Subscriber, bytes: Buffer): void {
-    if (sub.res.destroyed) return
+    if (sub.res.destroyed || sub.res.writableEnded) return
     stats.eventsSent++
     stats.bytesSent += bytes.length
     if (pending) {
@@ -133,7 +163,7 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
   }
 
   function writeNow(sub: Subscriber, bytes: Buffer): void {
-    if (sub.res.destroyed) return
+    if (sub.res.destroyed || sub.res.writableEnded) return
     const ok = sub.res.write(bytes)
     sub.lastWrite = now()
     if (!ok) {
@@ -172,7 +202,7 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     if (L.fanout === 'naive' && sub.send) {
       const msg = naive()
       stats.eventsSent++
-      if (sub.res.destroyed) return
+      if (sub.res.destroyed || sub.res.writableEnded) return
       sub.lastWrite = now()
       void sub.send(msg).catch(() => drop(sub))
       return
@@ -348,6 +378,7 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
       let closed = 0
       if (!s) return { moved, closed }
       const byUser = new Map(accesses.map((a) => [a.user_id, a]))
+      const ending: Subscriber[] = []
       for (const profile of [...s.profiles.values()]) {
         for (const sub of [...profile.subscribers]) {
           if (only && !only.has(sub.userId)) continue
@@ -355,7 +386,7 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
           const ended = access?.sessions_valid_after ? Date.parse(access.sessions_valid_after) : 0
           if (!access || sub.connectedAt < ended) {
             closed++
-            sub.res.end()
+            ending.push(sub)
             continue
           }
           const key = accessProfileKey(access)
@@ -372,6 +403,7 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
           }
         }
       }
+      endStreams(ending)
       return { moved, closed }
     },
 
@@ -414,11 +446,9 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
      * fleet of clients does not reconnect to the next relay all at once; they resume with Last-Event-ID.
      */
     closeAll(): void {
-      for (const s of installations.values()) {
-        for (const p of s.profiles.values()) {
-          for (const sub of p.subscribers) sub.res.end(`retry: ${500 + Math.floor(Math.random() * 2500)}\n\n`)
-        }
-      }
+      const all: Subscriber[] = []
+      for (const s of installations.values()) for (const p of s.profiles.values()) all.push(...p.subscribers)
+      endStreams(all, () => `retry: ${500 + Math.floor(Math.random() * 2500)}\n\n`)
     },
   }
 }

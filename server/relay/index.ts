@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify'
+import type { Socket } from 'node:net'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import { fastifySSE } from '@fastify/sse'
 import { z } from 'zod'
 import { TOPICS, type Topic } from '../../shared/live.ts'
 import type { Access } from '../../shared/rules/permissions.ts'
 import { RELAY } from '../../config/defaults.ts'
 import { message, pickLang, type MessageKey } from '../lib/messages.ts'
-import { createHub, type Hub, type Subscriber } from './hub.ts'
+import { createHub, type Hub, type LiveOut, type Subscriber } from './hub.ts'
 import { createPollers, type Pollers } from './poller.ts'
 import { createTickets } from './tickets.ts'
 import { createUpstream, UpstreamError, type Upstream } from './upstream.ts'
@@ -151,7 +152,9 @@ export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Rela
     return reply.code(201).header('Cache-Control', 'no-store').send({ ticket: tickets.issue(access), expires_in: RELAY.ticketTtlSeconds })
   })
 
-  app.get('/live/installations/:installationId', { sse: { kind: 'manual', heartbeat: false } }, async (req, reply) => {
+  // Shared fan-out writes to the socket itself (see openStream); the naive benchmark design uses the plugin.
+  const naive = limits.fanout === 'naive'
+  app.get('/live/installations/:installationId', naive ? { sse: { kind: 'manual', heartbeat: false } } : {}, async (req, reply) => {
     const lang = req.headers['accept-language']
     const params = StreamParams.safeParse(req.params)
     const query = StreamQuery.safeParse(req.query)
@@ -171,25 +174,51 @@ export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Rela
       return reply.code(429).header('Retry-After', '30').send({ detail: message('tooManyStreams', pickLang(lang)) })
     }
     const userId = access.user_id
+    const ip = req.ip
     bump(perUser, userId, 1)
-    bump(perIp, req.ip, 1)
-    reply.header('Cache-Control', 'no-store')
-    reply.header('X-Accel-Buffering', 'no')
-    reply.sse.keepAlive()
-    reply.sse.sendHeaders(200)
-    // No Nagle delay: an event is written in one piece and should leave at once.
-    reply.raw.socket?.setNoDelay(true)
-    const sse = reply.sse
-    const sub: Subscriber = {
-      res: reply.raw, installationId, userId, connectedAt: Date.now(), topics: new Set(query.data.topics), lastWrite: Date.now(), blockedSince: 0,
-      send: limits.fanout === 'naive' ? (msg) => sse.send(msg) : undefined,
-    }
-    reply.sse.onClose(() => {
+    bump(perIp, ip, 1)
+    const header = req.headers['last-event-id']
+    const lastEventId = (typeof header === 'string' && header) || query.data.lastEventId || null
+    const stream = naive ? openPluginStream(reply) : openStream(req.raw.socket, reply)
+    const sub: Subscriber = { res: stream.out, installationId, userId, connectedAt: Date.now(), topics: new Set(query.data.topics), lastWrite: Date.now(), blockedSince: 0, send: stream.send }
+    stream.onClose(() => {
       bump(perUser, userId, -1)
-      bump(perIp, req.ip, -1)
+      bump(perIp, ip, -1)
       hub.unsubscribe(sub)
     })
-    hub.subscribe(sub, access, reply.sse.lastEventId ?? query.data.lastEventId ?? null)
+    hub.subscribe(sub, access, lastEventId)
   })
 }
 
+const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'close' }
+
+/**
+ * Take the connection over for a stream (issue 6): write the response head on the socket and hand the
+ * socket itself to the hub. Events are then single socket writes of the shared frames: no chunked
+ * encoding (the body ends when the connection closes, hence `Connection: close`), no per-write work in
+ * the HTTP layer. Headers set on the reply so far (hooks) are kept.
+ */
+function openStream(socket: Socket, reply: FastifyReply): { out: LiveOut; onClose(fn: () => void): void; send?: undefined } {
+  const headers: Record<string, unknown> = { ...reply.getHeaders(), ...SSE_HEADERS }
+  reply.hijack()
+  let head = 'HTTP/1.1 200 OK\r\n'
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue
+    for (const v of Array.isArray(value) ? value : [value]) head += `${name}: ${String(v)}\r\n`
+  }
+  // No Nagle delay: an event is written in one piece and should leave at once.
+  socket.setNoDelay(true)
+  socket.write(head + '\r\n')
+  return { out: socket, onClose: (fn) => socket.once('close', fn) }
+}
+
+/** The naive benchmark design: the plugin's response and its per-subscriber `send`, which serializes each event. */
+function openPluginStream(reply: FastifyReply): { out: LiveOut; onClose(fn: () => void): void; send: Subscriber['send'] } {
+  reply.header('Cache-Control', 'no-store')
+  reply.header('X-Accel-Buffering', 'no')
+  reply.sse.keepAlive()
+  reply.sse.sendHeaders(200)
+  reply.raw.socket?.setNoDelay(true)
+  const sse = reply.sse
+  return { out: reply.raw, onClose: (fn) => reply.sse.onClose(fn), send: (msg) => sse.send(msg) }
+}

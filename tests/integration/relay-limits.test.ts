@@ -145,11 +145,21 @@ describe('relay limits', () => {
         text += new TextDecoder().decode(value)
       }
     })()
+    // A client that never closes its side of the connection must not hold the shutdown up.
+    const halfOpen = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true })
+    let halfOpenText = ''
+    halfOpen.on('data', (b) => (halfOpenText += b))
+    const halfOpenEnded = new Promise((r) => halfOpen.once('end', r))
+    halfOpen.write(`GET /live/installations/1?topics=stations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer u43\r\nAccept: text/event-stream\r\n\r\n`)
+    await until(() => halfOpenText.includes('event: snapshot'), 5000, 'the half-open client streaming')
     w.es.close()
     const started = Date.now()
     await app.close()
     await done
-    expect(Date.now() - started).toBeLessThan(10_000)
+    await halfOpenEnded
+    halfOpen.destroy()
+    expect(Date.now() - started).toBeLessThan(5_000)
     expect(text.trimEnd()).toMatch(/retry: \d+$/)
+    expect(halfOpenText.trimEnd()).toMatch(/retry: \d+$/)
   })
 })
