@@ -56,6 +56,9 @@ export const RELAY = {
   sweepMs: 5_000,
 } as const
 
+/** On close, requests still in flight after this long are cut (main.ts exits at the latest after 10 s). */
+export const SHUTDOWN_GRACE_MS = 4_000
+
 export const SIMULATOR = {
   /** One simulation step, real time (issue 2: 5-second step). */
   stepMs: 5_000,

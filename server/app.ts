@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import Fastify, { type FastifyInstance } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import type { Config } from '../config/env.ts'
+import { SHUTDOWN_GRACE_MS } from '../config/defaults.ts'
 import { openDatabase } from './db/connection.ts'
 import { seedDemo } from './db/demo-seed.ts'
 import { createDomain, type Domain } from './domain/index.ts'
@@ -43,6 +44,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1 << 20,
   })
   app.decorate('jobs', [])
+  // Graceful close: requests in flight get SHUTDOWN_GRACE_MS to finish; then every connection still
+  // open is cut (a client that connected and never sent a request would otherwise hold the close).
+  app.addHook('preClose', async () => {
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref()
+  })
   app.addHook('onClose', async () => {
     for (const job of app.jobs) job.stop()
     await app.simulator?.stop()
