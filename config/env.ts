@@ -46,7 +46,6 @@ const EnvSchema = z.object({
   RELAY_MAX_STREAMS_PER_IP: z.coerce.number().int().min(1).default(RELAY.maxStreamsPerIp),
   RELAY_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).default(RELAY.maxBufferedBytes),
   RELAY_MAX_BLOCKED_MS: z.coerce.number().int().min(100).default(RELAY.maxBlockedMs),
-  RELAY_WRITERS: z.coerce.number().int().min(0, { message: 'a number of processes, 0 or more' }).max(64, { message: 'at most 64' }).default(0),
 })
 
 /** The program's configuration, parsed from the environment by {@link loadConfig}. */
@@ -89,8 +88,6 @@ export interface RelayLimits {
   maxStreamsPerIp: number
   maxBufferedBytes: number
   maxBlockedMs: number
-  /** Writer processes holding the streams' sockets (0: the relay process writes itself). Shared fan-out only. */
-  writers: number
   replayMs: number
   sweepMs: number
   upstreamTimeoutMs: number
@@ -151,7 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxStreamsPerIp: e.RELAY_MAX_STREAMS_PER_IP,
       maxBufferedBytes: e.RELAY_MAX_BUFFER_BYTES,
       maxBlockedMs: e.RELAY_MAX_BLOCKED_MS,
-      writers: e.RELAY_WRITERS,
     },
   }
 }

@@ -141,26 +141,6 @@ export function cpuTimes(pid: number | undefined): { user: number; system: numbe
   }
 }
 
-/** User and system CPU seconds of several processes, summed. */
-export function sumTimes(pids: number[]): { user: number; system: number } {
-  const out = { user: 0, system: 0 }
-  for (const pid of pids) {
-    const t = cpuTimes(pid)
-    out.user += t.user
-    out.system += t.system
-  }
-  return out
-}
-
-/** Direct children of a process (from /proc/<pid>/task/<pid>/children); empty when it is gone. */
-export function childPids(pid: number): number[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-}
-
 /** VmRSS (or another /proc/<pid>/status field) in KiB; 0 when the process is gone. */
 export function statusKiB(pid: number | undefined, field = 'VmRSS'): number {
   if (!pid) return 0

@@ -10,7 +10,7 @@
  * Environment (all optional):
  *   BENCH_N=100,1000,10000       subscriber counts
  *   BENCH_SECONDS=30             measurement window per relay run
- *   BENCH_DESIGNS=shared,writers,naive,polling   (writers: the relay with RELAY_WRITERS=BENCH_WRITERS, default 2)
+ *   BENCH_DESIGNS=shared,naive,polling
  *   BENCH_INTERVALS_MS=metrics=1000,stations=1000,sessions=3000,info=4000,energy_return=6000
  *   BENCH_TOPICS=metrics,stations,sessions,info,energy_return   topics each subscriber asks for
  *   BENCH_PROFILES=1             permission profiles among subscribers (1 = all admins)
@@ -31,7 +31,7 @@ import path from 'node:path'
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process'
 import { pathToFileURL } from 'node:url'
 import {
-  childPids, cpuSeconds, machineCpu, sumTimes, median, nowMs, parseIntervals, percentile, PROD_INTERVALS, sleep, statusKiB, TOPICS, waitMessage,
+  cpuSeconds, cpuTimes, machineCpu, median, nowMs, parseIntervals, percentile, PROD_INTERVALS, sleep, statusKiB, TOPICS, waitMessage,
   type LoadReport, type StubCounters, type Topic,
 } from './common.ts'
 import { topicPath } from '../../shared/live.ts'
@@ -51,8 +51,7 @@ const env = process.env
 const list = (s: string | undefined, d: string) => (s ?? d).split(',').map((x) => x.trim()).filter(Boolean)
 const NS = list(env.BENCH_N, '100,1000,10000').map(Number)
 const SECONDS = Number(env.BENCH_SECONDS ?? 30)
-const DESIGNS = list(env.BENCH_DESIGNS, 'shared,writers,naive,polling')
-const WRITERS = Number(env.BENCH_WRITERS ?? 2)
+const DESIGNS = list(env.BENCH_DESIGNS, 'shared,naive,polling')
 const INTERVALS = parseIntervals(env.BENCH_INTERVALS_MS)
 const SUB_TOPICS = list(env.BENCH_TOPICS, TOPICS.join(',')) as Topic[]
 const PROFILES = Number(env.BENCH_PROFILES ?? 1)
@@ -70,8 +69,7 @@ const SPEED = PROD_INTERVALS.metrics / INTERVALS.metrics
 for (const [name, ok] of [
   ['BENCH_N', NS.length > 0 && NS.every((n) => Number.isInteger(n) && n >= 1 && n <= 50_000)],
   ['BENCH_SECONDS', SECONDS >= 5 && SECONDS <= 600],
-  ['BENCH_DESIGNS', DESIGNS.every((d) => ['shared', 'writers', 'naive', 'polling'].includes(d))],
-  ['BENCH_WRITERS', Number.isInteger(WRITERS) && WRITERS >= 1 && WRITERS <= 16],
+  ['BENCH_DESIGNS', DESIGNS.every((d) => ['shared', 'naive', 'polling'].includes(d))],
   ['BENCH_TOPICS', SUB_TOPICS.length > 0 && SUB_TOPICS.every((t) => (TOPICS as readonly string[]).includes(t))],
   ['BENCH_PROFILES', Number.isInteger(PROFILES) && PROFILES >= 1 && PROFILES <= 1000],
   ['BENCH_USERS', Number.isInteger(USERS) && USERS >= 0],
@@ -265,42 +263,28 @@ interface Memory {
   arrayBuffers: number | null
 }
 
-/** The relay's processes: the relay and its writer processes (RELAY_WRITERS), if any. */
-function relayPids(relay: Relay): number[] {
-  return [relay.proc.pid!, ...childPids(relay.proc.pid!)]
-}
-
-/**
- * Full GC in every relay process (watchdog.ts on SIGUSR2; it is preloaded into writer processes too,
- * which inherit the relay's Node options), then their RSS and heap figures, summed.
- */
+/** Full GC in the relay (watchdog.ts on SIGUSR2), then its RSS and heap figures. */
 async function relayMemory(relay: Relay): Promise<Memory> {
   const asked = Date.now()
-  const pids = relayPids(relay)
-  for (const pid of pids) process.kill(pid, 'SIGUSR2')
-  const got = new Map<number, { heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }>()
-  for (let i = 0; i < 50 && got.size < pids.length; i++) {
+  relay.proc.kill('SIGUSR2')
+  for (let i = 0; i < 50; i++) {
     await sleep(100)
-    for (const pid of pids) {
-      if (got.has(pid)) continue
-      try {
-        const m = JSON.parse(fs.readFileSync(`${relay.memFile}.${pid}`, 'utf8')) as { at: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
-        if (m.at >= asked) got.set(pid, m)
-      } catch {
-        /* not written yet */
+    try {
+      const m = JSON.parse(fs.readFileSync(relay.memFile, 'utf8')) as { at: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number }
+      if (m.at >= asked) {
+        await sleep(200)
+        return { rss: statusKiB(relay.proc.pid), heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, arrayBuffers: m.arrayBuffers }
       }
+    } catch {
+      /* not written yet */
     }
   }
-  await sleep(200)
-  const rss = pids.reduce((a, pid) => a + statusKiB(pid), 0)
-  if (got.size < pids.length) return { rss, heapUsed: null, heapTotal: null, external: null, arrayBuffers: null }
-  const sum = (k: 'heapUsed' | 'heapTotal' | 'external' | 'arrayBuffers') => [...got.values()].reduce((a, m) => a + m[k], 0)
-  return { rss, heapUsed: sum('heapUsed'), heapTotal: sum('heapTotal'), external: sum('external'), arrayBuffers: sum('arrayBuffers') }
+  return { rss: statusKiB(relay.proc.pid), heapUsed: null, heapTotal: null, external: null, arrayBuffers: null }
 }
 
 const relaySupportsFanout = fs.readFileSync(path.join(ROOT, 'config/env.ts'), 'utf8').includes('RELAY_FANOUT')
 
-async function startRelay(stub: Stub, design: RelayDesign): Promise<Relay> {
+async function startRelay(stub: Stub, fanout: 'shared' | 'naive'): Promise<Relay> {
   const port = await freePort()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-relay-bench-'))
   tmpDirs.add(dataDir)
@@ -309,7 +293,7 @@ async function startRelay(stub: Stub, design: RelayDesign): Promise<Relay> {
     RELAY_UPSTREAM_EMAIL: 'relay@bench.local', RELAY_UPSTREAM_PASSWORD: 'bench', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DEMO: 'off',
     METRICS_INTERVAL_MS: String(INTERVALS.metrics), STATIONS_INTERVAL_MS: String(INTERVALS.stations), SESSIONS_INTERVAL_MS: String(INTERVALS.sessions),
     INFO_INTERVAL_MS: String(INTERVALS.info), ENERGY_RETURN_INTERVAL_MS: String(INTERVALS.energy_return),
-    RELAY_FANOUT: design === 'naive' ? 'naive' : 'shared', RELAY_WRITERS: design === 'writers' ? String(WRITERS) : '0', RELAY_MAX_STREAMS_PER_USER: '1000000', RELAY_MAX_STREAMS_PER_IP: '1000000',
+    RELAY_FANOUT: fanout, RELAY_MAX_STREAMS_PER_USER: '1000000', RELAY_MAX_STREAMS_PER_IP: '1000000',
     BENCH_MEM_FILE: path.join(dataDir, 'memory.json'),
   }
   const proc = track(spawn(process.execPath, ['--expose-gc', '--import', pathToFileURL(path.join(HERE, 'watchdog.ts')).href, 'server/main.ts'], {
@@ -421,7 +405,7 @@ async function connectSubscribers(relay: Relay, n: number, firstK: number, batch
 
 interface Row {
   n: number
-  design: RelayDesign | 'polling'
+  design: 'shared' | 'naive' | 'polling'
   subs: string
   reqMin: number
   reqMinProd: number
@@ -448,17 +432,17 @@ interface Row {
 
 const perStream = (a: number | null, b: number | null, n: number) => (a === null || b === null ? '?' : fmt((b - a) / 1024 / n, 1))
 
-const DESIGN_LABEL = { shared: 'relay, shared', writers: `relay + ${WRITERS} writers`, naive: 'relay, naive fan-out', polling: 'naive polling' } as const
-type RelayDesign = 'shared' | 'writers' | 'naive'
+const DESIGN_LABEL = { shared: 'relay, shared', naive: 'relay, naive fan-out', polling: 'naive polling' } as const
 const perMin = (x: number, seconds: number) => x / (seconds / 60)
 /** Factor turning a count at the benchmark interval of `topic` into the count at its production interval. */
 const toProd = (topic: Topic) => INTERVALS[topic] / PROD_INTERVALS[topic]
 
-async function runRelay(stub: Stub, n: number, design: RelayDesign): Promise<Row> {
+async function runRelay(stub: Stub, n: number, design: 'shared' | 'naive'): Promise<Row> {
   log(`N=${n} ${DESIGN_LABEL[design]}: starting relay`)
   const users = USERS || n
   await stub.setUsers(USERS)
   const relay = await startRelay(stub, design)
+  const pid = relay.proc.pid!
   const loads: ChildProcess[] = []
   try {
     // Warm-up: a few streams start the polls and the code paths; the polls keep running (idleStopMs) after they leave.
@@ -476,13 +460,13 @@ async function runRelay(stub: Stub, n: number, design: RelayDesign): Promise<Row
       : ''
     log(`  ${conn.ready}/${n} subscribers have their snapshots (${(conn.ms / 1000).toFixed(1)} s)${connNote}`)
     await sleep(3000)
-    const rssRaw = relayPids(relay).reduce((a, p) => a + statusKiB(p), 0)
+    const rssRaw = statusKiB(pid)
     const memN = await relayMemory(relay)
     const rssN = memN.rss
 
     const loadPids = () => loads.map((l) => l.pid)
     const snap = async () => ({
-      stub: await stub.counters(), relayCpu: relayPids(relay).reduce((a, p) => a + cpuSeconds(p), 0), relayTimes: sumTimes(relayPids(relay)), stubCpu: cpuSeconds(stub.proc.pid),
+      stub: await stub.counters(), relayCpu: cpuSeconds(pid), relayTimes: cpuTimes(pid), stubCpu: cpuSeconds(stub.proc.pid),
       loadCpu: loadPids().reduce<number>((a, p) => a + cpuSeconds(p), 0), machine: machineCpu(), own: ownCpu(), metrics: await relayMetrics(relay), t: nowMs(),
     })
     await waitQuiet()
@@ -493,7 +477,7 @@ async function runRelay(stub: Stub, n: number, design: RelayDesign): Promise<Row
     let rssMax = rssN
     while (nowMs() < t1) {
       await sleep(Math.min(1000, Math.max(1, t1 - nowMs())))
-      rssMax = Math.max(rssMax, relayPids(relay).reduce((a, p) => a + statusKiB(p), 0))
+      rssMax = Math.max(rssMax, statusKiB(pid))
     }
     const after = await snap()
     const window = (after.t - before.t) / 1000
@@ -502,7 +486,7 @@ async function runRelay(stub: Stub, n: number, design: RelayDesign): Promise<Row
       l.send({ type: 'report' })
       return waitMessage<LoadReport>(l, 'report', 30_000)
     }))
-    const rssEnd = relayPids(relay).reduce((a, p) => a + statusKiB(p), 0)
+    const rssEnd = statusKiB(pid)
 
     // Latency: per update the last subscriber (max over processes); only updates every subscriber received.
     const merged = new Map<string, { topic: string; n: number; max: number; min: number }>()
@@ -573,8 +557,7 @@ async function runRelay(stub: Stub, n: number, design: RelayDesign): Promise<Row
         `connect ${(conn.ms / 1000).toFixed(1)} s${connNote}; window ${window.toFixed(1)} s; streams open at the end ${readyEnd}, closed during the window ${closed}${windowError ? ` ("${windowError}")` : ''}, relay-dropped ${dropped}`,
         `latency samples ${lastSub.length} (lowest share of streams that received a sampled update ${fmt(coverage * 100, 1)} %; ${incomplete} updates left out: received by < 90 % of the streams, or not within ${GRACE_MS} ms of the window's end); ` +
           `metrics p50/p99 ${fmt(percentile(byTopic('metrics'), 50), 1)}/${fmt(percentile(byTopic('metrics'), 99), 1)} ms, stations ${fmt(percentile(byTopic('stations'), 50), 1)}/${fmt(percentile(byTopic('stations'), 99), 1)} ms, ` +
-          `first subscriber p50 ${fmt(percentile(complete.map((m) => m.min), 50), 1)} ms, max ${fmt(Math.max(...lastSub), 1)} ms; ` +
-          `last subscriber, slowest ten: ${[...lastSub].sort((a, b) => b - a).slice(0, 10).map((x) => fmt(x, 1)).join(', ')} ms`,
+          `first subscriber p50 ${fmt(percentile(complete.map((m) => m.min), 50), 1)} ms, max ${fmt(Math.max(...lastSub), 1)} ms`,
         `relay RSS after full GC ${(rss0 / 1024).toFixed(1)} MiB idle, ${(rssN / 1024).toFixed(1)} MiB with ${n} streams (${(rssRaw / 1024).toFixed(1)} MiB before that GC: ${fmt((rssRaw - rss0) / n, 1)} KiB/stream), ` +
           `max ${(rssMax / 1024).toFixed(1)} MiB in the window, ${(rssEnd / 1024).toFixed(1)} MiB after; per stream after GC: JS heap used ${perStream(mem0.heapUsed, memN.heapUsed, n)} KiB (heap reserved ${perStream(mem0.heapTotal, memN.heapTotal, n)} KiB), external ${perStream(mem0.external, memN.external, n)} KiB (array buffers ${perStream(mem0.arrayBuffers, memN.arrayBuffers, n)} KiB)`,
         `CPU % of one core: relay ${fmt(((after.relayCpu - before.relayCpu) / window) * 100, 1)} (user ${fmt(((after.relayTimes.user - before.relayTimes.user) / window) * 100, 1)}, system ${fmt(((after.relayTimes.system - before.relayTimes.system) / window) * 100, 1)}), stub ${fmt(((after.stubCpu - before.stubCpu) / window) * 100, 1)}, load processes ${fmt(((after.loadCpu - before.loadCpu) / window) * 100, 1)}, processes outside the benchmark ${fmt(foreignPct(before, after), 1)}; machine busy ${fmt(machineBusy, 0)} % of ${os.cpus().length} cores`,
@@ -686,18 +669,15 @@ function table(rows: Row[]): string {
   return out.join('\n')
 }
 
-/** The issue's targets checked on the rows of one relay design as built ('shared' or 'writers'). */
-function targets(rows: Row[], design: 'shared' | 'writers'): string[] {
+function targets(rows: Row[]): string[] {
   const out: string[] = []
-  const shared = rows.filter((r) => r.design === design)
-  if (!shared.length) return out
-  out.push(`${DESIGN_LABEL[design]}:`)
+  const shared = rows.filter((r) => r.design === 'shared')
   const at = (n: number) => shared.find((r) => r.n === n)
   const check = (ok: boolean, text: string) => out.push(`${ok ? '[met]   ' : '[missed]'} ${text}`)
   const r10k = at(10_000)
   if (r10k) {
     const ok = r10k.ready === 10_000 && !r10k.dropped
-    check(ok, `10,000 concurrent subscribers on one relay${design === 'writers' ? ' (one polling process, its writers holding the sockets)' : ' process'}: ${r10k.subs} connected with snapshots, ${r10k.dropped} dropped during the window`)
+    check(ok, `10,000 concurrent subscribers on one relay process: ${r10k.subs} connected with snapshots, ${r10k.dropped} dropped during the window`)
   } else out.push('[n/a]    10,000 concurrent subscribers: N=10000 not run')
   for (const [n, limit] of [[1000, 25], [10_000, 250]] as const) {
     const r = at(n)
@@ -707,7 +687,7 @@ function targets(rows: Row[], design: 'shared' | 'writers'): string[] {
   const big = [...shared].sort((a, b) => b.n - a.n)[0]
   if (big?.rssPerSub !== undefined) {
     const all = shared.map((r) => `N=${fmt(r.n, 0)}: ${fmt(r.rssPerSub, 1)}`).join(', ')
-    check(big.rssPerSub <= 16, `≤ 16 KiB relay RSS per idle subscriber${design === 'writers' ? ' (relay and writer processes together)' : ''}: ${fmt(big.rssPerSub, 1)} KiB at N=${fmt(big.n, 0)}${big.rssPerSub > 16 ? ` (over by ${fmt(big.rssPerSub - 16, 1)} KiB)` : ''} (${all} KiB; small N is within RSS noise)`)
+    check(big.rssPerSub <= 16, `≤ 16 KiB relay RSS per idle subscriber: ${fmt(big.rssPerSub, 1)} KiB at N=${fmt(big.n, 0)}${big.rssPerSub > 16 ? ` (over by ${fmt(big.rssPerSub - 16, 1)} KiB)` : ''} (${all} KiB; small N is within RSS noise)`)
   }
   if (shared.length) {
     const expected = SUB_TOPICS.reduce((a, t) => a + 60_000 / PROD_INTERVALS[t], 0)
@@ -736,8 +716,6 @@ function ratios(rows: Row[]): string[] {
     const p = rows.find((r) => r.n === n && r.design === 'polling')
     if (s && p) out.push(`N=${fmt(n, 0)}: naive polling / relay: upstream requests ${x(p.reqMinProd, s.reqMinProd)}, upstream bytes ${x(p.upKiBMinProd, s.upKiBMinProd)}, bytes to clients ${x(p.clientMiBMinProd, s.clientMiBMinProd)}, upstream (stub) CPU ${x(p.stubCpu, s.stubCpu)}`)
     if (s && v) out.push(`N=${fmt(n, 0)}: naive fan-out / shared: p50 ${x(v.p50, s.p50)}, p99 ${x(v.p99, s.p99)}, relay CPU ${x(v.relayCpu, s.relayCpu)}, RSS/sub ${x(v.rssPerSub, s.rssPerSub)}`)
-    const w = rows.find((r) => r.n === n && r.design === 'writers')
-    if (s && w) out.push(`N=${fmt(n, 0)}: with ${WRITERS} writers / shared in one process: p50 ${x(w.p50, s.p50)}, p99 ${x(w.p99, s.p99)}, relay CPU ${x(w.relayCpu, s.relayCpu)}, RSS/sub ${x(w.rssPerSub, s.rssPerSub)}`)
   }
   return out
 }
@@ -779,7 +757,7 @@ const rows: Row[] = []
 for (const n of NS) {
   for (const design of DESIGNS) {
     if (design === 'polling') rows.push(await runPolling(stub, n))
-    else rows.push(await runRelay(stub, n, design as RelayDesign))
+    else rows.push(await runRelay(stub, n, design as 'shared' | 'naive'))
   }
 }
 await stopChild(stub.proc)
@@ -794,8 +772,7 @@ const report = [
   '',
   table(rows),
   '',
-  ...targets(rows, 'shared'),
-  ...targets(rows, 'writers'),
+  ...targets(rows),
   '',
   ...ratios(rows),
   ...(rows.some((r) => r.otherCpu >= 50) ? ['', '"!" in others: processes outside the benchmark used half a core or more during that window: its latency and CPU figures are inflated'] : []),

@@ -3,9 +3,8 @@
  * touches nothing of the relay:
  * - the relay exits when the benchmark that started it is gone, even if that was killed with SIGKILL;
  * - on SIGUSR2 it runs a full garbage collection and writes process.memoryUsage() as JSON to
- *   `BENCH_MEM_FILE.<pid>`, so run.ts can measure the memory that subscribers hold rather than garbage
- *   left by the connection storm. Writer processes (RELAY_WRITERS) inherit the relay's Node options, so
- *   this runs in them too, each writing its own file.
+ *   BENCH_MEM_FILE, so run.ts can measure the memory that subscribers hold rather than garbage left by
+ *   the connection storm.
  */
 import fs from 'node:fs'
 
@@ -20,8 +19,7 @@ if (memFile) {
   process.on('SIGUSR2', () => {
     gc?.()
     gc?.()
-    const file = `${memFile}.${process.pid}`
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ at: Date.now(), gc: !!gc, ...process.memoryUsage() }))
-    fs.renameSync(`${file}.tmp`, file)
+    fs.writeFileSync(`${memFile}.tmp`, JSON.stringify({ at: Date.now(), gc: !!gc, ...process.memoryUsage() }))
+    fs.renameSync(`${memFile}.tmp`, memFile)
   })
 }

@@ -11,15 +11,12 @@ import { createPollers, type Pollers } from './poller.ts'
 import { createTickets } from './tickets.ts'
 import { createUpstream, UpstreamError, type Upstream } from './upstream.ts'
 import { createRelayMetrics } from './metrics.ts'
-import { createWriters, type Writers } from './writers.ts'
 import type { RelayLimits } from '../../config/env.ts'
 
 export interface Relay {
   hub: Hub
   pollers: Pollers
   upstream: Upstream
-  /** Writer processes holding the streams' sockets (`RELAY_WRITERS` > 0), else null. */
-  writers: Writers | null
 }
 
 const TicketBody = z.object({ installation_id: z.coerce.number().int().positive() })
@@ -38,10 +35,10 @@ const StreamQuery = z.object({
  * The relay's core: upstream client, pollers and hub, wired together. `app.ts` creates it (so tests and
  * metrics can reach it) and registers {@link relayRoutes} with it.
  */
-export function createRelay(opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number; limits?: Partial<RelayLimits> }): Relay & { close(): Promise<void>; limits: RelayLimits } {
+export function createRelay(opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number; limits?: Partial<RelayLimits> }): Relay & { close(): void; limits: RelayLimits } {
   const limits: RelayLimits = {
     fanout: 'shared', maxStreamsPerUser: RELAY.maxStreamsPerUser, maxStreamsPerIp: RELAY.maxStreamsPerIp,
-    maxBufferedBytes: RELAY.maxBufferedBytes, maxBlockedMs: RELAY.maxBlockedMs, writers: 0, replayMs: RELAY.replayMs, sweepMs: RELAY.sweepMs, upstreamTimeoutMs: RELAY.upstreamTimeoutMs,
+    maxBufferedBytes: RELAY.maxBufferedBytes, maxBlockedMs: RELAY.maxBlockedMs, replayMs: RELAY.replayMs, sweepMs: RELAY.sweepMs, upstreamTimeoutMs: RELAY.upstreamTimeoutMs,
     ...Object.fromEntries(Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined)),
   }
   const upstream = createUpstream({ base: opts.upstream, credentials: opts.credentials, timeoutMs: limits.upstreamTimeoutMs })
@@ -49,13 +46,6 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
   let hub: Hub
   const pollers = createPollers({ hub: () => hub, upstream, intervals: opts.intervals, idleStopMs: opts.idleStopMs })
   hub = createHub({ limits, events: { onWatch: (id, topic, watched) => pollers.watch(id, topic, watched) } })
-  const writers = limits.writers > 0 && limits.fanout === 'shared'
-    ? createWriters({
-      count: limits.writers,
-      settings: { maxBufferedBytes: limits.maxBufferedBytes, maxBlockedMs: limits.maxBlockedMs, endGraceMs: RELAY.endGraceMs, sweepMs: limits.sweepMs },
-      onDropped: () => hub.stats.dropped++,
-    })
-    : null
   const sweeper = setInterval(() => hub.sweep(), limits.sweepMs)
   sweeper.unref()
   // Rights of open streams are re-checked as often as stations are polled (issue 3: within one poll).
@@ -109,14 +99,12 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
     hub,
     pollers,
     upstream,
-    writers,
     limits,
-    async close() {
+    close() {
       clearInterval(sweeper)
       clearInterval(rechecker)
       pollers.stopAll()
       hub.closeAll()
-      await writers?.close()
     },
   }
 }
@@ -125,7 +113,7 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
  * The relay's HTTP surface (ARCHITECTURE §5): POST /live/tickets and the SSE stream
  * GET /live/installations/:installationId. Access is checked with the API using the caller's own token.
  */
-export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Relay & { close(): Promise<void>; limits: RelayLimits } }) {
+export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Relay & { close(): void; limits: RelayLimits } }) {
   const { hub, upstream, limits } = relay
   const tickets = createTickets()
   const metrics = createRelayMetrics(hub, relay.pollers)
@@ -191,7 +179,7 @@ export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Rela
     bump(perIp, ip, 1)
     const header = req.headers['last-event-id']
     const lastEventId = (typeof header === 'string' && header) || query.data.lastEventId || null
-    const stream = naive ? openPluginStream(reply) : openStream(req.raw.socket, reply, relay.writers)
+    const stream = naive ? openPluginStream(reply) : openStream(req.raw.socket, reply)
     const sub: Subscriber = { res: stream.out, installationId, userId, connectedAt: Date.now(), topics: new Set(query.data.topics), lastWrite: Date.now(), blockedSince: 0, send: stream.send }
     stream.onClose(() => {
       bump(perUser, userId, -1)
@@ -210,18 +198,13 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
  * encoding (the body ends when the connection closes, hence `Connection: close`), no per-write work in
  * the HTTP layer. Headers set on the reply so far (hooks) are kept.
  */
-function openStream(socket: Socket, reply: FastifyReply, writers: Writers | null): { out: LiveOut; onClose(fn: () => void): void; send?: undefined } {
+function openStream(socket: Socket, reply: FastifyReply): { out: LiveOut; onClose(fn: () => void): void; send?: undefined } {
   const headers: Record<string, unknown> = { ...reply.getHeaders(), ...SSE_HEADERS }
   reply.hijack()
   let head = 'HTTP/1.1 200 OK\r\n'
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue
     for (const v of Array.isArray(value) ? value : [value]) head += `${name}: ${String(v)}\r\n`
-  }
-  if (writers) {
-    // A writer process takes the socket over and writes the head itself.
-    const out = writers.adopt(socket, head + '\r\n')
-    return { out, onClose: (fn) => out.onClose(fn) }
   }
   // No Nagle delay: an event is written in one piece and should leave at once.
   socket.setNoDelay(true)

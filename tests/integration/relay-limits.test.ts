@@ -34,6 +34,22 @@ let app: FastifyInstance
 let base: string
 let port: number
 
+beforeAll(async () => {
+  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r))
+  ;({ app, url: base } = await startApp({
+    roles: ['relay'],
+    upstreamUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}/api`,
+    relayUpstream: { email: 'relay@example.com', password: 'x' },
+    intervals: { stations: 100, metrics: 100 },
+    relay: { maxStreamsPerUser: 3, maxStreamsPerIp: 50, maxBufferedBytes: 256 * 1024, maxBlockedMs: 1500, sweepMs: 200, replayMs: 1000 },
+  }))
+  port = Number(new URL(base).port)
+})
+afterAll(async () => {
+  await app?.close()
+  stub.close()
+})
+
 function watcher(user: number, lastEventId?: string, topics = 'stations') {
   const events: { type: string; id: string; seq: number }[] = []
   const es = new EventSource(`${base}/live/installations/1?topics=${topics}${lastEventId ? `&lastEventId=${lastEventId}` : ''}`, {
@@ -56,23 +72,7 @@ function stalledClient(user: number): Promise<net.Socket> {
   })
 }
 
-// The same behaviour whether the relay process writes to the sockets itself or hands them to writer processes.
-describe.each([0, 2])('relay limits, RELAY_WRITERS=%i', (writers) => {
-  beforeAll(async () => {
-    if (!stub.listening) await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r))
-    ;({ app, url: base } = await startApp({
-      roles: ['relay'],
-      upstreamUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}/api`,
-      relayUpstream: { email: 'relay@example.com', password: 'x' },
-      intervals: { stations: 100, metrics: 100 },
-      relay: { maxStreamsPerUser: 3, maxStreamsPerIp: 50, maxBufferedBytes: 256 * 1024, maxBlockedMs: 1500, sweepMs: 200, replayMs: 1000, writers },
-    }))
-    port = Number(new URL(base).port)
-  })
-  afterAll(async () => {
-    await app?.close()
-  })
-
+describe('relay limits', () => {
   it('answer 429 past the per-user cap, and free the slot when a stream closes', async () => {
     const open = [watcher(7), watcher(7), watcher(7)]
     await until(() => open.every((w) => w.events.length), 5000, 'three streams')
@@ -124,19 +124,6 @@ describe.each([0, 2])('relay limits, RELAY_WRITERS=%i', (writers) => {
     outside.es.close()
   })
 
-  it.runIf(writers > 0)('spreads streams over the writer processes; one that dies takes only its streams, and is replaced', async () => {
-    const ws = [watcher(51), watcher(52), watcher(53, undefined, 'metrics'), watcher(54, undefined, 'metrics')]
-    await until(() => ws.every((w) => w.events.length), 5000, 'four streams')
-    expect(app.relay!.writers!.streams()).toEqual([2, 2])
-    const pids = app.relay!.writers!.pids()
-    process.kill(pids[0], 'SIGKILL')
-    // Its two streams close (EventSource reconnects them); the others keep receiving without a gap.
-    await until(() => app.relay!.writers!.pids().length === 2 && !app.relay!.writers!.pids().includes(pids[0]), 5000, 'a new writer')
-    const counts = ws.map((w) => w.events.length)
-    await until(() => ws.every((w, i) => w.events.length > counts[i] + 1), 10_000, 'all four streams receiving again')
-    for (const w of ws) w.es.close()
-  })
-
   it('serves Prometheus text at /live/metrics', async () => {
     const text = await (await fetch(`${base}/live/metrics`)).text()
     for (const name of ['cockpit_relay_subscribers', 'cockpit_relay_installations', 'cockpit_relay_polled_topics', 'cockpit_relay_events_sent_total',
@@ -176,5 +163,3 @@ describe.each([0, 2])('relay limits, RELAY_WRITERS=%i', (writers) => {
     expect(halfOpenText.trimEnd()).toMatch(/retry: \d+$/)
   })
 })
-
-afterAll(() => stub.close())
