@@ -11,6 +11,7 @@ import { createPollers, type Pollers } from './poller.ts'
 import { createTickets } from './tickets.ts'
 import { createUpstream, UpstreamError, type Upstream } from './upstream.ts'
 import { createRelayMetrics } from './metrics.ts'
+import { detachFromHttp } from './detach.ts'
 import type { RelayLimits } from '../../config/env.ts'
 
 export interface Relay {
@@ -196,7 +197,8 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
  * Take the connection over for a stream (issue 6): write the response head on the socket and hand the
  * socket itself to the hub. Events are then single socket writes of the shared frames: no chunked
  * encoding (the body ends when the connection closes, hence `Connection: close`), no per-write work in
- * the HTTP layer. Headers set on the reply so far (hooks) are kept.
+ * the HTTP layer, and none of its per-connection state kept (detach.ts). Headers set on the reply so
+ * far (hooks) are kept.
  */
 function openStream(socket: Socket, reply: FastifyReply): { out: LiveOut; onClose(fn: () => void): void; send?: undefined } {
   const headers: Record<string, unknown> = { ...reply.getHeaders(), ...SSE_HEADERS }
@@ -209,6 +211,14 @@ function openStream(socket: Socket, reply: FastifyReply): { out: LiveOut; onClos
   // No Nagle delay: an event is written in one piece and should leave at once.
   socket.setNoDelay(true)
   socket.write(head + '\r\n')
+  // The stream owns the socket from here: errors end in 'close'; node:http's request state is released
+  // once the parser has returned (detach.ts), after which the client's FIN must be seen and answered here.
+  socket.on('error', () => socket.destroy())
+  setImmediate(() => {
+    if (socket.destroyed || !detachFromHttp(socket)) return
+    socket.on('end', () => socket.destroy())
+    socket.on('data', () => {})
+  })
   return { out: socket, onClose: (fn) => socket.once('close', fn) }
 }
 
