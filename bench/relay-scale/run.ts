@@ -11,6 +11,7 @@
  *   BENCH_N=100,1000,10000       subscriber counts
  *   BENCH_SECONDS=30             measurement window per relay run
  *   BENCH_DESIGNS=shared,naive,polling
+ *   BENCH_RELAY_NODE_ARGS=--max-semi-space-size=4   Node options of the relay (production's; '' for Node's defaults)
  *   BENCH_INTERVALS_MS=metrics=1000,stations=1000,sessions=3000,info=4000,energy_return=6000
  *   BENCH_TOPICS=metrics,stations,sessions,info,energy_return   topics each subscriber asks for
  *   BENCH_PROFILES=1             permission profiles among subscribers (1 = all admins)
@@ -63,6 +64,8 @@ const POLL_SAMPLE = Number(env.BENCH_POLL_SAMPLE ?? 250)
 const POLL_SECONDS = Number(env.BENCH_POLL_SECONDS ?? 20)
 const MAX_MINUTES = Number(env.BENCH_MAX_MINUTES ?? 40)
 const QUIET_WAIT = Number(env.BENCH_QUIET_WAIT ?? 120)
+/** Node options of the relay besides the benchmark's own (--expose-gc, the watchdog): as the Dockerfile and `npm start` run it. */
+const RELAY_NODE_ARGS = list(env.BENCH_RELAY_NODE_ARGS?.replaceAll(' ', ','), '--max-semi-space-size=4')
 /** Simulated seconds per real second: one benchmark metrics poll covers one production metrics interval. */
 const SPEED = PROD_INTERVALS.metrics / INTERVALS.metrics
 
@@ -296,7 +299,7 @@ async function startRelay(stub: Stub, fanout: 'shared' | 'naive'): Promise<Relay
     RELAY_FANOUT: fanout, RELAY_MAX_STREAMS_PER_USER: '1000000', RELAY_MAX_STREAMS_PER_IP: '1000000',
     BENCH_MEM_FILE: path.join(dataDir, 'memory.json'),
   }
-  const proc = track(spawn(process.execPath, ['--expose-gc', '--import', pathToFileURL(path.join(HERE, 'watchdog.ts')).href, 'server/main.ts'], {
+  const proc = track(spawn(process.execPath, ['--expose-gc', ...RELAY_NODE_ARGS, '--import', pathToFileURL(path.join(HERE, 'watchdog.ts')).href, 'server/main.ts'], {
     cwd: ROOT, env: { ...env, ...relayEnv }, stdio: ['ignore', 'pipe', 'pipe'],
   }))
   const relay: Relay = { proc, port, tail: [], warnings: 0, memFile: relayEnv.BENCH_MEM_FILE }
@@ -769,6 +772,7 @@ const report = [
   `Relay scale benchmark — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${git}`,
   machine,
   `window ${SECONDS} s per relay run; bench poll intervals ${TOPICS.map((t) => `${t} ${INTERVALS[t] / 1000} s`).join(', ')}; @prod = normalized per topic to ${prodRate}`,
+  `relay started as production runs it: node ${RELAY_NODE_ARGS.join(' ') || '(Node defaults)'} server/main.ts (plus the benchmark's --expose-gc and watchdog preload)`,
   `subscribers ask for ${SUB_TOPICS.join(',')}; ${PROFILES === 1 ? 'all in one permission profile (installation admins)' : `${PROFILES} permission profiles`}; latency = per metrics/stations update, receive time at the last subscriber − generated_at at the stub`,
   '',
   table(rows),
