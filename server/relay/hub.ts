@@ -146,24 +146,17 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     if (ended.length) setTimeout(() => ended.forEach((sub) => sub.res.destroyed || sub.res.destroy()), RELAY.endGraceMs).unref()
   }
 
-  /** Frames held back per subscriber while a batch runs (see `batch`); null outside a batch. */
-  let pending: Map<Subscriber, Buffer[]> | null = null
+  /** Frames held back per profile while a batch runs (see `batch`); null outside a batch. */
+  let pending: Map<Profile, { topic: Topic; bytes: Buffer }[]> | null = null
 
   function write(sub: Subscriber, bytes: Buffer): void {
     if (sub.res.destroyed || sub.res.writableEnded) return
     stats.eventsSent++
     stats.bytesSent += bytes.length
-    if (pending) {
-      const list = pending.get(sub)
-      if (list) list.push(bytes)
-      else pending.set(sub, [bytes])
-      return
-    }
     writeNow(sub, bytes)
   }
 
   function writeNow(sub: Subscriber, bytes: Buffer): void {
-    if (sub.res.destroyed || sub.res.writableEnded) return
     const ok = sub.res.write(bytes)
     sub.lastWrite = now()
     if (!ok) {
@@ -175,25 +168,43 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     }
   }
 
+  /** A profile's frame of `topic` to every subscriber of it who asked for the topic: now, or at the batch's end. */
+  function fanOut(profile: Profile, topic: Topic, bytes: Buffer, naive?: () => { id?: string; event: string; data: unknown }): void {
+    if (pending && !(naive && L.fanout === 'naive')) {
+      const list = pending.get(profile)
+      if (list) list.push({ topic, bytes })
+      else pending.set(profile, [{ topic, bytes }])
+      return
+    }
+    for (const sub of profile.subscribers) if (sub.topics.has(topic)) (naive ? deliver(sub, bytes, naive) : write(sub, bytes))
+  }
+
   /**
-   * Write what a batch held back: one write per subscriber. Subscribers of one profile with the same
-   * topics get the same frames in the same order, so each distinct sequence is joined once.
+   * Write what a batch held back: one write per subscriber, of the frames of its profile for the topics
+   * it asked for, in order. Subscribers with the same topics share one joined buffer (keyed by the set of
+   * frames that apply, as a bit mask), so the per-subscriber work is a few set lookups and one write.
    */
-  function flush(held: Map<Subscriber, Buffer[]>): void {
-    let joined: { frames: Buffer[]; bytes: Buffer }[] = []
-    let joinedFor: Profile | undefined
-    for (const [sub, frames] of held) {
-      if (frames.length === 1) {
-        writeNow(sub, frames[0])
+  function flush(held: Map<Profile, { topic: Topic; bytes: Buffer }[]>): void {
+    for (const [profile, frames] of held) {
+      if (frames.length > 30) {
+        for (const f of frames) for (const sub of profile.subscribers) if (sub.topics.has(f.topic)) write(sub, f.bytes)
         continue
       }
-      if (sub.profile !== joinedFor) {
-        joinedFor = sub.profile
-        joined = []
+      const joined = new Map<number, { bytes: Buffer; count: number }>()
+      for (const sub of profile.subscribers) {
+        if (sub.res.destroyed || sub.res.writableEnded) continue
+        let mask = 0
+        for (let i = 0; i < frames.length; i++) if (sub.topics.has(frames[i].topic)) mask |= 1 << i
+        if (!mask) continue
+        let j = joined.get(mask)
+        if (!j) {
+          const parts = frames.filter((_, i) => mask & (1 << i)).map((f) => f.bytes)
+          joined.set(mask, (j = { bytes: parts.length === 1 ? parts[0] : Buffer.concat(parts), count: parts.length }))
+        }
+        stats.eventsSent += j.count
+        stats.bytesSent += j.bytes.length
+        writeNow(sub, j.bytes)
       }
-      let hit = joined.find((j) => j.frames.length === frames.length && j.frames.every((f, i) => f === frames[i]))
-      if (!hit) joined.push((hit = { frames, bytes: Buffer.concat(frames) }))
-      writeNow(sub, hit.bytes)
     }
   }
 
@@ -327,18 +338,18 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
         stats.lastEvent.set(`${topic}:${type}`, { type, bytes: bytes.length })
         pushRing(profile, { seq, topic, bytes, at: now() })
         const naive = () => ({ id, event: type, data: { topic, seq, [key]: change.type === 'patch' ? change.ops : change.type === 'merge' ? change.merge : next } })
-        for (const sub of profile.subscribers) if (sub.topics.has(topic)) deliver(sub, bytes, naive)
+        fanOut(profile, topic, bytes, naive)
       }
     },
 
     /**
      * Run `fn` (publish and setStatus calls of one poll round) and write what it produced afterwards,
      * one write per subscriber: N subscribers cost N writes per round, not N per topic. Nested calls
-     * join the outer batch. (Naive fan-out sends at once, as it would without batching.)
+     * join the outer batch. (Naive fan-out sends its events at once, as it would without batching.)
      */
     batch(fn: () => void): void {
       if (pending) return fn()
-      const held = new Map<Subscriber, Buffer[]>()
+      const held = new Map<Profile, { topic: Topic; bytes: Buffer }[]>()
       pending = held
       try {
         fn()
@@ -414,7 +425,7 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
       const st = { state, since: new Date(now()).toISOString() }
       s.status.set(topic, st)
       const bytes = frame(null, 'status', JSON.stringify(statusData(topic, st)))
-      for (const profile of s.profiles.values()) for (const sub of profile.subscribers) if (sub.topics.has(topic)) write(sub, bytes)
+      for (const profile of s.profiles.values()) fanOut(profile, topic, bytes)
     },
 
     /**
