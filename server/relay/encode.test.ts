@@ -6,17 +6,28 @@ import { encodeChange, mergeIsExact } from './encode.ts'
 const station = (id: number, power: number, extra: Record<string, unknown> = {}) => ({ id, name: `P-${id}`, status: 'charging', power_kw: power, energy_kwh: 3.2, session_start: '2026-11-22T06:00:00.000Z', rfid: { id: 4, tag: '04AB' }, ...extra })
 const stations = (n: number, power = (i: number) => i) => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i + 1), station(i + 1, power(i + 1))]))
 
-/** What a client holds after applying the change to `prev`. */
-function applied(prev: unknown, change: NonNullable<ReturnType<typeof encodeChange>>): unknown {
-  if (change.type === 'snapshot') return JSON.parse(change.json)
-  if (change.type === 'patch') return jsonpatch.applyPatch(structuredClone(prev), JSON.parse(change.json), true, false).newDocument
-  return jsonMergePatch.apply(structuredClone(prev), JSON.parse(change.json))
+/** What a client holds after applying the change's events to `prev`, in order. */
+function applied(prev: unknown, changes: NonNullable<ReturnType<typeof encodeChange>>): unknown {
+  let state = prev
+  for (const change of changes) {
+    if (change.type === 'snapshot') state = JSON.parse(change.json)
+    else if (change.type === 'patch') state = jsonpatch.applyPatch(structuredClone(state), JSON.parse(change.json), true, false).newDocument
+    else state = jsonMergePatch.apply(structuredClone(state), JSON.parse(change.json))
+  }
+  return state
 }
 
+/** Encode and check that the events rebuild `next` exactly; returns the single event (or the list). */
+function encodeAll(prev: unknown, next: unknown) {
+  const changes = encodeChange(prev, next, JSON.stringify(next))
+  if (changes) expect(applied(prev, changes)).toEqual(next)
+  return changes
+}
 function encode(prev: unknown, next: unknown) {
-  const change = encodeChange(prev, next, JSON.stringify(next))
-  if (change) expect(applied(prev, change)).toEqual(next)
-  return change
+  const changes = encodeAll(prev, next)
+  if (!changes) return changes
+  expect(changes).toHaveLength(1)
+  return changes[0]
 }
 
 describe('encodeChange', () => {
@@ -50,6 +61,19 @@ describe('encodeChange', () => {
     const prev = stations(3)
     const next = { ...prev, 4: station(4, 0, { session_start: null }) }
     expect(encode(prev, next)!.type).toBe('patch')
+  })
+
+  it('splits a change: a merge patch for the records it can express, then ops for one with a null', () => {
+    const prev = stations(30)
+    const next: Record<string, unknown> = {}
+    for (const [id, st] of Object.entries(prev)) next[id] = { ...st, power_kw: st.power_kw + 0.5, energy_kwh: st.energy_kwh + 0.01 }
+    next[31] = station(31, 0, { session_start: null, rfid: null })
+    const changes = encodeAll(prev, next)!
+    expect(changes.map((c) => c.type)).toEqual(['merge', 'patch'])
+    expect(Object.keys(JSON.parse(changes[0].json))).toHaveLength(30)
+    expect(JSON.parse(changes[1].json)).toEqual([{ op: 'add', path: '/31', value: next[31] }])
+    const single = JSON.stringify(jsonpatch.compare(prev, next)).length
+    expect(changes[0].json.length + changes[1].json.length).toBeLessThan(single / 2)
   })
 
   it('removes a record with a merge null, and replaces arrays whole', () => {

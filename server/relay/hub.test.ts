@@ -86,4 +86,28 @@ describe('hub', () => {
     expect(added[2][0].toString()).not.toContain('"topic":"stations"')
     expect(hub.stats.eventsSent).toBeGreaterThanOrEqual(5)
   })
+
+  it('sends a change that needs two events (merge, then ops) with consecutive seqs, and replays the second alone', () => {
+    const hub = createHub({ events: { onWatch: () => {} } })
+    const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [i + 1, { id: i + 1, name: `S${i + 1}`, power_kw: i, rfid: null }]))
+    hub.publish(1, 'stations', many)
+    const s = subscriber(1)
+    hub.subscribe(s, access(1), null)
+    const mark = s.writes.length
+    const next: Record<string, unknown> = Object.fromEntries(Object.entries(many).map(([k, v]) => [k, { ...v, power_kw: v.power_kw + 1 }]))
+    next[21] = { id: 21, name: 'S21', power_kw: 0, rfid: null }
+    hub.publish(1, 'stations', next)
+    const text = s.writes.slice(mark).map(String).join('')
+    const events = [...text.matchAll(/id: (\S+)\nevent: (\w+)\n/g)].map((m) => [m[1], m[2]])
+    expect(events.map((e) => e[1])).toEqual(['merge', 'patch'])
+    const [a, b] = events.map((e) => Number(e[0].split('.')[1]))
+    expect(b).toBe(a + 1)
+    // A stream that saw the merge resumes with exactly the ops.
+    const r = subscriber(2)
+    hub.subscribe(r, access(2), events[0][0])
+    const replay = r.writes.map(String).join('')
+    expect(replay).toContain('event: patch')
+    expect(replay).not.toContain('event: merge')
+    expect(replay).not.toContain('event: snapshot')
+  })
 })

@@ -314,31 +314,35 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     },
 
     /**
-     * New upstream data for a topic. Each profile gets the change of its projection as a merge patch or
-     * RFC 6902 patch, whichever is smaller (a snapshot when it has none yet, or when the snapshot is
-     * smaller still); unchanged projections send nothing.
+     * New upstream data for a topic. Each profile gets the change of its projection in its smallest exact
+     * form (encode.ts: merge patch, RFC 6902 ops, a merge patch followed by ops, or a snapshot; always a
+     * snapshot when it has none yet); unchanged projections send nothing.
      */
     publish(installationId: number, topic: Topic, state: unknown): void {
       const s = inst(installationId)
       const json = JSON.stringify(state)
       if (s.upstream.get(topic)?.json === json) return
       s.upstream.set(topic, { json, state })
-      let seq = 0
+      const seqs: number[] = []
       for (const profile of s.profiles.values()) {
         const next = project(topic, state, profile.access)
         const prev = profile.states.get(topic)
         profile.states.set(topic, next)
-        const change = encodeChange(prev, next, next === state ? json : JSON.stringify(next))
-        if (!change) continue
-        const type = change.type
-        if (!seq) seq = ++s.seq
-        const id = `${epoch}.${seq}`
-        const key = type === 'snapshot' ? 'data' : type === 'patch' ? 'ops' : 'merge'
-        const bytes = frame(id, type, `{"topic":"${topic}","seq":${seq},"${key}":${change.json}}`)
-        stats.lastEvent.set(`${topic}:${type}`, { type, bytes: bytes.length })
-        pushRing(profile, { seq, topic, bytes, at: now() })
-        const naive = () => ({ id, event: type, data: { topic, seq, [key]: change.type === 'patch' ? change.ops : change.type === 'merge' ? change.merge : next } })
-        fanOut(profile, topic, bytes, naive)
+        const changes = encodeChange(prev, next, next === state ? json : JSON.stringify(next))
+        if (!changes) continue
+        // A change may travel as two events (merge patch, then ops): each gets its own seq, shared by
+        // the profiles that send an event at that position.
+        changes.forEach((change, i) => {
+          const type = change.type
+          const seq = (seqs[i] ??= ++s.seq)
+          const id = `${epoch}.${seq}`
+          const key = type === 'snapshot' ? 'data' : type === 'patch' ? 'ops' : 'merge'
+          const bytes = frame(id, type, `{"topic":"${topic}","seq":${seq},"${key}":${change.json}}`)
+          stats.lastEvent.set(`${topic}:${type}`, { type, bytes: bytes.length })
+          pushRing(profile, { seq, topic, bytes, at: now() })
+          const naive = () => ({ id, event: type, data: { topic, seq, [key]: change.type === 'patch' ? change.ops : change.type === 'merge' ? change.merge : next } })
+          fanOut(profile, topic, bytes, naive)
+        })
       }
     },
 
