@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { errorMessage } from '../api/errors.ts'
+import { errorMessage, fieldErrors } from '../api/errors.ts'
 
 /** A message under a form or action: the success text, or the error text of SPEC §8's extraction. */
 export type Feedback = { tone: 'info' | 'error'; text: string } | null
@@ -30,4 +30,16 @@ export function useAction() {
     }
   }
   return { busy, feedback, setFeedback, run }
+}
+
+/**
+ * An `onError` for {@link useAction}'s `run` in forms: puts the API's field errors (SPEC §8) under their
+ * fields and returns true when there were any, so only errors without a field show as the form's message.
+ */
+export function intoFieldErrors(setErrors: (errors: Record<string, string>) => void): (err: unknown) => boolean {
+  return (err) => {
+    const f = fieldErrors(err)
+    setErrors(f)
+    return Object.keys(f).length > 0
+  }
 }

@@ -3,7 +3,8 @@ import type { FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Timer } from '../../../shared/schemas/timer.ts'
 import { TIME_RE, TIMER_MODES, WEEKDAY_FIELDS } from '../../../shared/schemas/timer.ts'
-import { errorMessage, fieldErrors } from '../../api/errors.ts'
+import { errorMessage } from '../../api/errors.ts'
+import { intoFieldErrors, useAction } from '../../components/use-action.ts'
 import { Loading, Notice } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { createTimer, deleteTimer, listTimers, updateTimer, type TimerFields } from './station-api.ts'
@@ -124,32 +125,22 @@ export function StationTimers({ installationId, stationId, admin, timerMode }: {
 function TimerForm({ timer, onSave, onCancel }: { timer: Timer | null; onSave: (fields: TimerFields) => Promise<void>; onCancel: () => void }) {
   const { t } = useTranslation('charging')
   const { t: tp } = useTranslation('power')
-  const { t: tc } = useTranslation()
   const ids = { title: useId(), time: useId(), timeError: useId(), description: useId(), mode: useId() }
   const [fields, setFields] = useState<TimerFields>(timer ? { ...EMPTY, ...timer } : EMPTY)
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const [failure, setFailure] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const action = useAction()
+  const failure = action.feedback?.tone === 'error' ? action.feedback.text : null
   const set = (patch: Partial<TimerFields>) => setFields((f) => ({ ...f, ...patch }))
 
   async function submit(e: FormEvent) {
     e.preventDefault()
-    setFailure(null)
+    action.setFeedback(null)
     if (!TIME_RE.test(fields.start_time)) {
       setErrors({ start_time: t('timers.timeInvalid') })
       return
     }
     setErrors({})
-    setBusy(true)
-    try {
-      await onSave(fields)
-    } catch (err) {
-      const f = fieldErrors(err)
-      setErrors(f)
-      if (!Object.keys(f).length) setFailure(errorMessage(err, tc))
-    } finally {
-      setBusy(false)
-    }
+    await action.run(() => onSave(fields), intoFieldErrors(setErrors))
   }
 
   return (
@@ -216,7 +207,7 @@ function TimerForm({ timer, onSave, onCancel }: { timer: Timer | null; onSave: (
         <button type="button" className="btn-secondary" onClick={onCancel}>
           {t('rfids.cancel')}
         </button>
-        <button type="submit" className="btn-primary" disabled={busy}>
+        <button type="submit" className="btn-primary" disabled={action.busy}>
           {t('rfids.save')}
         </button>
       </div>

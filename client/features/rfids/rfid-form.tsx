@@ -3,7 +3,7 @@ import type { FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Rfid } from '../../../shared/schemas/rfid.ts'
 import { tagHasSpaces } from '../../../shared/schemas/rfid.ts'
-import { errorMessage, fieldErrors } from '../../api/errors.ts'
+import { intoFieldErrors, useAction } from '../../components/use-action.ts'
 import { cx } from '../../components/ui.tsx'
 import type { RfidFields } from './api.ts'
 
@@ -32,15 +32,14 @@ export function RfidForm({
   onCancel: () => void
 }) {
   const { t } = useTranslation('charging')
-  const { t: tc } = useTranslation()
   const ids = { tag: useId(), tagError: useId(), description: useId(), stations: useId(), title: useId() }
   const [tag, setTag] = useState(rfid?.tag ?? '')
   const [description, setDescription] = useState(rfid?.description ?? '')
   const [all, setAll] = useState(rfid?.all_stations ?? true)
   const [chosen, setChosen] = useState<number[]>(rfid?.station_ids ?? [])
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const [failure, setFailure] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const action = useAction()
+  const failure = action.feedback?.tone === 'error' ? action.feedback.text : null
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -49,19 +48,10 @@ export function RfidForm({
     if (admin && !trimmed) local.tag = t('rfids.form.tagRequired')
     else if (admin && tagHasSpaces(trimmed)) local.tag = t('rfids.form.tagSpaces')
     setErrors(local)
-    setFailure(null)
+    action.setFeedback(null)
     if (Object.keys(local).length) return
     const fields: RfidFields = admin ? { tag: trimmed, description, all_stations: all, station_ids: all ? [] : chosen } : { description }
-    setBusy(true)
-    try {
-      await onSave(fields)
-    } catch (err) {
-      const f = fieldErrors(err)
-      setErrors(f)
-      if (!Object.keys(f).length) setFailure(errorMessage(err, tc))
-    } finally {
-      setBusy(false)
-    }
+    await action.run(() => onSave(fields), intoFieldErrors(setErrors))
   }
 
   return (
@@ -133,7 +123,7 @@ export function RfidForm({
         <button type="button" className="btn-secondary" onClick={onCancel}>
           {t('rfids.cancel')}
         </button>
-        <button type="submit" className="btn-primary" disabled={busy}>
+        <button type="submit" className="btn-primary" disabled={action.busy}>
           {t('rfids.save')}
         </button>
       </div>
