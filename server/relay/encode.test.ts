@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import jsonpatch from 'fast-json-patch'
-import jsonMergePatch from 'json-merge-patch'
 import { encodeChange, mergeIsExact } from './encode.ts'
+import { applyUpdate } from '../../tests/live-updates.ts'
 
 const station = (id: number, power: number, extra: Record<string, unknown> = {}) => ({ id, name: `P-${id}`, status: 'charging', power_kw: power, energy_kwh: 3.2, session_start: '2026-11-22T06:00:00.000Z', rfid: { id: 4, tag: '04AB' }, ...extra })
 const stations = (n: number, power = (i: number) => i) => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i + 1), station(i + 1, power(i + 1))]))
@@ -9,11 +9,7 @@ const stations = (n: number, power = (i: number) => i) => Object.fromEntries(Arr
 /** What a client holds after applying the change's events to `prev`, in order. */
 function applied(prev: unknown, changes: NonNullable<ReturnType<typeof encodeChange>>): unknown {
   let state = prev
-  for (const change of changes) {
-    if (change.type === 'snapshot') state = JSON.parse(change.json)
-    else if (change.type === 'patch') state = jsonpatch.applyPatch(structuredClone(state), JSON.parse(change.json), true, false).newDocument
-    else state = jsonMergePatch.apply(structuredClone(state), JSON.parse(change.json))
-  }
+  for (const c of changes) state = c.type === 'snapshot' ? JSON.parse(c.json) : applyUpdate(state, c.type, { ops: c.type === 'patch' ? c.ops : undefined, merge: c.type === 'merge' ? c.merge : undefined })
   return state
 }
 

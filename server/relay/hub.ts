@@ -33,7 +33,7 @@ export interface Subscriber {
   /** When the socket stopped accepting writes (0 = not blocked). */
   blockedSince: number
   /** Naive fan-out only: the plugin's per-subscriber send, which serializes the event itself. */
-  send?: (msg: { id?: string; event: string; data: unknown }) => Promise<void>
+  send?: (msg: NaiveEvent) => Promise<void>
 }
 
 interface RingEntry {
@@ -90,14 +90,17 @@ export interface HubStats {
   lastEvent: Map<string, { type: 'snapshot' | 'patch' | 'merge'; bytes: number }>
 }
 
+/** An event as the naive fan-out's plugin takes it (it serializes `data` itself). */
+type NaiveEvent = { id?: string; event: string; data: unknown }
+
 const frame = (id: string | null, event: string, data: string) => Buffer.from(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${data}\n\n`)
 const HEARTBEAT = Buffer.from(': keep-alive\n\n')
 
 /**
  * The relay's fan-out (ARCHITECTURE §5, issue 6): keeps each installation's upstream state, projects it
- * once per permission profile, diffs it into the smallest of an RFC 7396 merge patch, RFC 6902 ops or a
- * snapshot (encode.ts), serializes each event once per profile
- * and writes the same bytes to every subscriber of that profile. Each profile keeps a replay ring
+ * once per permission profile, encodes each change in its smallest exact form (encode.ts), serializes
+ * each event once per profile and writes the same bytes to every subscriber of that profile; a poll
+ * round's events go out as one write per subscriber (`batch`). Each profile keeps a replay ring
  * (`replayMs`) for exact Last-Event-ID resumes; outside it a resume gets fresh snapshots. A subscriber
  * whose socket stays blocked past `maxBlockedMs` or `maxBufferedBytes` is dropped without delaying the
  * others (writes never wait). `fanout: 'naive'` serializes per subscriber instead (benchmark only).
@@ -168,15 +171,18 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     }
   }
 
-  /** A profile's frame of `topic` to every subscriber of it who asked for the topic: now, or at the batch's end. */
-  function fanOut(profile: Profile, topic: Topic, bytes: Buffer, naive?: () => { id?: string; event: string; data: unknown }): void {
-    if (pending && !(naive && L.fanout === 'naive')) {
+  /**
+   * A profile's frame of `topic` to every subscriber of it who asked for the topic: at the batch's end
+   * when a batch runs, else now. Naive fan-out hands update events to each subscriber's plugin at once.
+   */
+  function fanOut(profile: Profile, topic: Topic, bytes: Buffer, naive?: () => NaiveEvent): void {
+    if (naive && L.fanout === 'naive') {
+      for (const sub of profile.subscribers) if (sub.topics.has(topic)) deliver(sub, bytes, naive)
+    } else if (pending) {
       const list = pending.get(profile)
       if (list) list.push({ topic, bytes })
       else pending.set(profile, [{ topic, bytes }])
-      return
-    }
-    for (const sub of profile.subscribers) if (sub.topics.has(topic)) (naive ? deliver(sub, bytes, naive) : write(sub, bytes))
+    } else for (const sub of profile.subscribers) if (sub.topics.has(topic)) write(sub, bytes)
   }
 
   /**
@@ -208,17 +214,13 @@ export function createHub({ events, limits = {}, epoch = Date.now().toString(36)
     }
   }
 
-  /** Send one event to a subscriber: the shared bytes, or (naive) the object for the plugin to serialize. */
-  function deliver(sub: Subscriber, bytes: Buffer, naive: () => { id?: string; event: string; data: unknown }): void {
-    if (L.fanout === 'naive' && sub.send) {
-      const msg = naive()
-      stats.eventsSent++
-      if (sub.res.destroyed || sub.res.writableEnded) return
-      sub.lastWrite = now()
-      void sub.send(msg).catch(() => drop(sub))
-      return
-    }
-    write(sub, bytes)
+  /** Naive fan-out: the plugin serializes the event for this subscriber (falls back to the shared bytes). */
+  function deliver(sub: Subscriber, bytes: Buffer, naive: () => NaiveEvent): void {
+    if (!sub.send) return write(sub, bytes)
+    if (sub.res.destroyed || sub.res.writableEnded) return
+    stats.eventsSent++
+    sub.lastWrite = now()
+    void sub.send(naive()).catch(() => drop(sub))
   }
 
   function pushRing(p: Profile, entry: RingEntry): void {

@@ -191,6 +191,13 @@ export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Rela
   })
 }
 
+/** An open stream as the route hands it to the hub: where bytes go, its close, and (naive) the plugin's send. */
+interface OpenStream {
+  out: LiveOut
+  onClose(fn: () => void): void
+  send?: Subscriber['send']
+}
+
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'close' }
 
 /**
@@ -200,7 +207,7 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-
  * the HTTP layer, and none of its per-connection state kept (detach.ts). Headers set on the reply so
  * far (hooks) are kept.
  */
-function openStream(socket: Socket, reply: FastifyReply): { out: LiveOut; onClose(fn: () => void): void; send?: undefined } {
+function openStream(socket: Socket, reply: FastifyReply): OpenStream {
   const headers: Record<string, unknown> = { ...reply.getHeaders(), ...SSE_HEADERS }
   reply.hijack()
   let head = 'HTTP/1.1 200 OK\r\n'
@@ -223,7 +230,7 @@ function openStream(socket: Socket, reply: FastifyReply): { out: LiveOut; onClos
 }
 
 /** The naive benchmark design: the plugin's response and its per-subscriber `send`, which serializes each event. */
-function openPluginStream(reply: FastifyReply): { out: LiveOut; onClose(fn: () => void): void; send: Subscriber['send'] } {
+function openPluginStream(reply: FastifyReply): OpenStream {
   reply.header('Cache-Control', 'no-store')
   reply.header('X-Accel-Buffering', 'no')
   reply.sse.keepAlive()

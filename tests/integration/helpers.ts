@@ -1,8 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
-import jsonpatch from 'fast-json-patch'
-import jsonMergePatch from 'json-merge-patch'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig, type Config, type Role } from '../../config/env.ts'
 
@@ -85,12 +83,3 @@ export async function startWithTokens(roles: Role[] = ['api']) {
   return { ...started, other, tokens }
 }
 
-/** The relay's update events: RFC 6902 ops (`patch`) or an RFC 7396 merge patch (`merge`), whichever was smaller. */
-export const UPDATE_EVENTS = ['patch', 'merge'] as const
-
-/** A topic's state after a relay update event, applied to a copy like the browser store does. */
-export function applyUpdate(state: unknown, type: string, d: { ops?: jsonpatch.Operation[]; merge?: unknown }): unknown {
-  if (type === 'patch') return jsonpatch.applyPatch(structuredClone(state), d.ops!, true, false).newDocument
-  if (type === 'merge') return jsonMergePatch.apply(structuredClone(state), d.merge)
-  throw new Error(`not an update event: ${type}`)
-}

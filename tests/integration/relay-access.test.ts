@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { EventSource } from 'eventsource'
-import { applyUpdate, auth, login, startApp, until, UPDATE_EVENTS } from './helpers.ts'
+import { auth, login, startApp, until } from './helpers.ts'
+import { applyUpdate, UPDATE_EVENTS } from '../live-updates.ts'
 
 let app: FastifyInstance
 let base: string

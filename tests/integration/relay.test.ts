@@ -3,7 +3,8 @@ import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { EventSource } from 'eventsource'
 import type jsonpatch from 'fast-json-patch'
-import { addOtherInstallation, applyUpdate, auth, login, sleep, startApp, until } from './helpers.ts'
+import { addOtherInstallation, auth, login, sleep, startApp, until } from './helpers.ts'
+import { applyUpdate } from '../live-updates.ts'
 
 interface Received {
   id: string
