@@ -64,7 +64,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     timers: createTimerService({ db, installations }),
     statistics,
     rates: createRateService({ db, installations }),
-    pricing: createPricingService({ db, installations }),
+    pricing: createPricingService({ db, installations, tariffs }),
     // Statistics are stateless, so reports get their own instance.
     reports: createReportService({ db, installations, mail, statistics: createStatisticsService({ db, installations }) }),
     objects: createObjectService({ db, installations }),

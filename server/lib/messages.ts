@@ -263,6 +263,12 @@ const M = {
     fr: 'Veuillez saisir des horaires tarifaires valides',
     it: 'Inserisci orari tariffari validi',
   },
+  tariffStartsAfterToday: {
+    en: 'A new tariff can only start after today: sessions already charged keep the price they were charged at.',
+    de: 'Ein neuer Tarif kann frühestens morgen beginnen: Bereits geladene Sitzungen behalten ihren Preis.',
+    fr: 'Un nouveau tarif ne peut commencer qu’après aujourd’hui : les recharges déjà effectuées gardent leur prix.',
+    it: 'Una nuova tariffa può iniziare solo dopo oggi: le ricariche già effettuate mantengono il loro prezzo.',
+  },
   rateStarted: {
     en: 'This rate has already started: only its name can be changed.',
     de: 'Dieser Tarif gilt bereits: Nur sein Name kann geändert werden.',

@@ -1,9 +1,11 @@
+import { z } from 'zod'
 import type { ScheduleEntry } from '../rules/tariff.ts'
 
 /**
  * GET /api/electricity-tariff/ (SPEC §7): the tariff in force today for the Pricing screen. Prices in
  * CHF: basic_tariff per month, high/low/flat per kWh (4 decimals); validity "YYYY-MM-DD"; `schedule`
  * lists the high-tariff spans per weekday (installation-local), low tariff is the rest of the day.
+ * `editable` (issue 12 §4) says whether this version has not started yet, so an admin may still change it.
  */
 export interface Pricing {
   id: number
@@ -16,4 +18,36 @@ export interface Pricing {
   valid_from: string
   valid_to: string | null
   schedule: ScheduleEntry[]
+  editable: boolean
 }
+
+const Flag = z.union([z.literal(0), z.literal(1)])
+const Chf = z.number().finite()
+
+/** One high-tariff span of the weekly grid: installation-local "HH:mm" and a 0/1 flag per weekday (SPEC §3). */
+export const ScheduleEntrySchema = z.object({
+  start: z.string().max(5),
+  end: z.string().max(5),
+  monday: Flag, tuesday: Flag, wednesday: Flag, thursday: Flag, friday: Flag, saturday: Flag, sunday: Flag,
+})
+
+/**
+ * PUT /api/electricity-tariff/?installation={id} (issue 12 §4): the charging tariff from `valid_from` on,
+ * the same shape as the GET (id, valid_to and editable are ignored). Prices in CHF (energy per kWh,
+ * basic per month). The ranges and the rule that a version starts after today are checked by
+ * server/domain/tariffs/pricing.ts with the SPEC §5 rate messages.
+ */
+export const PricingUpdate = z.object({
+  id: z.number().optional(),
+  name: z.string().trim().min(1).max(255),
+  basic_tariff: Chf,
+  high_tariff: Chf,
+  low_tariff: Chf,
+  flat_tariff: Chf.nullable().optional(),
+  flat: z.boolean().default(false),
+  valid_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  valid_to: z.string().nullable().optional(),
+  schedule: z.array(ScheduleEntrySchema).max(50),
+  editable: z.boolean().optional(),
+})
+export type PricingUpdate = z.infer<typeof PricingUpdate>

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import request from 'supertest'
+import type { FastifyInstance } from 'fastify'
+import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
+
+// Issue 12 §4: admins set the charging tariff (PUT /api/electricity-tariff/), versioned by validity date;
+// every session keeps the price of the version valid when it started.
+let app: FastifyInstance
+let other: Awaited<ReturnType<typeof startWithTokens>>['other']
+let tokens: RoleTokens
+const INST = 1
+const api = () => request(app.server)
+const url = (inst = INST) => `/api/electricity-tariff/?installation=${inst}`
+
+const inDays = (n: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date(Date.now() + n * 86_400_000))
+const weekdays = { monday: 1, tuesday: 1, wednesday: 1, thursday: 1, friday: 1, saturday: 0, sunday: 0 } as const
+const version = (over: Record<string, unknown> = {}) => ({
+  name: 'Tariff 2027', basic_tariff: 6, high_tariff: 0.4, low_tariff: 0.25, flat_tariff: null, flat: false,
+  valid_from: inDays(1), schedule: [{ start: '06:00', end: '22:00', ...weekdays }], ...over,
+})
+
+beforeAll(async () => {
+  ;({ app, other, tokens } = await startWithTokens(['api']))
+})
+afterAll(async () => app?.close())
+
+describe('setting the charging tariff', () => {
+  it('refuses everyone but the installation\'s admins and superusers', async () => {
+    await api().put(url()).send(version()).expect(401)
+    expect((await api().put(url()).set(auth(tokens.user)).send(version()).expect(403)).body).toEqual({ detail: expect.any(String) })
+    await api().put(url()).set(auth(tokens.bern)).send(version()).expect(403)
+    expect((await api().get(`/api/electricity-tariff/versions/?installation=${INST}`).set(auth(tokens.user)).expect(200)).body).toHaveLength(1)
+    await api().get(`/api/electricity-tariff/versions/?installation=${INST}`).set(auth(tokens.bern)).expect(403)
+  })
+
+  it('answers the SPEC §5 rate messages by field, in the caller\'s language', async () => {
+    const bad = await api().put(url()).set(auth(tokens.admin)).send(version({ high_tariff: -0.1, low_tariff: 12, basic_tariff: 5000, schedule: [{ start: '25:00', end: '07:00', ...weekdays }] })).expect(400)
+    expect(bad.body).toEqual({
+      high_tariff: ['Please enter a valid rate'], low_tariff: ['Please enter a valid rate'], basic_tariff: ['Please enter a valid rate'],
+      schedule: ['Please enter valid rate times'],
+    })
+    const de = await api().put(url()).set(auth(tokens.admin)).set('Accept-Language', 'de').send(version({ flat: true, flat_tariff: null })).expect(400)
+    expect(de.body).toEqual({ flat_tariff: ['Das Feld ist erforderlich.'] })
+  })
+
+  it('never changes a version that has started: a new one starts after today', async () => {
+    for (const day of [inDays(0), inDays(-30), '2026-02-30']) {
+      const r = await api().put(url()).set(auth(tokens.admin)).send(version({ valid_from: day })).expect(400)
+      expect(Object.keys(r.body)).toEqual(['valid_from'])
+    }
+    const r = await api().put(url()).set(auth(tokens.admin)).send(version({ valid_from: inDays(0) })).expect(400)
+    expect(r.body.valid_from[0]).toMatch(/only start after today/)
+    expect((await api().get(url()).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ high_tariff: 0.295, low_tariff: 0.21, valid_to: null, editable: false })
+  })
+
+  it('adds a version from tomorrow, ends the current one today, and replaces a version that has not started', async () => {
+    const saved = await api().put(url()).set(auth(tokens.admin)).send(version()).expect(200)
+    expect(saved.body).toMatchObject({ name: 'Tariff 2027', basic_tariff: 6, high_tariff: 0.4, low_tariff: 0.25, valid_from: inDays(1), valid_to: null, editable: true })
+    // Today's price is still the old one.
+    expect((await api().get(url()).set(auth(tokens.user)).expect(200)).body).toMatchObject({ high_tariff: 0.295, valid_to: inDays(0) })
+    // The same start day again changes that version instead of adding one; a later one bounds it.
+    await api().put(url()).set(auth(tokens.admin)).send(version({ high_tariff: 0.42 })).expect(200)
+    await api().put(url()).set(auth(tokens.admin)).send(version({ name: 'Summer', valid_from: inDays(60), high_tariff: 0.3 })).expect(200)
+    const all = (await api().get(`/api/electricity-tariff/versions/?installation=${INST}`).set(auth(tokens.admin)).expect(200)).body
+    expect(all.map((v: { valid_from: string; valid_to: string | null; high_tariff: number }) => [v.valid_from, v.valid_to, v.high_tariff])).toEqual([
+      [inDays(60), null, 0.3],
+      [inDays(1), inDays(59), 0.42],
+      [expect.any(String), inDays(0), 0.295],
+    ])
+  })
+
+  it('prices each session with the version valid when it started, so earlier sessions keep their price', async () => {
+    const domain = app.domain!
+    const stationId = other.stationId
+    await api().put(url(other.installationId)).set(auth(tokens.super)).send(version({ name: 'Bern old', valid_from: inDays(1), high_tariff: 0.5, low_tariff: 0.5, schedule: [] })).expect(200)
+    // A session on the first day of that version, and one begun before it that runs into it.
+    const tz = 'Europe/Zurich'
+    const dayStart = (n: number) => new Date(`${inDays(n)}T10:00:00+01:00`)
+    const later = await domain.sessions.start({ installationId: other.installationId, stationId, rfidId: null, userId: null, at: dayStart(2) })
+    await domain.sessions.addEnergy(later, 2, new Date(dayStart(2).getTime() + 3600_000), other.installationId, tz)
+    const row = await domain.db.selectFrom('charging_sessions').select('price_rappen').where('id', '=', later).executeTakeFirstOrThrow()
+    expect(row.price_rappen).toBe(100)
+    // A later tariff change (from the day after tomorrow + 10) leaves that session's price alone.
+    await api().put(url(other.installationId)).set(auth(tokens.bern)).send(version({ name: 'Bern new', valid_from: inDays(12), high_tariff: 0.9, low_tariff: 0.9, schedule: [] })).expect(200)
+    await domain.sessions.addEnergy(later, 1, new Date(dayStart(2).getTime() + 7200_000), other.installationId, tz)
+    expect((await domain.db.selectFrom('charging_sessions').select('price_rappen').where('id', '=', later).executeTakeFirstOrThrow()).price_rappen).toBe(150)
+    const afterChange = await domain.sessions.start({ installationId: other.installationId, stationId, rfidId: null, userId: null, at: dayStart(13) })
+    await domain.sessions.addEnergy(afterChange, 2, new Date(dayStart(13).getTime() + 3600_000), other.installationId, tz)
+    expect((await domain.db.selectFrom('charging_sessions').select('price_rappen').where('id', '=', afterChange).executeTakeFirstOrThrow()).price_rappen).toBe(180)
+  })
+})
