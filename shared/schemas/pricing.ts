@@ -34,15 +34,15 @@ export const ScheduleEntrySchema = z.object({
 /**
  * PUT /api/electricity-tariff/?installation={id} (issue 12 §4): the charging tariff from `valid_from` on,
  * the same shape as the GET (id, valid_to and editable are ignored). Prices in CHF (energy per kWh,
- * basic per month). The ranges and the rule that a version starts after today are checked by
+ * basic per month; null, as a form sends an unreadable number, is refused by field). The ranges and the rule that a version starts after today are checked by
  * server/domain/tariffs/pricing.ts with the SPEC §5 rate messages.
  */
 export const PricingUpdate = z.object({
   id: z.number().optional(),
   name: z.string().trim().min(1).max(255),
-  basic_tariff: Chf,
-  high_tariff: Chf,
-  low_tariff: Chf,
+  basic_tariff: Chf.nullable(),
+  high_tariff: Chf.nullable(),
+  low_tariff: Chf.nullable(),
   flat_tariff: Chf.nullable().optional(),
   flat: z.boolean().default(false),
   valid_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),

@@ -39,6 +39,8 @@ describe('setting the charging tariff', () => {
       high_tariff: ['Please enter a valid rate'], low_tariff: ['Please enter a valid rate'], basic_tariff: ['Please enter a valid rate'],
       schedule: ['Please enter valid rate times'],
     })
+    const unreadable = await api().put(url()).set(auth(tokens.admin)).send(version({ high_tariff: null, basic_tariff: null })).expect(400)
+    expect(unreadable.body).toEqual({ high_tariff: ['Please enter a valid rate'], basic_tariff: ['Please enter a valid rate'] })
     const de = await api().put(url()).set(auth(tokens.admin)).set('Accept-Language', 'de').send(version({ flat: true, flat_tariff: null })).expect(400)
     expect(de.body).toEqual({ flat_tariff: ['Das Feld ist erforderlich.'] })
   })

@@ -1,9 +1,20 @@
 import { apiFetch } from '../../api/http.ts'
-import type { Pricing } from '../../../shared/schemas/pricing.ts'
+import type { Pricing, PricingUpdate } from '../../../shared/schemas/pricing.ts'
 
 export type { Pricing }
+export type TariffInput = Omit<PricingUpdate, 'id' | 'valid_to' | 'editable'>
 
 /** The tariff in force; 404 "Pricing is not found" when there is none. */
 export function fetchPricing(installationId: number, signal?: AbortSignal): Promise<Pricing> {
   return apiFetch<Pricing>('/api/electricity-tariff/', { query: { installation: installationId }, signal })
+}
+
+/** Every tariff version, newest first (issue 12 §4). */
+export function fetchTariffVersions(installationId: number, signal?: AbortSignal): Promise<Pricing[]> {
+  return apiFetch<Pricing[]>('/api/electricity-tariff/versions/', { query: { installation: installationId }, signal })
+}
+
+/** PUT /api/electricity-tariff/ (admins): the version from `valid_from` (after today) on; 400 with field messages. */
+export function saveTariff(installationId: number, body: TariffInput): Promise<Pricing> {
+  return apiFetch<Pricing>('/api/electricity-tariff/', { method: 'PUT', query: { installation: installationId }, body })
 }

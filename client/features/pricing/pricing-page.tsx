@@ -6,14 +6,20 @@ import { ApiError } from '../../api/errors.ts'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
-import { fetchPricing, type Pricing } from './api.ts'
+import { localDate } from '../../../shared/rules/granularity.ts'
+import { fetchPricing, fetchTariffVersions, type Pricing } from './api.ts'
 import { daySpans, hhmm, type Span } from './schedule.ts'
+import { TariffForm } from './tariff-form.tsx'
 
 /**
  * Pricing (SPEC §2, issue 5 §4): basic, high, low and flat tariff, the validity period and the weekday
- * schedule, where low tariff is the complement of high tariff. Read-only for every role; "Pricing is
- * not found" when the installation has no tariff in force.
+ * schedule, where low tariff is the complement of high tariff; "Pricing is not found" when the
+ * installation has no tariff in force. Every version is listed (issue 12 §4); admins add a version
+ * from a day after today or change the upcoming one.
  */
+/** The calendar day after "YYYY-MM-DD". */
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+
 export default function PricingPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('pricing')
   const { t: tc } = useTranslation()
@@ -21,18 +27,25 @@ export default function PricingPage({ installation }: { installation: Installati
   const f = useFormats(installation.timezone)
   const [pricing, setPricing] = useState<Pricing | null>(null)
   const [problem, setProblem] = useState<{ text: string; missing: boolean } | null>(null)
+  const [versions, setVersions] = useState<Pricing[]>([])
+  const [editing, setEditing] = useState(false)
+  const [saved, setSaved] = useState<Pricing | null>(null)
+  const [reload, setReload] = useState(0)
+  const isAdmin = installation.role !== 'installation_user'
+  const tomorrow = nextDay(localDate(new Date(), installation.timezone))
 
   useEffect(() => {
     const ctrl = new AbortController()
-    setPricing(null)
     setProblem(null)
     fetchPricing(installation.id, ctrl.signal).then(setPricing, (err: unknown) => {
       if (isAbortError(err)) return
       const missing = err instanceof ApiError && err.status === 404
       setProblem({ text: missing ? t('notFound') : errorMessage(err, tc), missing })
     })
+    fetchTariffVersions(installation.id, ctrl.signal).then(setVersions, () => setVersions([]))
     return () => ctrl.abort()
-  }, [installation.id, t, tc])
+  }, [installation.id, t, tc, reload])
+  const upcoming = versions.find((v) => v.editable && v.valid_from === versions.filter((x) => x.editable).at(-1)?.valid_from) ?? null
 
   const perKwh = (v: number) => `${f.number(v, 4)} CHF/kWh`
   const spans = (list: Span[]) => (list.length ? list.map(([s, e]) => `${hhmm(s)}–${hhmm(e)}`).join(', ') : t('none'))
@@ -40,7 +53,24 @@ export default function PricingPage({ installation }: { installation: Installati
 
   return (
     <div className="mx-auto max-w-4xl space-y-4">
-      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+        {isAdmin && !editing ? (
+          <button type="button" onClick={() => { setSaved(null); setEditing(true) }} className="min-h-11 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+            {upcoming ? t('editUpcoming') : t('newVersion')}
+          </button>
+        ) : null}
+      </div>
+      {saved ? <Notice tone="info" role="status">{t('savedNotice', { date: f.date(`${saved.valid_from}T12:00:00Z`) })}</Notice> : null}
+      {editing ? (
+        <TariffForm
+          installationId={installation.id}
+          from={upcoming ?? pricing}
+          tomorrow={tomorrow}
+          onSaved={(p) => { setSaved(p); setEditing(false); setReload((n) => n + 1) }}
+          onCancel={() => setEditing(false)}
+        />
+      ) : null}
       {problem ? (
         <Notice tone={problem.missing ? 'info' : 'error'} role={problem.missing ? 'status' : 'alert'}>
           {problem.text}
@@ -104,6 +134,34 @@ export default function PricingPage({ installation }: { installation: Installati
           </Card>
         </>
       )}
+      {versions.length ? (
+        <Card titleId="pricing-versions" title={t('versions')}>
+          <div className="overflow-x-auto">
+            <table className="w-full text-left text-sm">
+              <thead>
+                <tr>
+                  <th scope="col" className="py-1 pr-3 font-medium">{t('versionName')}</th>
+                  <th scope="col" className="py-1 pr-3 font-medium">{t('validity')}</th>
+                  <th scope="col" className="py-1 pr-3 font-medium">{t('tariff.high')}</th>
+                  <th scope="col" className="py-1 pr-3 font-medium">{t('tariff.low')}</th>
+                  <th scope="col" className="py-1 font-medium">{t('versionState')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {versions.map((v) => (
+                  <tr key={v.id} className="border-t border-slate-100">
+                    <th scope="row" className="py-1.5 pr-3 font-normal">{v.name}</th>
+                    <td className="whitespace-nowrap py-1.5 pr-3 tabular-nums">{day(v.valid_from)} – {v.valid_to ? day(v.valid_to) : t('open')}</td>
+                    <td className="whitespace-nowrap py-1.5 pr-3 tabular-nums">{perKwh(v.high_tariff)}</td>
+                    <td className="whitespace-nowrap py-1.5 pr-3 tabular-nums">{perKwh(v.low_tariff)}</td>
+                    <td className="py-1.5">{t(v.editable ? 'state.upcoming' : v.id === pricing?.id ? 'state.inForce' : 'state.ended')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </Card>
+      ) : null}
     </div>
   )
 }

@@ -5,7 +5,7 @@ import { errorMessage, fieldErrors } from '../../api/errors.ts'
 import { Notice } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { createRate, RATE_FIELDS, renameRate, replaceRate, type Rate, type RateInput, type RateKind, type TimeSpan } from './api.ts'
-import { parseLocaleNumber } from './number.ts'
+import { parseLocaleNumber } from '../../components/parse-number.ts'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm disabled:bg-slate-100 disabled:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
 

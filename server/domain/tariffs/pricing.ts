@@ -54,9 +54,10 @@ export function checkTariffVersion(input: PricingUpdate, today: string): void {
   const add = (field: string, key: MessageKey) => void ((fields[field] ??= []).includes(key) || fields[field].push(key))
   for (const k of ['high_tariff', 'low_tariff', 'flat_tariff'] as const) {
     const v = input[k]
-    if (v != null && !(v >= 0 && v < MAX_CHF_PER_KWH)) add(k, 'rateInvalid')
+    if ((v == null && k !== 'flat_tariff') || (v != null && !(v >= 0 && v < MAX_CHF_PER_KWH))) add(k, 'rateInvalid')
   }
-  if (!(input.basic_tariff >= 0 && input.basic_tariff < MAX_BASIC_CHF)) add('basic_tariff', 'rateInvalid')
+  const basic = input.basic_tariff
+  if (basic == null || !(basic >= 0 && basic < MAX_BASIC_CHF)) add('basic_tariff', 'rateInvalid')
   if (input.flat && input.flat_tariff == null) add('flat_tariff', 'required')
   for (const e of input.schedule) {
     try {
@@ -117,7 +118,7 @@ export function createPricingService({ db, installations, tariffs, now = () => n
         const next = rows.find((r) => r.valid_from > from)
         const prev = rows.filter((r) => r.valid_from < from).at(-1)
         const values = {
-          name: input.name, basic_rappen: Math.round(input.basic_tariff * 100), high_rappen_per_kwh: rappen(input.high_tariff), low_rappen_per_kwh: rappen(input.low_tariff),
+          name: input.name, basic_rappen: Math.round(input.basic_tariff! * 100), high_rappen_per_kwh: rappen(input.high_tariff!), low_rappen_per_kwh: rappen(input.low_tariff!),
           flat_rappen_per_kwh: input.flat_tariff == null ? null : rappen(input.flat_tariff), flat: input.flat, valid_from: from,
           valid_to: next ? dayBefore(next.valid_from) : null, schedule: JSON.stringify(input.schedule) as never,
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseLocaleNumber } from './number.ts'
+import { parseLocaleNumber } from './parse-number.ts'
 
 describe('parseLocaleNumber', () => {
   it('reads decimal points, decimal commas and Swiss thousands; empty or junk is NaN', () => {
