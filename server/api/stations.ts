@@ -16,7 +16,8 @@ const StationBulk = z.array(StationPatch.extend({ id: Id })).min(1).max(1000)
 
 /**
  * Station routes of issue 4 beside the GET/PATCH ones in installations.ts.
- * POST …/charging_stations/{id}/simulator/plug_in {minutes?: 1–240, default 30} → 202: demo control
+ * POST …/charging_stations/{id}/simulator/plug_in {minutes?: 1–240, default 30; energy_kwh?: 0–200, the
+ * car's need, default 0} → 202: demo control
  * (docs/decisions.md) that plugs a fully charged guest car in at a simulated station, so learning mode
  * (which needs a car plugged in, SPEC §4) can be shown at any hour. Admins only (403); 404 for an
  * unknown station or when no simulator runs in this process.
@@ -93,12 +94,12 @@ export function stationRoutes(app: FastifyInstance, domain: Domain) {
   })
   app.post('/cockpit/installations/:installationId/charging_stations/:stationId/simulator/plug_in', async (req, reply) => {
     const { installationId, stationId } = parse(StationParams, req.params)
-    const { minutes } = parse(z.object({ minutes: z.number().int().min(1).max(240).default(30) }), req.body)
+    const { minutes, energy_kwh } = parse(z.object({ minutes: z.number().int().min(1).max(240).default(30), energy_kwh: z.number().min(0).max(200).default(0) }), req.body)
     const actor = await actorOf(domain, req)
     if (!isAdmin(await domain.installations.requireRole(actor, installationId))) throw Forbidden()
     const station = (await domain.stations.forDevices(installationId)).find((s) => s.id === stationId)
     if (!station || !app.simulator) throw NotFound()
-    await app.simulator.plugIn(installationId, stationId, minutes)
-    return reply.code(202).send({ station_id: stationId, minutes })
+    await app.simulator.plugIn(installationId, stationId, minutes, new Date(), energy_kwh)
+    return reply.code(202).send({ station_id: stationId, minutes, energy_kwh })
   })
 }

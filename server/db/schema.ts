@@ -355,6 +355,13 @@ export interface PaymentChargesTable {
   at: Ts
 }
 
+/** The simulator's saved state (migration 0045): see server/devices/simulator/state.ts for its shape. */
+export interface SimulatorStateTable {
+  installation_id: number
+  state: Json<unknown>
+  saved_at: Ts
+}
+
 export interface Database {
   payment_methods: PaymentMethodsTable
   payment_checkouts: PaymentCheckoutsTable
@@ -371,6 +378,7 @@ export interface Database {
   rfid_stations: RfidStationsTable
   timers: TimersTable
   tariffs: TariffsTable
+  simulator_state: SimulatorStateTable
   rates: RatesTable
   charging_sessions: ChargingSessionsTable
   measurements: MeasurementsTable

@@ -5,6 +5,7 @@ import { bucketOf } from '../../domain/measurements/service.ts'
 import { backfill } from './backfill.ts'
 import { step, type SimState } from './physics.ts'
 import { unknownBadge } from './learning.ts'
+import { restoreState, saveState } from './state.ts'
 
 export interface Simulator {
   /** Backfill what is missing, then step every 5 s in real time. */
@@ -13,10 +14,11 @@ export interface Simulator {
   /** Run one step at `t` (tests drive the clock with this). */
   tick(t: Date): Promise<void>
   /**
-   * Demo control: a guest car (fully charged, no badge) plugs in at a station from `at` for `minutes`,
-   * so learning mode can be shown at any hour. Takes effect at the next step.
+   * Demo control: a guest car (no badge) needing `energyKwh` (default 0: fully charged) plugs in at a
+   * station from `at` for `minutes`, so learning mode or a charging session can be shown at any hour
+   * (issue 12). Takes effect at the next step.
    */
-  plugIn(installationId: number, stationId: number, minutes: number, at?: Date): Promise<void>
+  plugIn(installationId: number, stationId: number, minutes: number, at?: Date, energyKwh?: number): Promise<void>
 }
 
 /**
@@ -34,10 +36,12 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }
   let running: Promise<void> | null = null
   let stopped = false
 
+  // Issue 12 §1: the state is saved every step and resumed on start, so a restart neither splits a
+  // charging session nor moves the battery; without a saved state the last measured SoC is used.
   async function stateOf(installationId: number): Promise<SimState> {
     let s = states.get(installationId)
     if (!s) {
-      s = { soc: 50, cars: new Map() }
+      s = restoreState(await domain.devices.loadSimulatorState(installationId)) ?? { soc: (await domain.devices.lastBatterySoc(installationId)) ?? 50, cars: new Map() }
       states.set(installationId, s)
     }
     return s
@@ -51,14 +55,16 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }
     lastTick.set(installationId, t.getTime())
     const tz = eq.installation.timezone
     const highTariff = await domain.tariffs.isHigh(installationId, t, tz)
-    // Sessions left open by an earlier run whose car is not tracked any more are closed now.
+    // Sessions left open by an earlier run whose car is not tracked any more are closed now; the ones whose
+    // car is still in the saved state continue.
     if (prev === undefined) {
-      for (const open of await domain.sessions.open(installationId)) await domain.sessions.finish(open.id, t)
+      const tracked = new Set([...state.cars.values()].map((c) => c?.sessionId).filter((id) => id != null))
+      for (const open of await domain.sessions.open(installationId)) if (!tracked.has(open.id)) await domain.sessions.finish(open.id, t)
     }
     const r = step(eq, state, t, dt, { seed, highTariff })
     await domain.measurements.record(r.readings.map((x) => ({ ...x, ts: t })))
     for (const o of r.stations) {
-      if (o.departed?.sessionId) await domain.sessions.finish(o.departed.sessionId, t)
+      if (o.departed?.sessionId) await domain.sessions.finish(o.departed.sessionId, new Date(Math.min(t.getTime(), o.departed.visit.depart.getTime())))
       if (o.car && !o.car.refused && o.car.sessionId === null && o.status !== 'off') {
         o.car.sessionId = await domain.sessions.start({
           installationId, stationId: o.stationId, rfidId: o.car.rfid?.id ?? null, userId: o.car.rfid?.user_id ?? null, at: t,
@@ -89,6 +95,7 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }
       const out = r.stations.find((o) => o.stationId === stationId)
       if (out?.car) await domain.stations.reportLearnedTag(stationId, unknownBadge(seed, stationId, t), t)
     }
+    await domain.devices.saveSimulatorState(installationId, saveState(state), t)
   }
 
   async function tick(t: Date): Promise<void> {
@@ -105,7 +112,9 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }
       const to = bucketOf(now)
       if (to.getTime() - from.getTime() < 15 * 60_000) continue
       const started = Date.now()
-      const r = await backfill(domain, id, from, to, seed, await stateOf(id))
+      const state = await stateOf(id)
+      const r = await backfill(domain, id, from, to, seed, state)
+      await domain.devices.saveSimulatorState(id, saveState(state), to)
       log.info({ installation: id, buckets: r.buckets, sessions: r.sessions, ms: Date.now() - started }, 'simulator backfill done')
     }
   }
@@ -125,10 +134,10 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }
 
   return {
     tick,
-    async plugIn(installationId, stationId, minutes, at = new Date()) {
+    async plugIn(installationId, stationId, minutes, at = new Date(), energyKwh = 0) {
       const state = await stateOf(installationId)
       state.guests ??= new Map()
-      state.guests.set(stationId, { arrive: at, depart: new Date(at.getTime() + minutes * 60_000), energyNeededKwh: 0, badge: 'none' })
+      state.guests.set(stationId, { arrive: at, depart: new Date(at.getTime() + minutes * 60_000), energyNeededKwh: energyKwh, badge: 'none' })
     },
     async start() {
       stopped = false

@@ -80,6 +80,13 @@ export function visitAt(t: Date, tz: string, seed: number, station: number): Car
   return null
 }
 
+/** Hours of `window` that `visit` is plugged in. */
+function presentHours(visit: CarVisit, [from, to]: [Date, Date]): number {
+  const start = Math.max(from.getTime(), visit.arrive.getTime())
+  const end = Math.min(to.getTime(), visit.depart.getTime())
+  return Math.max(0, end - start) / 3_600_000
+}
+
 /**
  * The charging mode a station in timer mode follows: the timer whose start passed most recently (over
  * the last week) on a day it repeats; optimized when the station has no timer.
@@ -106,12 +113,16 @@ export function timerMode(timers: Equipment['timers'], stationId: number, weekda
  * the cars), which it updates. PV from the sun and clouds, household and common-area load, cars arriving
  * and leaving, stations charging per mode (instant and rfid at full power; optimized at full power in low
  * tariff, else on surplus; solar on surplus only; locked never), battery absorbing surplus and covering
- * deficit within its SoC window, the grid taking the rest; water and heat per apartment.
+ * deficit within its SoC window, the grid taking the rest; water and heat per apartment. `window` is the
+ * interval the step stands for (default: the `dtSeconds` before `t`): a car charges only for the part of
+ * it that it is plugged in (issue 12 §2: a car arriving in the middle of a 15-minute backfill step gets
+ * that part of the step, so no session exceeds station power × time).
  */
-export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number, opts: { seed: number; highTariff: boolean }): StepResult {
+export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number, opts: { seed: number; highTariff: boolean; window?: [Date, Date] }): StepResult {
   const { seed } = opts
   const tz = eq.installation.timezone
   const h = dtSeconds / 3600
+  const window: [Date, Date] = opts.window ?? [new Date(t.getTime() - dtSeconds * 1000), t]
   const local = localClock(t, tz)
   const meter = (type: string) => eq.meters.find((m) => m.meter_type === type)
   const pvMeter = meter('pv')
@@ -158,6 +169,7 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
     let powerKw = 0
     const alerts: string[] = []
     let statusCode = 0
+    let energyKwh = 0
     if (mode === 'locked') status = 'off'
     else if (faulty(p.index)) {
       status = 'failure'
@@ -177,14 +189,16 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
             alerts.push(mode === 'solar' ? 'noSolarPower' : 'noOptimizedPower')
           }
         }
-        want = Math.min(want, need / h)
+        const present = presentHours(car.visit, window)
+        want = present > 0 ? Math.min(want, need / present) : 0
         powerKw = Math.round(want * 1000) / 1000
         surplus -= powerKw
         status = powerKw > 0 ? 'charging' : 'carPluggedIn'
-        car.deliveredKwh += powerKw * h
+        energyKwh = powerKw * present
+        car.deliveredKwh += energyKwh
       }
     }
-    outputs.push({ stationId: s.id, status, statusCode, alerts, powerKw, energyKwh: powerKw * h, mode, car, arrived: p.arrived, departed: p.departed })
+    outputs.push({ stationId: s.id, status, statusCode, alerts, powerKw, energyKwh, mode, car, arrived: p.arrived, departed: p.departed })
   }
   outputs.sort((a, b) => a.stationId - b.stationId)
   const chargingKw = outputs.reduce((sum, o) => sum + o.powerKw, 0)

@@ -24,6 +24,24 @@ export function createDeviceService({ db }: { db: Db }) {
     return rfids.map((r) => (r.all_stations ? { id: r.id, user_id: r.user_id } : { id: r.id, user_id: r.user_id, station_ids: links.filter((l) => l.rfid_id === r.id).map((l) => l.station_id) }))
   }
   return {
+    /** The simulator's saved state of an installation (migration 0045), or null before its first step. */
+    async loadSimulatorState(installationId: number): Promise<unknown | null> {
+      const row = await db.selectFrom('simulator_state').select('state').where('installation_id', '=', installationId).executeTakeFirst()
+      return row?.state ?? null
+    },
+    /** Save the simulator's state of an installation (one row, replaced). */
+    async saveSimulatorState(installationId: number, state: unknown, at: Date): Promise<void> {
+      const json = JSON.stringify(state)
+      await db.insertInto('simulator_state').values({ installation_id: installationId, state: json, saved_at: at })
+        .onConflict((oc) => oc.column('installation_id').doUpdateSet({ state: json, saved_at: at })).execute()
+    },
+    /** The newest battery state of charge measured in an installation, %, or null. */
+    async lastBatterySoc(installationId: number): Promise<number | null> {
+      const row = await db.selectFrom('measurements_15m as a').innerJoin('meters as m', 'm.id', 'a.meter_id').select('a.soc_last')
+        .where('m.installation_id', '=', installationId).where('m.meter_type', '=', 'battery').where('a.soc_last', 'is not', null)
+        .orderBy('a.bucket', 'desc').limit(1).executeTakeFirst()
+      return row?.soc_last ?? null
+    },
     async installationIds(): Promise<number[]> {
       return (await db.selectFrom('installations').select('id').orderBy('id').execute()).map((r) => r.id)
     },

@@ -141,9 +141,23 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
         .execute()
     },
 
+    /**
+     * Device side: add energy already split into high- and low-tariff kWh (the backfill's sums), priced by
+     * the tariff in force at the session's start.
+     */
+    async addSplit(sessionId: number, highKwh: number, lowKwh: number, installationId: number, tz: string): Promise<void> {
+      if (highKwh + lowKwh <= 0) return
+      const s = await db.selectFrom('charging_sessions').select(['start', 'high_kwh', 'low_kwh']).where('id', '=', sessionId).executeTakeFirstOrThrow()
+      const t = await tariffs.inForce(installationId, s.start, tz)
+      const high = s.high_kwh + highKwh
+      const low = s.low_kwh + lowKwh
+      await db.updateTable('charging_sessions').set({ energy_kwh: high + low, high_kwh: high, low_kwh: low, price_rappen: priceRappen(high, low, t) }).where('id', '=', sessionId).execute()
+    },
+
     /** Device side: the car left; the session becomes unpaid (payment is issue 4's). */
     async finish(sessionId: number, at: Date): Promise<void> {
-      await db.updateTable('charging_sessions').set({ end: at, status: 'unpaid' }).where('id', '=', sessionId).where('end', 'is', null).execute()
+      // Never before its start (a clock set back, or a car the simulator saw leave earlier than it came).
+      await db.updateTable('charging_sessions').set({ end: sql`greatest(start, ${at})`, status: 'unpaid' }).where('id', '=', sessionId).where('end', 'is', null).execute()
     },
 
     /**
