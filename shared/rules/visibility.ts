@@ -57,7 +57,7 @@ export function maySeeSession(s: ChargingSession, access: Access): boolean {
 /** A session with prices hidden unless the caller sees costs or it is their own (SPEC §6 cost switch). */
 export function projectSession(s: ChargingSession, access: Access): ChargingSession {
   if (access.cost || s.user_id === access.user_id) return s
-  return { ...s, price: null, transaction_fee: null, invoice_url: s.invoice_url === undefined ? undefined : null }
+  return { ...s, price: null, transaction_fee: null, ...(s.price_lines === undefined ? {} : { price_lines: null }), invoice_url: s.invoice_url === undefined ? undefined : null }
 }
 
 export function projectSessions(c: Record<string, ChargingSession>, access: Access): Record<string, ChargingSession> {

@@ -31,6 +31,11 @@ export const ChargingSession = z.object({
   paid_on: z.string().nullable(),
   /** Started by a timer (SPEC §3 journal set-by-timer flag); issue 4. */
   set_by_timer: z.boolean().optional(),
+  /**
+   * The price as the invoice prints it (issue 12 §3, shared/rules/price-lines.ts): kWh, CHF per kWh and CHF
+   * per line; `price` minus `transaction_fee` is their sum. Null when the caller may not see costs.
+   */
+  price_lines: z.array(z.object({ label: z.enum(['high', 'low', 'flat']), kwh: z.number(), unit_price: z.number(), amount: z.number() })).nullable().optional(),
   /** GET this (with the bearer token) for the PDF invoice once the session ended; null while charging. Issue 4. */
   invoice_url: z.string().nullable().optional(),
 })

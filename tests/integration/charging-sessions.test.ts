@@ -45,6 +45,32 @@ const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => 
 
 let boundarySession = 0
 
+describe('price lines (issue 12 §3)', () => {
+  it('every session\'s lines sum to its price, and the PDF prints the same lines', async () => {
+    // Sessions of odd sizes across the 20:00 boundary (Monday to Friday, 12–16 January 2026), where
+    // rounding each line and the whole differ.
+    const user = { id: 1, user: await userId() }
+    const ids: number[] = []
+    for (let i = 0; i < 12; i++) {
+      const day = String(12 + (i % 5)).padStart(2, '0')
+      ids.push(await charge(1, 1, user, `2026-01-${day}T18:00:00Z`, [[`2026-01-${day}T18:55:00Z`, 1.013 + i * 0.437], [`2026-01-${day}T19:05:00Z`, 0.677 + i * 0.291]], `2026-01-${day}T19:30:00Z`))
+    }
+    for (const id of ids) {
+      const s = (await api().get(`/api/rfids-charge/${id}/`).set(auth(tokens.admin)).expect(200)).body
+      expect(s.price_lines.map((l: { label: string }) => l.label)).toEqual(['high', 'low'])
+      const sum = s.price_lines.reduce((t: number, l: { amount: number }) => t + Math.round(l.amount * 100), 0)
+      expect(Math.round((s.price - s.transaction_fee) * 100)).toBe(sum)
+      for (const l of s.price_lines) expect(l.amount).toBe(Math.round(l.kwh * l.unit_price * 100) / 100)
+      const pdf = await pdfText((await api().get(`/api/rfids-charge/${id}/invoice`).set(auth(tokens.admin)).buffer(true).parse(binary).expect(200)).body)
+      for (const l of s.price_lines) expect(pdf).toContain(`${l.kwh.toFixed(2)} kWh × ${l.unit_price.toFixed(4)} CHF/kWh = CHF ${l.amount.toFixed(2)}`)
+      expect(pdf).toContain(`CHF ${(sum / 100).toFixed(2)}`)
+    }
+    // Someone without the cost switch sees no lines, like no price.
+    const list = (await api().get('/api/rfids-charge/?installation=1&limit=1000').set(auth(tokens.user)).expect(200)).body.results
+    for (const s of list.filter((x: { user_id: number | null; price: number | null }) => x.price === null)) expect(s.price_lines).toBeNull()
+  })
+})
+
 describe('pricing', () => {
   it('splits a session crossing the high/low boundary (20:00 local on a weekday) and prices each part', async () => {
     // Monday 12 January 2026, CET (UTC+1): 19:55 local is high tariff (29.5 Rp), 20:05 local is low (21 Rp).

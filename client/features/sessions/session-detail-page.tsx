@@ -81,6 +81,20 @@ export default function SessionDetailPage({ installation, sessionId }: { install
               value={session.status === 'paid' && session.paid_on ? t('sessions.paidOn', { date: f.date(session.paid_on) }) : session.status === 'unpaid' ? t('sessions.unpaid') : t('sessions.status.charging')}
             />
           </dl>
+          {session.price_lines?.length ? (
+            <table className="mt-4 w-full text-left text-sm">
+              <caption className="mb-1 text-left text-xs font-medium uppercase tracking-wide text-slate-500">{t('sessions.lines')}</caption>
+              <tbody>
+                {session.price_lines.map((l) => (
+                  <tr key={l.label} className="border-t border-slate-100">
+                    <th scope="row" className="py-1.5 pr-3 font-normal">{t(`sessions.${l.label}`)}</th>
+                    <td className="py-1.5 pr-3 tabular-nums">{f.kwh(l.kwh)} × {f.number(l.unit_price, 4)} CHF/kWh</td>
+                    <td className="whitespace-nowrap py-1.5 text-right tabular-nums">{chf(l.amount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
           {session.invoice_url ? (
             <div className="mt-4">
               <button type="button" className="btn-primary" disabled={downloading} onClick={() => void download(session)}>

@@ -3,7 +3,6 @@ import { SwissQRBill } from 'swissqrbill/pdf'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { SessionService } from '../sessions/service.ts'
-import type { TariffService } from '../tariffs/service.ts'
 import { AppError, Forbidden } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
 import { defaultRegion, formatDate, formatDateTime } from '../../../shared/rules/formats.ts'
@@ -36,7 +35,7 @@ export function chf(rappen: number): string {
  * Rights: the caller must see the session (404 "Session is not found") and its price — admins, the cost
  * switch or their own card (403 otherwise).
  */
-export function createInvoiceService({ db, sessions, tariffs }: { db: Db; sessions: SessionService; tariffs: TariffService }) {
+export function createInvoiceService({ db, sessions }: { db: Db; sessions: SessionService }) {
   return {
     /** The invoice of session `sessionId` as a PDF: `{ filename, content }`. 400 while still charging. */
     async pdf(actor: Actor, sessionId: number, lang: Lang): Promise<{ filename: string; content: Buffer }> {
@@ -50,7 +49,6 @@ export function createInvoiceService({ db, sessions, tariffs }: { db: Db; sessio
         db.selectFrom('charging_sessions').select(['price_rappen', 'fee_rappen', 'high_kwh', 'low_kwh', 'start']).where('id', '=', sessionId).executeTakeFirstOrThrow(),
         session.user_id != null ? db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', session.user_id).executeTakeFirst() : undefined,
       ])
-      const tariff = await tariffs.inForce(installationId, row.start, inst.timezone)
       const region = defaultRegion(lang)
       const tz = inst.timezone
       const T = (k: Parameters<typeof invoiceText>[1], p?: Record<string, string | number>) => invoiceText(lang, k, p)
@@ -86,15 +84,10 @@ export function createInvoiceService({ db, sessions, tariffs }: { db: Db; sessio
       doc.moveDown(1)
 
       const kwh = (x: number) => `${x.toFixed(2)} kWh`
-      const rate = (rp: number) => `${(rp / 100).toFixed(4)} CHF/kWh`
-      if (tariff?.flat != null) {
-        line(`${T('energy')} (${T('flat')})`, `${kwh(row.high_kwh + row.low_kwh)} × ${rate(tariff.flat)}`)
-      } else if (tariff) {
-        line(`${T('energy')} (${T('high')})`, `${kwh(row.high_kwh)} × ${rate(tariff.high)} = ${chf(Math.round(row.high_kwh * tariff.high))}`)
-        line(`${T('energy')} (${T('low')})`, `${kwh(row.low_kwh)} × ${rate(tariff.low)} = ${chf(Math.round(row.low_kwh * tariff.low))}`)
-      } else {
-        line(T('energy'), kwh(row.high_kwh + row.low_kwh))
-      }
+      // The session's own price lines (shared/rules/price-lines.ts): the PDF and the JSON print the same.
+      const lines = session.price_lines ?? []
+      for (const l of lines) line(`${T('energy')} (${T(l.label)})`, `${kwh(l.kwh)} × ${l.unit_price.toFixed(4)} CHF/kWh = ${chf(Math.round(l.amount * 100))}`)
+      if (!lines.length) line(T('energy'), kwh(row.high_kwh + row.low_kwh))
       line(T('subtotal'), chf(row.price_rappen))
       line(T('fee'), chf(row.fee_rappen))
       doc.moveDown(0.3)

@@ -8,15 +8,17 @@ import type { InstallationService } from '../installations/service.ts'
 import type { TariffInForce, TariffService } from '../tariffs/service.ts'
 import { maySeeSession, projectSession } from '../../../shared/rules/visibility.ts'
 import type { ChargingSession } from '../../../shared/schemas/session.ts'
+import { priceLines } from '../../../shared/rules/price-lines.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
-/** Price in Rappen of energy split into high and low tariff kWh (flat tariff: one price for all). */
+/**
+ * Price in Rappen of energy split into high and low tariff kWh (flat tariff: one price for all): the sum of
+ * the session's price lines, each rounded to the centime (shared/rules/price-lines.ts, issue 12 §3).
+ */
 export function priceRappen(highKwh: number, lowKwh: number, t: TariffInForce | null): number {
-  if (!t) return 0
-  if (t.flat != null) return Math.round((highKwh + lowKwh) * t.flat)
-  return Math.round(highKwh * t.high + lowKwh * t.low)
+  return priceLines(highKwh, lowKwh, t).totalRappen
 }
 
 /**
@@ -50,6 +52,12 @@ function toSession(s: SessionJoinRow): ChargingSession {
 }
 
 export function createSessionService({ db, installations, tariffs }: { db: Db; installations: InstallationService; tariffs: TariffService }) {
+  /** Sessions as answered, each with its price lines at the tariff valid on its start day (issue 12 §3). */
+  async function withLines(rows: SessionJoinRow[], installationId: number): Promise<ChargingSession[]> {
+    if (!rows.length) return []
+    const tz = (await installations.describe(installationId)).timezone
+    return Promise.all(rows.map(async (r) => ({ ...toSession(r), price_lines: priceLines(r.high_kwh, r.low_kwh, await tariffs.inForce(installationId, r.start, tz)).lines })))
+  }
   return {
     /**
      * GET /api/rfids-charge/: sessions of an installation, newest first. start__gte / end__lte bound
@@ -80,11 +88,9 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
         .orderBy('cs.start', 'desc')
         .orderBy('cs.id', 'desc')
         .execute()
-      const visible = rows
-        .map(toSession)
-        .filter((s) => maySeeSession(s, access))
-        .map((s) => projectSession(s, access))
-      return { count: visible.length, next: null, previous: null, results: visible.slice(q.offset, q.offset + q.limit) }
+      const visible = rows.filter((r) => maySeeSession(toSession(r), access))
+      const page = await withLines(visible.slice(q.offset, q.offset + q.limit), installationId)
+      return { count: visible.length, next: null, previous: null, results: page.map((s) => projectSession(s, access)) }
     },
 
     /**
@@ -103,8 +109,8 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
         .executeTakeFirst()
       if (!row) throw new AppError(404, 'sessionNotFound')
       const access = await installations.access(actor, row.installation_id)
-      const session = toSession(row)
-      if (!maySeeSession(session, access)) throw new AppError(404, 'sessionNotFound')
+      if (!maySeeSession(toSession(row), access)) throw new AppError(404, 'sessionNotFound')
+      const [session] = await withLines([row], row.installation_id)
       return projectSession(session, access)
     },
 
