@@ -47,13 +47,13 @@ let boundarySession = 0
 
 describe('price lines (issue 12 §3)', () => {
   it('every session\'s lines sum to its price, and the PDF prints the same lines', async () => {
-    // Sessions of odd sizes across the 20:00 boundary (Monday to Friday, 12–16 January 2026), where
+    // Sessions of odd sizes across the 20:00 boundary (Monday to Friday, 2–6 February 2026), where
     // rounding each line and the whole differ.
     const user = { id: 1, user: await userId() }
     const ids: number[] = []
     for (let i = 0; i < 12; i++) {
-      const day = String(12 + (i % 5)).padStart(2, '0')
-      ids.push(await charge(1, 1, user, `2026-01-${day}T18:00:00Z`, [[`2026-01-${day}T18:55:00Z`, 1.013 + i * 0.437], [`2026-01-${day}T19:05:00Z`, 0.677 + i * 0.291]], `2026-01-${day}T19:30:00Z`))
+      const day = String(2 + (i % 5)).padStart(2, '0')
+      ids.push(await charge(1, 1, user, `2026-02-${day}T18:00:00Z`, [[`2026-02-${day}T18:55:00Z`, 1.013 + i * 0.437], [`2026-02-${day}T19:05:00Z`, 0.677 + i * 0.291]], `2026-02-${day}T19:30:00Z`))
     }
     for (const id of ids) {
       const s = (await api().get(`/api/rfids-charge/${id}/`).set(auth(tokens.admin)).expect(200)).body
