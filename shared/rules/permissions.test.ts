@@ -97,7 +97,7 @@ describe('write rights (what a form may offer)', () => {
     expect(mayWriteRfid(old, 1)).toBe(false)
   })
   it('rates are read by admins and by users with the cost switch (docs/decisions.md, Rates)', () => {
-    const base = { user_id: 5, installation_id: 1, overview: false, stations: [], rfids: [] } as const
+    const base = { user_id: 5, installation_id: 1, overview: false, stations: [] as number[], rfids: [] as number[] }
     expect(mayReadRates({ ...base, role: 'installation_user', cost: false })).toBe(false)
     expect(mayReadRates({ ...base, role: 'installation_user', cost: true })).toBe(true)
     expect(mayReadRates({ ...base, role: 'installation_admin', cost: false })).toBe(true)
