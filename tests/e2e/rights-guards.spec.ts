@@ -66,6 +66,12 @@ test('a resident who may only read a station sees its settings as text, without 
   await expect(panel.getByRole('combobox')).toHaveCount(0)
   await expect(panel.getByRole('term').filter({ hasText: 'Charging mode' })).toBeVisible()
   await expect(panel.getByRole('term').filter({ hasText: 'Name' })).toBeVisible()
+
+  // Their own card they may rename: the guard hides only what they cannot change.
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'RFIDs', exact: true }).click()
+  const card = page.getByRole('list', { name: 'RFID cards' }).getByRole('listitem', { name: '04A1B2C3D4E501' })
+  await expect(card.getByRole('button', { name: 'Edit RFID 04A1B2C3D4E501' })).toBeEnabled()
+  await expect(card.getByText('Read only')).toHaveCount(0)
 })
 
 test('an admin opens the same URLs and gets the screens and the station form', async ({ page }) => {
