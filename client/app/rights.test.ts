@@ -19,7 +19,7 @@ describe('rightsOf', () => {
     expect(r.writeStation(1)).toBe(false)
     expect(r.readStation(3)).toBe(false)
     expect(r.writeRfid(1)).toBe(true)
-    expect(r.manageRfids || r.manageTimers || r.manageRates || r.unlockStations).toBe(false)
+    expect(r.manageRfids || r.manageTimers || r.manageRates || r.managePricing || r.unlockStations).toBe(false)
   })
 
   it('the cost switch opens Rates for reading only', () => {
@@ -42,7 +42,7 @@ describe('rightsOf', () => {
       expect(access).not.toBeNull()
       const r = rightsOf(access!)
       expect(['users', 'rates', 'reports'].every((s) => r.mayOpen(s as 'users'))).toBe(true)
-      expect(r.writeStation(99) && r.writeRfid(99) && r.manageRates && r.manageTimers && r.unlockStations).toBe(true)
+      expect(r.writeStation(99) && r.writeRfid(99) && r.manageRates && r.managePricing && r.manageTimers && r.unlockStations).toBe(true)
     }
     expect(roleAccess(3, 1, 'installation_user')).toBeNull()
   })

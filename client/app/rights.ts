@@ -31,6 +31,8 @@ export interface Rights {
   mayOpen(screen: GuardedScreen): boolean
   /** Create, edit and delete rates (SPEC §6). */
   manageRates: boolean
+  /** Add or change an upcoming charging-tariff version (Pricing, issue 12 §4). */
+  managePricing: boolean
   /** Add, edit and delete station timers (SPEC §6). */
   manageTimers: boolean
   /** Add and delete RFIDs, set their tag and stations (docs/decisions.md, RFID rights). */
@@ -53,6 +55,7 @@ export function rightsOf(access: Access): Rights {
     admin,
     mayOpen: (screen) => GUARDED_SCREENS[screen](access),
     manageRates: admin,
+    managePricing: admin,
     manageTimers: admin,
     manageRfids: admin,
     unlockStations: mayUnlockStation(access),

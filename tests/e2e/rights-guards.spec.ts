@@ -72,6 +72,10 @@ test('a resident who may only read a station sees its settings as text, without 
   const card = page.getByRole('list', { name: 'RFID cards' }).getByRole('listitem', { name: '04A1B2C3D4E501' })
   await expect(card.getByRole('button', { name: 'Edit RFID 04A1B2C3D4E501' })).toBeEnabled()
   await expect(card.getByText('Read only')).toHaveCount(0)
+  // Pricing: read, no tariff editing.
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Pricing', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Pricing' })).toBeVisible()
+  await expect(page.getByRole('button', { name: /New tariff version|Change the upcoming tariff/ })).toHaveCount(0)
 })
 
 test('an admin opens the same URLs and gets the screens and the station form', async ({ page }) => {
@@ -87,4 +91,6 @@ test('an admin opens the same URLs and gets the screens and the station form', a
   const panel = page.getByRole('tabpanel')
   await expect(panel.getByRole('combobox', { name: 'Charging mode' })).toBeEnabled()
   await expect(panel.getByRole('button', { name: 'Save' })).toBeEnabled()
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Pricing', exact: true }).click()
+  await expect(page.getByRole('button', { name: /New tariff version|Change the upcoming tariff/ })).toBeEnabled()
 })
