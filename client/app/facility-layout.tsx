@@ -9,6 +9,7 @@ import { errorMessage } from '../api/errors.ts'
 import { patterns } from './paths.ts'
 import { Shell } from './shell.tsx'
 import { NotFound } from './not-found.tsx'
+import { Guard } from './guard.tsx'
 import { Loading, Notice } from '../components/ui.tsx'
 
 const HomePage = lazy(() => import('../features/home/home-page.tsx'))
@@ -32,7 +33,8 @@ const InstallationViewPage = lazy(() => import('../features/installation-view/in
 /**
  * Everything under /facility/:installationId: requires a session (else /login with the
  * installation and the path, SPEC §2), makes the installation the current one, loads the
- * installation list and the user, and renders the page inside the shell.
+ * installation list and the user, and renders the page inside the shell. Management screens are
+ * guarded: a user without the right gets the no-access page, not the screen (client/app/rights.ts).
  */
 export function FacilityLayout({ installationId }: { installationId: string }) {
   const id = Number(installationId)
@@ -106,13 +108,23 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
             <RfidsPage installation={installation} />
           </Route>
           <Route path={patterns.users}>
-            <UsersPage installation={installation} />
+            <Guard installation={installation} screen="users">
+              <UsersPage installation={installation} />
+            </Guard>
           </Route>
           <Route path={patterns.userPermissions}>
-            {(params) => <PermissionsPage key={params.userId} installation={installation} userId={Number(params.userId)} />}
+            {(params) => (
+              <Guard installation={installation} screen="users">
+                <PermissionsPage key={params.userId} installation={installation} userId={Number(params.userId)} />
+              </Guard>
+            )}
           </Route>
           <Route path={patterns.user}>
-            {(params) => <UserPage key={params.userId} installation={installation} userId={Number(params.userId)} />}
+            {(params) => (
+              <Guard installation={installation} screen="users">
+                <UserPage key={params.userId} installation={installation} userId={Number(params.userId)} />
+              </Guard>
+            )}
           </Route>
           <Route path={patterns.paymentMethods}>
             <PaymentMethodsPage installation={installation} />
@@ -130,10 +142,14 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
             <PricingPage installation={installation} />
           </Route>
           <Route path={patterns.rates}>
-            <RatesPage installation={installation} />
+            <Guard installation={installation} screen="rates">
+              <RatesPage installation={installation} />
+            </Guard>
           </Route>
           <Route path={patterns.reports}>
-            <ReportsPage installation={installation} />
+            <Guard installation={installation} screen="reports">
+              <ReportsPage installation={installation} />
+            </Guard>
           </Route>
           <Route path={patterns.overview}>
             <OverviewPage installation={installation} />

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next'
 import { Brand } from '../components/brand.tsx'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../shared/schemas/installation.ts'
-import { isAdmin, logout, session } from '../session/session.ts'
+import { logout, session } from '../session/session.ts'
+import { useRights } from './use-rights.ts'
 import { paths, switchFacilityPath } from './paths.ts'
 import { LanguageSelect } from '../components/language-select.tsx'
 import { cx } from '../components/ui.tsx'
@@ -147,9 +148,7 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
           <NavLink href={paths.overview(installationId)}>{t('nav.overview')}</NavLink>
           <NavLink href={paths.installationView(installationId)}>{t('nav.installationView')}</NavLink>
           <NavLink href={`${paths.power(installationId)}#stations`}>{t('nav.chargingStations')}</NavLink>
-          {isAdmin(installation) ? <NavLink href={paths.users(installationId)}>{t('nav.management')}</NavLink> : null}
-          {isAdmin(installation) ? <NavLink href={paths.rates(installationId)}>{t('nav.rates')}</NavLink> : null}
-          {isAdmin(installation) ? <NavLink href={paths.reports(installationId)}>{t('nav.reports')}</NavLink> : null}
+          {installation ? <ManagementLinks installation={installation} /> : null}
           <NavLink href={paths.settings(installationId)}>{t('nav.settings')}</NavLink>
           <Soon>{t('nav.support')}</Soon>
         </ul>
@@ -167,6 +166,20 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
         </button>
       </div>
     </div>
+  )
+}
+
+/** Management entries, only those the user may open (the same rules as the routes' guards). */
+function ManagementLinks({ installation }: { installation: Installation }) {
+  const { t } = useTranslation()
+  const { rights } = useRights(installation)
+  if (!rights) return null
+  return (
+    <>
+      {rights.mayOpen('users') ? <NavLink href={paths.users(installation.id)}>{t('nav.management')}</NavLink> : null}
+      {rights.mayOpen('rates') ? <NavLink href={paths.rates(installation.id)}>{t('nav.rates')}</NavLink> : null}
+      {rights.mayOpen('reports') ? <NavLink href={paths.reports(installation.id)}>{t('nav.reports')}</NavLink> : null}
+    </>
   )
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
-  accessProfileKey, combineLevels, normalizeLevel, objectLevel, resolveAccess, stationLevel, type PermissionEntry,
+  accessProfileKey, combineLevels, mayReadRates, mayWriteRfid, mayWriteStation, normalizeLevel, objectLevel, resolveAccess, stationLevel,
+  type Access, type PermissionEntry,
 } from './permissions.ts'
 
 const entry = (object_type: PermissionEntry['object_type'], object_id: number, level: PermissionEntry['level'], extra: Partial<PermissionEntry> = {}): PermissionEntry =>
@@ -68,5 +69,37 @@ describe('resolveAccess', () => {
     expect(a.overview).toBe(true)
     expect(a.cost).toBe(false)
     expect(a.stations).toEqual([7, 8, 9])
+  })
+})
+
+describe('write rights (what a form may offer)', () => {
+  const stations = [{ id: 7, object_id: 3 }, { id: 8, object_id: 3 }, { id: 9, object_id: 1 }]
+  const rfids = [{ id: 1, user_id: 5 }, { id: 2, user_id: 6 }, { id: 3, user_id: null }]
+  it('a reader may read but not change a station or card; read_and_write and the own card may be changed', () => {
+    const a = resolveAccess({ user_id: 5, installation_id: 1, role: 'installation_user', tree, stations, rfids,
+      entries: [entry('charging_station', 7, 'read'), entry('object', 3, 'read_and_write'), entry('rfid', 2, 'read')] })
+    expect(a.stations).toEqual([7, 8])
+    expect(mayWriteStation(a, 7)).toBe(false)
+    expect(mayWriteStation(a, 8)).toBe(true)
+    expect(mayWriteStation(a, 9)).toBe(false)
+    expect(a.rfids).toEqual([1, 2])
+    expect(mayWriteRfid(a, 1)).toBe(true)
+    expect(mayWriteRfid(a, 2)).toBe(false)
+  })
+  it('admins change every station and card', () => {
+    const a = resolveAccess({ user_id: 2, installation_id: 1, role: 'installation_admin', tree, stations, rfids, entries: [] })
+    expect(mayWriteStation(a, 9)).toBe(true)
+    expect(mayWriteRfid(a, 2)).toBe(true)
+  })
+  it('an answer without write lists (an older API) grants no writes to a user', () => {
+    const old: Access = { user_id: 5, installation_id: 1, role: 'installation_user', cost: true, overview: false, stations: [7], rfids: [1] }
+    expect(mayWriteStation(old, 7)).toBe(false)
+    expect(mayWriteRfid(old, 1)).toBe(false)
+  })
+  it('rates are read by admins and by users with the cost switch (docs/decisions.md, Rates)', () => {
+    const base = { user_id: 5, installation_id: 1, overview: false, stations: [] as number[], rfids: [] as number[] }
+    expect(mayReadRates({ ...base, role: 'installation_user', cost: false })).toBe(false)
+    expect(mayReadRates({ ...base, role: 'installation_user', cost: true })).toBe(true)
+    expect(mayReadRates({ ...base, role: 'installation_admin', cost: false })).toBe(true)
   })
 })

@@ -98,6 +98,12 @@ export interface Access {
   overview: boolean
   stations: 'all' | number[]
   rfids: 'all' | number[]
+  /**
+   * The stations and RFIDs the user may change (read_and_write; an RFID's owner; 'all' for admins).
+   * Clients use them to offer only the forms the API accepts; absent (an older API) means none.
+   */
+  writable_stations?: 'all' | number[]
+  writable_rfids?: 'all' | number[]
   /** When the user's sessions were last ended (ISO); streams opened before it must close. */
   sessions_valid_after?: string | null
 }
@@ -119,21 +125,45 @@ export function resolveAccess(input: {
   rfids: readonly { id: number; user_id: number | null }[]
 }): Access {
   const { user_id, installation_id, role, entries, tree } = input
-  if (isAdmin(role)) return { user_id, installation_id, role, cost: true, overview: true, stations: 'all', rfids: 'all' }
+  if (isAdmin(role)) {
+    return { user_id, installation_id, role, cost: true, overview: true, stations: 'all', rfids: 'all', writable_stations: 'all', writable_rfids: 'all' }
+  }
+  const byId = (a: number, b: number) => a - b
+  const stations = input.stations.map((s) => ({ id: s.id, level: stationLevel(s, tree, entries) }))
+  const rfids = input.rfids.map((r) => ({ id: r.id, level: rfidLevel(r, user_id, entries) }))
   return {
     user_id,
     installation_id,
     role,
     cost: entries.some((e) => e.cost && e.level !== 'none'),
     overview: entries.some((e) => e.overview && e.level !== 'none'),
-    stations: input.stations.filter((s) => canRead(stationLevel(s, tree, entries))).map((s) => s.id).sort((a, b) => a - b),
-    rfids: input.rfids.filter((r) => canRead(rfidLevel(r, user_id, entries))).map((r) => r.id).sort((a, b) => a - b),
+    stations: stations.filter((s) => canRead(s.level)).map((s) => s.id).sort(byId),
+    rfids: rfids.filter((r) => canRead(r.level)).map((r) => r.id).sort(byId),
+    writable_stations: stations.filter((s) => canWrite(s.level)).map((s) => s.id).sort(byId),
+    writable_rfids: rfids.filter((r) => canWrite(r.level)).map((r) => r.id).sort(byId),
   }
 }
 
 /** Whether `access` may read station / RFID `id`. */
 export const mayReadStation = (access: Access, id: number) => access.stations === 'all' || access.stations.includes(id)
 export const mayReadRfid = (access: Access, id: number) => access.rfids === 'all' || access.rfids.includes(id)
+
+/**
+ * Whether `access` may change station `id` (name, charging mode; SPEC §6 read_and_write). Unlocking a
+ * disabled station and learning mode need more: {@link mayUnlockStation}.
+ */
+export const mayWriteStation = (access: Access, id: number) =>
+  isAdmin(access.role) || access.writable_stations === 'all' || (access.writable_stations?.includes(id) ?? false)
+
+/** Whether `access` may change RFID `id`: admins everything, its owner and read_and_write holders the description. */
+export const mayWriteRfid = (access: Access, id: number) =>
+  isAdmin(access.role) || access.writable_rfids === 'all' || (access.writable_rfids?.includes(id) ?? false)
+
+/** Leaving charging mode `locked` (SPEC §6 "unlock") and learning mode: admins only. */
+export const mayUnlockStation = (access: Access) => isAdmin(access.role)
+
+/** Rates are read by admins and by users with the cost switch, written by admins (docs/decisions.md, Rates). */
+export const mayReadRates = (access: Access) => isAdmin(access.role) || access.cost
 
 /** A stable key: subscribers with equal keys receive the same bytes (ARCHITECTURE §5). */
 export function accessProfileKey(a: Access): string {

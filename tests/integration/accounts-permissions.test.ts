@@ -36,6 +36,8 @@ describe('permissions', () => {
       .expect(200)
     expect(set.body).toMatchObject({ user_id: ids.user, object_type: 'charging_station', object_id: stations[4], level: 'read_and_write', cost: true, overview: false })
     expect((await access(tokens.user))).toMatchObject({ stations: [stations[0], stations[1], stations[4]], cost: true })
+    // Read on stations 1 and 2, read_and_write on the new one: the client offers a form only for that one.
+    expect((await access(tokens.user))).toMatchObject({ writable_stations: [stations[4]] })
     const list = await api().get(`/api/cockpit/installations/1/permissions?user_id=${ids.user}`).set(auth(tokens.admin)).expect(200)
     expect(list.body.map((e: { object_id: number }) => e.object_id)).toEqual([stations[0], stations[1], stations[4]])
     // PATCH keeps the switches it does not name.

@@ -14,7 +14,8 @@ import { errorMessage } from '../../api/errors.ts'
 import { live } from '../../live/store.ts'
 import type { InstallationLive } from '../../live/store.ts'
 import { retainStream } from '../../live/connection.ts'
-import { isAdmin } from '../../session/session.ts'
+import { useRights } from '../../app/use-rights.ts'
+import type { Rights } from '../../app/rights.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import type { Formats } from '../../components/use-formats.ts'
 import { Badge, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
@@ -29,15 +30,17 @@ type Tab = (typeof TABS)[number]
 
 /**
  * One station of the Power page with its tabs (SPEC §2): status (live), timer, journal, charts, RFIDs and
- * management (name, charging mode; only admins unlock a disabled station, SPEC §6). Tabs follow the
- * WAI-ARIA pattern: arrow keys, Home and End move between them.
+ * management (name, charging mode: a form with read_and_write on the station, else the values as text;
+ * only admins unlock a disabled station, SPEC §6). Tabs follow the WAI-ARIA pattern: arrow keys, Home and
+ * End move between them.
  */
 export default function StationPage({ installation, stationId }: { installation: Installation; stationId: string }) {
   const { t } = useTranslation('charging')
   const { t: tp } = useTranslation('power')
   const { t: tc } = useTranslation()
   const f = useFormats(installation.timezone)
-  const admin = isAdmin(installation)
+  const { rights } = useRights(installation)
+  const admin = rights?.admin ?? false
   const [tab, setTab] = useState<Tab>('status')
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({})
   const baseId = useId()
@@ -93,11 +96,17 @@ export default function StationPage({ installation, stationId }: { installation:
           </div>
           <div role="tabpanel" id={`${baseId}-panel-${tab}`} aria-labelledby={`${baseId}-tab-${tab}`} tabIndex={0} className="focus:outline-none">
             {tab === 'status' ? <StatusTab station={station} admin={admin} f={f} /> : null}
-            {tab === 'timer' ? <StationTimers installationId={installation.id} stationId={station.id} admin={admin} timerMode={station.charging_mode === 'timer'} /> : null}
+            {tab === 'timer' ? <StationTimers installationId={installation.id} stationId={station.id} admin={rights?.manageTimers ?? false} timerMode={station.charging_mode === 'timer'} /> : null}
             {tab === 'journal' ? <JournalTab installationId={installation.id} stationId={station.id} f={f} /> : null}
             {tab === 'charts' ? <StationCharts installationId={installation.id} stationId={station.id} f={f} /> : null}
             {tab === 'rfids' ? <RfidsTab installationId={installation.id} stationId={station.id} /> : null}
-            {tab === 'management' ? <ManagementTab installationId={installation.id} station={station} admin={admin} /> : null}
+            {tab === 'management' ? (
+              rights ? (
+                <ManagementTab installationId={installation.id} station={station} rights={rights} />
+              ) : (
+                <Loading label={tc('loading')} />
+              )
+            ) : null}
           </div>
         </>
       )}
@@ -224,11 +233,42 @@ function RfidsTab({ installationId, stationId }: { installationId: number; stati
   )
 }
 
-function ManagementTab({ installationId, station, admin }: { installationId: number; station: Station; admin: boolean }) {
+/** Read-only settings of a station the user may only read: the values as text and why. */
+function ManagementReadOnly({ station }: { station: Station }) {
+  const { t } = useTranslation('charging')
+  const { t: tp } = useTranslation('power')
+  return (
+    <div className="space-y-4">
+      <Notice tone="info" role="note">
+        {t('station.readOnly')}
+      </Notice>
+      {station.charging_mode === 'locked' ? <Notice tone="warning">{tp('station.contactAdmin')}</Notice> : null}
+      <dl className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <dt className="text-sm font-medium text-slate-700">{t('station.name')}</dt>
+          <dd className="mt-1 text-sm text-slate-900">{station.name}</dd>
+        </div>
+        <div>
+          <dt className="text-sm font-medium text-slate-700">{tp('station.mode')}</dt>
+          <dd className="mt-1 text-sm text-slate-900">{tp(`mode.${station.charging_mode}`)}</dd>
+        </div>
+      </dl>
+    </div>
+  )
+}
+
+function ManagementTab({ installationId, station, rights }: { installationId: number; station: Station; rights: Rights }) {
+  if (!rights.writeStation(station.id)) return <ManagementReadOnly station={station} />
+  return <ManagementForm installationId={installationId} station={station} unlock={rights.unlockStations} />
+}
+
+/** Name and charging mode of a station the user may change; a locked one stays locked unless they may unlock (SPEC §6). */
+function ManagementForm({ installationId, station, unlock }: { installationId: number; station: Station; unlock: boolean }) {
   const { t } = useTranslation('charging')
   const { t: tp } = useTranslation('power')
   const { t: tc } = useTranslation()
-  const ids = { name: useId(), mode: useId() }
+  const ids = { name: useId(), mode: useId(), locked: useId() }
+  const modeFixed = station.charging_mode === 'locked' && !unlock
   const [name, setName] = useState(station.name)
   const [mode, setMode] = useState<ChargingMode>(station.charging_mode)
   const [message, setMessage] = useState<{ tone: 'info' | 'error'; text: string } | null>(null)
@@ -237,7 +277,7 @@ function ManagementTab({ installationId, station, admin }: { installationId: num
     setBusy(true)
     setMessage(null)
     try {
-      await updateStation(installationId, station.id, { name: name.trim(), charging_mode: mode })
+      await updateStation(installationId, station.id, modeFixed ? { name: name.trim() } : { name: name.trim(), charging_mode: mode })
       setMessage({ tone: 'info', text: t('rfids.saved') })
     } catch (err) {
       setMessage({ tone: 'error', text: errorMessage(err, tc) })
@@ -253,7 +293,11 @@ function ManagementTab({ installationId, station, admin }: { installationId: num
         void save()
       }}
     >
-      {station.charging_mode === 'locked' && !admin ? <Notice tone="warning">{tp('station.contactAdmin')}</Notice> : null}
+      {modeFixed ? (
+        <div id={ids.locked}>
+          <Notice tone="warning">{tp('station.contactAdmin')}</Notice>
+        </div>
+      ) : null}
       {message ? (
         <Notice tone={message.tone} role={message.tone === 'error' ? 'alert' : 'status'}>
           {message.text}
@@ -270,7 +314,7 @@ function ManagementTab({ installationId, station, admin }: { installationId: num
           <label htmlFor={ids.mode} className="block text-sm font-medium text-slate-700">
             {tp('station.mode')}
           </label>
-          <select id={ids.mode} value={mode} onChange={(e) => setMode(e.target.value as ChargingMode)} className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm">
+          <select id={ids.mode} value={mode} disabled={modeFixed} aria-describedby={modeFixed ? ids.locked : undefined} onChange={(e) => setMode(e.target.value as ChargingMode)} className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm disabled:bg-slate-100 disabled:text-slate-500">
             {CHARGING_MODES.map((m) => (
               <option key={m} value={m}>
                 {tp(`mode.${m}`)}

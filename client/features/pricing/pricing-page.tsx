@@ -10,6 +10,7 @@ import { localDate } from '../../../shared/rules/granularity.ts'
 import { fetchPricing, fetchTariffVersions, type Pricing } from './api.ts'
 import { daySpans, hhmm, type Span } from './schedule.ts'
 import { TariffForm } from './tariff-form.tsx'
+import { useRights } from '../../app/use-rights.ts'
 
 /**
  * Pricing (SPEC §2, issue 5 §4): basic, high, low and flat tariff, the validity period and the weekday
@@ -31,7 +32,7 @@ export default function PricingPage({ installation }: { installation: Installati
   const [editing, setEditing] = useState(false)
   const [saved, setSaved] = useState<Pricing | null>(null)
   const [reload, setReload] = useState(0)
-  const isAdmin = installation.role !== 'installation_user'
+  const isAdmin = useRights(installation).rights?.managePricing ?? false
   const tomorrow = nextDay(localDate(new Date(), installation.timezone))
 
   useEffect(() => {

@@ -7,12 +7,14 @@ import { Badge, cx, Loading, Notice, useDocumentTitle } from '../../components/u
 import { useFormats } from '../../components/use-formats.ts'
 import { deleteRate, listRates, RATE_FIELDS, type Rate, type RateKind } from './api.ts'
 import { RateForm } from './rate-form.tsx'
+import { useRights } from '../../app/use-rights.ts'
 
 const KINDS: RateKind[] = ['power', 'water', 'heat']
 
 /**
  * Management → Rates (issue 5 §4): power, water and heat rates with their validity and prices; create,
- * edit (a started rate only by name, SPEC §4) and delete with confirmation (SPEC §5).
+ * edit (a started rate only by name, SPEC §4) and delete with confirmation (SPEC §5). Admins only change
+ * them; users with the cost switch read them.
  */
 export default function RatesPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('rates')
@@ -27,6 +29,7 @@ export default function RatesPage({ installation }: { installation: Installation
   const [message, setMessage] = useState<string | null>(null)
   const [reload, setReload] = useState(0)
   const today = localDate(new Date(), installation.timezone)
+  const manage = useRights(installation).rights?.manageRates ?? false
 
   useEffect(() => {
     const ctrl = new AbortController()
@@ -77,7 +80,11 @@ export default function RatesPage({ installation }: { installation: Installation
           {problem}
         </Notice>
       ) : null}
-      {editing ? (
+      {!manage ? (
+        <Notice tone="info" role="note">
+          {t('readOnly')}
+        </Notice>
+      ) : editing ? (
         <RateForm
           key={editing === 'new' ? `new-${kind}` : editing.id}
           installationId={installation.id}
@@ -126,28 +133,30 @@ export default function RatesPage({ installation }: { installation: Installation
                   {t('timeSpans')}: {r.time_spans.map((s) => `${s.start}–${s.end} (${s.repetition.map((d) => t(`weekdayShort.${d}`)).join(', ')})`).join('; ')}
                 </p>
               ) : null}
-              <div className="mt-3 flex flex-wrap gap-2">
-                <button type="button" aria-label={t('editNamed', { name: r.name })} onClick={() => (setMessage(null), setEditing(r))} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
-                  {t('edit')}
-                </button>
-                {r.editable ? (
-                  confirming === r.id ? (
-                    <div role="alertdialog" aria-label={t('confirmDelete', { name: r.name })} className="flex flex-wrap items-center gap-2 text-sm">
-                      <span>{t('confirmDelete', { name: r.name })}</span>
-                      <button type="button" onClick={() => remove(r.id)} className="rounded-md bg-red-600 px-3 py-1.5 text-white hover:bg-red-700">
+              {manage ? (
+                <div className="mt-3 flex flex-wrap gap-2">
+                  <button type="button" aria-label={t('editNamed', { name: r.name })} onClick={() => (setMessage(null), setEditing(r))} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+                    {t('edit')}
+                  </button>
+                  {r.editable ? (
+                    confirming === r.id ? (
+                      <div role="alertdialog" aria-label={t('confirmDelete', { name: r.name })} className="flex flex-wrap items-center gap-2 text-sm">
+                        <span>{t('confirmDelete', { name: r.name })}</span>
+                        <button type="button" onClick={() => remove(r.id)} className="rounded-md bg-red-600 px-3 py-1.5 text-white hover:bg-red-700">
+                          {t('delete')}
+                        </button>
+                        <button type="button" onClick={() => setConfirming(null)} className="rounded-md border border-slate-300 px-3 py-1.5">
+                          {t('cancel')}
+                        </button>
+                      </div>
+                    ) : (
+                      <button type="button" aria-label={t('deleteNamed', { name: r.name })} onClick={() => setConfirming(r.id)} className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50">
                         {t('delete')}
                       </button>
-                      <button type="button" onClick={() => setConfirming(null)} className="rounded-md border border-slate-300 px-3 py-1.5">
-                        {t('cancel')}
-                      </button>
-                    </div>
-                  ) : (
-                    <button type="button" aria-label={t('deleteNamed', { name: r.name })} onClick={() => setConfirming(r.id)} className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50">
-                      {t('delete')}
-                    </button>
-                  )
-                ) : null}
-              </div>
+                    )
+                  ) : null}
+                </div>
+              ) : null}
             </article>
           </li>
         ))}

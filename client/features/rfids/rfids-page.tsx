@@ -8,7 +8,7 @@ import { errorMessage } from '../../api/errors.ts'
 import { live } from '../../live/store.ts'
 import type { InstallationLive } from '../../live/store.ts'
 import { retainStream } from '../../live/connection.ts'
-import { isAdmin } from '../../session/session.ts'
+import { useRights } from '../../app/use-rights.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
@@ -20,13 +20,15 @@ import type { RfidFields } from './api.ts'
 /**
  * RFIDs (SPEC §2): the cards the caller may read with an empty state; admins add by tag, edit, delete
  * (with confirmation) and use learning mode per station, whose learned tags arrive live through the
- * stations topic (ARCHITECTURE §5) to be registered or ignored. Residents rename their own cards.
+ * stations topic (ARCHITECTURE §5) to be registered or ignored. Residents rename the cards they may
+ * change (their own, read_and_write); cards they may only read have no edit button.
  */
 export default function RfidsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('charging')
   const { t: tc } = useTranslation()
   useDocumentTitle(t('rfids.title'))
-  const admin = isAdmin(installation)
+  const { rights } = useRights(installation)
+  const admin = rights?.manageRfids ?? false
   const [rfids, setRfids] = useState<Rfid[] | null>(null)
   const [stations, setStations] = useState<{ id: number; name: string }[]>([])
   const [loadError, setLoadError] = useState<string | null>(null)
@@ -144,10 +146,14 @@ export default function RfidsPage({ installation }: { installation: Installation
                   </p>
                   {r.ready_at && new Date(r.ready_at).getTime() > Date.now() ? <Badge tone="amber" className="mt-1">{t('rfids.readySoon')}</Badge> : null}
                 </div>
-                <div className="flex gap-2">
-                  <button type="button" className="btn-secondary px-3 py-1.5" aria-label={t('rfids.editNamed', { tag: r.tag })} onClick={() => (setEditing(r), setDone(null))}>
-                    {t('rfids.edit')}
-                  </button>
+                <div className="flex items-center gap-2">
+                  {rights?.writeRfid(r.id) ? (
+                    <button type="button" className="btn-secondary px-3 py-1.5" aria-label={t('rfids.editNamed', { tag: r.tag })} onClick={() => (setEditing(r), setDone(null))}>
+                      {t('rfids.edit')}
+                    </button>
+                  ) : rights ? (
+                    <Badge tone="gray">{t('rfids.readOnly')}</Badge>
+                  ) : null}
                   {admin ? (
                     <button type="button" className="btn-secondary px-3 py-1.5 text-red-700" aria-label={t('rfids.deleteNamed', { tag: r.tag })} onClick={() => setToDelete(r)}>
                       {t('rfids.delete')}
