@@ -8,6 +8,15 @@ export const DEMO_USERS = [
   { email: 'user@example.com', first_name: 'Laura', last_name: 'Brunner', title: 'Ms', is_superuser: false, role: 'installation_user' },
 ] as const
 
+/**
+ * The demo's charging operator (issue 12 §3): a plausible Zürich company with a QR-IBAN (the IID 30000
+ * range marks a QR-IBAN; checksum valid), a UID-format VAT number and the Swiss standard VAT rate.
+ */
+export const DEMO_OPERATOR = {
+  name: 'Demo Energie Zürich AG', street: 'Seestrasse', building_number: '44', zip: '8002', city: 'Zürich', country: 'CH',
+  iban: 'CH4431999123000889012', vat_number: 'CHE-123.456.789 MWST', vat_rate: 8.1,
+} as const
+
 const MODES = ['instant', 'optimized', 'solar', 'timer', 'rfid', 'locked'] as const
 
 const HIGH_TARIFF: ScheduleEntry[] = [
@@ -29,7 +38,7 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
   return db.transaction().execute(async (tx) => {
     const inst = await tx
       .insertInto('installations')
-      .values({ name: 'Demo Residence Zürich', timezone: 'Europe/Zurich', currency: 'CHF', latitude: 47.3769, longitude: 8.5417, pay_enabled: true, online: true, offline_since: null, alerts: '[]' })
+      .values({ name: 'Demo Residence Zürich', timezone: 'Europe/Zurich', currency: 'CHF', latitude: 47.3769, longitude: 8.5417, pay_enabled: true, online: true, offline_since: null, alerts: '[]', operator: JSON.stringify(DEMO_OPERATOR) })
       .returning('id')
       .executeTakeFirstOrThrow()
     const installation_id = inst.id

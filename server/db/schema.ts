@@ -47,6 +47,8 @@ export interface InstallationsTable {
   created_at: TsDefault
   /** Self-registration allowed (migration 0012, GET /api/users/can-register); off by default. */
   registration_enabled: Generated<boolean>
+  /** The operator billing charging here (migration 0046, issue 12 §3); null until an admin sets it. */
+  operator: ColumnType<import('../../shared/schemas/installation.ts').Operator | null, string | null | undefined, string | null>
 }
 
 export interface InstallationUsersTable {

@@ -269,6 +269,18 @@ const M = {
     fr: 'Un nouveau tarif ne peut commencer qu’après aujourd’hui : les recharges déjà effectuées gardent leur prix.',
     it: 'Una nuova tariffa può iniziare solo dopo oggi: le ricariche già effettuate mantengono il loro prezzo.',
   },
+  ibanInvalid: {
+    en: 'Please enter a valid Swiss or Liechtenstein IBAN (CH or LI, 21 characters).',
+    de: 'Bitte geben Sie eine gültige IBAN aus der Schweiz oder Liechtenstein ein (CH oder LI, 21 Zeichen).',
+    fr: 'Veuillez saisir un IBAN suisse ou liechtensteinois valide (CH ou LI, 21 caractères).',
+    it: 'Inserisci un IBAN svizzero o del Liechtenstein valido (CH o LI, 21 caratteri).',
+  },
+  vatNumberInvalid: {
+    en: 'Please enter the VAT number as CHE-123.456.789 MWST (or TVA, IVA).',
+    de: 'Bitte geben Sie die MWST-Nummer als CHE-123.456.789 MWST (oder TVA, IVA) ein.',
+    fr: 'Veuillez saisir le numéro de TVA sous la forme CHE-123.456.789 TVA (ou MWST, IVA).',
+    it: 'Inserisci il numero IVA nel formato CHE-123.456.789 IVA (o MWST, TVA).',
+  },
   rateStarted: {
     en: 'This rate has already started: only its name can be changed.',
     de: 'Dieser Tarif gilt bereits: Nur sein Name kann geändert werden.',

@@ -1,5 +1,25 @@
 import { z } from 'zod'
 
+/**
+ * The operator who bills charging at an installation (issue 12 §3), printed on invoices and QR-bills: legal
+ * name and address (Swiss QR-bill limits: name and street 70, building number and zip 16, city 35
+ * characters), a Swiss or Liechtenstein IBAN or QR-IBAN, the VAT number (CHE-123.456.789 MWST/TVA/IVA, or
+ * null when not registered) and the VAT rate in % included in the prices (8.1 is the Swiss standard rate
+ * from 2024). The IBAN's checksum is checked by the server.
+ */
+export const Operator = z.object({
+  name: z.string().trim().min(1).max(70),
+  street: z.string().trim().min(1).max(70),
+  building_number: z.string().trim().max(16).default(''),
+  zip: z.string().trim().min(1).max(16),
+  city: z.string().trim().min(1).max(35),
+  country: z.enum(['CH', 'LI']),
+  iban: z.string().trim().min(1).max(34),
+  vat_number: z.string().trim().max(30).nullable().default(null),
+  vat_rate: z.number().min(0).max(100),
+})
+export type Operator = z.infer<typeof Operator>
+
 /** GET /api/cockpit/installations/{id} (SPEC §3 Installation). */
 export const Installation = z.object({
   id: z.number().int(),
@@ -13,11 +33,13 @@ export const Installation = z.object({
   registration_enabled: z.boolean(),
   /** The caller's role here: superuser, installation_admin or installation_user. */
   role: z.enum(['superuser', 'installation_admin', 'installation_user']),
+  /** Who bills charging here (issue 12 §3); null until an admin sets it. */
+  operator: Operator.nullable(),
 })
 export type Installation = z.infer<typeof Installation>
 
 /** PATCH /api/cockpit/installations/{id}/: the settings an admin may change (not in SPEC §7, docs/decisions.md). */
-export const InstallationPatch = z.object({ registration_enabled: z.boolean() }).partial().strict()
+export const InstallationPatch = z.object({ registration_enabled: z.boolean(), operator: Operator.nullable() }).partial().strict()
 
 /** GET …/{id}/info: online state, offline since (ISO) and active installation alerts. */
 export const InstallationInfo = z.object({

@@ -1,10 +1,25 @@
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
-import { Forbidden, NotFound } from '../../lib/errors.ts'
+import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import type { MessageKey } from '../../lib/messages.ts'
+import { isIBANValid } from 'swissqrbill/utils'
 import { isAdmin, resolveAccess, type Access, type PermissionEntry, type Role } from '../../../shared/rules/permissions.ts'
 import { isSeriousAlert } from '../../../shared/rules/status.ts'
-import type { Installation, InstallationInfo } from '../../../shared/schemas/installation.ts'
+import type { Operator, Installation, InstallationInfo } from '../../../shared/schemas/installation.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
+
+/**
+ * Check an operator's payment details (issue 12 §3): the IBAN must pass its mod-97 checksum and be Swiss or
+ * Liechtenstein (the only accounts a Swiss QR-bill takes), the VAT number must read CHE-123.456.789
+ * followed by MWST, TVA or IVA (the UID register's format). Throws Invalid by field.
+ */
+export function checkOperator(op: Operator): void {
+  const fields: Record<string, MessageKey[]> = {}
+  const iban = op.iban.replace(/\s+/g, '').toUpperCase()
+  if (!/^(CH|LI)\d{7}[0-9A-Z]{12}$/.test(iban) || !isIBANValid(iban)) fields['operator.iban'] = ['ibanInvalid']
+  if (op.vat_number && !/^CHE-\d{3}\.\d{3}\.\d{3} (MWST|TVA|IVA)$/.test(op.vat_number)) fields['operator.vat_number'] = ['vatNumberInvalid']
+  if (Object.keys(fields).length) throw new Invalid(fields)
+}
 
 /**
  * Installations and who may do what in them (ARCHITECTURE §4). `requireRole` is the gate every
@@ -30,8 +45,8 @@ export function createInstallationService({ db }: { db: Db }) {
     return role
   }
 
-  function toInstallation(row: { id: number; name: string; timezone: string; currency: string; latitude: number; longitude: number; pay_enabled: boolean; registration_enabled: boolean }, role: Role): Installation {
-    return { id: row.id, name: row.name, timezone: row.timezone, currency: row.currency, latitude: row.latitude, longitude: row.longitude, pay_enabled: row.pay_enabled, registration_enabled: row.registration_enabled, role }
+  function toInstallation(row: { id: number; name: string; timezone: string; currency: string; latitude: number; longitude: number; pay_enabled: boolean; registration_enabled: boolean; operator: Operator | null }, role: Role): Installation {
+    return { id: row.id, name: row.name, timezone: row.timezone, currency: row.currency, latitude: row.latitude, longitude: row.longitude, pay_enabled: row.pay_enabled, registration_enabled: row.registration_enabled, role, operator: row.operator }
   }
 
   return {
@@ -55,12 +70,21 @@ export function createInstallationService({ db }: { db: Db }) {
       return toInstallation(row, role)
     },
 
-    /** PATCH /api/cockpit/installations/{id}/: admins and superusers switch self-registration (issue 3 §2). */
-    async update(actor: Actor, id: number, patch: { registration_enabled?: boolean }): Promise<Installation> {
+    /**
+     * PATCH /api/cockpit/installations/{id}/: admins and superusers switch self-registration (issue 3 §2) and
+     * set the operator printed on invoices (issue 12 §3; 400 `operator.iban` / `operator.vat_number` when
+     * the IBAN is not a valid CH/LI one or the VAT number not CHE-123.456.789 MWST/TVA/IVA).
+     */
+    async update(actor: Actor, id: number, patch: { registration_enabled?: boolean; operator?: Operator | null }): Promise<Installation> {
       const role = await requireRole(actor, id)
       if (!isAdmin(role)) throw Forbidden()
+      if (patch.operator) checkOperator(patch.operator)
       if (patch.registration_enabled !== undefined) {
         await db.updateTable('installations').set({ registration_enabled: patch.registration_enabled }).where('id', '=', id).execute()
+      }
+      if (patch.operator !== undefined) {
+        const operator = patch.operator && { ...patch.operator, iban: patch.operator.iban.replace(/\s+/g, '').toUpperCase() }
+        await db.updateTable('installations').set({ operator: operator && JSON.stringify(operator) }).where('id', '=', id).execute()
       }
       return this.get(actor, id)
     },

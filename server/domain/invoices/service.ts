@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit'
 import { SwissQRBill } from 'swissqrbill/pdf'
+import { calculateQRReferenceChecksum, isQRIBAN } from 'swissqrbill/utils'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { SessionService } from '../sessions/service.ts'
@@ -7,20 +8,6 @@ import { AppError, Forbidden } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
 import { defaultRegion, formatDate, formatDateTime } from '../../../shared/rules/formats.ts'
 import { invoiceText } from './texts.ts'
-
-/**
- * The creditor printed on invoices and QR-bills. The schema has no operator address or IBAN per
- * installation yet (docs/decisions.md), so this is the demo operator; a real deployment sets its own.
- */
-export const INVOICE_CREDITOR = {
-  name: 'Cockpit Demo Operator AG',
-  address: 'Bahnhofstrasse',
-  buildingNumber: '1',
-  zip: '8001',
-  city: 'Zürich',
-  country: 'CH',
-  account: 'CH9300762011623852957',
-}
 
 /** "CHF 1'234.50": Swiss grouping with an apostrophe, 2 decimals (SPEC §9 currency CHF). */
 export function chf(rappen: number): string {
@@ -31,7 +18,9 @@ export function chf(rappen: number): string {
 /**
  * PDF invoices of charging sessions (issue 4 §7): energy split into high and low tariff (or flat) at the
  * tariff in force at the session's start, the transaction fee, the total, paid-on or unpaid, in the
- * caller's language; an unpaid session gets a Swiss QR-bill (swissqrbill) for the total.
+ * caller's language; an unpaid session gets a Swiss QR-bill (swissqrbill) for the total, payable to the
+ * installation's operator (issue 12 §3; with a QR reference for a QR-IBAN). Without an operator set the
+ * invoice says whom to ask and has no QR-bill; the VAT line states the operator's rate and amount.
  * Rights: the caller must see the session (404 "Session is not found") and its price — admins, the cost
  * switch or their own card (403 otherwise).
  */
@@ -45,7 +34,7 @@ export function createInvoiceService({ db, sessions }: { db: Db; sessions: Sessi
       // sessions.get checked the caller's role in the session's installation.
       const installationId = (await sessions.installationOf(sessionId))!
       const [inst, row, owner] = await Promise.all([
-        db.selectFrom('installations').select(['name', 'timezone']).where('id', '=', installationId).executeTakeFirstOrThrow(),
+        db.selectFrom('installations').select(['name', 'timezone', 'operator']).where('id', '=', installationId).executeTakeFirstOrThrow(),
         db.selectFrom('charging_sessions').select(['price_rappen', 'fee_rappen', 'high_kwh', 'low_kwh', 'start']).where('id', '=', sessionId).executeTakeFirstOrThrow(),
         session.user_id != null ? db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', session.user_id).executeTakeFirst() : undefined,
       ])
@@ -55,7 +44,8 @@ export function createInvoiceService({ db, sessions }: { db: Db; sessions: Sessi
       const total = row.price_rappen + row.fee_rappen
       const number = `CS-${String(sessionId).padStart(6, '0')}`
 
-      const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${T('title')} ${number}`, Author: INVOICE_CREDITOR.name } })
+      const operator = inst.operator
+      const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${T('title')} ${number}`, Author: operator?.name ?? inst.name } })
       const chunks: Buffer[] = []
       doc.on('data', (c: Buffer) => chunks.push(c))
       const done = new Promise<Buffer>((resolve, reject) => {
@@ -63,8 +53,12 @@ export function createInvoiceService({ db, sessions }: { db: Db; sessions: Sessi
         doc.on('error', reject)
       })
 
-      doc.font('Helvetica-Bold').fontSize(10).text(INVOICE_CREDITOR.name)
-      doc.font('Helvetica').text(`${INVOICE_CREDITOR.address} ${INVOICE_CREDITOR.buildingNumber}, ${INVOICE_CREDITOR.zip} ${INVOICE_CREDITOR.city}`)
+      // The operator billing the charging (issue 12 §3), set by the installation's admins.
+      doc.font('Helvetica-Bold').fontSize(10).text(operator?.name ?? inst.name)
+      if (operator) {
+        doc.font('Helvetica').text(`${operator.street} ${operator.building_number}`.trim() + `, ${operator.country}-${operator.zip} ${operator.city}`)
+        if (operator.vat_number) doc.text(`${T('vatNumber')}: ${operator.vat_number}`)
+      }
       doc.moveDown(2)
       doc.font('Helvetica-Bold').fontSize(20).text(`${T('title')} ${number}`)
       doc.moveDown(0.5)
@@ -96,16 +90,23 @@ export function createInvoiceService({ db, sessions }: { db: Db; sessions: Sessi
       doc.fontSize(10)
       line(T('status'), session.status === 'paid' && session.paid_on ? T('paid', { date: formatDate(session.paid_on, region, tz) }) : T('unpaid'))
       doc.moveDown(1)
-      doc.fontSize(8).fillColor('#555555').text(T('vat'), 50)
+      // VAT included in the energy price (card fees are the payment provider's): rate × price / (100 + rate).
+      const vat = operator ? Math.round((row.price_rappen * operator.vat_rate) / (100 + operator.vat_rate)) : null
+      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!) }) : T('vat'), 50)
       doc.fillColor('#000000')
 
-      if (session.status !== 'paid' && total > 0) {
+      if (session.status !== 'paid' && total > 0 && !operator) doc.moveDown(1).fontSize(10).text(T('noPaymentDetails'), 50)
+      if (session.status !== 'paid' && total > 0 && operator) {
         doc.moveDown(1).fontSize(10).text(T('qrNote'), 50)
+        // A QR-IBAN takes a QR reference (26 digits of the session id and a mod-10 check digit); an IBAN none.
+        const account = operator.iban
+        const ref26 = String(sessionId).padStart(26, '0')
         const bill = new SwissQRBill(
           {
             currency: 'CHF',
             amount: total / 100,
-            creditor: INVOICE_CREDITOR,
+            creditor: { name: operator.name, address: operator.street, buildingNumber: operator.building_number || undefined, zip: operator.zip, city: operator.city, country: operator.country, account },
+            ...(isQRIBAN(account) ? { reference: ref26 + calculateQRReferenceChecksum(ref26) } : {}),
             message: T('message', { id: number }),
           },
           { language: lang.toUpperCase() as 'EN' | 'DE' | 'FR' | 'IT', scissors: true },
