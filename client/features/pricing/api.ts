@@ -1,5 +1,6 @@
 import { apiFetch } from '../../api/http.ts'
 import type { Pricing, PricingUpdate } from '../../../shared/schemas/pricing.ts'
+import type { Installation, Operator } from '../../../shared/schemas/installation.ts'
 
 export type { Pricing }
 export type TariffInput = Omit<PricingUpdate, 'id' | 'valid_to' | 'editable'>
@@ -17,4 +18,9 @@ export function fetchTariffVersions(installationId: number, signal?: AbortSignal
 /** PUT /api/electricity-tariff/ (admins): the version from `valid_from` (after today) on; 400 with field messages. */
 export function saveTariff(installationId: number, body: TariffInput): Promise<Pricing> {
   return apiFetch<Pricing>('/api/electricity-tariff/', { method: 'PUT', query: { installation: installationId }, body })
+}
+
+/** PATCH /api/cockpit/installations/{id}/ {operator} (admins, issue 12 §3): who bills charging; 400 by field. */
+export function saveOperator(installationId: number, operator: Operator): Promise<Installation> {
+  return apiFetch<Installation>(`/api/cockpit/installations/${installationId}/`, { method: 'PATCH', body: { operator } })
 }

@@ -10,6 +10,8 @@ import { localDate } from '../../../shared/rules/granularity.ts'
 import { fetchPricing, fetchTariffVersions, type Pricing } from './api.ts'
 import { daySpans, hhmm, type Span } from './schedule.ts'
 import { TariffForm } from './tariff-form.tsx'
+import { OperatorCard } from './operator-card.tsx'
+import { session } from '../../session/session.ts'
 import { useRights } from '../../app/use-rights.ts'
 
 /**
@@ -135,6 +137,15 @@ export default function PricingPage({ installation }: { installation: Installati
           </Card>
         </>
       )}
+      {isAdmin ? (
+        <OperatorCard
+          installation={installation}
+          onSaved={(saved) => {
+            // Keep the session's copy current, so the card shows the saved operator after navigating away and back.
+            if (session.installations) session.installations = session.installations.map((i) => (i.id === saved.id ? { ...i, operator: saved.operator } : i))
+          }}
+        />
+      ) : null}
       {versions.length ? (
         <Card titleId="pricing-versions" title={t('versions')}>
           <div className="overflow-x-auto">
