@@ -195,6 +195,12 @@ const M = {
     fr: 'Vous ne pouvez pas désactiver, retirer ou modifier les droits de votre propre compte ici.',
     it: 'Qui non puoi disattivare, rimuovere o modificare i diritti del tuo account.',
   },
+  identityElsewhere: {
+    en: 'This person also belongs to a facility you do not administer; only a superuser may change their account.',
+    de: 'Diese Person gehört auch zu einer Anlage, die Sie nicht verwalten; nur ein Superuser kann ihr Konto ändern.',
+    fr: "Cette personne appartient aussi à une installation que vous n'administrez pas ; seul un superutilisateur peut modifier son compte.",
+    it: 'Questa persona appartiene anche a una struttura che non amministri; solo un superutente può modificarne l’account.',
+  },
   welcomeSent: {
     en: 'The welcome e-mail has been sent.',
     de: 'Die Willkommens-E-Mail wurde versendet.',

@@ -149,3 +149,67 @@ describe('welcome e-mail', () => {
     expect(again.body.detail).toBe('Die Willkommens-E-Mail wurde versendet.')
   })
 })
+
+describe('identity of a person who also belongs to another installation (ARCHITECTURE §4, issue 10)', () => {
+  // The Zürich admin administers installation 1 only; `shared` is a resident of 1 and of the other
+  // installation, the other installation's admin also lives in 1. Neither's identity is the Zürich admin's.
+  const db = () => app.domain!.db
+  const row = (id: number) => db().selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+  const mails = async (to: string) => (await db().selectFrom('mail_outbox').select('id').where('recipient', '=', to).execute()).length
+
+  it('an admin of one of them gets 403 for every identity write, and nothing changes', async () => {
+    const shared = (await create(tokens.admin, 1, { email: 'shared@example.com', first_name: 'Sam', last_name: 'Shared' }).expect(201)).body.id as number
+    await api().post(`/api/cockpit/users/${shared}/installations/`).set(auth(tokens.super)).send({ installation_id: other, role: 'installation_user' }).expect(201)
+    await api().post(`/api/cockpit/users/${ids.bern}/installations/`).set(auth(tokens.super)).send({ installation_id: 1, role: 'installation_user' }).expect(201)
+    const card = await db().insertInto('payment_methods').values({ user_id: ids.bern, kind: 'credit_card', brand: 'Visa', masked: '•••• 1111', exp_month: 1, exp_year: 2099, alias: 'mine', favourite: true, provider: 'demo', token: 'demo_ok_x' }).returning('id').executeTakeFirstOrThrow()
+
+    for (const [victim, email] of [[shared, 'shared@example.com'], [ids.bern, 'bern-admin@example.com']] as const) {
+      const before = await row(victim)
+      const mailsBefore = await mails(email)
+      const writes: [string, () => request.Test][] = [
+        ['PUT email', () => api().put(`/api/users/${victim}/email`).set(auth(tokens.admin)).send({ email: 'attacker@example.com' })],
+        ['welcome mail', () => api().post(`/api/users/${victim}/send-welcome-email`).set(auth(tokens.admin))],
+        ['welcome mail for installation 1', () => api().post(`/api/users/${victim}/send-welcome-email`).set(auth(tokens.admin)).set('installation-id', '1')],
+        ['deactivate', () => api().post(`/api/users/${victim}/active`).set(auth(tokens.admin)).send({ active: false })],
+        ['PUT details', () => api().put(`/api/users/${victim}/`).set(auth(tokens.admin)).send({ first_name: 'Mallory', last_name: 'M', title: null, address: '', zip_code: '', city: '', country: '', telephone: '', company: '', comment: '', ietf_lang_tag: 'en' })],
+        ['PATCH details', () => api().patch(`/api/users/${victim}/`).set(auth(tokens.admin)).send({ first_name: 'Mallory' })],
+        ['DELETE', () => api().delete(`/api/users/${victim}/`).set(auth(tokens.admin))],
+        ['PATCH payment info', () => api().patch(`/api/users/${victim}/payment-info/${card.id}/`).set(auth(tokens.admin)).send({ alias: 'x' })],
+        ['DELETE payment info', () => api().delete(`/api/users/${victim}/payment-info/${card.id}/`).set(auth(tokens.admin))],
+      ]
+      for (const [what, call] of writes) expect((await call()).status, `${what} on ${email}`).toBe(403)
+      expect(await row(victim)).toEqual(before)
+      expect(await mails(email)).toBe(mailsBefore)
+      expect(await mails('attacker@example.com')).toBe(0)
+    }
+    expect(await db().selectFrom('payment_methods').select('alias').where('id', '=', card.id).executeTakeFirstOrThrow()).toEqual({ alias: 'mine' })
+    const refused = await api().put(`/api/users/${shared}/email`).set(auth(tokens.admin)).set('Accept-Language', 'de').send({ email: 'attacker@example.com' }).expect(403)
+    expect(refused.body.detail).toMatch(/nur ein Superuser/)
+    // The other installation's admin has no more say over the shared resident than the Zürich admin.
+    await api().put(`/api/users/${shared}/email`).set(auth(tokens.bern)).send({ email: 'attacker@example.com' }).expect(403)
+    await api().post(`/api/users/${shared}/active`).set(auth(tokens.bern)).send({ active: false }).expect(403)
+    // Reading stays allowed, and so do the installation-scoped membership writes.
+    await api().get(`/api/users/${shared}/`).set(auth(tokens.admin)).expect(200)
+    await api().patch(`/api/cockpit/users/${shared}/installations/1`).set(auth(tokens.admin)).send({ role: 'installation_user' }).expect(200)
+  })
+
+  it('a person only in the admin’s installation stays theirs, and a superuser may act on anyone', async () => {
+    const own = (await create(tokens.admin, 1, { email: 'only-here@example.com', first_name: 'O', last_name: 'H' }).expect(201)).body.id as number
+    await api().put(`/api/users/${own}/email`).set(auth(tokens.admin)).send({ email: 'only-here-2@example.com' }).expect(200)
+    await api().post(`/api/users/${own}/send-welcome-email`).set(auth(tokens.admin)).expect(200)
+    expect(await mails('only-here-2@example.com')).toBe(1)
+    await api().post(`/api/users/${own}/active`).set(auth(tokens.admin)).send({ active: false }).expect(200)
+    await api().patch(`/api/users/${own}/`).set(auth(tokens.admin)).send({ first_name: 'Olga' }).expect(200)
+    await api().delete(`/api/users/${own}/`).set(auth(tokens.admin)).expect(204)
+
+    const shared = (await db().selectFrom('users').select('id').where('email', '=', 'shared@example.com').executeTakeFirstOrThrow()).id
+    await api().put(`/api/users/${shared}/email`).set(auth(tokens.super)).send({ email: 'shared-2@example.com' }).expect(200)
+    await api().post(`/api/users/${shared}/send-welcome-email`).set(auth(tokens.super)).expect(200)
+    expect(await mails('shared-2@example.com')).toBe(1)
+    await api().post(`/api/users/${shared}/active`).set(auth(tokens.super)).send({ active: false }).expect(200)
+    expect((await row(shared))?.is_active).toBe(false)
+    // Once the other installation lets the person go, the Zürich admin administers all of their installations.
+    await api().delete(`/api/cockpit/users/${shared}/installations/${other}`).set(auth(tokens.bern)).expect(204)
+    await api().post(`/api/users/${shared}/active`).set(auth(tokens.admin)).send({ active: true }).expect(200)
+  })
+})

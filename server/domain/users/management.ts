@@ -7,6 +7,7 @@ import type { PasswordResetService } from '../auth/password-reset.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { welcomeMail } from '../mail/templates/welcome.ts'
+import { assertMayChangeIdentity } from './identity.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
@@ -18,7 +19,9 @@ type MemberRole = 'installation_admin' | 'installation_user'
 /**
  * User management for installation admins and superusers (SPEC §5–6, issue 3 §4). An admin reaches
  * only users who belong to an installation they administer (others: 404) and never changes a superuser
- * (403); only a superuser grants superuser rights. Deactivation and removal end the user's sessions.
+ * (403); only a superuser grants superuser rights. Activation and welcome (set-password) links follow the
+ * identity rule (./identity.ts: 403 unless the admin administers every installation of the user).
+ * Deactivation and removal end the user's sessions.
  */
 export function createUserManagementService({ db, installations, mail, passwordReset, endSessions }: {
   db: Db
@@ -159,6 +162,7 @@ export function createUserManagementService({ db, installations, mail, passwordR
      */
     async setActive(actor: Actor, userId: number, active: boolean, date?: string): Promise<ManagedUser> {
       await target(actor, userId)
+      await assertMayChangeIdentity(db, actor, userId)
       if (userId === actor.id) throw new AppError(400, 'notOnYourself')
       if (active) {
         await db.updateTable('users').set({ is_active: true, deactivation_datetime: null }).where('id', '=', userId).execute()
@@ -175,6 +179,7 @@ export function createUserManagementService({ db, installations, mail, passwordR
      */
     async sendWelcome(actor: Actor, userId: number, installationId?: number): Promise<void> {
       const user = await target(actor, userId)
+      await assertMayChangeIdentity(db, actor, userId)
       const membership = await db.selectFrom('installation_users').innerJoin('installations', 'installations.id', 'installation_users.installation_id')
         .select(['installations.id', 'installations.name']).where('user_id', '=', userId)
         .$if(Boolean(installationId), (q) => q.where('installations.id', '=', installationId!)).orderBy('installations.id').executeTakeFirst()

@@ -1,14 +1,16 @@
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
-import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { AppError, Invalid, NotFound } from '../../lib/errors.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
 import type { UserDetails } from '../../../shared/schemas/accounts.ts'
+import { assertMayChangeIdentity } from './identity.ts'
 
 /**
  * Users (SPEC §7 "Authentication and user", issue 3): reading, editing and deleting an account.
  * Who may act on user `id`: the user themself, a superuser, or an installation_admin of an installation
  * the user belongs to (and, for a superuser target, only a superuser). Anyone else gets 404, so ids of
- * other installations' users are not revealed.
+ * other installations' users are not revealed. Writes follow the identity rule (./identity.ts): an admin
+ * changes only people all of whose installations they administer, else 403.
  */
 export function createUserService({ db, endSessions }: { db: Db; endSessions?: (userId: number) => Promise<void> }) {
   async function load(id: number) {
@@ -24,16 +26,17 @@ export function createUserService({ db, endSessions }: { db: Db; endSessions?: (
   }
 
   /**
-   * The target with the caller's relation to it; 404 when the caller may not see it. `all` is true when
-   * the caller administers every installation of the target (needed to delete another user).
+   * The target; 404 when the caller may not see it. A write also needs the identity rule
+   * ({@link assertMayChangeIdentity}: 403 unless the caller administers every installation of the target).
    */
   async function reach(actor: Actor, id: number, write = true) {
     const loaded = await load(id)
-    if (actor.id === id || actor.is_superuser) return { ...loaded, self: actor.id === id, all: true }
-    const mine = await administered(actor.id)
-    if (!loaded.memberships.some((m) => mine.has(m.id))) throw NotFound()
-    if (write && loaded.user.is_superuser) throw Forbidden()
-    return { ...loaded, self: false, all: loaded.memberships.every((m) => mine.has(m.id)) }
+    if (actor.id !== id && !actor.is_superuser) {
+      const mine = await administered(actor.id)
+      if (!loaded.memberships.some((m) => mine.has(m.id))) throw NotFound()
+    }
+    if (write) await assertMayChangeIdentity(db, actor, id)
+    return loaded
   }
 
   function view({ user, memberships }: Awaited<ReturnType<typeof load>>): User {
@@ -93,13 +96,12 @@ export function createUserService({ db, endSessions }: { db: Db; endSessions?: (
 
     /**
      * DELETE /api/users/{id}/: delete the account (yourself, a superuser, or an admin of every
-     * installation the user belongs to; else 403). Refused with 400 "unpaidBlocksDeletion" while charging
+     * installation the user belongs to — the identity rule; else 403). Refused with 400 "unpaidBlocksDeletion" while charging
      * sessions of the user or their RFID cards are unpaid (SPEC §5). Ends all sessions: refresh tokens
      * go with the row and access tokens fail `verify` for a missing user.
      */
     async remove(actor: Actor, id: number): Promise<void> {
-      const target = await reach(actor, id)
-      if (!target.all) throw Forbidden()
+      await reach(actor, id)
       const unpaid = await db
         .selectFrom('charging_sessions')
         .select('id')

@@ -1,0 +1,26 @@
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import { Forbidden } from '../../lib/errors.ts'
+
+/**
+ * The identity rule (ARCHITECTURE §4, issue 10): who may change a person's identity — sign-in address,
+ * details, activation, set-password (welcome) links, payment methods, deletion — on `/users/{id}/…`.
+ * Allowed for a superuser and for the person themself. An installation admin may only when every
+ * installation the person belongs to is one they administer (so an admin cannot take over an account
+ * that another installation relies on, e.g. that installation's own admin), and never for a superuser.
+ * Otherwise throws 403 `identityElsewhere` (or `forbidden` for a superuser target).
+ *
+ * Whether the caller may see the person at all (404 otherwise) is checked before, by the calling service;
+ * installation-scoped writes (a membership's role in the admin's own installation) do not fall under it.
+ */
+export async function assertMayChangeIdentity(db: Db, actor: Actor, userId: number): Promise<void> {
+  if (actor.is_superuser || actor.id === userId) return
+  const [target, memberships, administered] = await Promise.all([
+    db.selectFrom('users').select('is_superuser').where('id', '=', userId).executeTakeFirst(),
+    db.selectFrom('installation_users').select('installation_id').where('user_id', '=', userId).execute(),
+    db.selectFrom('installation_users').select('installation_id').where('user_id', '=', actor.id).where('role', '=', 'installation_admin').execute(),
+  ])
+  if (!target || target.is_superuser) throw Forbidden()
+  const mine = new Set(administered.map((r) => r.installation_id))
+  if (!memberships.length || memberships.some((m) => !mine.has(m.installation_id))) throw Forbidden('identityElsewhere')
+}
