@@ -8,7 +8,7 @@ import type { EnergyReturn } from '../schemas/installation.ts'
 /**
  * What a user may see of live data (ARCHITECTURE §4): the API answers with these projections and the
  * relay applies the same ones to what it polled with its service account, so a subscriber never
- * receives a station, RFID or cost figure the API would refuse them.
+ * receives a station, RFID, cost figure or another person's card the API would refuse them.
  */
 const round2 = (x: number) => Math.round(x * 100) / 100
 
@@ -54,10 +54,29 @@ export function maySeeSession(s: ChargingSession, access: Access): boolean {
   return mayReadStation(access, s.station_id) || (s.rfid_id != null && mayReadRfid(access, s.rfid_id))
 }
 
-/** A session with prices hidden unless the caller sees costs or it is their own (SPEC §6 cost switch). */
+/**
+ * The personal-data rule for charging sessions (ARCHITECTURE §4, issue 10): who charged — the card's
+ * tag and id, the user and their name — is shown only to admins and superusers, to the person who
+ * charged, and to whoever may read the card (its owner, or a user an admin granted that RFID by a
+ * permission entry, who sees the card in the RFID list anyway). Read access to a station is not enough.
+ * Every path that emits sessions uses it: REST list and detail, journal, invoices, the relay's topic.
+ */
+export function maySeeSessionPerson(s: { user_id: number | null; rfid_id: number | null }, access: Access): boolean {
+  return isAdmin(access.role) || (s.user_id != null && s.user_id === access.user_id) || (s.rfid_id != null && mayReadRfid(access, s.rfid_id))
+}
+
+/**
+ * A session as the caller may see it: prices hidden unless the caller sees costs or it is their own
+ * (SPEC §6 cost switch); card and user null unless {@link maySeeSessionPerson}. Apply after
+ * {@link maySeeSession}, which needs the card id.
+ */
 export function projectSession(s: ChargingSession, access: Access): ChargingSession {
-  if (access.cost || s.user_id === access.user_id) return s
-  return { ...s, price: null, transaction_fee: null, ...(s.price_lines === undefined ? {} : { price_lines: null }), invoice_url: s.invoice_url === undefined ? undefined : null }
+  let out = s
+  if (!access.cost && s.user_id !== access.user_id) {
+    out = { ...out, price: null, transaction_fee: null, ...(s.price_lines === undefined ? {} : { price_lines: null }), invoice_url: s.invoice_url === undefined ? undefined : null }
+  }
+  if (!maySeeSessionPerson(s, access)) out = { ...out, rfid_id: null, rfid_tag: null, user_id: null }
+  return out
 }
 
 export function projectSessions(c: Record<string, ChargingSession>, access: Access): Record<string, ChargingSession> {

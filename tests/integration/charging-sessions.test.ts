@@ -229,3 +229,49 @@ describe('session list order', () => {
     expect([...closed].sort().reverse()).toEqual(closed)
   })
 })
+
+describe('personal data of other people’s sessions (ARCHITECTURE §4, issue 10)', () => {
+  it('a resident sees card and name only on their own sessions: list, detail, journal, invoice', async () => {
+    const db = app.domain!.db
+    const me = await userId()
+    const adminId = (await db.selectFrom('users').select('id').where('email', '=', 'admin@example.com').executeTakeFirstOrThrow()).id
+    // Card 2 (parking space 2, a station the resident may read) belongs to the admin, Andreas Meier.
+    await db.updateTable('rfids').set({ user_id: adminId }).where('id', '=', 2).execute()
+    const theirs = await charge(1, 2, { id: 2, user: adminId }, '2026-02-02T10:00:00Z', [['2026-02-02T10:30:00Z', 1]], '2026-02-02T11:00:00Z')
+    const mine = await charge(1, 2, { id: 1, user: me }, '2026-02-03T10:00:00Z', [['2026-02-03T10:30:00Z', 1]], '2026-02-03T11:00:00Z')
+    const hidden = { rfid_id: null, rfid_tag: null, user_id: null }
+
+    const list = await api().get('/api/rfids-charge/?start__gte=2026-02-01T00:00:00Z&end__lte=2026-02-28T00:00:00Z').set({ ...auth(tokens.user), 'installation-id': '1' }).expect(200)
+    const byId = (id: number) => list.body.results.find((s: { id: number }) => s.id === id)
+    expect(byId(theirs)).toMatchObject(hidden)
+    expect(byId(mine)).toMatchObject({ rfid_id: 1, rfid_tag: '04A1B2C3D4E501', user_id: me })
+    expect((await api().get(`/api/rfids-charge/${theirs}/`).set(auth(tokens.user)).expect(200)).body).toMatchObject(hidden)
+    expect((await api().get(`/api/rfids-charge/${mine}/`).set(auth(tokens.user)).expect(200)).body).toMatchObject({ rfid_tag: '04A1B2C3D4E501' })
+    // Admins and superusers see whose card it was.
+    for (const token of [tokens.admin, tokens.super]) {
+      expect((await api().get(`/api/rfids-charge/${theirs}/`).set(auth(token)).expect(200)).body).toMatchObject({ rfid_id: 2, rfid_tag: '04A1B2C3D4E502', user_id: adminId })
+    }
+
+    const journal = await api().get('/api/cockpit/installations/1/charging_stations/2/journal?start=2026-02-01T00:00:00Z&end=2026-03-01T00:00:00Z').set(auth(tokens.user)).expect(200)
+    const entry = (id: number) => journal.body.results.find((e: { id: number }) => e.id === id)
+    expect(entry(theirs)).toMatchObject({ rfid: null, rfid_user: null })
+    expect(entry(mine)).toMatchObject({ rfid: '04A1B2C3D4E501', rfid_user: 'Laura Brunner' })
+    const adminJournal = await api().get('/api/cockpit/installations/1/charging_stations/2/journal?start=2026-02-01T00:00:00Z&end=2026-03-01T00:00:00Z').set(auth(tokens.admin)).expect(200)
+    expect(adminJournal.body.results.find((e: { id: number }) => e.id === theirs)).toMatchObject({ rfid: '04A1B2C3D4E502', rfid_user: 'Andreas Meier' })
+
+    // The cost switch shows others' prices, not who they are: their invoice (addressed to them) stays closed.
+    const entry2 = db.updateTable('permissions').where('user_id', '=', me).where('installation_id', '=', 1).where('object_type', '=', 'charging_station').where('object_id', '=', 2)
+    expect(Number((await entry2.set({ cost: true }).executeTakeFirst()).numUpdatedRows)).toBe(1)
+    try {
+      const priced = await api().get(`/api/rfids-charge/${theirs}/`).set(auth(tokens.user)).expect(200)
+      expect(priced.body.price).not.toBeNull()
+      expect(priced.body).toMatchObject(hidden)
+      await api().get(`/api/rfids-charge/${theirs}/invoice`).set(auth(tokens.user)).expect(403)
+      const own = await api().get(`/api/rfids-charge/${mine}/invoice`).set(auth(tokens.user)).buffer(true).parse(binary).expect(200)
+      expect(await pdfText(own.body as Buffer)).toContain('04A1B2C3D4E501')
+    } finally {
+      await entry2.set({ cost: false }).execute()
+      await db.updateTable('rfids').set({ user_id: null }).where('id', '=', 2).execute()
+    }
+  })
+})

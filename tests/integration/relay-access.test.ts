@@ -66,6 +66,33 @@ describe('rights of open streams', () => {
   })
 })
 
+describe('personal data on the live sessions topic (ARCHITECTURE §4, issue 10)', () => {
+  it('a resident receives card and user of their own running session only; a superuser of both', async () => {
+    const db = app.domain!.db
+    // Card 2 (parking space 2, readable station of the resident) belongs to the admin (user 2).
+    await db.updateTable('rfids').set({ user_id: 2 }).where('id', '=', 2).execute()
+    const mine = await app.domain!.sessions.start({ installationId: 1, stationId: 1, rfidId: 1, userId: 3, at: new Date() })
+    const theirs = await app.domain!.sessions.start({ installationId: 1, stationId: 2, rfidId: 2, userId: 2, at: new Date() })
+    try {
+      const streams = []
+      for (const email of ['user@example.com', 'super@example.com']) {
+        const t = (await request(app.server).post('/live/tickets').set(auth(await login(app, email))).send({ installation_id: 1 }).expect(201)).body.ticket
+        streams.push(watch(`${base}/live/installations/1?ticket=${t}&topics=sessions`))
+      }
+      const [resident, sup] = streams
+      type S = Record<string, { rfid_id: number | null; rfid_tag: string | null; user_id: number | null }>
+      for (const w of streams) await until(() => (w.state.sessions as S | undefined)?.[theirs] && (w.state.sessions as S)[mine], 5000, 'both sessions on the stream')
+      expect((resident.state.sessions as S)[mine]).toMatchObject({ rfid_id: 1, rfid_tag: '04A1B2C3D4E501', user_id: 3 })
+      expect((resident.state.sessions as S)[theirs]).toMatchObject({ rfid_id: null, rfid_tag: null, user_id: null })
+      expect((sup.state.sessions as S)[theirs]).toMatchObject({ rfid_id: 2, rfid_tag: '04A1B2C3D4E502', user_id: 2 })
+      for (const w of streams) w.es.close()
+    } finally {
+      for (const id of [mine, theirs]) await app.domain!.sessions.finish(id, new Date())
+      await db.updateTable('rfids').set({ user_id: null }).where('id', '=', 2).execute()
+    }
+  })
+})
+
 describe('ending sessions', () => {
   it('a password change refuses older access tokens at once and closes the user’s other live streams', async () => {
     const other = await login(app, 'admin@example.com')

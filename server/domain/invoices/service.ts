@@ -21,15 +21,18 @@ export function chf(rappen: number): string {
  * caller's language; an unpaid session gets a Swiss QR-bill (swissqrbill) for the total, payable to the
  * installation's operator (issue 12 §3; with a QR reference for a QR-IBAN). Without an operator set the
  * invoice says whom to ask and has no QR-bill; the VAT line states the operator's rate and amount.
- * Rights: the caller must see the session (404 "Session is not found") and its price — admins, the cost
- * switch or their own card (403 otherwise).
+ * Rights: the caller must see the session (404 "Session is not found"), its price (admins, the cost
+ * switch or their own card) and who charged (the personal-data rule, shared/rules/visibility.ts); 403
+ * otherwise.
  */
 export function createInvoiceService({ db, sessions }: { db: Db; sessions: SessionService }) {
   return {
     /** The invoice of session `sessionId` as a PDF: `{ filename, content }`. 400 while still charging. */
     async pdf(actor: Actor, sessionId: number, lang: Lang): Promise<{ filename: string; content: Buffer }> {
       const session = await sessions.get(actor, sessionId)
-      if (session.price === null) throw Forbidden()
+      // An invoice is addressed to the person who charged: someone else's is theirs (issue 10), even
+      // for a resident with the cost switch, who sees the price in the list.
+      if (session.price === null || !(await sessions.personVisible(actor, sessionId))) throw Forbidden()
       if (!session.end) throw new AppError(404, 'sessionNotFound')
       // sessions.get checked the caller's role in the session's installation.
       const installationId = (await sessions.installationOf(sessionId))!

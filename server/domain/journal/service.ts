@@ -3,6 +3,7 @@ import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import { NotFound } from '../../lib/errors.ts'
 import { isAdmin, mayReadRfid, mayReadStation } from '../../../shared/rules/permissions.ts'
+import { maySeeSessionPerson } from '../../../shared/rules/visibility.ts'
 import type { JournalEntry, JournalQuery } from '../../../shared/schemas/journal.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 
@@ -14,7 +15,7 @@ const r2 = (x: number) => Math.round(x * 100) / 100
  * Events (journal_events): `journal_entry` for a charging-mode change (set_by_timer when a timer made
  * it), `rfid_session_journal_entry` for a tag learned in learning mode (the tag shown to admins only).
  * Rights: the station or RFID must be readable (404); cost only with the cost switch or for the
- * caller's own sessions. A paid/unpaid filter leaves events out.
+ * caller's own sessions; card and name by the personal-data rule (shared/rules/visibility.ts). A paid/unpaid filter leaves events out.
  */
 export function createJournalService({ db, installations }: { db: Db; installations: InstallationService }) {
   async function entries(actor: Actor, installationId: number, by: { stationId?: number; rfidId?: number }, q: JournalQuery): Promise<PageOf<JournalEntry>> {
@@ -75,6 +76,7 @@ export function createJournalService({ db, installations }: { db: Db; installati
       .execute()
     const results = rows.map((s): JournalEntry => {
       const withCard = s.rfid_id != null
+      const person = withCard && maySeeSessionPerson(s, access)
       const seesCost = access.cost || s.user_id === access.user_id
       return {
         id: s.id,
@@ -89,8 +91,8 @@ export function createJournalService({ db, installations }: { db: Db; installati
         peak: r2(s.high_kwh),
         off_peak: r2(s.low_kwh),
         cost: seesCost ? (s.price_rappen + s.fee_rappen) / 100 : null,
-        rfid: withCard && s.rfid_id != null && mayReadRfid(access, s.rfid_id) ? s.rfid_tag : null,
-        rfid_user: withCard && s.rfid_id != null && mayReadRfid(access, s.rfid_id) && s.first_name != null ? `${s.first_name} ${s.last_name ?? ''}`.trim() : null,
+        rfid: person ? s.rfid_tag : null,
+        rfid_user: person && s.first_name != null ? `${s.first_name} ${s.last_name ?? ''}`.trim() : null,
         badged_in: withCard ? s.start.toISOString() : null,
         badged_out: withCard ? (s.end?.toISOString() ?? null) : null,
         payment_status: s.status === 'charging' ? null : s.status,

@@ -6,7 +6,7 @@ import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { TariffInForce, TariffService } from '../tariffs/service.ts'
-import { maySeeSession, projectSession } from '../../../shared/rules/visibility.ts'
+import { maySeeSession, maySeeSessionPerson, projectSession } from '../../../shared/rules/visibility.ts'
 import type { ChargingSession } from '../../../shared/schemas/session.ts'
 import { priceLines } from '../../../shared/rules/price-lines.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
@@ -112,6 +112,12 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
       if (!maySeeSession(toSession(row), access)) throw new AppError(404, 'sessionNotFound')
       const [session] = await withLines([row], row.installation_id)
       return projectSession(session, access)
+    },
+
+    /** Whether the caller may see who charged session `sessionId` (shared/rules/visibility.ts); false when unknown. */
+    async personVisible(actor: Actor, sessionId: number): Promise<boolean> {
+      const row = await db.selectFrom('charging_sessions').select(['installation_id', 'user_id', 'rfid_id']).where('id', '=', sessionId).executeTakeFirst()
+      return row ? maySeeSessionPerson(row, await installations.access(actor, row.installation_id)) : false
     },
 
     /** The installation of a session, or null when unknown (invoices). */
