@@ -17,6 +17,15 @@ export const DEMO_OPERATOR = {
   iban: 'CH4431999123000889012', vat_number: 'CHE-123.456.789 MWST', vat_rate: 8.1,
 } as const
 
+/**
+ * The second demo installation (issue 10), so tenancy can be seen in the demo: its own admin, who has
+ * no say in the first installation and vice versa. Shares DEMO_PASSWORD.
+ */
+export const DEMO_SECOND = {
+  name: 'Demo Office Bern',
+  admin: { email: 'admin2@example.com', first_name: 'Beat', last_name: 'Zurbriggen', title: 'Mr' },
+} as const
+
 const MODES = ['instant', 'optimized', 'solar', 'timer', 'rfid', 'locked'] as const
 
 const HIGH_TARIFF: ScheduleEntry[] = [
@@ -29,7 +38,10 @@ const HIGH_TARIFF: ScheduleEntry[] = [
  * 6 apartments and common areas (with the garage), main meter, 30 kWp PV, 20 kWh battery, 6 stations of
  * 11 kW (station 6 locked = disabled), water and heat meters per apartment, a power tariff (high 07–20
  * Mon–Fri, 07–13 Sat), rates that started last year, three demo users and an RFID per resident.
- * Does nothing when an installation exists. Returns the installation id, or null when it did nothing.
+ * Then, with ids after all of the first one's, "Demo Office Bern" (see {@link DEMO_SECOND}): a small
+ * office with main meter, 15 kWp PV, two 22 kW stations, two cards and its admin admin2@example.com; the
+ * simulator runs it like the first (its sessions come from the backfill).
+ * Does nothing when an installation exists. Returns the first installation's id, or null when it did nothing.
  */
 export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { passwordHash: string; now?: Date }): Promise<number | null> {
   const existing = await db.selectFrom('installations').select('id').limit(1).executeTakeFirst()
@@ -122,6 +134,46 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
       user_id: userIds['user@example.com'], kind: 'credit_card', brand: 'Mastercard', masked: '•••• •••• •••• 4444', exp_month: 12,
       exp_year: now.getUTCFullYear() + 3, alias: '', favourite: true, provider: 'demo', token: 'demo_ok_seeded',
     }).execute()
+    await seedSecond(tx, { passwordHash, lastYear })
     return installation_id
   })
+}
+
+/** The second installation ({@link DEMO_SECOND}); inserted after the first, whose ids stay as they were. */
+async function seedSecond(tx: Db, { passwordHash, lastYear }: { passwordHash: string; lastYear: string }): Promise<void> {
+  const { id: installation_id } = await tx
+    .insertInto('installations')
+    .values({ name: DEMO_SECOND.name, timezone: 'Europe/Zurich', currency: 'CHF', latitude: 46.9481, longitude: 7.4474, pay_enabled: false, online: true, offline_since: null, alerts: '[]' })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const obj = async (description: string, object_type: string, parent: number | null) =>
+    (await tx.insertInto('objects').values({ installation_id, parent_object_id: parent, description, object_type }).returning('id').executeTakeFirstOrThrow()).id
+  const office = await obj('Office Bern', 'building', null)
+  const parking = await obj('Parking', 'garage', office)
+  const meter = async (meter_type: string, name: string, object_id: number, capacity: number | null = null) =>
+    (await tx.insertInto('meters').values({ installation_id, object_id, meter_type: meter_type as never, name, capacity }).returning('id').executeTakeFirstOrThrow()).id
+  await meter('main_power', 'Main power connection', office)
+  await meter('pv', 'PV roof 15 kWp', office, 15)
+  for (const [i, mode] of (['instant', 'solar'] as const).entries()) {
+    const meter_id = await meter('charging_station', `Charging station Bern ${i + 1}`, parking, 22)
+    await tx.insertInto('charging_stations').values({
+      installation_id, object_id: parking, meter_id, device_id: `CH-BE-DEMO-${String(i + 1).padStart(3, '0')}`, name: `Office ${i + 1}`,
+      description: `Visitor parking ${i + 1}`, capacity_kw: 22, charging_mode: mode, status: 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null,
+    }).execute()
+  }
+  await tx.insertInto('tariffs').values({
+    installation_id, name: 'Office tariff', basic_rappen: 0, high_rappen_per_kwh: 31.0, low_rappen_per_kwh: 22.0,
+    flat_rappen_per_kwh: null, flat: false, valid_from: lastYear, valid_to: null, schedule: JSON.stringify(HIGH_TARIFF),
+  }).execute()
+  const a = DEMO_SECOND.admin
+  const admin = await tx.insertInto('users')
+    .values({ email: a.email, password_hash: passwordHash, first_name: a.first_name, last_name: a.last_name, title: a.title,
+      is_superuser: false, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  await tx.insertInto('installation_users').values({ user_id: admin.id, installation_id, role: 'installation_admin' }).execute()
+  await tx.insertInto('rfids').values([
+    { installation_id, user_id: admin.id, tag: '04B1E2A3C4D501', description: 'Pool car – Renault Megane E-Tech', active: true, all_stations: true },
+    { installation_id, user_id: null, tag: '04B1E2A3C4D502', description: 'Visitor card', active: true, all_stations: true },
+  ]).execute()
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+import { addOtherInstallation, auth, login, seededSecond, startApp } from './helpers.ts'
 
 let app: FastifyInstance
 let other: Awaited<ReturnType<typeof addOtherInstallation>>
@@ -83,10 +83,21 @@ describe('authentication on object endpoints', () => {
 describe('installations and stations per role', () => {
   it('lists only the installations a user belongs to', async () => {
     const sup = await api().get('/api/cockpit/installations/').set(auth(tokens.super)).expect(200)
-    expect(sup.body.count).toBe(2)
+    // The demo's two installations and the one the test added.
+    expect(sup.body.count).toBe(3)
     const adm = await api().get('/api/cockpit/installations/').set(auth(tokens.admin)).expect(200)
     expect(adm.body.results.map((i: { id: number }) => i.id)).toEqual([1])
     expect(adm.body.results[0]).toMatchObject({ name: 'Demo Residence Zürich', timezone: 'Europe/Zurich', currency: 'CHF', role: 'installation_admin' })
+  })
+  it('seeds a second demo installation with its own admin, who sees only it (issue 10)', async () => {
+    const second = await seededSecond(app)
+    const mine = await api().get('/api/cockpit/installations/').set(auth(second.adminToken)).expect(200)
+    expect(mine.body.results).toEqual([expect.objectContaining({ id: second.installationId, name: 'Demo Office Bern', timezone: 'Europe/Zurich', role: 'installation_admin' })])
+    const stations = await api().get(`/api/cockpit/installations/${second.installationId}/charging_stations/`).set(auth(second.adminToken)).expect(200)
+    expect(stations.body.results.map((s: { id: number }) => s.id)).toEqual(second.stationIds)
+    expect(second.stationIds).toHaveLength(2)
+    await api().get('/api/cockpit/installations/1/charging_stations/').set(auth(second.adminToken)).expect(403)
+    await api().get(`/api/cockpit/installations/${second.installationId}/charging_stations/`).set(auth(tokens.admin)).expect(403)
   })
   it('gives admins every station and users only the ones they may read', async () => {
     const adm = await api().get('/api/cockpit/installations/1/charging_stations/?limit=1000').set(auth(tokens.admin)).expect(200)

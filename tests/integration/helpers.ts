@@ -83,3 +83,23 @@ export async function startWithTokens(roles: Role[] = ['api']) {
   return { ...started, other, tokens }
 }
 
+
+/**
+ * The seeded second demo installation "Demo Office Bern" (server/db/demo-seed.ts): its id, station and
+ * card ids, and its admin (admin2@example.com) with a token.
+ */
+export async function seededSecond(app: FastifyInstance) {
+  const db = app.domain!.db
+  const inst = await db.selectFrom('installations').select('id').where('name', '=', 'Demo Office Bern').executeTakeFirstOrThrow()
+  const stations = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', inst.id).orderBy('id').execute()
+  const rfids = await db.selectFrom('rfids').select('id').where('installation_id', '=', inst.id).orderBy('id').execute()
+  const admin = await db.selectFrom('users').select('id').where('email', '=', 'admin2@example.com').executeTakeFirstOrThrow()
+  return {
+    installationId: inst.id,
+    stationIds: stations.map((s) => s.id),
+    rfidIds: rfids.map((r) => r.id),
+    adminId: admin.id,
+    adminEmail: 'admin2@example.com',
+    adminToken: await login(app, 'admin2@example.com'),
+  }
+}
