@@ -125,7 +125,8 @@ describe('learning mode end to end with the simulator', () => {
     expect(refused).toBeGreaterThan(0)
     const withCard = await app.domain!.db.selectFrom('charging_sessions').select('id').where('station_id', '=', 1).where('rfid_id', '=', 1).where('start', '>=', new Date(from)).execute()
     expect(withCard).toEqual([])
-  })
+    // 216 steps of every installation (the demo's two and the test's): 34 s measured on a shared machine.
+  }, 90_000)
 
   it('ignoring a learned tag clears it and keeps learning on', async () => {
     await setStatus(3, 'carPluggedIn')
