@@ -126,3 +126,12 @@ export async function openApiPlugin(api: FastifyInstance) {
   api.get('/swagger.json', { schema: { hide: true, querystring: Query } }, async (req, reply) => reply.type('application/json').send(doc(langOf(req)).json))
   api.get('/swagger.yaml', { schema: { hide: true, querystring: Query } }, async (req, reply) => reply.type('application/yaml').send(doc(langOf(req)).yaml))
 }
+
+/** The 204 answer of a DELETE or an action without content. */
+export const NoContent = z.null().describe(TEXTS.noContent)
+
+/**
+ * The query of a route scoped by installationIdOf (server/api/http.ts): `installation`, or the
+ * `installation-id` header. Kept a string here, so a missing or bad value answers "No installationId".
+ */
+export const InstallationScope = z.object({ installation: z.string().optional().describe('The installation id (or send the installation-id header).') })
