@@ -73,12 +73,11 @@ function tagOf(url: string): string {
   return 'installations'
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every route registered under /api (method, url, schema), for the "no route without a schema" test. */
-    apiRoutes?: RouteOptions[]
-  }
-}
+/**
+ * Every route registered under /api (method, url, schema) by HTTP server, for the "no route without a
+ * schema" test (the api plugin is encapsulated, so a decorator would not reach the root instance).
+ */
+export const apiRoutes = new WeakMap<object, RouteOptions[]>()
 
 /**
  * The OpenAPI 3.1 description of /api (SPEC §7, ARCHITECTURE §3): registers @fastify/swagger on `api`
@@ -90,7 +89,7 @@ declare module 'fastify' {
 export async function openApiPlugin(api: FastifyInstance) {
   const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   const routes: RouteOptions[] = []
-  api.decorate('apiRoutes', routes)
+  apiRoutes.set(api.server, routes)
   api.addHook('onRoute', (route) => {
     routes.push(route)
     const schema = (route.schema ??= {}) as FastifySchema & { tags?: string[]; hide?: boolean; response?: Record<string, unknown> }
