@@ -67,6 +67,9 @@ export const Access = z.object({
   overview: z.boolean(),
   stations: z.union([z.literal('all'), z.array(z.number().int())]),
   rfids: z.union([z.literal('all'), z.array(z.number().int())]),
+  /** The stations and RFIDs the caller may change ("all" or ids), for the client's guards. */
+  writable_stations: z.union([z.literal('all'), z.array(z.number().int())]).optional(),
+  writable_rfids: z.union([z.literal('all'), z.array(z.number().int())]).optional(),
   sessions_valid_after: z.string().nullable().optional(),
 })
 
