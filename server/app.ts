@@ -11,6 +11,9 @@ import { seedDemo } from './db/demo-seed.ts'
 import { createDomain, type Domain } from './domain/index.ts'
 import { hashPassword } from './domain/auth/passwords.ts'
 import { apiPlugin } from './api/index.ts'
+import { serializerCompiler, validatorCompiler } from './api/openapi.ts'
+import { invalidFields } from './api/http.ts'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { AppError, Invalid } from './lib/errors.ts'
 import { message, pickLang } from './lib/messages.ts'
 import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
@@ -44,6 +47,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1 << 20,
   })
   app.decorate('jobs', [])
+  // Routes declare zod schemas (fastify-type-provider-zod): Fastify validates requests and serializes answers.
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
   // Graceful close: requests in flight get SHUTDOWN_GRACE_MS to finish; then every connection still
   // open is cut (a client that connected and never sent a request would otherwise hold the close).
   app.addHook('preClose', async () => {
@@ -55,6 +61,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   })
   app.setErrorHandler((err, req, reply) => {
     const lang = pickLang(req.headers['accept-language'])
+    // A request refused by its route's zod schema: SPEC §5 field messages, as for Invalid.
+    if (hasZodFastifySchemaValidationErrors(err)) err = invalidFields(err.validation.map((v) => ({ ...v.params, code: v.keyword, path: v.instancePath.split('/').filter(Boolean) })))
     if (err instanceof Invalid) {
       return reply.code(400).send(Object.fromEntries(Object.entries(err.fields).map(([f, keys]) => [f, keys.map((k) => message(k, lang))])))
     }

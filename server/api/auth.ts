@@ -1,15 +1,28 @@
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { RefreshRequest, TokenRequest } from '../../shared/schemas/auth.ts'
-import { parse } from './http.ts'
+import { RefreshRequest, RefreshResponse, TokenRequest, TokenResponse } from '../../shared/schemas/auth.ts'
 
 /** SPEC §7 Authentication: POST /authentication/token/ and /authentication/token/refresh/. */
-export function authRoutes(app: FastifyInstance, domain: Domain) {
-  app.post('/authentication/token/', async (req) => {
-    const body = parse(TokenRequest.extend({ email: z.string().trim().min(1).pipe(z.email()) }), req.body)
-    const { installation } = parse(z.object({ installation: z.coerce.number().int().positive().optional() }), req.query)
-    return domain.auth.login(body.email, body.password, { installation, ip: req.ip })
-  })
-  app.post('/authentication/token/refresh/', async (req) => domain.auth.refresh(parse(RefreshRequest, req.body).refresh))
+export function authRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  app.post(
+    '/authentication/token/',
+    {
+      schema: {
+        summary: 'Sign in: an access and a refresh token, and the installation to open (?installation= picks one)',
+        security: [],
+        body: TokenRequest.extend({ email: z.string().trim().min(1).pipe(z.email()) }),
+        querystring: z.object({ installation: z.coerce.number().int().positive().optional() }),
+        response: { 200: TokenResponse },
+      },
+    },
+    async (req) => domain.auth.login(req.body.email, req.body.password, { installation: req.query.installation, ip: req.ip }),
+  )
+  app.post(
+    '/authentication/token/refresh/',
+    { schema: { summary: 'A new token pair for a refresh token (rotating; reuse revokes the family)', security: [], body: RefreshRequest, response: { 200: RefreshResponse } } },
+    async (req) => domain.auth.refresh(req.body.refresh),
+  )
 }

@@ -5,22 +5,38 @@ import type { MessageKey } from '../lib/messages.ts'
 import type { Actor } from '../domain/auth/service.ts'
 import type { Domain } from '../domain/index.ts'
 
+/** A zod issue as far as the SPEC §5 wording needs it (zod's own issue, or fastify-type-provider-zod's copy). */
+export interface IssueLike {
+  code: string
+  path: readonly PropertyKey[]
+  input?: unknown
+  origin?: string
+  minimum?: unknown
+  format?: string
+}
+
 /**
- * Parse `value` with a zod schema; failures become a 400 `{ field: [message] }` in the SPEC §5 wording
- * ("The field is required.", "The field is not a valid email address", else "The value is not valid.").
+ * Validation issues as SPEC §5 field errors: field = the issue path joined by '.' (or non_field_errors),
+ * message key "required" for a missing value or an empty string, "invalidEmail" for a bad address, else
+ * "invalidValue". Used by the error handler for every request Fastify validated with a route's schema.
  */
+export function invalidFields(issues: readonly IssueLike[]): Invalid {
+  const fields: Record<string, MessageKey[]> = {}
+  for (const issue of issues) {
+    const field = issue.path.length ? issue.path.map(String).join('.') : 'non_field_errors'
+    const missing = issue.code === 'invalid_type' && issue.input === undefined
+    const empty = issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1
+    const key: MessageKey = missing || empty ? 'required' : issue.code === 'invalid_format' && issue.format === 'email' ? 'invalidEmail' : 'invalidValue'
+    ;(fields[field] ??= []).includes(key) || fields[field].push(key)
+  }
+  return new Invalid(fields)
+}
+
+/** Parse `value` with a zod schema inside a handler (values a route schema cannot describe); failures as {@link invalidFields}. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const r = schema.safeParse(value ?? {})
   if (r.success) return r.data
-  const fields: Record<string, MessageKey[]> = {}
-  for (const issue of r.error.issues) {
-    const field = issue.path.length ? issue.path.join('.') : 'non_field_errors'
-    const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined
-    const empty = issue.code === 'too_small' && (issue as { origin?: string }).origin === 'string' && (issue as { minimum?: unknown }).minimum === 1
-    const key: MessageKey = missing || empty ? 'required' : issue.code === 'invalid_format' && (issue as { format?: string }).format === 'email' ? 'invalidEmail' : 'invalidValue'
-    ;(fields[field] ??= []).includes(key) || fields[field].push(key)
-  }
-  throw new Invalid(fields)
+  throw invalidFields(r.error.issues as IssueLike[])
 }
 
 /** The caller from `Authorization: Bearer <access>`; 401 when missing, invalid or expired. */

@@ -16,9 +16,11 @@ import { tariffRoutes } from './tariffs.ts'
 import { objectRoutes } from './objects.ts'
 import { reportRoutes } from './reports.ts'
 import { paymentRoutes } from './payments.ts'
+import { openApiPlugin } from './openapi.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
+  await openApiPlugin(app)
   authRoutes(app, domain)
   accountRoutes(app, domain)
   userRoutes(app, domain)

@@ -1,55 +1,51 @@
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id, ListQuery } from '../../shared/schemas/common.ts'
-import { StationPatch } from '../../shared/schemas/station.ts'
-import { InstallationPatch } from '../../shared/schemas/installation.ts'
-import { actorOf, parse } from './http.ts'
+import { Id, ListQuery, Page } from '../../shared/schemas/common.ts'
+import { Station, StationPatch } from '../../shared/schemas/station.ts'
+import { Access, EnergyReturn, Installation, InstallationInfo, InstallationPatch, Overview } from '../../shared/schemas/installation.ts'
+import { actorOf } from './http.ts'
 
 const InstallationParams = z.object({ installationId: Id })
 const StationParams = z.object({ installationId: Id, stationId: Id })
 
 /** SPEC §7 installations (this slice): list, one, info, overview, energy_return, access, stations. */
-export function installationRoutes(app: FastifyInstance, domain: Domain) {
+export function installationRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
   const base = '/cockpit/installations'
-  app.get(`${base}/`, async (req) => domain.installations.list(await actorOf(domain, req), parse(ListQuery, req.query)))
-  app.get(`${base}/:installationId/`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.installations.get(await actorOf(domain, req), installationId)
-  })
-  app.patch(`${base}/:installationId/`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.installations.update(await actorOf(domain, req), installationId, parse(InstallationPatch, req.body))
-  })
-  app.get(`${base}/:installationId/info`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.installations.info(await actorOf(domain, req), installationId)
-  })
+  const one = (summary: string) => ({ summary, params: InstallationParams })
+  app.get(`${base}/`, { schema: { summary: "The caller's installations", querystring: ListQuery, response: { 200: Page(Installation) } } }, async (req) =>
+    domain.installations.list(await actorOf(domain, req), req.query),
+  )
+  app.get(`${base}/:installationId/`, { schema: { ...one('One installation'), response: { 200: Installation } } }, async (req) =>
+    domain.installations.get(await actorOf(domain, req), req.params.installationId),
+  )
+  app.patch(`${base}/:installationId/`, { schema: { ...one('Change the settings of an installation (admins)'), body: InstallationPatch, response: { 200: Installation } } }, async (req) =>
+    domain.installations.update(await actorOf(domain, req), req.params.installationId, req.body),
+  )
+  app.get(`${base}/:installationId/info`, { schema: { ...one('Online state and active alerts'), response: { 200: InstallationInfo } } }, async (req) =>
+    domain.installations.info(await actorOf(domain, req), req.params.installationId),
+  )
   // The Overview screen in one call: the live power flow plus today's water, heat, energy return and
   // totals (server/domain/measurements/overview.ts).
-  app.get(`${base}/:installationId/overview`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.overview.get(await actorOf(domain, req), installationId)
-  })
-  app.get(`${base}/:installationId/energy_return`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.metrics.energyReturn(await actorOf(domain, req), installationId)
-  })
+  app.get(`${base}/:installationId/overview`, { schema: { ...one("The Overview screen: live power flow and today's totals"), response: { 200: Overview } } }, async (req) =>
+    domain.overview.get(await actorOf(domain, req), req.params.installationId),
+  )
+  app.get(`${base}/:installationId/energy_return`, { schema: { ...one('PV energy fed back to the grid: today, this month, this year'), response: { 200: EnergyReturn } } }, async (req) =>
+    domain.metrics.energyReturn(await actorOf(domain, req), req.params.installationId),
+  )
   // What the caller may see here (docs/decisions.md: the relay's permission profile comes from this).
-  app.get(`${base}/:installationId/access`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.installations.access(await actorOf(domain, req), installationId)
-  })
-  app.get(`${base}/:installationId/charging_stations/`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.stations.list(await actorOf(domain, req), installationId, parse(ListQuery, req.query))
-  })
-  app.get(`${base}/:installationId/charging_stations/:stationId/`, async (req) => {
-    const { installationId, stationId } = parse(StationParams, req.params)
-    return domain.stations.get(await actorOf(domain, req), installationId, stationId)
-  })
-  app.patch(`${base}/:installationId/charging_stations/:stationId/`, async (req) => {
-    const { installationId, stationId } = parse(StationParams, req.params)
-    return domain.stations.update(await actorOf(domain, req), installationId, stationId, parse(StationPatch, req.body))
-  })
+  app.get(`${base}/:installationId/access`, { schema: { ...one('What the caller may see in the installation'), response: { 200: Access } } }, async (req) =>
+    domain.installations.access(await actorOf(domain, req), req.params.installationId),
+  )
+  app.get(`${base}/:installationId/charging_stations/`, { schema: { ...one('Charging stations the caller may read'), querystring: ListQuery, response: { 200: Page(Station) } } }, async (req) =>
+    domain.stations.list(await actorOf(domain, req), req.params.installationId, req.query),
+  )
+  app.get(`${base}/:installationId/charging_stations/:stationId/`, { schema: { summary: 'One charging station', params: StationParams, response: { 200: Station } } }, async (req) =>
+    domain.stations.get(await actorOf(domain, req), req.params.installationId, req.params.stationId),
+  )
+  app.patch(`${base}/:installationId/charging_stations/:stationId/`, { schema: { summary: 'Change a charging station (name, mode, learning mode)', params: StationParams, body: StationPatch, response: { 200: Station } } }, async (req) =>
+    domain.stations.update(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body),
+  )
 }

@@ -1,18 +1,32 @@
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { SessionQuery } from '../../shared/schemas/session.ts'
-import { actorOf, installationIdOf, parse } from './http.ts'
+import { Page } from '../../shared/schemas/common.ts'
+import { Metrics } from '../../shared/schemas/metrics.ts'
+import { ChargingSession, SessionQuery } from '../../shared/schemas/session.ts'
+import { actorOf, installationIdOf } from './http.ts'
+import { InstallationScope } from './openapi.ts'
 
 /** GET /metrics/ and GET /rfids-charge/ (installation from the installation-id header or query). */
-export function liveDataRoutes(app: FastifyInstance, domain: Domain) {
-  app.get('/metrics/', async (req) => {
+export function liveDataRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  app.get('/metrics/', { schema: { summary: "The installation's live power flow", querystring: InstallationScope, response: { 200: Metrics } } }, async (req) => {
     const actor = await actorOf(domain, req)
     return domain.metrics.live(actor, installationIdOf(req))
   })
-  app.get('/rfids-charge/', async (req) => {
-    const actor = await actorOf(domain, req)
-    const q = parse(SessionQuery.extend({ active_since: z.iso.datetime({ offset: true }).optional(), installation: z.string().optional() }), req.query)
-    return domain.sessions.list(actor, installationIdOf(req), q)
-  })
+  app.get(
+    '/rfids-charge/',
+    {
+      schema: {
+        summary: 'Charging sessions of the installation, newest first',
+        querystring: SessionQuery.extend({ active_since: z.iso.datetime({ offset: true }).optional(), ...InstallationScope.shape }),
+        response: { 200: Page(ChargingSession) },
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(domain, req)
+      return domain.sessions.list(actor, installationIdOf(req), req.query)
+    },
+  )
 }

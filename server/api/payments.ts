@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id } from '../../shared/schemas/common.ts'
-import { PaymentInfoPatch, PaymentInfoPut, PaymentProcess } from '../../shared/schemas/payment.ts'
+import { Id, Page } from '../../shared/schemas/common.ts'
+import { PaymentInfo, PaymentInfoPatch, PaymentInfoPut, PaymentProcess } from '../../shared/schemas/payment.ts'
 import { Forbidden } from '../lib/errors.ts'
 import { pickLang } from '../lib/messages.ts'
 import { demoCheckoutPage } from '../domain/payments/demo-checkout-page.ts'
 import type { CheckoutInput } from '../domain/payments/provider.ts'
-import { actorOf, parse } from './http.ts'
+import { actorOf } from './http.ts'
+import { NoContent } from './openapi.ts'
 
 const Params = z.object({ id: Id, paymentInfoId: Id })
 const Form = z.object({
@@ -26,78 +28,107 @@ const Form = z.object({
  * /payments/webhook/ (signed provider events), the DEMO provider's checkout page
  * (GET/POST /payments/demo-checkout) and POST /payments/charge-due/ (superusers: run the charge job now).
  */
-export function paymentRoutes(app: FastifyInstance, domain: Domain) {
+export function paymentRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
   const pay = domain.payments
-  app.get('/users/:id/payment-info/', async (req) => {
-    const { id } = parse(z.object({ id: Id }), req.params)
-    return pay.list(await actorOf(domain, req), id)
-  })
-  app.get('/users/:id/payment-info/:paymentInfoId/', async (req) => {
-    const { id, paymentInfoId } = parse(Params, req.params)
-    return pay.get(await actorOf(domain, req), id, paymentInfoId)
-  })
-  app.put('/users/:id/payment-info/:paymentInfoId/', async (req) => {
+  const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } })
+  app.get('/users/:id/payment-info/', { schema: { summary: "A user's stored payment methods", params: z.object({ id: Id }), response: { 200: Page(PaymentInfo) } } }, async (req) =>
+    pay.list(await actorOf(domain, req), req.params.id),
+  )
+  app.get('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'One stored payment method', params: Params, response: { 200: PaymentInfo } } }, async (req) =>
+    pay.get(await actorOf(domain, req), req.params.id, req.params.paymentInfoId),
+  )
+  app.put('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'Set alias and favourite (primary) of a payment method', params: Params, body: PaymentInfoPut, response: { 200: PaymentInfo } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    const { id, paymentInfoId } = parse(Params, req.params)
-    return pay.update(actor, id, paymentInfoId, parse(PaymentInfoPut, req.body))
+    return pay.update(actor, req.params.id, req.params.paymentInfoId, req.body)
   })
-  app.patch('/users/:id/payment-info/:paymentInfoId/', async (req) => {
+  app.patch('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'Change alias or favourite (favourite 1: make primary)', params: Params, body: PaymentInfoPatch, response: { 200: PaymentInfo } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    const { id, paymentInfoId } = parse(Params, req.params)
-    return pay.update(actor, id, paymentInfoId, parse(PaymentInfoPatch, req.body))
+    return pay.update(actor, req.params.id, req.params.paymentInfoId, req.body)
   })
-  app.delete('/users/:id/payment-info/:paymentInfoId/', async (req, reply) => {
+  app.delete('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'Delete a payment method', params: Params, response: { 204: NoContent } } }, async (req, reply) => {
     const actor = await actorOf(domain, req)
-    const { id, paymentInfoId } = parse(Params, req.params)
-    await pay.remove(actor, id, paymentInfoId)
-    return reply.code(204).send()
+    await pay.remove(actor, req.params.id, req.params.paymentInfoId)
+    return reply.code(204).send(null)
   })
 
-  app.post('/payments/process/', async (req, reply) => {
-    const actor = await actorOf(domain, req)
-    const urls = parse(PaymentProcess, req.body)
-    const own = `${req.protocol}://${req.host}`
-    const origins = [own, req.headers.origin].filter((o): o is string => typeof o === 'string')
-    return reply.code(201).send(await pay.process(actor, urls, origins))
-  })
+  app.post(
+    '/payments/process/',
+    { schema: { summary: "Open a checkout at the payment provider; answers where to send the user", body: PaymentProcess, response: { 201: z.object({ session: z.string(), redirect_url: z.string() }) } } },
+    async (req, reply) => {
+      const actor = await actorOf(domain, req)
+      const own = `${req.protocol}://${req.host}`
+      const origins = [own, req.headers.origin].filter((o): o is string => typeof o === 'string')
+      return reply.code(201).send(await pay.process(actor, req.body, origins))
+    },
+  )
 
-  app.post('/payments/charge-due/', async (req) => {
+  app.post('/payments/charge-due/', { schema: { summary: 'Charge the unpaid sessions now (superusers)', response: { 200: z.object({ paid: z.number().int(), declined: z.number().int() }) } } }, async (req) => {
     const actor = await actorOf(domain, req)
     if (!actor.is_superuser) throw Forbidden()
     return pay.chargeDue()
   })
 
   // The webhook needs its raw body for the signature, the demo form is urlencoded: own parsers here only.
-  void app.register(async (scoped) => {
+  void app.register(async (plain) => {
+    const scoped = plain.withTypeProvider<ZodTypeProvider>()
     scoped.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body))
     scoped.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))))
 
-    scoped.post('/payments/webhook/', async (req) => {
-      const raw = typeof req.body === 'string' ? req.body : ''
-      const sig = req.headers['x-demo-signature']
-      return pay.webhook(raw, Array.isArray(sig) ? sig[0] : sig)
-    })
+    // The body is read raw (its HMAC is checked), so it has no schema: see tests/integration/openapi.test.ts NO_BODY.
+    scoped.post(
+      '/payments/webhook/',
+      {
+        schema: {
+          summary: 'A signed provider event (header x-demo-signature: HMAC-SHA256 of the raw JSON body)',
+          security: [],
+          response: { 200: z.object({ redirect: z.string().describe('Where the user goes next') }) },
+        },
+      },
+      async (req) => {
+        const raw = typeof req.body === 'string' ? req.body : ''
+        const sig = req.headers['x-demo-signature']
+        return pay.webhook(raw, Array.isArray(sig) ? sig[0] : sig)
+      },
+    )
 
     const page = async (req: FastifyRequest, session: string | null) => {
       const open = session ? await pay.checkout(session) : null
       return demoCheckoutPage(pickLang(req.headers['accept-language']), open ? open.id : null, new Date().getFullYear())
     }
-    scoped.get('/payments/demo-checkout', async (req, reply) => {
-      const { session } = parse(z.object({ session: z.string().max(100).optional() }), req.query)
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(await page(req, session ?? null))
-    })
+    scoped.get(
+      '/payments/demo-checkout',
+      { schema: { summary: "The DEMO provider's checkout page", security: [], querystring: z.object({ session: z.string().max(100).optional() }), response: { 200: html('The checkout page') } } },
+      async (req, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(await page(req, req.query.session ?? null)),
+    )
     // The user authorises or cancels on the provider's page; the provider reports to the webhook
     // (here: internally, signed like an outside call) and sends the user back to the app.
-    scoped.post('/payments/demo-checkout', async (req, reply) => {
-      const form = parse(Form, req.body)
-      if (!(await pay.checkout(form.session))) {
-        return reply.code(404).type('text/html; charset=utf-8').send(await page(req, null))
-      }
-      const input: CheckoutInput | 'cancel' = form.action === 'cancel' ? 'cancel' : { kind: form.kind, number: form.number, exp_month: form.exp_month, exp_year: form.exp_year }
-      const body = JSON.stringify(pay.authorise(form.session, input))
-      const res = await app.inject({ method: 'POST', url: '/api/payments/webhook/', payload: body, headers: { 'content-type': 'application/json', 'x-demo-signature': pay.sign(body) } })
-      if (res.statusCode !== 200) return reply.code(502).type('text/html; charset=utf-8').send(await page(req, null))
-      return reply.redirect((res.json() as { redirect: string }).redirect, 303)
-    })
+    scoped.post(
+      '/payments/demo-checkout',
+      {
+        schema: {
+          summary: 'Authorise or cancel on the DEMO checkout page (form post); redirects back to the app',
+          security: [],
+          consumes: ['application/x-www-form-urlencoded'],
+          body: Form,
+          response: {
+            303: z.null().describe('Redirect (Location) to the success, error or cancel path'),
+            404: html('The checkout session is unknown or expired'),
+            502: html('The provider could not record the result'),
+          },
+        },
+      },
+      async (req, reply) => {
+        const form = req.body
+        if (!(await pay.checkout(form.session))) {
+          return reply.code(404).type('text/html; charset=utf-8').send(await page(req, null))
+        }
+        const input: CheckoutInput | 'cancel' = form.action === 'cancel' ? 'cancel' : { kind: form.kind, number: form.number, exp_month: form.exp_month, exp_year: form.exp_year }
+        const body = JSON.stringify(pay.authorise(form.session, input))
+        const res = await app.inject({ method: 'POST', url: '/api/payments/webhook/', payload: body, headers: { 'content-type': 'application/json', 'x-demo-signature': pay.sign(body) } })
+        if (res.statusCode !== 200) return reply.code(502).type('text/html; charset=utf-8').send(await page(req, null))
+        return reply.redirect((res.json() as { redirect: string }).redirect, 303)
+      },
+    )
   })
 }

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id } from '../../shared/schemas/common.ts'
-import { actorOf, parse } from './http.ts'
+import { Id, Page } from '../../shared/schemas/common.ts'
+import { RateSchema } from '../../shared/schemas/rates.ts'
+import { actorOf } from './http.ts'
+import { NoContent } from './openapi.ts'
 
 const Kind = z.enum(['power', 'water', 'heat'])
 const KindParams = z.object({ installationId: Id, kind: Kind })
@@ -29,35 +32,30 @@ export const RateBody = z.object({
 export const RatePatch = z.object({ name: z.string().min(1) }).strict()
 
 /** SPEC §7 rates/heat, rates/power, rates/water under /cockpit/installations/{id}/, and GET /electricity-tariff/. */
-export function rateRoutes(app: FastifyInstance, domain: Domain) {
+export function rateRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
   const base = '/cockpit/installations/:installationId/rates/:kind'
-  app.get(`${base}/`, async (req) => {
-    const { installationId, kind } = parse(KindParams, req.params)
-    return domain.rates.list(await actorOf(domain, req), installationId, kind)
-  })
-  app.post(`${base}/`, async (req, reply) => {
-    const { installationId, kind } = parse(KindParams, req.params)
+  app.get(`${base}/`, { schema: { summary: 'Rates of a kind (power, water, heat)', params: KindParams, response: { 200: Page(RateSchema) } } }, async (req) =>
+    domain.rates.list(await actorOf(domain, req), req.params.installationId, req.params.kind),
+  )
+  app.post(`${base}/`, { schema: { summary: 'Create a rate (admins)', params: KindParams, body: RateBody, response: { 201: RateSchema } } }, async (req, reply) => {
     const actor = await actorOf(domain, req)
-    const rate = await domain.rates.create(actor, installationId, kind, parse(RateBody, req.body))
+    const rate = await domain.rates.create(actor, req.params.installationId, req.params.kind, req.body)
     return reply.code(201).send(rate)
   })
-  app.get(`${base}/:rateId/`, async (req) => {
-    const { installationId, kind, rateId } = parse(RateParams, req.params)
-    return domain.rates.get(await actorOf(domain, req), installationId, kind, rateId)
-  })
-  app.put(`${base}/:rateId/`, async (req) => {
-    const { installationId, kind, rateId } = parse(RateParams, req.params)
+  app.get(`${base}/:rateId/`, { schema: { summary: 'One rate', params: RateParams, response: { 200: RateSchema } } }, async (req) =>
+    domain.rates.get(await actorOf(domain, req), req.params.installationId, req.params.kind, req.params.rateId),
+  )
+  app.put(`${base}/:rateId/`, { schema: { summary: 'Replace a rate (only while it is editable; admins)', params: RateParams, body: RateBody, response: { 200: RateSchema } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.rates.replace(actor, installationId, kind, rateId, parse(RateBody, req.body))
+    return domain.rates.replace(actor, req.params.installationId, req.params.kind, req.params.rateId, req.body)
   })
-  app.patch(`${base}/:rateId/`, async (req) => {
-    const { installationId, kind, rateId } = parse(RateParams, req.params)
+  app.patch(`${base}/:rateId/`, { schema: { summary: 'Rename a rate (admins)', params: RateParams, body: RatePatch, response: { 200: RateSchema } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.rates.rename(actor, installationId, kind, rateId, parse(RatePatch, req.body).name)
+    return domain.rates.rename(actor, req.params.installationId, req.params.kind, req.params.rateId, req.body.name)
   })
-  app.delete(`${base}/:rateId/`, async (req, reply) => {
-    const { installationId, kind, rateId } = parse(RateParams, req.params)
-    await domain.rates.remove(await actorOf(domain, req), installationId, kind, rateId)
-    return reply.code(204).send()
+  app.delete(`${base}/:rateId/`, { schema: { summary: 'Delete a rate (admins)', params: RateParams, response: { 204: NoContent } } }, async (req, reply) => {
+    await domain.rates.remove(await actorOf(domain, req), req.params.installationId, req.params.kind, req.params.rateId)
+    return reply.code(204).send(null)
   })
 }

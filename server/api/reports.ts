@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id } from '../../shared/schemas/common.ts'
+import { Id, Page } from '../../shared/schemas/common.ts'
+import { ReportSchema } from '../../shared/schemas/reports.ts'
 import { INTERVALS } from '../domain/reports/periods.ts'
-import { actorOf, parse } from './http.ts'
+import { actorOf } from './http.ts'
+import { NoContent } from './openapi.ts'
 
 const InstallationParams = z.object({ installationId: Id })
 const ReportParams = z.object({ installationId: Id, reportId: Id })
@@ -41,53 +44,49 @@ const ZevPatch = ReportFields.omit({ report_type: true }).partial()
 export const DispatchBody = z.object({ reportId: Id, reportType: z.enum(['zev', 'electrical', 'water', 'heat']).optional(), year: z.number().int().min(2000).max(2100).optional() })
 
 /** SPEC §7 reports under /cockpit/installations/{id}/: CRUD, dispatch, and the ZEV report settings. */
-export function reportRoutes(app: FastifyInstance, domain: Domain) {
+export function reportRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
   const base = '/cockpit/installations/:installationId/reports'
-  app.get(`${base}/`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.reports.list(await actorOf(domain, req), installationId)
-  })
-  app.post(`${base}/`, async (req, reply) => {
-    const { installationId } = parse(InstallationParams, req.params)
+  const P = InstallationParams
+  app.get(`${base}/`, { schema: { summary: 'Reports of the installation (admins)', params: P, response: { 200: Page(ReportSchema) } } }, async (req) =>
+    domain.reports.list(await actorOf(domain, req), req.params.installationId),
+  )
+  app.post(`${base}/`, { schema: { summary: 'Create a report (admins)', params: P, body: ReportBody, response: { 201: ReportSchema } } }, async (req, reply) => {
     const actor = await actorOf(domain, req)
-    return reply.code(201).send(await domain.reports.create(actor, installationId, parse(ReportBody, req.body)))
+    return reply.code(201).send(await domain.reports.create(actor, req.params.installationId, req.body))
   })
-  app.post(`${base}/dispatch`, async (req, reply) => {
-    const { installationId } = parse(InstallationParams, req.params)
+  app.post(
+    `${base}/dispatch`,
+    { schema: { summary: 'Send a report now for a calendar year (mails with CSV and XLSX attachments)', params: P, body: DispatchBody, response: { 202: z.object({ queued: z.number().int().describe('Mails enqueued') }) } } },
+    async (req, reply) => {
+      const actor = await actorOf(domain, req)
+      return reply.code(202).send(await domain.reports.dispatch(actor, req.params.installationId, req.body))
+    },
+  )
+  app.get(`${base}/zev`, { schema: { summary: 'The ZEV report settings (created on first use)', params: P, response: { 200: ReportSchema } } }, async (req) =>
+    domain.reports.zev(await actorOf(domain, req), req.params.installationId),
+  )
+  app.put(`${base}/zev`, { schema: { summary: 'Replace the ZEV report settings', params: P, body: ZevBody, response: { 200: ReportSchema } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return reply.code(202).send(await domain.reports.dispatch(actor, installationId, parse(DispatchBody, req.body)))
+    return domain.reports.updateZev(actor, req.params.installationId, req.body)
   })
-  app.get(`${base}/zev`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.reports.zev(await actorOf(domain, req), installationId)
-  })
-  app.put(`${base}/zev`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
+  app.patch(`${base}/zev`, { schema: { summary: 'Change some ZEV report settings', params: P, body: ZevPatch, response: { 200: ReportSchema } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.reports.updateZev(actor, installationId, parse(ZevBody, req.body))
+    return domain.reports.updateZev(actor, req.params.installationId, req.body)
   })
-  app.patch(`${base}/zev`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
+  app.get(`${base}/:reportId/`, { schema: { summary: 'One report', params: ReportParams, response: { 200: ReportSchema } } }, async (req) =>
+    domain.reports.get(await actorOf(domain, req), req.params.installationId, req.params.reportId),
+  )
+  app.put(`${base}/:reportId/`, { schema: { summary: 'Replace a report', params: ReportParams, body: ReportBody, response: { 200: ReportSchema } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.reports.updateZev(actor, installationId, parse(ZevPatch, req.body))
+    return domain.reports.update(actor, req.params.installationId, req.params.reportId, req.body)
   })
-  app.get(`${base}/:reportId/`, async (req) => {
-    const { installationId, reportId } = parse(ReportParams, req.params)
-    return domain.reports.get(await actorOf(domain, req), installationId, reportId)
-  })
-  app.put(`${base}/:reportId/`, async (req) => {
-    const { installationId, reportId } = parse(ReportParams, req.params)
+  app.patch(`${base}/:reportId/`, { schema: { summary: 'Change some fields of a report', params: ReportParams, body: ReportPatch, response: { 200: ReportSchema } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.reports.update(actor, installationId, reportId, parse(ReportBody, req.body))
+    return domain.reports.update(actor, req.params.installationId, req.params.reportId, req.body)
   })
-  app.patch(`${base}/:reportId/`, async (req) => {
-    const { installationId, reportId } = parse(ReportParams, req.params)
-    const actor = await actorOf(domain, req)
-    return domain.reports.update(actor, installationId, reportId, parse(ReportPatch, req.body))
-  })
-  app.delete(`${base}/:reportId/`, async (req, reply) => {
-    const { installationId, reportId } = parse(ReportParams, req.params)
-    await domain.reports.remove(await actorOf(domain, req), installationId, reportId)
-    return reply.code(204).send()
+  app.delete(`${base}/:reportId/`, { schema: { summary: 'Delete a report', params: ReportParams, response: { 204: NoContent } } }, async (req, reply) => {
+    await domain.reports.remove(await actorOf(domain, req), req.params.installationId, req.params.reportId)
+    return reply.code(204).send(null)
   })
 }

@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id, ListQuery } from '../../shared/schemas/common.ts'
-import { StationPatch } from '../../shared/schemas/station.ts'
+import { Id, ListQuery, Page } from '../../shared/schemas/common.ts'
+import { Station, StationObject, StationObjectNode, StationPatch, StationStats } from '../../shared/schemas/station.ts'
+import { Rfid } from '../../shared/schemas/rfid.ts'
 import { Forbidden, NotFound } from '../lib/errors.ts'
 import { isAdmin } from '../../shared/rules/permissions.ts'
-import { JournalQuery } from '../../shared/schemas/journal.ts'
-import { actorOf, installationIdOf, parse } from './http.ts'
+import { JournalEntry, JournalQuery } from '../../shared/schemas/journal.ts'
+import { actorOf, installationIdOf } from './http.ts'
+import { InstallationScope } from './openapi.ts'
 
 const StationParams = z.object({ installationId: Id, stationId: Id })
 const InstallationParams = z.object({ installationId: Id })
@@ -22,84 +25,91 @@ const StationBulk = z.array(StationPatch.extend({ id: Id })).min(1).max(1000)
  * (which needs a car plugged in, SPEC §4) can be shown at any hour. Admins only (403); 404 for an
  * unknown station or when no simulator runs in this process.
  */
-export function stationRoutes(app: FastifyInstance, domain: Domain) {
+export function stationRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
   const one = '/cockpit/installations/:installationId/charging_stations/:stationId'
   const inst = '/cockpit/installations/:installationId'
   // PUT of one station behaves like PATCH (installations.ts); bulk PUT/PATCH changes several stations,
   // each with its own rights check, and answers them all.
-  app.put(`${one}/`, async (req) => {
-    const { installationId, stationId } = parse(StationParams, req.params)
-    return domain.stations.update(await actorOf(domain, req), installationId, stationId, parse(StationPatch, req.body))
-  })
+  app.put(`${one}/`, { schema: { summary: 'Change a charging station (behaves like PATCH)', params: StationParams, body: StationPatch, response: { 200: Station } } }, async (req) =>
+    domain.stations.update(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body),
+  )
   for (const method of ['put', 'patch'] as const) {
-    app[method](`${inst}/charging_stations/`, async (req) => {
-      const { installationId } = parse(InstallationParams, req.params)
+    app[method](`${inst}/charging_stations/`, { schema: { summary: 'Change several charging stations (each with its id)', params: InstallationParams, body: StationBulk, response: { 200: z.array(Station) } } }, async (req) => {
       const actor = await actorOf(domain, req)
       const out = []
-      for (const { id, ...patch } of parse(StationBulk, req.body)) out.push(await domain.stations.update(actor, installationId, id, patch))
+      for (const { id, ...patch } of req.body) out.push(await domain.stations.update(actor, req.params.installationId, id, patch))
       return out
     })
   }
 
   // The German aliases of SPEC §7 (/ladestation/): list, edit one, turn off.
-  app.get('/ladestation/', async (req) => {
+  app.get('/ladestation/', { schema: { summary: 'Charging stations of the installation (alias)', querystring: ListQuery.extend(InstallationScope.shape), response: { 200: Page(Station) } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.stations.list(actor, installationIdOf(req), parse(ListQuery.extend({ installation: z.string().optional() }), req.query))
+    return domain.stations.list(actor, installationIdOf(req), req.query)
   })
   for (const method of ['put', 'patch'] as const) {
-    app[method]('/ladestation/:stationId/', async (req) => {
-      const { stationId } = parse(z.object({ stationId: Id }), req.params)
+    app[method]('/ladestation/:stationId/', { schema: { summary: 'Change a charging station (alias)', params: z.object({ stationId: Id }), body: StationPatch, response: { 200: Station } } }, async (req) => {
       const actor = await actorOf(domain, req)
-      return domain.stations.update(actor, await domain.stations.installationOf(stationId), stationId, parse(StationPatch, req.body))
+      return domain.stations.update(actor, await domain.stations.installationOf(req.params.stationId), req.params.stationId, req.body)
     })
   }
   // Turn off (lock) one station (body {id}) or, for admins, every station of the installation.
-  app.post('/ladestation/turn-off/', async (req) => {
-    const actor = await actorOf(domain, req)
-    const installationId = installationIdOf(req)
-    const { id } = parse(z.object({ id: Id.optional() }), req.body)
-    // All stations at once is an admin's emergency stop; a single station needs write rights on it.
-    if (!id && !isAdmin(await domain.installations.requireRole(actor, installationId))) throw Forbidden()
-    const ids = id ? [id] : (await domain.stations.list(actor, installationId, { limit: 1000, offset: 0 })).results.map((s) => s.id)
-    const out = []
-    for (const stationId of ids) out.push(await domain.stations.update(actor, installationId, stationId, { charging_mode: 'locked' }))
-    return out
-  })
+  app.post(
+    '/ladestation/turn-off/',
+    { schema: { summary: 'Turn off (lock) one station, or every station (admins)', querystring: InstallationScope, body: z.object({ id: Id.optional() }), response: { 200: z.array(Station) } } },
+    async (req) => {
+      const actor = await actorOf(domain, req)
+      const installationId = installationIdOf(req)
+      const { id } = req.body
+      // All stations at once is an admin's emergency stop; a single station needs write rights on it.
+      if (!id && !isAdmin(await domain.installations.requireRole(actor, installationId))) throw Forbidden()
+      const ids = id ? [id] : (await domain.stations.list(actor, installationId, { limit: 1000, offset: 0 })).results.map((s) => s.id)
+      const out = []
+      for (const stationId of ids) out.push(await domain.stations.update(actor, installationId, stationId, { charging_mode: 'locked' }))
+      return out
+    },
+  )
 
   // Stations by object node (SPEC §7).
-  app.get(`${inst}/objects/charging_stations`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.stationObjects.grouped(await actorOf(domain, req), installationId)
-  })
-  app.get(`${inst}/objects/charging_stations/objects`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.stationObjects.objects(await actorOf(domain, req), installationId)
-  })
-  app.get(`${inst}/objects/charging_stations/stats`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.stationObjects.stats(await actorOf(domain, req), installationId)
-  })
-  app.get(`${inst}/objects/:objectId/charging_stations`, async (req) => {
-    const { installationId, objectId } = parse(ObjectParams, req.params)
-    return domain.stationObjects.inObject(await actorOf(domain, req), installationId, objectId)
-  })
+  app.get(`${inst}/objects/charging_stations`, { schema: { summary: 'Object nodes with their readable stations', params: InstallationParams, response: { 200: z.array(StationObject) } } }, async (req) =>
+    domain.stationObjects.grouped(await actorOf(domain, req), req.params.installationId),
+  )
+  app.get(`${inst}/objects/charging_stations/objects`, { schema: { summary: 'Object nodes that hold readable stations', params: InstallationParams, response: { 200: z.array(StationObjectNode) } } }, async (req) =>
+    domain.stationObjects.objects(await actorOf(domain, req), req.params.installationId),
+  )
+  app.get(`${inst}/objects/charging_stations/stats`, { schema: { summary: 'Readable stations by display status, total power', params: InstallationParams, response: { 200: StationStats } } }, async (req) =>
+    domain.stationObjects.stats(await actorOf(domain, req), req.params.installationId),
+  )
+  app.get(`${inst}/objects/:objectId/charging_stations`, { schema: { summary: 'Readable stations in an object and its descendants', params: ObjectParams, response: { 200: z.array(Station) } } }, async (req) =>
+    domain.stationObjects.inObject(await actorOf(domain, req), req.params.installationId, req.params.objectId),
+  )
   // SPEC §7: the journal of a station (start, end, entry_type, payment_status) and the cards allowed there.
-  app.get(`${one}/journal`, async (req) => {
-    const { installationId, stationId } = parse(StationParams, req.params)
-    return domain.journal.station(await actorOf(domain, req), installationId, stationId, parse(JournalQuery, req.query))
-  })
-  app.get(`${one}/rfids`, async (req) => {
-    const { installationId, stationId } = parse(StationParams, req.params)
-    return domain.rfids.forStation(await actorOf(domain, req), installationId, stationId)
-  })
-  app.post('/cockpit/installations/:installationId/charging_stations/:stationId/simulator/plug_in', async (req, reply) => {
-    const { installationId, stationId } = parse(StationParams, req.params)
-    const { minutes, energy_kwh } = parse(z.object({ minutes: z.number().int().min(1).max(240).default(30), energy_kwh: z.number().min(0).max(200).default(0) }), req.body)
-    const actor = await actorOf(domain, req)
-    if (!isAdmin(await domain.installations.requireRole(actor, installationId))) throw Forbidden()
-    const station = (await domain.stations.forDevices(installationId)).find((s) => s.id === stationId)
-    if (!station || !app.simulator) throw NotFound()
-    await app.simulator.plugIn(installationId, stationId, minutes, new Date(), energy_kwh)
-    return reply.code(202).send({ station_id: stationId, minutes, energy_kwh })
-  })
+  app.get(`${one}/journal`, { schema: { summary: 'The journal of a station', params: StationParams, querystring: JournalQuery, response: { 200: Page(JournalEntry) } } }, async (req) =>
+    domain.journal.station(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.query),
+  )
+  app.get(`${one}/rfids`, { schema: { summary: 'The RFID cards allowed at a station', params: StationParams, response: { 200: Page(Rfid) } } }, async (req) =>
+    domain.rfids.forStation(await actorOf(domain, req), req.params.installationId, req.params.stationId),
+  )
+  app.post(
+    `${one}/simulator/plug_in`,
+    {
+      schema: {
+        summary: 'Demo: plug a guest car in at a simulated station (admins)',
+        params: StationParams,
+        body: z.object({ minutes: z.number().int().min(1).max(240).default(30), energy_kwh: z.number().min(0).max(200).default(0).describe("The car's energy need, kWh") }),
+        response: { 202: z.object({ station_id: z.number().int(), minutes: z.number().int(), energy_kwh: z.number() }) },
+      },
+    },
+    async (req, reply) => {
+      const { installationId, stationId } = req.params
+      const { minutes, energy_kwh } = req.body
+      const actor = await actorOf(domain, req)
+      if (!isAdmin(await domain.installations.requireRole(actor, installationId))) throw Forbidden()
+      const station = (await domain.stations.forDevices(installationId)).find((s) => s.id === stationId)
+      if (!station || !app.simulator) throw NotFound()
+      await app.simulator.plugIn(installationId, stationId, minutes, new Date(), energy_kwh)
+      return reply.code(202).send({ station_id: stationId, minutes, energy_kwh })
+    },
+  )
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id } from '../../shared/schemas/common.ts'
 import { GRANULARITIES } from '../../shared/rules/granularity.ts'
-import { actorOf, parse } from './http.ts'
+import { StatisticsAnswer, StationStatisticsAnswer, TotalsAnswer, ZevAnswer } from '../../shared/schemas/statistics.ts'
+import { actorOf } from './http.ts'
 
 const instantFormat = z.union([z.iso.datetime({ offset: true }), z.iso.date()])
 // A plain string first, so a missing value reads "The field is required." rather than a union error.
@@ -34,53 +36,46 @@ const SectionParams = z.object({ installationId: Id, objectType: z.enum(['electr
  * heat, charging_station) and /{object_type}/{object_id} (object, charging_station). Rights and shapes:
  * server/domain/statistics/service.ts.
  */
-export function statisticsRoutes(app: FastifyInstance, domain: Domain) {
+export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
   const base = '/statistics/:installationId'
-  const q = (req: { query: unknown }) => parse(StatisticsQuerySchema, req.query)
-  app.get(base, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.statistics.installation(await actorOf(domain, req), installationId, q(req))
-  })
-  app.get(`${base}/totals`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.statistics.totals(await actorOf(domain, req), installationId, q(req))
-  })
-  app.get(`${base}/flow`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.statistics.flow(await actorOf(domain, req), installationId, q(req))
-  })
-  app.get(`${base}/zev`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.statistics.zev(await actorOf(domain, req), installationId, q(req))
-  })
-  app.get(`${base}/battery/states`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.statistics.batteryStates(await actorOf(domain, req), installationId, q(req))
-  })
-  app.get(`${base}/heat/:objectId`, async (req) => {
-    const { installationId, objectId } = parse(ObjectParams, req.params)
-    return domain.statistics.ofObject(await actorOf(domain, req), installationId, objectId, q(req), 'heat')
-  })
-  app.get(`${base}/water/:objectId`, async (req) => {
-    const { installationId, objectId } = parse(ObjectParams, req.params)
-    return domain.statistics.ofObject(await actorOf(domain, req), installationId, objectId, q(req), 'water')
-  })
-  app.get(`${base}/object/charging_stations`, async (req) => {
-    const { installationId } = parse(InstallationParams, req.params)
-    return domain.statistics.perStation(await actorOf(domain, req), installationId, q(req))
-  })
-  app.get(`${base}/:objectType`, async (req) => {
-    const { installationId, objectType } = parse(SectionParams, req.params)
+  const schema = <P extends z.ZodObject, R extends z.ZodType>(summary: string, params: P, response: R) => ({ schema: { summary, params, querystring: StatisticsQuerySchema, response: { 200: response } } })
+  app.get(base, schema("The installation's series by bucket", InstallationParams, StatisticsAnswer), async (req) =>
+    domain.statistics.installation(await actorOf(domain, req), req.params.installationId, req.query),
+  )
+  app.get(`${base}/totals`, schema('The series summed over the period', InstallationParams, TotalsAnswer), async (req) =>
+    domain.statistics.totals(await actorOf(domain, req), req.params.installationId, req.query),
+  )
+  app.get(`${base}/flow`, schema('Power flow series (kW)', InstallationParams, StatisticsAnswer), async (req) =>
+    domain.statistics.flow(await actorOf(domain, req), req.params.installationId, req.query),
+  )
+  app.get(`${base}/zev`, schema('ZEV series and the allocation per consumption unit', InstallationParams, ZevAnswer), async (req) =>
+    domain.statistics.zev(await actorOf(domain, req), req.params.installationId, req.query),
+  )
+  app.get(`${base}/battery/states`, schema('Battery state of charge (%)', InstallationParams, StatisticsAnswer), async (req) =>
+    domain.statistics.batteryStates(await actorOf(domain, req), req.params.installationId, req.query),
+  )
+  app.get(`${base}/heat/:objectId`, schema('Heat series of an object', ObjectParams, StatisticsAnswer), async (req) =>
+    domain.statistics.ofObject(await actorOf(domain, req), req.params.installationId, req.params.objectId, req.query, 'heat'),
+  )
+  app.get(`${base}/water/:objectId`, schema('Water series of an object', ObjectParams, StatisticsAnswer), async (req) =>
+    domain.statistics.ofObject(await actorOf(domain, req), req.params.installationId, req.params.objectId, req.query, 'water'),
+  )
+  app.get(`${base}/object/charging_stations`, schema('Series per readable charging station', InstallationParams, StationStatisticsAnswer), async (req) =>
+    domain.statistics.perStation(await actorOf(domain, req), req.params.installationId, req.query),
+  )
+  app.get(`${base}/:objectType`, schema('Series of a section (electrical, water, heat, charging_station)', SectionParams, StatisticsAnswer.extend({ names: z.record(z.string(), z.string()).optional() })), async (req) => {
+    const { installationId, objectType } = req.params
     const actor = await actorOf(domain, req)
     return objectType === 'charging_station'
-      ? domain.statistics.perStation(actor, installationId, q(req))
-      : domain.statistics.section(actor, installationId, objectType, q(req))
+      ? domain.statistics.perStation(actor, installationId, req.query)
+      : domain.statistics.section(actor, installationId, objectType, req.query)
   })
-  app.get(`${base}/:objectType/:objectId`, async (req) => {
-    const { installationId, objectType, objectId } = parse(TypedParams, req.params)
+  app.get(`${base}/:objectType/:objectId`, schema('Series of an object or a charging station', TypedParams, StatisticsAnswer), async (req) => {
+    const { installationId, objectType, objectId } = req.params
     const actor = await actorOf(domain, req)
     return objectType === 'object'
-      ? domain.statistics.ofObject(actor, installationId, objectId, q(req), 'all')
-      : domain.statistics.station(actor, installationId, objectId, q(req))
+      ? domain.statistics.ofObject(actor, installationId, objectId, req.query, 'all')
+      : domain.statistics.station(actor, installationId, objectId, req.query)
   })
 }

@@ -1,11 +1,15 @@
 import type { FastifyInstance } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id } from '../../shared/schemas/common.ts'
-import { ActiveChange, EmailChange, MembershipAdd, MembershipChange, NewUser, PasswordChange, SuperuserChange, UserDetails, UserDetailsPatch, UserRoleFilter } from '../../shared/schemas/accounts.ts'
+import { ActiveChange, EmailChange, ManagedUser, MemberRole, MembershipAdd, MembershipChange, NewUser, PasswordChange, SuperuserChange, UserDetails, UserDetailsPatch, UserRoleFilter } from '../../shared/schemas/accounts.ts'
+import { User } from '../../shared/schemas/auth.ts'
+import { Page } from '../../shared/schemas/common.ts'
 import { Invalid, NotFound } from '../lib/errors.ts'
 import { message, pickLang } from '../lib/messages.ts'
-import { actorOf, installationIdOf, parse } from './http.ts'
+import { actorOf, installationIdOf } from './http.ts'
+import { InstallationScope, NoContent } from './openapi.ts'
 import { permissionRoutes } from './permissions.ts'
 import { legalRoutes } from './legal.ts'
 
@@ -13,45 +17,52 @@ import { legalRoutes } from './legal.ts'
  * SPEC §7 users, own account (issue 3 §3): GET, PUT, PATCH, DELETE /users/{id}/, PUT /users/{id}/email,
  * PUT /users/password/. Rights: see server/domain/users/service.ts.
  */
-export function userRoutes(app: FastifyInstance, domain: Domain) {
-  userManagementRoutes(app, domain)
-  permissionRoutes(app, domain)
-  legalRoutes(app, domain)
-  const idOf = (params: unknown) => parse(z.object({ id: Id }), params).id
+export function userRoutes(fastify: FastifyInstance, domain: Domain) {
+  userManagementRoutes(fastify, domain)
+  permissionRoutes(fastify, domain)
+  legalRoutes(fastify, domain)
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  const params = z.object({ id: Id })
 
-  app.get('/users/:id/', async (req) => domain.users.get(await actorOf(domain, req), idOf(req.params)))
+  app.get('/users/:id/', { schema: { summary: 'A user (oneself, or a user an admin manages)', params, response: { 200: User } } }, async (req) =>
+    domain.users.get(await actorOf(domain, req), req.params.id),
+  )
 
-  app.put('/users/:id/', async (req) => {
+  app.put('/users/:id/', { schema: { summary: "Replace a user's details", params, body: UserDetails, response: { 200: User } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.users.update(actor, idOf(req.params), parse(UserDetails, req.body))
+    return domain.users.update(actor, req.params.id, req.body)
   })
 
-  app.patch('/users/:id/', async (req) => {
+  app.patch('/users/:id/', { schema: { summary: "Change some of a user's details", params, body: UserDetailsPatch, response: { 200: User } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.users.update(actor, idOf(req.params), parse(UserDetailsPatch, req.body))
+    return domain.users.update(actor, req.params.id, req.body)
   })
 
-  app.delete('/users/:id/', async (req, reply) => {
+  app.delete('/users/:id/', { schema: { summary: 'Delete a user account', params, response: { 204: NoContent } } }, async (req, reply) => {
     const actor = await actorOf(domain, req)
-    await domain.users.remove(actor, idOf(req.params))
-    return reply.code(204).send()
+    await domain.users.remove(actor, req.params.id)
+    return reply.code(204).send(null)
   })
 
-  app.put('/users/:id/email', async (req) => {
+  app.put('/users/:id/email', { schema: { summary: "Change a user's e-mail address", params, body: EmailChange, response: { 200: User } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.users.changeEmail(actor, idOf(req.params), parse(EmailChange, req.body).email)
+    return domain.users.changeEmail(actor, req.params.id, req.body.email)
   })
 
   /** Answers `{detail, access, refresh}`: the caller's new token pair (every other session has ended). */
-  app.put('/users/password/', async (req) => {
-    const actor = await actorOf(domain, req)
-    const body = parse(PasswordChange, req.body)
-    if (body.new_password_confirm !== undefined && body.new_password_confirm !== body.new_password) {
-      throw new Invalid({ new_password_confirm: ['passwordsMismatch'] })
-    }
-    const tokens = await domain.auth.changePassword(actor, body.old_password, body.new_password)
-    return { detail: message('passwordChanged', pickLang(req.headers['accept-language'])), ...tokens }
-  })
+  app.put(
+    '/users/password/',
+    { schema: { summary: 'Change the own password (ends every other session; answers a new token pair)', body: PasswordChange, response: { 200: z.object({ detail: z.string(), access: z.string(), refresh: z.string() }) } } },
+    async (req) => {
+      const actor = await actorOf(domain, req)
+      const body = req.body
+      if (body.new_password_confirm !== undefined && body.new_password_confirm !== body.new_password) {
+        throw new Invalid({ new_password_confirm: ['passwordsMismatch'] })
+      }
+      const tokens = await domain.auth.changePassword(actor, body.old_password, body.new_password)
+      return { detail: message('passwordChanged', pickLang(req.headers['accept-language'])), ...tokens }
+    },
+  )
 }
 
 /**
@@ -60,75 +71,79 @@ export function userRoutes(app: FastifyInstance, domain: Domain) {
  * POST /users/{user_id}/send-welcome-email, /cockpit/users/{user_id}/installations/ CRUD, and
  * PUT /cockpit/users/{user_id}/superuser (superusers only; not in SPEC §7, see docs/decisions.md).
  */
-export function userManagementRoutes(app: FastifyInstance, domain: Domain) {
+export function userManagementRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
   const m = domain.userManagement
-  const userIdOf = (params: unknown) => parse(z.object({ userId: Id }), params).userId
+  const params = z.object({ userId: Id })
   const ListUsers = z.object({
     role: UserRoleFilter.optional(),
     installation: z.coerce.number().int().positive().optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(100),
     offset: z.coerce.number().int().min(0).default(0),
   })
+  const Membership = z.object({ id: z.number().int(), role: MemberRole })
+  const NamedMembership = Membership.extend({ name: z.string() })
 
-  app.get('/cockpit/users/', async (req) => {
+  app.get('/cockpit/users/', { schema: { summary: "Users of the caller's installations (role filter; installation query or header)", querystring: ListUsers, response: { 200: Page(ManagedUser) } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    const q = parse(ListUsers, req.query)
+    const q = req.query
     const header = req.headers['installation-id']
     return m.list(actor, { ...q, installation: q.installation ?? (header ? installationIdOf(req) : undefined) })
   })
-  app.get('/cockpit/users/installation/:installationId', async (req) => {
+  app.get('/cockpit/users/installation/:installationId', { schema: { summary: 'Users of one installation', params: z.object({ installationId: Id }), response: { 200: z.array(ManagedUser) } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return m.ofInstallation(actor, parse(z.object({ installationId: Id }), req.params).installationId)
+    return m.ofInstallation(actor, req.params.installationId)
   })
-  app.get('/cockpit/users/:userId/', async (req) => m.get(await actorOf(domain, req), userIdOf(req.params)))
+  app.get('/cockpit/users/:userId/', { schema: { summary: 'One managed user', params, response: { 200: ManagedUser } } }, async (req) => m.get(await actorOf(domain, req), req.params.userId))
 
-  app.post('/users/create/', async (req, reply) => {
+  app.post('/users/create/', { schema: { summary: 'Create a user in the installation', querystring: InstallationScope, body: NewUser, response: { 201: ManagedUser } } }, async (req, reply) => {
     const actor = await actorOf(domain, req)
     const installation = installationIdOf(req)
-    const created = await m.create(actor, installation, parse(NewUser, req.body))
+    const created = await m.create(actor, installation, req.body)
     return reply.code(201).send(created)
   })
-  app.post('/users/:userId/active', async (req) => {
+  app.post('/users/:userId/active', { schema: { summary: 'Activate or deactivate a user (optionally from a date)', params, body: ActiveChange, response: { 200: ManagedUser } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    const body = parse(ActiveChange, req.body)
-    return m.setActive(actor, userIdOf(req.params), body.active, body.date ?? undefined)
+    return m.setActive(actor, req.params.userId, req.body.active, req.body.date ?? undefined)
   })
-  app.post('/users/:userId/send-welcome-email', async (req) => {
+  app.post(
+    '/users/:userId/send-welcome-email',
+    { schema: { summary: 'Send the welcome mail again', params, querystring: InstallationScope, response: { 200: z.object({ detail: z.string() }) } } },
+    async (req) => {
+      const actor = await actorOf(domain, req)
+      const raw = req.headers['installation-id'] ?? req.query.installation
+      await m.sendWelcome(actor, req.params.userId, raw ? installationIdOf(req) : undefined)
+      return { detail: message('welcomeSent', pickLang(req.headers['accept-language'])) }
+    },
+  )
+  app.put('/cockpit/users/:userId/superuser', { schema: { summary: 'Grant or withdraw superuser rights (superusers)', params, body: SuperuserChange, response: { 200: ManagedUser } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    const raw = req.headers['installation-id'] ?? (req.query as Record<string, unknown>).installation
-    await m.sendWelcome(actor, userIdOf(req.params), raw ? installationIdOf(req) : undefined)
-    return { detail: message('welcomeSent', pickLang(req.headers['accept-language'])) }
-  })
-  app.put('/cockpit/users/:userId/superuser', async (req) => {
-    const actor = await actorOf(domain, req)
-    return m.setSuperuser(actor, userIdOf(req.params), parse(SuperuserChange, req.body).is_superuser)
+    return m.setSuperuser(actor, req.params.userId, req.body.is_superuser)
   })
 
   const memberParams = z.object({ userId: Id, installationId: Id })
-  app.get('/cockpit/users/:userId/installations/', async (req) => m.memberships(await actorOf(domain, req), userIdOf(req.params)))
-  app.post('/cockpit/users/:userId/installations/', async (req, reply) => {
+  app.get('/cockpit/users/:userId/installations/', { schema: { summary: "A user's memberships in the caller's installations", params, response: { 200: z.array(NamedMembership) } } }, async (req) =>
+    m.memberships(await actorOf(domain, req), req.params.userId),
+  )
+  app.post('/cockpit/users/:userId/installations/', { schema: { summary: 'Add a user to an installation', params, body: MembershipAdd, response: { 201: Membership } } }, async (req, reply) => {
     const actor = await actorOf(domain, req)
-    const body = parse(MembershipAdd, req.body)
-    return reply.code(201).send(await m.setMembership(actor, userIdOf(req.params), body.installation_id, body.role))
+    return reply.code(201).send(await m.setMembership(actor, req.params.userId, req.body.installation_id, req.body.role))
   })
-  app.get('/cockpit/users/:userId/installations/:installationId', async (req) => {
+  app.get('/cockpit/users/:userId/installations/:installationId', { schema: { summary: 'One membership', params: memberParams, response: { 200: NamedMembership } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    const p = parse(memberParams, req.params)
-    const found = (await m.memberships(actor, p.userId)).find((x) => x.id === p.installationId)
+    const found = (await m.memberships(actor, req.params.userId)).find((x) => x.id === req.params.installationId)
     if (!found) throw NotFound()
     return found
   })
   for (const method of ['put', 'patch'] as const) {
-    app[method]('/cockpit/users/:userId/installations/:installationId', async (req) => {
+    app[method]('/cockpit/users/:userId/installations/:installationId', { schema: { summary: "Change a user's role in an installation", params: memberParams, body: MembershipChange, response: { 200: Membership } } }, async (req) => {
       const actor = await actorOf(domain, req)
-      const p = parse(memberParams, req.params)
-      return m.setMembership(actor, p.userId, p.installationId, parse(MembershipChange, req.body).role)
+      return m.setMembership(actor, req.params.userId, req.params.installationId, req.body.role)
     })
   }
-  app.delete('/cockpit/users/:userId/installations/:installationId', async (req, reply) => {
+  app.delete('/cockpit/users/:userId/installations/:installationId', { schema: { summary: 'Remove a user from an installation', params: memberParams, response: { 204: NoContent } } }, async (req, reply) => {
     const actor = await actorOf(domain, req)
-    const p = parse(memberParams, req.params)
-    await m.removeMembership(actor, p.userId, p.installationId)
-    return reply.code(204).send()
+    await m.removeMembership(actor, req.params.userId, req.params.installationId)
+    return reply.code(204).send(null)
   })
 }

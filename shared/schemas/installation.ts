@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Metrics } from './metrics.ts'
 
 /**
  * The operator who bills charging at an installation (issue 12 §3), printed on invoices and QR-bills: legal
@@ -52,3 +53,31 @@ export type InstallationInfo = z.infer<typeof InstallationInfo>
 /** GET …/{id}/energy_return: PV energy fed back to the grid, kWh, for today, this month and this year. */
 export const EnergyReturn = z.object({ today_kwh: z.number(), month_kwh: z.number(), year_kwh: z.number() })
 export type EnergyReturn = z.infer<typeof EnergyReturn>
+
+/**
+ * What a user may see in an installation (ARCHITECTURE §4, shared/rules/permissions.ts Access): role,
+ * the cost and overview switches, the readable stations and RFIDs ("all" or ids), and when the user's
+ * sessions were last ended (ISO; streams opened before it must close).
+ */
+export const Access = z.object({
+  user_id: z.number().int(),
+  installation_id: z.number().int(),
+  role: z.enum(['superuser', 'installation_admin', 'installation_user']),
+  cost: z.boolean(),
+  overview: z.boolean(),
+  stations: z.union([z.literal('all'), z.array(z.number().int())]),
+  rfids: z.union([z.literal('all'), z.array(z.number().int())]),
+  /** The stations and RFIDs the caller may change ("all" or ids), for the client's guards. */
+  writable_stations: z.union([z.literal('all'), z.array(z.number().int())]).optional(),
+  writable_rfids: z.union([z.literal('all'), z.array(z.number().int())]).optional(),
+  sessions_valid_after: z.string().nullable().optional(),
+})
+
+/** GET …/{id}/overview: the live power flow (Metrics) plus today's water, heat, energy return and totals. */
+export const Overview = Metrics.extend({
+  water: z.object({ today_m3: z.number(), cold_m3: z.number(), hot_m3: z.number() }).nullable(),
+  heat: z.object({ today_kwh: z.number() }).nullable(),
+  energy_return: EnergyReturn.nullable(),
+  /** Today's totals (installation-local day): units by series name (kWh, m3), values by series name. */
+  today: z.object({ start: z.string(), end: z.string(), units: z.record(z.string(), z.string()), series: z.record(z.string(), z.number()) }),
+})

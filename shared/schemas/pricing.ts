@@ -51,3 +51,18 @@ export const PricingUpdate = z.object({
   editable: z.boolean().optional(),
 })
 export type PricingUpdate = z.infer<typeof PricingUpdate>
+
+/** The zod form of {@link Pricing} (the API's answer; OpenAPI). */
+export const PricingSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  basic_tariff: z.number(),
+  high_tariff: z.number(),
+  low_tariff: z.number(),
+  flat_tariff: z.number().nullable(),
+  flat: z.boolean(),
+  valid_from: z.string(),
+  valid_to: z.string().nullable(),
+  schedule: z.array(ScheduleEntrySchema),
+  editable: z.boolean(),
+})

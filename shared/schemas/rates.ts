@@ -1,3 +1,5 @@
+import { z } from 'zod'
+
 /**
  * Rates (SPEC §3, §4): the shapes the API sends and the client shows. Shared by
  * server/domain/rates and client/features/rates so the two cannot drift apart.
@@ -36,3 +38,17 @@ export interface Rate {
   flat_enabled?: boolean
   editable: boolean
 }
+
+/** The zod form of {@link Rate} (the API's answer; OpenAPI). Prices by field name of RATE_PRICES. */
+export const RateSchema = z.object({
+  id: z.number().int(),
+  installation: z.number().int(),
+  kind: z.enum(['power', 'water', 'heat']),
+  name: z.string(),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  prices: z.record(z.string(), z.number()),
+  time_spans: z.array(z.object({ start: z.string(), end: z.string(), repetition: z.array(z.string()) })).optional(),
+  flat_enabled: z.boolean().optional(),
+  editable: z.boolean(),
+})

@@ -1,3 +1,5 @@
+import { z } from 'zod'
+
 /**
  * Reports (SPEC §3): the shape the API sends and the client edits. Shared by server/domain/reports and
  * client/features/reports. Intervals (SPEC §9): d day, w week, m month, q quarter, s half year, y year.
@@ -23,3 +25,17 @@ export interface Report {
 
 /** Create/PUT body. */
 export type ReportInput = Omit<Report, 'id' | 'last_runs'>
+
+/** The zod form of {@link Report} (the API's answer; OpenAPI). */
+export const ReportSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  report_type: z.enum(REPORT_TYPES),
+  year: z.number().int().nullable(),
+  recipients: z.array(z.string()),
+  output_directory: z.string().nullable(),
+  intervals: z.array(z.enum(INTERVALS)),
+  show_deltas: z.boolean(),
+  language: z.enum(['en', 'de', 'fr', 'it']),
+  last_runs: z.record(z.string(), z.string()),
+})

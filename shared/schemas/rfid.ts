@@ -94,3 +94,12 @@ export const RfidOrder = z.object({
   comment: z.string().trim().max(500).default(''),
 })
 export type RfidOrder = z.infer<typeof RfidOrder>
+
+/** GET/POST/PUT /api/rfids/{id}/charging_stations: whether the card charges everywhere, and the stations it may use. */
+export const RfidStations = z.object({
+  all_stations: z.boolean(),
+  results: z.array(z.object({ id: z.number().int(), device_id: z.string(), name: z.string() })),
+})
+
+/** 201 answer of an RFID order: the SPEC §8 confirmation, the number of cards and the total price in CHF. */
+export const RfidOrdered = z.object({ detail: z.string(), quantity: z.number().int(), price: z.number() })

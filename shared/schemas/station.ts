@@ -36,3 +36,18 @@ export const Station = z.object({
   updated_at: z.string(),
 })
 export type Station = z.infer<typeof Station>
+
+/** An object node with the stations the caller may read in it and its descendants (…/objects/charging_stations). */
+export const StationObjectNode = z.object({ id: z.number().int(), parent_object_id: z.number().int().nullable(), description: z.string(), object_type: z.string() })
+export const StationObject = StationObjectNode.extend({ charging_stations: z.array(Station) })
+
+/** …/objects/charging_stations/stats: readable stations by display status (SPEC §4), total power kW, stations learning. */
+export const StationStats = z.object({
+  count: z.number().int(),
+  ready: z.number().int(),
+  running: z.number().int(),
+  error: z.number().int(),
+  disabled: z.number().int(),
+  power_kw: z.number(),
+  learning: z.number().int(),
+})

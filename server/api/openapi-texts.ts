@@ -1,0 +1,120 @@
+import type { Lang } from '../lib/messages.ts'
+
+/**
+ * The texts of the OpenAPI document (GET /api/swagger.json?lang=…, SPEC §7) in the four languages. The
+ * document is built in English; {@link translate} swaps every `description` that is an English text
+ * here for its translation. Operation summaries stay English (docs/decisions.md).
+ */
+const T = {
+  info: {
+    en: 'The REST API of Cockpit: installations, charging stations, RFID cards, timers, charging sessions, meters, statistics, rates, reports, users, permissions and payments. Authenticate with POST /api/authentication/token/ and send the access token as `Authorization: Bearer <token>`. The installation scope comes from the `installation-id` header or the `installation` query parameter. Messages follow the Accept-Language header (en, de, fr, it).',
+    de: 'Die REST-API von Cockpit: Anlagen, Ladestationen, RFID-Karten, Timer, Ladevorgänge, Zähler, Statistiken, Tarife, Berichte, Benutzer, Berechtigungen und Zahlungen. Anmelden mit POST /api/authentication/token/ und das Zugriffstoken als `Authorization: Bearer <token>` senden. Die Anlage kommt aus dem Header `installation-id` oder dem Abfrageparameter `installation`. Meldungen folgen dem Header Accept-Language (en, de, fr, it).',
+    fr: "L'API REST de Cockpit : installations, bornes de recharge, cartes RFID, minuteries, sessions de recharge, compteurs, statistiques, tarifs, rapports, utilisateurs, autorisations et paiements. S'authentifier avec POST /api/authentication/token/ et envoyer le jeton d'accès comme `Authorization: Bearer <token>`. L'installation provient de l'en-tête `installation-id` ou du paramètre `installation`. Les messages suivent l'en-tête Accept-Language (en, de, fr, it).",
+    it: "L'API REST di Cockpit: impianti, stazioni di ricarica, carte RFID, timer, sessioni di ricarica, contatori, statistiche, tariffe, report, utenti, autorizzazioni e pagamenti. Autenticarsi con POST /api/authentication/token/ e inviare il token di accesso come `Authorization: Bearer <token>`. L'impianto viene dall'intestazione `installation-id` o dal parametro `installation`. I messaggi seguono l'intestazione Accept-Language (en, de, fr, it).",
+  },
+  bearer: {
+    en: 'The access token (JWT, valid 5 minutes) from POST /api/authentication/token/ or …/refresh/.',
+    de: 'Das Zugriffstoken (JWT, 5 Minuten gültig) von POST /api/authentication/token/ oder …/refresh/.',
+    fr: "Le jeton d'accès (JWT, valable 5 minutes) de POST /api/authentication/token/ ou …/refresh/.",
+    it: "Il token di accesso (JWT, valido 5 minuti) da POST /api/authentication/token/ o …/refresh/.",
+  },
+  badRequest: {
+    en: 'Invalid input: the messages per field ({"field": ["message"]}), or {"detail": "…"} (e.g. "No installationId").',
+    de: 'Ungültige Eingabe: die Meldungen je Feld ({"field": ["Meldung"]}) oder {"detail": "…"} (z. B. "No installationId").',
+    fr: 'Saisie invalide : les messages par champ ({"field": ["message"]}) ou {"detail": "…"} (p. ex. "No installationId").',
+    it: 'Input non valido: i messaggi per campo ({"field": ["messaggio"]}) oppure {"detail": "…"} (ad es. "No installationId").',
+  },
+  unauthorized: {
+    en: 'Not authenticated: the access token is missing, invalid or expired.',
+    de: 'Nicht angemeldet: das Zugriffstoken fehlt, ist ungültig oder abgelaufen.',
+    fr: "Non authentifié : le jeton d'accès est absent, invalide ou expiré.",
+    it: 'Non autenticato: il token di accesso manca, non è valido o è scaduto.',
+  },
+  forbidden: {
+    en: 'Forbidden: the caller lacks the right for this action.',
+    de: 'Verboten: dem Aufrufer fehlt das Recht für diese Aktion.',
+    fr: "Interdit : l'appelant n'a pas le droit pour cette action.",
+    it: "Vietato: il chiamante non ha il diritto per questa azione.",
+  },
+  notFound: {
+    en: 'Not found, or not visible to the caller.',
+    de: 'Nicht gefunden oder für den Aufrufer nicht sichtbar.',
+    fr: "Introuvable, ou non visible pour l'appelant.",
+    it: 'Non trovato, o non visibile al chiamante.',
+  },
+  serverError: {
+    en: 'Server error (no internals are disclosed).',
+    de: 'Serverfehler (ohne interne Details).',
+    fr: 'Erreur du serveur (sans détails internes).',
+    it: 'Errore del server (senza dettagli interni).',
+  },
+  noContent: { en: 'Done; no content.', de: 'Erledigt; kein Inhalt.', fr: 'Effectué ; aucun contenu.', it: 'Fatto; nessun contenuto.' },
+  tag_auth: { en: 'Sign-in and token refresh.', de: 'Anmeldung und Token-Erneuerung.', fr: 'Connexion et renouvellement du jeton.', it: 'Accesso e rinnovo del token.' },
+  tag_accounts: {
+    en: 'Password reset, self-registration and e-mail verification (no authentication).',
+    de: 'Passwort zurücksetzen, Selbstregistrierung und E-Mail-Bestätigung (ohne Anmeldung).',
+    fr: 'Réinitialisation du mot de passe, inscription et vérification de l’e-mail (sans authentification).',
+    it: 'Reimpostazione della password, registrazione e verifica dell’e-mail (senza autenticazione).',
+  },
+  tag_users: { en: 'The own account: details, e-mail, password.', de: 'Das eigene Konto: Angaben, E-Mail, Passwort.', fr: 'Son propre compte : données, e-mail, mot de passe.', it: 'Il proprio account: dati, e-mail, password.' },
+  tag_user_management: {
+    en: 'Users of an installation, memberships and roles (admins, superusers).',
+    de: 'Benutzer einer Anlage, Mitgliedschaften und Rollen (Administratoren, Superuser).',
+    fr: "Utilisateurs d'une installation, adhésions et rôles (administrateurs, superutilisateurs).",
+    it: "Utenti di un impianto, appartenenze e ruoli (amministratori, superutenti).",
+  },
+  tag_permissions: { en: 'Permission entries per user and object.', de: 'Berechtigungen je Benutzer und Objekt.', fr: 'Autorisations par utilisateur et objet.', it: 'Autorizzazioni per utente e oggetto.' },
+  tag_legal: {
+    en: 'Terms and privacy acceptance, countries and cities, the mail outbox.',
+    de: 'Zustimmung zu AGB und Datenschutz, Länder und Orte, der Mail-Ausgang.',
+    fr: 'Acceptation des conditions et de la confidentialité, pays et villes, la file des e-mails.',
+    it: 'Accettazione di condizioni e privacy, paesi e città, la coda delle e-mail.',
+  },
+  tag_installations: { en: 'Installations, their state and access.', de: 'Anlagen, ihr Zustand und Zugriff.', fr: 'Installations, leur état et accès.', it: 'Impianti, il loro stato e accesso.' },
+  tag_live: { en: 'Live power flow and overview.', de: 'Aktueller Energiefluss und Übersicht.', fr: "Flux d'énergie en direct et aperçu.", it: 'Flusso di energia in tempo reale e panoramica.' },
+  tag_stations: { en: 'Charging stations, their journal and modes.', de: 'Ladestationen, ihr Journal und Modi.', fr: 'Bornes de recharge, leur journal et modes.', it: 'Stazioni di ricarica, il loro giornale e modalità.' },
+  tag_rfids: { en: 'RFID cards, learning mode and card orders.', de: 'RFID-Karten, Lernmodus und Kartenbestellungen.', fr: "Cartes RFID, mode d'apprentissage et commandes de cartes.", it: 'Carte RFID, modalità di apprendimento e ordini di carte.' },
+  tag_timers: { en: 'Timers that switch charging modes.', de: 'Timer, die Lademodi umschalten.', fr: 'Minuteries qui changent les modes de recharge.', it: 'Timer che cambiano le modalità di ricarica.' },
+  tag_sessions: { en: 'Charging sessions and their PDF invoices.', de: 'Ladevorgänge und ihre PDF-Rechnungen.', fr: 'Sessions de recharge et leurs factures PDF.', it: 'Sessioni di ricarica e le loro fatture PDF.' },
+  tag_objects: { en: 'Objects and meters.', de: 'Objekte und Zähler.', fr: 'Objets et compteurs.', it: 'Oggetti e contatori.' },
+  tag_statistics: { en: 'Energy, water and heat statistics.', de: 'Energie-, Wasser- und Wärmestatistiken.', fr: "Statistiques d'énergie, d'eau et de chaleur.", it: 'Statistiche di energia, acqua e calore.' },
+  tag_rates: { en: 'Power, water and heat rates; the tariff in force.', de: 'Strom-, Wasser- und Wärmetarife; der gültige Tarif.', fr: "Tarifs d'électricité, d'eau et de chaleur ; le tarif en vigueur.", it: 'Tariffe di energia, acqua e calore; la tariffa in vigore.' },
+  tag_reports: { en: 'Reports and their dispatch (CSV, XLSX).', de: 'Berichte und ihr Versand (CSV, XLSX).', fr: 'Rapports et leur envoi (CSV, XLSX).', it: 'Report e il loro invio (CSV, XLSX).' },
+  tag_payments: { en: 'Payment methods, checkout and charging due sessions.', de: 'Zahlungsmittel, Bezahlvorgang und Abrechnung fälliger Ladevorgänge.', fr: 'Moyens de paiement, paiement et facturation des sessions dues.', it: 'Metodi di pagamento, checkout e addebito delle sessioni dovute.' },
+} satisfies Record<string, Record<Lang, string>>
+
+/** The English texts by key, for building the document. */
+export const TEXTS = Object.fromEntries(Object.entries(T).map(([k, v]) => [k, v.en])) as { [K in keyof typeof T]: string }
+
+/** Tags in document order with the URL pattern that assigns an /api route to each (first match wins). */
+export const TAGS: [string, RegExp][] = [
+  ['auth', /^\/api\/authentication\//],
+  ['accounts', /^\/api\/(password-reset\/|users\/(password-reset|register|can-register|user-verification))/],
+  ['payments', /^\/api\/(payments\/|users\/:id\/payment-info)/],
+  ['user_management', /^\/api\/(cockpit\/users\/|users\/create\/|users\/:userId\/)/],
+  ['permissions', /\/permissions$/],
+  ['legal', /^\/api\/cockpit\/(legal|countries|mail)/],
+  ['users', /^\/api\/users\//],
+  ['timers', /\/timers\//],
+  ['rates', /(\/rates\/|electricity-tariff)/],
+  ['reports', /\/reports\//],
+  ['statistics', /^\/api\/statistics\//],
+  ['sessions', /^\/api\/rfids-charge\//],
+  ['rfids', /(rfids|learned_rfid|send-ordering-new-rfid)/],
+  ['live', /(^\/api\/metrics\/|\/(flow|overview|energy_return)$)/],
+  ['stations', /(charging_stations|ladestation)/],
+  ['objects', /\/(objects|batteries|pv|heat|water|categories)/],
+  ['installations', /./],
+]
+
+const byEnglish = new Map(Object.values(T).map((t) => [t.en, t]))
+
+/** A deep copy of the OpenAPI `document` with every known English description in `lang`. */
+export function translate<D>(document: D, lang: Lang): D {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk)
+    if (!v || typeof v !== 'object') return v
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'description' && typeof x === 'string' ? (byEnglish.get(x)?.[lang] ?? x) : walk(x)]))
+  }
+  return walk(document) as D
+}

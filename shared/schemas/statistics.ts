@@ -1,0 +1,51 @@
+import { z } from 'zod'
+import { GRANULARITIES } from '../rules/granularity.ts'
+
+/** One bucket of a series: its start (ISO-8601 with the installation's offset) and value. */
+export const Bucket = z.object({ start: z.string(), value: z.number() })
+
+/**
+ * A statistics answer (issue 5): every series named in `series` with its unit in `units` (kWh, kW, m3,
+ * %, CHF). Buckets cover [start, end) without gaps in installation-local time (empty ones are 0).
+ * Series names depend on the call and the caller's rights, hence a record.
+ */
+export const StatisticsAnswer = z.object({
+  installation_id: z.number().int(),
+  timezone: z.string(),
+  start: z.string(),
+  end: z.string(),
+  granularity: z.enum(GRANULARITIES),
+  units: z.record(z.string(), z.string()),
+  series: z.record(z.string(), z.array(Bucket)),
+})
+
+/** Per-station statistics: the answer plus the station names by series key (station_{id}). */
+export const StationStatisticsAnswer = StatisticsAnswer.extend({ names: z.record(z.string(), z.string()) })
+
+/** /totals: the same series summed over [start, end) (kW series: the average; % series: the last value). */
+export const TotalsAnswer = z.object({
+  installation_id: z.number().int(),
+  timezone: z.string(),
+  start: z.string(),
+  end: z.string(),
+  units: z.record(z.string(), z.string()),
+  series: z.record(z.string(), z.number()),
+})
+
+/**
+ * /zev: the series plus the ZEV allocation per consumption unit (a station or "building"): kWh from PV,
+ * battery and grid and the cost in CHF (absent without the cost right).
+ */
+export const ZevAnswer = StatisticsAnswer.extend({
+  allocation: z.array(
+    z.object({
+      unit: z.string(),
+      name: z.string(),
+      consumption_kwh: z.number(),
+      pv_kwh: z.number(),
+      battery_kwh: z.number(),
+      grid_kwh: z.number(),
+      cost_chf: z.number().optional(),
+    }),
+  ),
+})
