@@ -40,7 +40,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     bodyLimit: 1 << 20,
   })
   app.decorate('jobs', [])
