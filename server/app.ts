@@ -19,6 +19,7 @@ import { createRetentionJob, type Job } from './jobs/retention.ts'
 import { createMailJob } from './jobs/mail-outbox.ts'
 import { createReportJob } from './jobs/reports.ts'
 import { createPaymentJob } from './jobs/payments.ts'
+import { trustProxyOption } from './lib/security.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,7 +41,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1 << 20,
   })
   app.decorate('jobs', [])
