@@ -15,6 +15,8 @@ export interface Actor {
   is_superuser: boolean
 }
 
+/** The `token_type` claim of access JWTs (the name djangorestframework-simplejwt uses). */
+const ACCESS_TYPE = 'access'
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
 const newToken = () => crypto.randomBytes(32).toString('base64url')
 
@@ -28,7 +30,7 @@ export function createAuthService({ db, secret, limits = {} }: { db: Db; secret:
   const perIp = createDbThrottle({ db, scope: 'ip', max: limits.perIp ?? 300, windowMs: 3600_000 })
 
   async function issue(userId: number, familyId: string): Promise<{ access: string; refresh: string }> {
-    const access = await new SignJWT({ user_id: userId })
+    const access = await new SignJWT({ user_id: userId, token_type: ACCESS_TYPE })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(userId))
       .setIssuedAt()
@@ -118,9 +120,12 @@ export function createAuthService({ db, secret, limits = {} }: { db: Db; secret:
       let userId: number
       let issuedAt: number
       try {
-        const { payload } = await jwtVerify(access, secret, { algorithms: ['HS256'] })
-        userId = Number(payload.user_id)
-        issuedAt = Number(payload.iat ?? 0)
+        // A token signed with our key is still refused without an expiry, issue time, subject and the
+        // access type: only issue() makes such tokens, anything else is a forgery or another purpose.
+        const { payload } = await jwtVerify(access, secret, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] })
+        if (payload.token_type !== ACCESS_TYPE || !/^[1-9]\d{0,15}$/.test(payload.sub!)) throw new Error('not an access token')
+        userId = Number(payload.sub)
+        issuedAt = payload.iat!
       } catch {
         throw Unauthorized('tokenInvalid')
       }
