@@ -51,3 +51,31 @@ describe('access token claims', () => {
     await me(wrongSub).expect(401)
   })
 })
+
+describe('POST /api/authentication/logout/', () => {
+  const pair = async () => (await api().post('/api/authentication/token/').send({ email: 'user@example.com', password: 'Cockpit-2026!' }).expect(200)).body as { access: string; refresh: string }
+  const refresh = (token: string) => api().post('/api/authentication/token/refresh/').send({ refresh: token })
+
+  it('revokes the whole family: neither the logged-out token nor an earlier one of the family refreshes', async () => {
+    const first = await pair()
+    const second = (await refresh(first.refresh).expect(200)).body as { refresh: string }
+    const other = await pair()
+    const out = await api().post('/api/authentication/logout/').send({ refresh: second.refresh })
+    expect(out.status).toBe(204)
+    expect(out.headers['cache-control']).toMatch(/no-store/)
+    await refresh(second.refresh).expect(401)
+    await refresh(first.refresh).expect(401)
+    // Another sign-in of the same user (another device) stays signed in.
+    await refresh(other.refresh).expect(200)
+  })
+
+  it('is idempotent and answers 400 without a token', async () => {
+    const { refresh: token } = await pair()
+    await api().post('/api/authentication/logout/').send({ refresh: token }).expect(204)
+    await api().post('/api/authentication/logout/').send({ refresh: token }).expect(204)
+    await api().post('/api/authentication/logout/').send({ refresh: 'never-issued' }).expect(204)
+    const missing = await api().post('/api/authentication/logout/').send({})
+    expect(missing.status).toBe(400)
+    expect(missing.body).toHaveProperty('refresh')
+  })
+})

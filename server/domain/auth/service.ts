@@ -115,6 +115,17 @@ export function createAuthService({ db, secret, limits = {} }: { db: Db; secret:
       return issue(row.user_id, row.family_id)
     },
 
+    /**
+     * POST /api/authentication/logout/ (ARCHITECTURE §3): revoke the family of `token`, so no token of
+     * that sign-in refreshes again (other sign-ins of the user stay). Unknown, expired or already revoked
+     * tokens are a no-op: logging out twice is not an error, and the answer tells nothing about the token.
+     */
+    async logout(token: string): Promise<void> {
+      const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(token)).executeTakeFirst()
+      if (!row) return
+      await db.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('family_id', '=', row.family_id).where('revoked_at', 'is', null).execute()
+    },
+
     /** Verify an access JWT; the user must still exist and be active. Throws 401 tokenInvalid. */
     async verify(access: string): Promise<Actor> {
       let userId: number
