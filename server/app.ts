@@ -19,7 +19,7 @@ import { createRetentionJob, type Job } from './jobs/retention.ts'
 import { createMailJob } from './jobs/mail-outbox.ts'
 import { createReportJob } from './jobs/reports.ts'
 import { createPaymentJob } from './jobs/payments.ts'
-import { trustProxyOption } from './lib/security.ts'
+import { registerSecurity, trustProxyOption } from './api/security.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +45,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1 << 20,
   })
   app.decorate('jobs', [])
+  await registerSecurity(app)
   // Graceful close: requests in flight get SHUTDOWN_GRACE_MS to finish; then every connection still
   // open is cut (a client that connected and never sent a request would otherwise hold the close).
   app.addHook('preClose', async () => {
