@@ -14,6 +14,14 @@ export function trustProxyOption(trust: Config['trustProxy']): false | string[] 
   return trust
 }
 
+/**
+ * The style element lightweight-charts adds for its TradingView attribution logo (Charts). Allowed by
+ * hash; tests/integration/security-headers.test.ts reads the installed library so an update that
+ * changes the text fails there instead of silently losing the logo's style.
+ */
+export const CHART_LOGO_STYLE =
+  'a#tv-attr-logo{--fill:#131722;--stroke:#fff;position:absolute;left:10px;bottom:10px;height:19px;width:35px;margin:0;padding:0;border:0;z-index:3;}a#tv-attr-logo[data-dark]{--fill:#D1D4DC;--stroke:#131722;}'
+
 const sha256 = (text: string) => `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`
 
 /**
@@ -25,8 +33,8 @@ const AUTH_PATHS = /^\/api\/(authentication\/|password-reset\/|users\/password-r
 /**
  * Security headers on every answer (issue 10 item 6), via helmet:
  * - CSP: scripts, styles, fetches and images from this origin only (images also `data:`, the favicon),
- *   no plugins, no framing (`frame-ancestors 'none'`); the one inline style (the demo checkout page) by
- *   its hash. No `upgrade-insecure-requests`: a LAN installation on plain http must keep its assets.
+ *   no plugins, no framing (`frame-ancestors 'none'`); the two inline styles (the demo checkout page,
+ *   the chart library's logo) by their hashes. No `upgrade-insecure-requests`: a LAN installation on plain http must keep its assets.
  * - `X-Frame-Options: DENY`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` (reset
  *   and verification links carry their token in the address).
  * - HSTS only for this host (no includeSubDomains: other services of the operator's domain are theirs).
@@ -39,7 +47,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'", sha256(DEMO_CHECKOUT_STYLE)],
+        styleSrc: ["'self'", sha256(DEMO_CHECKOUT_STYLE), sha256(CHART_LOGO_STYLE)],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],

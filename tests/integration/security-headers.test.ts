@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { PASSWORD, startApp } from './helpers.ts'
@@ -42,8 +44,15 @@ describe('security headers', () => {
     const r = await api().get('/api/payments/demo-checkout?session=x').expect(200)
     const style = /<style>([\s\S]*?)<\/style>/.exec(r.text)![1]
     const hash = `'sha256-${crypto.createHash('sha256').update(style).digest('base64')}'`
-    expect(csp(r.headers['content-security-policy'])['style-src']).toEqual(["'self'", hash])
+    expect(csp(r.headers['content-security-policy'])['style-src']).toContain(hash)
     expect(r.text).not.toMatch(/<script|\son\w+=|style="/)
+  })
+
+  it('lets the installed chart library style its attribution logo', async () => {
+    const lib = fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/lightweight-charts/dist/lightweight-charts.production.mjs'), 'utf8')
+    const style = /createElement\(['"`]style['"`]\)[^;]*?innerText\s*=\s*(['"`])(.*?)\1/.exec(lib)![2]
+    const r = await api().get('/api/health')
+    expect(csp(r.headers['content-security-policy'])['style-src']).toEqual(["'self'", expect.any(String), `'sha256-${crypto.createHash('sha256').update(style).digest('base64')}'`])
   })
 
   it('no cache keeps an auth answer', async () => {
