@@ -22,6 +22,16 @@ export const AUTH = {
   refreshTtlSeconds: 24 * 3600,
   /** argon2id parameters: 19 MiB memory, 2 passes (OWASP minimum). */
   argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
+  /**
+   * Failed sign-in throttling (issue 10 item 3, docs/decisions.md): per account a delay doubling from
+   * 1 s after 5 failures in an hour, capped at 30 s (never a lockout); per account and IP 10 failures
+   * per 15 minutes; per IP 100 failures per hour across accounts.
+   */
+  signIn: {
+    account: { windowMs: 3600_000, free: 5, baseMs: 1000, capMs: 30_000 },
+    pair: { windowMs: 15 * 60_000, max: 10 },
+    ip: { windowMs: 3600_000, max: 100 },
+  },
 } as const
 
 export const RELAY = {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import path from 'node:path'
+import net from 'node:net'
 import { POLL_INTERVALS_MS, RELAY } from './defaults.ts'
 
 const onOff = z
@@ -11,9 +12,33 @@ export type Role = (typeof ROLE_NAMES)[number]
 
 const interval = (fallback: number) => z.coerce.number().int().min(500).max(86_400_000).default(fallback)
 
+/** An IPv4/IPv6 address, optionally with a CIDR prefix length that fits its family. */
+const isAddressOrCidr = (entry: string) => {
+  const [address, bits, extra] = entry.split('/')
+  const family = net.isIP(address)
+  if (!family || extra !== undefined) return false
+  if (bits === undefined) return true
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)
+}
+
+/**
+ * TRUST_PROXY (ARCHITECTURE §3): unset → trust nobody (the socket's address is the client); a hop count
+ * (e.g. `1`) → trust that many proxies in front; or a comma list of proxy addresses/CIDRs. Fastify's
+ * `trustProxy` takes both forms as they are.
+ */
+const TrustProxy = z
+  .string()
+  .trim()
+  .refine((v) => /^[1-9]\d{0,1}$/.test(v) || v.split(',').every((e) => isAddressOrCidr(e.trim())), {
+    message: 'use a hop count (1-99) or a comma list of proxy addresses/CIDRs, e.g. 10.0.0.1,192.168.0.0/16',
+  })
+  .transform((v): number | string[] => (/^\d+$/.test(v) ? Number(v) : v.split(',').map((e) => e.trim())))
+  .optional()
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
+  TRUST_PROXY: TrustProxy,
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
@@ -52,6 +77,8 @@ const EnvSchema = z.object({
 export interface Config {
   port: number
   host: string
+  /** Whose X-Forwarded-For to believe: false (nobody), a hop count, or proxy addresses/CIDRs. */
+  trustProxy: false | number | string[]
   /** Absolute directory for PGlite data, the lock file and generated files. */
   dataDir: string
   /** Postgres server URL; undefined → embedded PGlite in dataDir. */
@@ -121,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    trustProxy: e.TRUST_PROXY ?? false,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     demo: e.DEMO,

@@ -22,6 +22,7 @@ import { createRetentionJob, type Job } from './jobs/retention.ts'
 import { createMailJob } from './jobs/mail-outbox.ts'
 import { createReportJob } from './jobs/reports.ts'
 import { createPaymentJob } from './jobs/payments.ts'
+import { registerSecurity, trustProxyOption } from './api/security.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,13 +44,14 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: true,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1 << 20,
   })
   app.decorate('jobs', [])
   // Routes declare zod schemas (fastify-type-provider-zod): Fastify validates requests and serializes answers.
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
+  await registerSecurity(app)
   // Graceful close: requests in flight get SHUTDOWN_GRACE_MS to finish; then every connection still
   // open is cut (a client that connected and never sent a request would otherwise hold the close).
   app.addHook('preClose', async () => {

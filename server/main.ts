@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../config/env.ts'
-import { DataDirLockedError } from './db/connection.ts'
+import { DataDirLockedError, DataDirUnusableError } from './db/connection.ts'
 import { buildApp, startBackground } from './app.ts'
 
 /** Entry point: read config, build the roles, listen, shut down gracefully on SIGINT/SIGTERM. */
@@ -21,6 +21,11 @@ async function main(): Promise<void> {
     if (err instanceof DataDirLockedError) {
       console.error(err.message)
       process.exit(3)
+    }
+    // A full, read-only or misnamed folder is a configuration problem: say so, like a bad variable.
+    if (err instanceof DataDirUnusableError) {
+      console.error(err.message)
+      process.exit(2)
     }
     throw err
   }

@@ -15,7 +15,8 @@ class MemoryStorage {
     this.data.delete(k)
   }
 }
-vi.stubGlobal('localStorage', new MemoryStorage())
+const storage = new MemoryStorage()
+vi.stubGlobal('localStorage', storage)
 vi.stubGlobal('window', { location: { pathname: '/facility/3/power', search: '?x=1' } })
 
 const { session, startSession, selectInstallation, onInstallationChange, onLogout, logout, forceLogout, forcedLoginUrl } = await import(
@@ -61,6 +62,27 @@ describe('session', () => {
     expect(readTokens()).toEqual({ access: null, refresh: null, userId: null })
     expect(session).toMatchObject({ loggedIn: false, userId: null, user: null, installations: null, currentInstallationId: null })
     expect(navigate).toHaveBeenCalledWith('/login', { replace: true })
+  })
+
+  it('logout revokes the refresh token on the server, and still logs out when offline', async () => {
+    const fetchMock = vi.fn(() => Promise.reject(new TypeError('Failed to fetch')))
+    vi.stubGlobal('fetch', fetchMock)
+    try {
+      logout()
+      expect(fetchMock).toHaveBeenCalledTimes(1)
+      const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit]
+      expect(url).toBe('/api/authentication/logout/')
+      expect(init).toMatchObject({ method: 'POST', keepalive: true })
+      expect(JSON.parse(String(init.body))).toEqual({ refresh: 'refresh-1' })
+      // The request failed (offline): the browser is logged out all the same.
+      expect(readTokens()).toEqual({ access: null, refresh: null, userId: null })
+      expect(navigate).toHaveBeenCalledWith('/login', { replace: true })
+      await Promise.resolve()
+    } finally {
+      vi.unstubAllGlobals()
+      vi.stubGlobal('localStorage', storage)
+      vi.stubGlobal('window', { location: { pathname: '/facility/3/power', search: '?x=1' } })
+    }
   })
 
   it('a forced logout sends to login with the installation and the encoded path, once', () => {

@@ -99,8 +99,27 @@ function clearState(): void {
   for (const fn of logoutListeners) fn()
 }
 
+/**
+ * Ask the server to revoke the refresh token's family (ARCHITECTURE §3), fire and forget: the browser
+ * logs out whatever the answer, also offline. `keepalive` lets the request outlive a page being closed.
+ */
+function revokeOnServer(refresh: string): void {
+  try {
+    fetch('/api/authentication/logout/', {
+      method: 'POST',
+      keepalive: true,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ refresh }),
+    }).catch(() => {})
+  } catch {
+    // no fetch at all: nothing to tell the server
+  }
+}
+
 /** Log out (SPEC §4): clear tokens, user id, user data, installations and installation data; go to /login. */
 export function logout(): void {
+  const { refresh } = readTokens()
+  if (refresh) revokeOnServer(refresh)
   clearState()
   navigate('/login', { replace: true })
 }

@@ -3,8 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { RefreshRequest, RefreshResponse, TokenRequest, TokenResponse } from '../../shared/schemas/auth.ts'
+import { NoContent } from './openapi.ts'
 
-/** SPEC §7 Authentication: POST /authentication/token/ and /authentication/token/refresh/. */
+/** SPEC §7 Authentication: POST /authentication/token/, /authentication/token/refresh/ and /authentication/logout/. */
 export function authRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   app.post(
@@ -24,5 +25,14 @@ export function authRoutes(fastify: FastifyInstance, domain: Domain) {
     '/authentication/token/refresh/',
     { schema: { summary: 'A new token pair for a refresh token (rotating; reuse revokes the family)', security: [], body: RefreshRequest, response: { 200: RefreshResponse } } },
     async (req) => domain.auth.refresh(req.body.refresh),
+  )
+  // ARCHITECTURE §3: logout revokes the refresh token's family; 204 also for a token already revoked.
+  app.post(
+    '/authentication/logout/',
+    { schema: { summary: 'Sign out: revoke the refresh token\'s family (204 also when already revoked)', security: [], body: RefreshRequest, response: { 204: NoContent } } },
+    async (req, reply) => {
+      await domain.auth.logout(req.body.refresh)
+      return reply.code(204).send(null)
+    },
   )
 }

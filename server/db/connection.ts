@@ -11,6 +11,27 @@ export type Db = Kysely<Database>
 /** Refused start: another process holds the PGlite data directory. */
 export class DataDirLockedError extends Error {}
 
+/** Refused start: DATA_DIR cannot be created or written (message: one line naming the folder and the cause). */
+export class DataDirUnusableError extends Error {}
+
+/** Causes of an unusable DATA_DIR by errno code, worded for the person starting the program. */
+const DATA_DIR_CAUSES: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'no permission to write there',
+  EPERM: 'no permission to write there',
+  ENOTDIR: 'the path runs through a file, not a folder',
+  EEXIST: 'it is a file, not a folder',
+}
+
+/** `err` as a {@link DataDirUnusableError} when its errno code says the folder is unusable, else as is. */
+function unusable(dataDir: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code
+  const cause = code ? DATA_DIR_CAUSES[code] : undefined
+  return cause ? new DataDirUnusableError(`DATA_DIR ${dataDir} cannot be used: ${cause} (${code}).`) : err
+}
+
 // DATE columns stay 'YYYY-MM-DD' strings: a calendar date has no time zone to be converted in.
 const DATE_OID = 1082
 const keepDate = (v: string) => v
@@ -36,14 +57,20 @@ const provider: MigrationProvider = {
  * process that no longer runs is taken over.
  */
 function lockDataDir(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true })
+  try {
+    fs.mkdirSync(dataDir, { recursive: true })
+    // mkdir of an existing file succeeds with recursive: it must be a folder.
+    if (!fs.statSync(dataDir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'EEXIST' })
+  } catch (err) {
+    throw unusable(dataDir, err)
+  }
   const lockPath = path.join(dataDir, 'cockpit.lock')
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' })
       return () => fs.rmSync(lockPath, { force: true })
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(dataDir, err)
       const pid = Number(fs.readFileSync(lockPath, 'utf8').trim())
       if (pid && pid !== process.pid && isRunning(pid)) {
         throw new DataDirLockedError(
@@ -70,7 +97,9 @@ function isRunning(pid: number): boolean {
  * Open the system of record and bring its schema up to date.
  * - `databaseUrl` → a Postgres server (pg pool);
  * - `memory` → an in-memory PGlite (tests);
- * - otherwise PGlite files in `dataDir/pgdata`, locked to this process ({@link DataDirLockedError}).
+ * - otherwise PGlite files in `dataDir/pgdata`, locked to this process ({@link DataDirLockedError});
+ *   a folder that cannot be created or written (full, read-only, no permission, a file) throws
+ *   {@link DataDirUnusableError}.
  */
 export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; memory?: boolean }): Promise<{
   db: Db
@@ -91,7 +120,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
         pglite = await PGlite.create({ dataDir: path.join(opts.dataDir, 'pgdata'), parsers: { [DATE_OID]: keepDate } })
       } catch (err) {
         release()
-        throw err
+        throw unusable(opts.dataDir, err)
       }
     }
     db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })

@@ -6,7 +6,7 @@ import { AUTH } from '../../../config/defaults.ts'
 import { AppError, Invalid, TooManyRequests, Unauthorized } from '../../lib/errors.ts'
 import { isStrongPassword } from '../../../shared/rules/password.ts'
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts'
-import { createDbThrottle } from './db-throttle.ts'
+import { createDbThrottle, withdrawFailures } from './db-throttle.ts'
 import type { TokenResponse } from '../../../shared/schemas/auth.ts'
 
 /** The caller behind a verified access token. */
@@ -15,6 +15,8 @@ export interface Actor {
   is_superuser: boolean
 }
 
+/** The `token_type` claim of access JWTs (the name djangorestframework-simplejwt uses). */
+const ACCESS_TYPE = 'access'
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
 const newToken = () => crypto.randomBytes(32).toString('base64url')
 
@@ -22,13 +24,16 @@ const newToken = () => crypto.randomBytes(32).toString('base64url')
  * Sign-in and tokens (ARCHITECTURE §3): access JWTs (HS256, 5 min) and rotating refresh tokens (24 h,
  * stored hashed; reusing a rotated token revokes its whole family).
  */
-export function createAuthService({ db, secret, limits = {} }: { db: Db; secret: Uint8Array; limits?: { perAccount?: number; perIp?: number } }) {
-  // Failed sign-ins per account and per IP within an hour (issue 3 §8), kept in the database.
-  const perAccount = createDbThrottle({ db, scope: 'account', max: limits.perAccount ?? 100, windowMs: 3600_000 })
-  const perIp = createDbThrottle({ db, scope: 'ip', max: limits.perIp ?? 300, windowMs: 3600_000 })
+export function createAuthService({ db, secret, limits = {} }: { db: Db; secret: Uint8Array; limits?: { perPair?: number; perIp?: number } }) {
+  // Failed sign-ins (issue 10 item 3), kept in the database: a guesser is stopped per (account, IP) and
+  // per IP; the account as such only gets a growing, capped delay, so nobody can lock its owner out.
+  const { account: A, pair: P, ip: I } = AUTH.signIn
+  const perAccount = createDbThrottle({ db, scope: 'account', windowMs: A.windowMs, policy: { kind: 'backoff', free: A.free, baseMs: A.baseMs, capMs: A.capMs } })
+  const perPair = createDbThrottle({ db, scope: 'pair', windowMs: P.windowMs, policy: { kind: 'limit', max: limits.perPair ?? P.max } })
+  const perIp = createDbThrottle({ db, scope: 'ip', windowMs: I.windowMs, policy: { kind: 'limit', max: limits.perIp ?? I.max } })
 
   async function issue(userId: number, familyId: string): Promise<{ access: string; refresh: string }> {
-    const access = await new SignJWT({ user_id: userId })
+    const access = await new SignJWT({ user_id: userId, token_type: ACCESS_TYPE })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(userId))
       .setIssuedAt()
@@ -70,16 +75,21 @@ export function createAuthService({ db, secret, limits = {} }: { db: Db; secret:
      */
     async login(email: string, password: string, opts: { installation?: number; ip?: string } = {}): Promise<TokenResponse> {
       const account = email.trim().toLowerCase()
-      const wait = Math.max(await perAccount.retryAfter(account), opts.ip ? await perIp.retryAfter(opts.ip) : 0)
+      const pair = opts.ip ? `${account} ${opts.ip}` : null
+      const waits = [await perAccount.retryAfter(account)]
+      if (opts.ip && pair) waits.push(await perPair.retryAfter(pair), await perIp.retryAfter(opts.ip))
+      const wait = Math.max(...waits)
       if (wait) throw TooManyRequests(wait)
+      // Counted as failures before the (slow) password check, so parallel guesses see each other;
+      // withdrawn when the password is right.
+      const pending = [await perAccount.fail(account)]
+      if (opts.ip && pair) pending.push(await perPair.fail(pair), await perIp.fail(opts.ip))
       const user = await db.selectFrom('users').selectAll().where('email', '=', account).executeTakeFirst()
       const ok = user ? await verifyPassword(user.password_hash, password) : (await verifyPassword(await dummyHash(), password), false)
-      if (!user || !ok || !user.is_active) {
-        await perAccount.fail(account)
-        if (opts.ip) await perIp.fail(opts.ip)
-        throw new AppError(401, 'badCredentials')
-      }
+      if (!user || !ok || !user.is_active) throw new AppError(401, 'badCredentials')
+      await withdrawFailures(db, pending)
       await perAccount.reset(account)
+      if (pair) await perPair.reset(pair)
       await db
         .updateTable('users')
         .set({ previous_login: sql`last_login`, last_login: new Date() })
@@ -113,14 +123,28 @@ export function createAuthService({ db, secret, limits = {} }: { db: Db; secret:
       return issue(row.user_id, row.family_id)
     },
 
+    /**
+     * POST /api/authentication/logout/ (ARCHITECTURE §3): revoke the family of `token`, so no token of
+     * that sign-in refreshes again (other sign-ins of the user stay). Unknown, expired or already revoked
+     * tokens are a no-op: logging out twice is not an error, and the answer tells nothing about the token.
+     */
+    async logout(token: string): Promise<void> {
+      const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(token)).executeTakeFirst()
+      if (!row) return
+      await db.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('family_id', '=', row.family_id).where('revoked_at', 'is', null).execute()
+    },
+
     /** Verify an access JWT; the user must still exist and be active. Throws 401 tokenInvalid. */
     async verify(access: string): Promise<Actor> {
       let userId: number
       let issuedAt: number
       try {
-        const { payload } = await jwtVerify(access, secret, { algorithms: ['HS256'] })
-        userId = Number(payload.user_id)
-        issuedAt = Number(payload.iat ?? 0)
+        // A token signed with our key is still refused without an expiry, issue time, subject and the
+        // access type: only issue() makes such tokens, anything else is a forgery or another purpose.
+        const { payload } = await jwtVerify(access, secret, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] })
+        if (payload.token_type !== ACCESS_TYPE || !/^[1-9]\d{0,15}$/.test(payload.sub!)) throw new Error('not an access token')
+        userId = Number(payload.sub)
+        issuedAt = payload.iat!
       } catch {
         throw Unauthorized('tokenInvalid')
       }

@@ -27,6 +27,20 @@ const TEXTS = {
   },
 } satisfies Record<Lang, Record<string, string>>
 
+/**
+ * The page's only inline content, its style sheet. The CSP (server/lib/security.ts) allows exactly this
+ * text by its SHA-256, so it must not depend on the request.
+ */
+export const DEMO_CHECKOUT_STYLE = `
+body{font-family:system-ui,sans-serif;margin:0;padding:1rem;background:#f8fafc;color:#0f172a}
+main{max-width:28rem;margin:0 auto;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;padding:1rem}
+label{display:block;margin:.75rem 0 .25rem;font-weight:600}fieldset label{display:inline-block;font-weight:400;margin-right:1rem}
+fieldset{border:1px solid #e2e8f0;border-radius:.5rem}input[name=number],select{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}
+.row{display:flex;gap:.75rem;flex-wrap:wrap}.row>div{flex:1;min-width:7rem}.hint{font-size:.85rem;color:#475569}
+button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem;border-radius:.5rem;border:0;background:#0f766e;color:#fff}
+button.secondary{background:#e2e8f0;color:#0f172a}
+`
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
@@ -58,14 +72,6 @@ export function demoCheckoutPage(lang: Lang, session: string | null, year: numbe
   return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(T.title)}</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:0;padding:1rem;background:#f8fafc;color:#0f172a}
-main{max-width:28rem;margin:0 auto;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;padding:1rem}
-label{display:block;margin:.75rem 0 .25rem;font-weight:600}fieldset label{display:inline-block;font-weight:400;margin-right:1rem}
-fieldset{border:1px solid #e2e8f0;border-radius:.5rem}input[name=number],select{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem}
-.row{display:flex;gap:.75rem;flex-wrap:wrap}.row>div{flex:1;min-width:7rem}.hint{font-size:.85rem;color:#475569}
-button{margin-top:1rem;padding:.6rem 1.2rem;font-size:1rem;border-radius:.5rem;border:0;background:#0f766e;color:#fff}
-button.secondary{background:#e2e8f0;color:#0f172a}
-</style></head>
+<style>${DEMO_CHECKOUT_STYLE}</style></head>
 <body><main><h1>${esc(T.title)}</h1>${body}</main></body></html>`
 }

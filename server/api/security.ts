@@ -1,0 +1,67 @@
+import crypto from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import helmet from '@fastify/helmet'
+import type { Config } from '../../config/env.ts'
+import { DEMO_CHECKOUT_STYLE } from '../domain/payments/demo-checkout-page.ts'
+
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY (ARCHITECTURE §3). A hop count becomes a function trusting the
+ * first `n` hops (the socket peer is hop 0): Fastify 5 treats a bare number as "trust nobody", and the
+ * documented meaning (Express's) is "that many proxies in front".
+ */
+export function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust
+  return trust
+}
+
+/**
+ * The style element lightweight-charts adds for its TradingView attribution logo (Charts). Allowed by
+ * hash; tests/integration/security-headers.test.ts reads the installed library so an update that
+ * changes the text fails there instead of silently losing the logo's style.
+ */
+export const CHART_LOGO_STYLE =
+  'a#tv-attr-logo{--fill:#131722;--stroke:#fff;position:absolute;left:10px;bottom:10px;height:19px;width:35px;margin:0;padding:0;border:0;z-index:3;}a#tv-attr-logo[data-dark]{--fill:#D1D4DC;--stroke:#131722;}'
+
+const sha256 = (text: string) => `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`
+
+/**
+ * Answers that carry or judge credentials (tokens, reset and verification links, registration,
+ * password change): `Cache-Control: no-store`, so no browser or proxy cache keeps them.
+ */
+const AUTH_PATHS = /^\/api\/(authentication\/|password-reset\/|users\/password-reset\/|users\/register\/?|users\/user-verification\/|users\/password\/)/
+
+/**
+ * Security headers on every answer (issue 10 item 6), via helmet:
+ * - CSP: scripts, styles, fetches and images from this origin only (images also `data:`, the favicon),
+ *   no plugins, no framing (`frame-ancestors 'none'`); the two inline styles (the demo checkout page,
+ *   the chart library's logo) by their hashes. No `upgrade-insecure-requests`: a LAN installation on plain http must keep its assets.
+ * - `X-Frame-Options: DENY`, `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` (reset
+ *   and verification links carry their token in the address).
+ * - HSTS only for this host (no includeSubDomains: other services of the operator's domain are theirs).
+ * Live streams (server/relay) hijack the socket and write their own head; they are untouched.
+ */
+export async function registerSecurity(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", sha256(DEMO_CHECKOUT_STYLE), sha256(CHART_LOGO_STYLE)],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
+  })
+  app.addHook('onSend', async (req, reply) => {
+    if (AUTH_PATHS.test(req.url)) reply.header('Cache-Control', 'no-store')
+  })
+}
