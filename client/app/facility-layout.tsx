@@ -11,9 +11,10 @@ import { Shell } from './shell.tsx'
 import { NotFound } from './not-found.tsx'
 import { Guard } from './guard.tsx'
 import { Loading, Notice } from '../components/ui.tsx'
+import { withNamespaces } from '../i18n/index.ts'
 
-const HomePage = lazy(() => import('../features/home/home-page.tsx'))
-const PowerPage = lazy(() => import('../features/power/power-page.tsx'))
+const HomePage = lazy(withNamespaces(() => import('../features/home/home-page.tsx'), ['home']))
+const PowerPage = lazy(withNamespaces(() => import('../features/power/power-page.tsx'), ['power', 'charging']))
 const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'))
 const PaymentMethodsPage = lazy(() => import('../features/settings/payment-methods-page.tsx'))
 const UsersPage = lazy(() => import('../features/users/users-page.tsx'))
