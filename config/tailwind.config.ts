@@ -2,17 +2,14 @@ import type { Config } from 'tailwindcss'
 import { fileURLToPath } from 'node:url'
 
 const client = fileURLToPath(new URL('../client', import.meta.url))
-const tremor = fileURLToPath(new URL('../node_modules/@tremor', import.meta.url))
 
-// Tremor v3 builds its classes from the chart colors at run time, so Tailwind must generate them up
-// front (Tremor's documented safelist). Only the colors the client passes to Tremor are listed, which
-// keeps the stylesheet small; add a color here before using it in a Tremor `colors` prop.
-const tremorColors = 'slate|emerald|teal|sky|indigo|amber|rose|cyan|violet'
-const shades = '50|100|200|300|400|500|600|700|800|900|950'
-
-/** Tailwind 3 for the client (ARCHITECTURE §2). Scans the client sources and Tremor's (v3 setup). */
+/**
+ * Tailwind 3 for the client (ARCHITECTURE §2): client/styles.css, loaded on every page. Scans the
+ * client sources only; Tremor's classes and its color safelist live in the Charts page's own
+ * stylesheet (config/tailwind.charts.config.ts, issue 11), so other pages do not download them.
+ */
 export default {
-  content: [`${client}/index.html`, `${client}/**/*.{ts,tsx}`, `${tremor}/**/*.{js,ts,jsx,tsx}`],
+  content: [`${client}/index.html`, `${client}/**/*.{ts,tsx}`],
   theme: {
     transparent: 'transparent',
     current: 'currentColor',
@@ -56,13 +53,5 @@ export default {
       },
     },
   },
-  safelist: [
-    { pattern: new RegExp(`^(bg-(?:${tremorColors})-(?:${shades}))$`), variants: ['hover'] },
-    { pattern: new RegExp(`^(text-(?:${tremorColors})-(?:${shades}))$`), variants: ['hover'] },
-    { pattern: new RegExp(`^(border-(?:${tremorColors})-(?:${shades}))$`), variants: ['hover'] },
-    { pattern: new RegExp(`^(ring-(?:${tremorColors})-(?:${shades}))$`) },
-    { pattern: new RegExp(`^(stroke-(?:${tremorColors})-(?:${shades}))$`) },
-    { pattern: new RegExp(`^(fill-(?:${tremorColors})-(?:${shades}))$`) },
-  ],
   plugins: [],
 } satisfies Config

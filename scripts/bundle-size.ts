@@ -1,22 +1,29 @@
 /**
- * Bundle budget (issue 2): prints the gzipped size of every JS chunk of dist/client and the total
- * gzipped JS each budgeted route loads initially, i.e. the entry chunk and its static imports plus
- * the route's lazy chunk and its static imports (from Vite's .vite/manifest.json). Exits 1 when a
- * route exceeds the budget. Run after `vite build`: node scripts/bundle-size.ts
+ * Bundle budget (issue 2) in bytes the server really sends (issue 11): the precompressed `.br` file
+ * of each asset (scripts/precompress.ts; what a browser accepting brotli receives, the file itself
+ * where none was written). Prints every JS chunk and, per budgeted route, what it loads initially: the
+ * entry chunk and its static imports plus the route's lazy chunk and its static imports (from Vite's
+ * .vite/manifest.json), their CSS, and the route's English translation chunks. Exits 1 when a route's
+ * JS exceeds the budget. Run after `vite build` and precompress: node scripts/bundle-size.ts
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
-import { gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 
 const BUDGET = 180 * 1024
-const dist = fileURLToPath(new URL('../dist/client/', import.meta.url))
+const dist = process.env.CLIENT_OUT_DIR ?? fileURLToPath(new URL('../dist/client/', import.meta.url))
 const manifestFile = path.join(dist, '.vite', 'manifest.json')
 
 /** Routes under budget: their lazily imported screen modules, relative to client/. */
 const ROUTES: Record<string, string[]> = {
   Login: ['features/login/login-page.tsx'],
   Power: ['features/power/power-page.tsx'],
+}
+
+/** Translation namespaces each route loads (client/i18n: common plus the screen's, active language only). */
+const ROUTE_NAMESPACES: Record<string, string[]> = {
+  Login: ['common', 'login'],
+  Power: ['common', 'power', 'charging'],
 }
 
 interface Chunk {
@@ -40,9 +47,10 @@ const raw = new Map<string, number>()
 function sizeOf(file: string): number {
   let size = gz.get(file)
   if (size === undefined) {
-    const bytes = readFileSync(path.join(dist, file))
-    raw.set(file, bytes.length)
-    size = gzipSync(bytes, { level: 9 }).length
+    const full = path.join(dist, file)
+    raw.set(file, readFileSync(full).length)
+    // What the server sends a browser that accepts brotli: the .br sibling, else the file.
+    size = existsSync(`${full}.br`) ? readFileSync(`${full}.br`).length : raw.get(file)!
     gz.set(file, size)
   }
   return size
@@ -63,7 +71,7 @@ walk(dist)
 const srcOf = new Map<string, string>()
 for (const [key, chunk] of Object.entries(manifest)) srcOf.set(chunk.file, chunk.src ?? key)
 
-console.log('JS chunks (gzipped):')
+console.log('JS chunks (bytes sent, brotli):')
 for (const file of jsFiles.sort((a, b) => sizeOf(b) - sizeOf(a))) {
   console.log(`  ${kb(sizeOf(file)).padStart(9)}  ${file}${srcOf.has(file) ? `  (${srcOf.get(file)})` : ''}`)
 }
@@ -88,7 +96,7 @@ if (entries.length !== 1) {
 const [entryKey] = entries[0]
 
 let failed = false
-console.log(`\nInitial JS per route (gzipped, budget ${kb(BUDGET)}):`)
+console.log(`\nInitial load per route (bytes sent, brotli; JS budget ${kb(BUDGET)}):`)
 for (const [route, modules] of Object.entries(ROUTES)) {
   const keys = staticClosure(entryKey)
   for (const mod of modules) {
@@ -101,9 +109,16 @@ for (const [route, modules] of Object.entries(ROUTES)) {
   }
   const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'))
   const total = files.reduce((sum, f) => sum + sizeOf(f), 0)
+  const css = [...new Set([...keys].flatMap((k) => manifest[k].css ?? []))]
+  const cssTotal = css.reduce((sum, f) => sum + sizeOf(f), 0)
+  const locales = (ROUTE_NAMESPACES[route] ?? []).map((ns) => manifest[`i18n/locales/en/${ns}.json`]?.file).filter((f): f is string => !!f)
+  const localeTotal = locales.reduce((sum, f) => sum + sizeOf(f), 0)
   const over = total > BUDGET
   if (over) failed = true
-  console.log(`  ${route.padEnd(6)} ${kb(total).padStart(9)}  ${over ? 'OVER BUDGET' : 'ok'}  (${files.length} chunks: ${files.join(', ')})`)
+  console.log(`  ${route.padEnd(6)} JS ${kb(total).padStart(9)}  ${over ? 'OVER BUDGET' : 'ok'}  (${files.length} chunks: ${files.join(', ')})`)
+  console.log(`  ${''.padEnd(6)} CSS ${kb(cssTotal).padStart(8)}  (${css.join(', ')})`)
+  console.log(`  ${''.padEnd(6)} i18n ${kb(localeTotal).padStart(7)}  (${locales.length} chunks)`)
+  console.log(`  ${''.padEnd(6)} all ${kb(total + cssTotal + localeTotal).padStart(8)}  + index.html ${kb(sizeOf('index.html'))}`)
 }
 
 if (failed) {

@@ -2,8 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import crypto from 'node:crypto'
 import type { AddressInfo } from 'node:net'
-import Fastify, { type FastifyInstance } from 'fastify'
-import fastifyStatic from '@fastify/static'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Config } from '../config/env.ts'
 import { SHUTDOWN_GRACE_MS } from '../config/defaults.ts'
 import { openDatabase } from './db/connection.ts'
@@ -23,6 +22,7 @@ import { createMailJob } from './jobs/mail-outbox.ts'
 import { createReportJob } from './jobs/reports.ts'
 import { createPaymentJob } from './jobs/payments.ts'
 import { registerSecurity, trustProxyOption } from './api/security.ts'
+import { compression, serveClient } from './lib/static.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,6 +52,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   await registerSecurity(app)
+  // Compression hooks only the routes added after it.
+  await compression(app)
   // Graceful close: requests in flight get SHUTDOWN_GRACE_MS to finish; then every connection still
   // open is cut (a client that connected and never sent a request would otherwise hold the close).
   app.addHook('preClose', async () => {
@@ -122,19 +124,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
 
   const CLIENT_DIR = config.clientDir ?? path.resolve(import.meta.dirname, '../dist/client')
+  const notFound = (req: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) })
   if (fs.existsSync(path.join(CLIENT_DIR, 'index.html')) && (config.roles.includes('api') || config.roles.includes('relay'))) {
-    await app.register(fastifyStatic, { root: CLIENT_DIR, maxAge: '1h', index: false })
-    const index = fs.readFileSync(path.join(CLIENT_DIR, 'index.html'))
-    app.setNotFoundHandler((req, reply) => {
-      // Client routes get the app; a missing file (an old asset after a rebuild) gets a real 404.
-      const pathname = req.url.split('?')[0]
-      if (req.method === 'GET' && !pathname.startsWith('/api') && !pathname.startsWith('/live') && !/\.[a-z0-9]+$/i.test(pathname)) {
-        return reply.type('text/html').header('Cache-Control', 'no-cache').send(index)
-      }
-      return reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) })
-    })
+    await serveClient(app, CLIENT_DIR, notFound)
   } else {
-    app.setNotFoundHandler((req, reply) => reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) }))
+    app.setNotFoundHandler(notFound)
   }
   return app
 }

@@ -5,8 +5,9 @@ import { FacilityLayout } from './facility-layout.tsx'
 import { RootRedirect } from './root-redirect.tsx'
 import { NotFound } from './not-found.tsx'
 import { PageLoading } from '../components/ui.tsx'
+import { withNamespaces } from '../i18n/index.ts'
 
-const LoginPage = lazy(() => import('../features/login/login-page.tsx'))
+const LoginPage = lazy(withNamespaces(() => import('../features/login/login-page.tsx'), ['login']))
 const ForgotPasswordPage = lazy(() => import('../features/login/forgot-password-page.tsx'))
 const ResetPasswordPage = lazy(() => import('../features/login/reset-password-page.tsx'))
 const RegisterPage = lazy(() => import('../features/login/register-page.tsx'))

@@ -6,14 +6,16 @@ import type { Installation } from '../../shared/schemas/installation.ts'
 import { forcedLoginUrl, selectInstallation, session } from '../session/session.ts'
 import { ensureInstallations, ensureUser } from '../session/api.ts'
 import { errorMessage } from '../api/errors.ts'
-import { patterns } from './paths.ts'
+import { paths, patterns } from './paths.ts'
 import { Shell } from './shell.tsx'
 import { NotFound } from './not-found.tsx'
 import { Guard } from './guard.tsx'
 import { Loading, Notice } from '../components/ui.tsx'
+import { withNamespaces } from '../i18n/index.ts'
 
-const HomePage = lazy(() => import('../features/home/home-page.tsx'))
-const PowerPage = lazy(() => import('../features/power/power-page.tsx'))
+const HomePage = lazy(withNamespaces(() => import('../features/home/home-page.tsx'), ['home']))
+const loadPowerPage = withNamespaces(() => import('../features/power/power-page.tsx'), ['power', 'charging'])
+const PowerPage = lazy(loadPowerPage)
 const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'))
 const PaymentMethodsPage = lazy(() => import('../features/settings/payment-methods-page.tsx'))
 const UsersPage = lazy(() => import('../features/users/users-page.tsx'))
@@ -49,6 +51,15 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
   useEffect(() => {
     if (valid && loggedIn) selectInstallation(id)
   }, [id, valid, loggedIn])
+
+  // Power (issue 11): its chunk, texts and live stream ticket load while the installation list does.
+  const onPower = location === paths.power(id)
+  useEffect(() => {
+    if (!valid || !loggedIn || !onPower) return
+    void loadPowerPage().catch(() => undefined)
+    // Imported here, not at the top: the live client stays out of the Login route's bundle.
+    void import('../live/connection.ts').then((live) => live.prewarmStream(id), () => undefined)
+  }, [id, valid, loggedIn, onPower])
 
   useEffect(() => {
     if (!loggedIn) return

@@ -10,9 +10,16 @@ export { LANGUAGES }
 /** Namespaces: one JSON file per namespace and language under locales/. */
 export const NAMESPACES = ['common', 'login', 'home', 'power', 'charging', 'settings', 'users', 'permissions'] as const
 
+/**
+ * Loaded before the first render: the shell's texts only. A screen's namespaces load with its chunk
+ * ({@link withNamespaces}) or, failing that, when a component asks for them (react-i18next suspends).
+ */
+const INITIAL_NAMESPACES = ['common']
+
 const STORAGE_KEY = 'cockpit.language'
 
-// Locale files are separate chunks: only the active language is fetched (besides the English fallback).
+// Locale files are separate chunks: only the active language's namespaces in use are fetched (issue 11);
+// another language is fetched when the user switches to it.
 const loaders = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json')
 
 const lazyBackend: BackendModule = {
@@ -58,9 +65,12 @@ export async function initI18n(): Promise<typeof i18next> {
     .use(initReactI18next)
     .init({
       lng,
-      fallbackLng: 'en',
+      // Every key exists in all four languages (scripts/check-locales.ts), so no fallback language is
+      // loaded beside the active one (issue 11: one language's bundles per page).
+      fallbackLng: false,
       supportedLngs: [...LANGUAGES],
-      ns: [...NAMESPACES],
+      load: 'currentOnly',
+      ns: INITIAL_NAMESPACES,
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       returnNull: false,
@@ -68,6 +78,15 @@ export async function initI18n(): Promise<typeof i18next> {
     })
   document.documentElement.lang = lng
   return i18next
+}
+
+/**
+ * A lazy screen loader that fetches the screen's translation namespaces in parallel with its chunk,
+ * so the screen does not suspend a second time for its texts (no request waterfall).
+ * `load`: the dynamic import; `ns`: the namespaces the screen uses besides common.
+ */
+export function withNamespaces<T>(load: () => Promise<T>, ns: readonly string[]): () => Promise<T> {
+  return () => Promise.all([load(), i18next.loadNamespaces([...ns])]).then(([mod]) => mod)
 }
 
 /** Switch the UI language, persist the choice, and update <html lang>. */

@@ -2,6 +2,7 @@ import { apiFetch } from '../api/http.ts'
 import { ApiError } from '../api/errors.ts'
 import { onInstallationChange, onLogout } from '../session/session.ts'
 import { applyEvent, clearResume, ensureInstallation, resetLive, setConnection } from './store.ts'
+import { clearSavedLive, saveLive, scheduleSave } from './persist.ts'
 
 /** Close the stream after the tab has been hidden this long (issue 2). */
 export const HIDDEN_CLOSE_MS = 30_000
@@ -107,6 +108,7 @@ async function connect(stream: Stream): Promise<void> {
       if (stream.source !== source) return
       const msg = e as MessageEvent<string>
       const result = applyEvent(installationId, type, msg.data, msg.lastEventId || null)
+      if (result === 'applied') scheduleSave(installationId)
       if (result === 'resync') {
         clearResume(installationId)
         void connect(stream)
@@ -138,6 +140,11 @@ function onVisibility(): void {
   }
 }
 
+// Keep the newest state for the next page load of this tab (persist.ts).
+function onPageHide(): void {
+  for (const stream of streams.values()) saveLive(stream.installationId)
+}
+
 function onOnline(): void {
   for (const stream of streams.values()) {
     if (!stream.source && stream.retryTimer) {
@@ -153,9 +160,11 @@ function listen(): void {
   listening = true
   document.addEventListener('visibilitychange', onVisibility)
   window.addEventListener('online', onOnline)
+  window.addEventListener('pagehide', onPageHide)
 }
 
 function stop(stream: Stream): void {
+  saveLive(stream.installationId)
   stream.stopped = true
   closeSource(stream)
   if (stream.hiddenTimer) clearTimeout(stream.hiddenTimer)
@@ -164,6 +173,7 @@ function stop(stream: Stream): void {
     listening = false
     document.removeEventListener('visibilitychange', onVisibility)
     window.removeEventListener('online', onOnline)
+    window.removeEventListener('pagehide', onPageHide)
   }
 }
 
@@ -203,6 +213,16 @@ export function retainStream(installationId: number): () => void {
   }
 }
 
+/**
+ * Start the installation's stream ahead of the page that will use it (issue 11: the ticket is asked
+ * for while the page's chunk and the installation list are still loading). Held for `ms`; a page that
+ * retains the stream in the meantime keeps it open.
+ */
+export function prewarmStream(installationId: number, ms = 10_000): void {
+  const release = retainStream(installationId)
+  setTimeout(release, ms)
+}
+
 /** Close every stream (logout). */
 export function closeAllStreams(): void {
   for (const stream of [...streams.values()]) stop(stream)
@@ -212,6 +232,7 @@ export function closeAllStreams(): void {
 onLogout(() => {
   closeAllStreams()
   resetLive()
+  clearSavedLive()
 })
 onInstallationChange((previous, next) => {
   const s = previous === null ? undefined : streams.get(previous)

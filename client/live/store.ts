@@ -152,6 +152,19 @@ export function appendSample(history: readonly MetricsSample[], sample: MetricsS
   return kept
 }
 
+/**
+ * Put earlier samples (stored history: the statistics API or this tab's saved state) before the
+ * live ones: only samples older than the first live one and within the hour before the newest are
+ * kept, so live samples always win. `samples` need not be sorted.
+ */
+export function seedHistory(installationId: number, samples: readonly MetricsSample[]): void {
+  const inst = ensureInstallation(installationId)
+  const first = inst.history[0]?.t ?? Infinity
+  const newest = Math.max(inst.history[inst.history.length - 1]?.t ?? -Infinity, ...samples.map((s) => s.t))
+  const older = samples.filter((s) => s.t < first && s.t >= newest - HISTORY_MS).sort((a, b) => a.t - b.t)
+  if (older.length > 0) inst.history = ref([...older, ...inst.history])
+}
+
 export type ApplyResult = 'applied' | 'ignored' | 'resync'
 
 /**

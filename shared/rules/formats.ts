@@ -44,8 +44,14 @@ export function formatTime(value: string | number | Date, region: Region, tz: st
 /** A number with fixed decimals in the language's notation (2 decimals by default, SPEC §3). */
 export function formatNumber(value: number, lang: string, digits = 2): string {
   const locale = lang === 'de' ? 'de-CH' : lang === 'fr' ? 'fr-CH' : lang === 'it' ? 'it-CH' : 'en-GB'
-  return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value)
+  // One formatter per locale and precision: building one costs far more than formatting (charts
+  // format every axis label on every redraw).
+  const key = `${locale}/${digits}`
+  let format = numberFormats.get(key)
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })))
+  return format.format(value)
 }
+const numberFormats = new Map<string, Intl.NumberFormat>()
 
 /** Local calendar facts of an instant in a zone: weekday 0 = Monday, minute of day, ISO date. */
 export function localParts(value: Date, tz: string): { weekday: number; minute: number; date: string } {

@@ -7,11 +7,12 @@ import { loadConfig, type Config, type Role } from '../../config/env.ts'
 export const PASSWORD = 'Cockpit-2026!'
 
 /** Build the app on a fresh in-memory PGlite with the demo seeded, listening on a free port. */
-export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy'] } = {}) {
+export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string } = {}) {
   const config: Config = {
     ...loadConfig({}),
     smtpUrl: opts.smtpUrl,
     trustProxy: opts.trustProxy ?? false,
+    clientDir: opts.clientDir,
     port: 0,
     host: '127.0.0.1',
     dataDir: '/nonexistent',

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
+import './charts.css'
 import { useTranslation } from 'react-i18next'
 // Tremor's KPI pieces by their own modules: the package index pulls every component, charts (recharts)
 // included, into this chunk; the bars load recharts only when drawn (bar-chart.tsx).

@@ -1,6 +1,61 @@
 import { apiFetch } from '../../api/http.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
 import type { ChargingMode } from '../../../shared/rules/status.ts'
+import type { MetricsSample } from '../../live/store.ts'
+import { HISTORY_MS } from '../../live/store.ts'
+import { POLL_INTERVALS_MS } from '../../../config/defaults.ts'
+
+const QUARTER_MS = 15 * 60_000
+
+/** GET /api/statistics/{id}/flow answer: average kW per bucket of each series the caller may see. */
+export interface FlowAnswer {
+  series: Record<string, Array<{ start: string; value: number }>>
+}
+
+/**
+ * GET /api/statistics/{id}/flow for the last hour in 15-minute buckets (SPEC §7): the stored power
+ * history the "last hour" chart starts from before live samples arrive (issue 11).
+ */
+export function fetchRecentFlow(installationId: number, now: number = Date.now(), signal?: AbortSignal): Promise<FlowAnswer> {
+  const start = new Date(Math.floor((now - HISTORY_MS) / QUARTER_MS) * QUARTER_MS).toISOString()
+  const query = new URLSearchParams({ start, end: new Date(now).toISOString(), granularity: 'fifteen_minutes' })
+  return apiFetch<FlowAnswer>(`/api/statistics/${installationId}/flow?${query.toString()}`, { signal })
+}
+
+/**
+ * Chart samples from a flow answer, one every `stepMs` (the live metrics interval) over the hour
+ * before `now`, each with its 15-minute bucket's average power: the chart spaces points by index, so
+ * the stored hour must come at the live rate to span the hour. Battery is charge − discharge and
+ * building the balance grid + PV − battery − stations, as in the live metrics; series the caller may
+ * not see stay null.
+ */
+export function flowSamples(answer: FlowAnswer, now: number = Date.now(), stepMs: number = POLL_INTERVALS_MS.metrics): MetricsSample[] {
+  const at = (name: string) => new Map((answer.series[name] ?? []).map((b) => [Date.parse(b.start), b.value]))
+  const grid = at('grid_flow')
+  const pv = at('pv_flow')
+  const charge = at('battery_charge_flow')
+  const discharge = at('battery_discharge_flow')
+  const stations = at('charging_stations_flow')
+  const overview = answer.series.grid_flow !== undefined
+  const r2 = (x: number) => Math.round(x * 100) / 100
+  const byBucket = new Map<number, MetricsSample>()
+  for (const [start, charging] of stations) {
+    if (!overview) {
+      byBucket.set(start, { t: start, grid: null, pv: null, battery: null, building: null, charging: r2(charging) })
+      continue
+    }
+    const g = grid.get(start) ?? 0
+    const p = pv.get(start) ?? 0
+    const b = (charge.get(start) ?? 0) - (discharge.get(start) ?? 0)
+    byBucket.set(start, { t: start, grid: r2(g), pv: r2(p), battery: r2(b), building: r2(Math.max(0, g + p - b - charging)), charging: r2(charging) })
+  }
+  const out: MetricsSample[] = []
+  for (let t = Math.ceil((now - HISTORY_MS) / stepMs) * stepMs; t < now; t += stepMs) {
+    const bucket = byBucket.get(Math.floor(t / QUARTER_MS) * QUARTER_MS)
+    if (bucket) out.push({ ...bucket, t })
+  }
+  return out
+}
 
 /**
  * PATCH /api/cockpit/installations/{id}/charging_stations/{station_id}/ {name?, charging_mode?} → Station.

@@ -82,28 +82,57 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
 
   // Axis and crosshair labels in the UI language and the installation's time zone.
   useEffect(() => {
-    const timeLabel = (time: unknown) => (typeof time === 'number' ? f.time(time * 1000) : '')
+    // Labels are asked for every bar on every update; formatting in a time zone is slow (issue 11:
+    // an hour of bars took half a second per update), so each label is formatted once.
+    const labels = new Map<string, string>()
+    const memo = (key: string, make: () => string) => {
+      let label = labels.get(key)
+      if (label === undefined) labels.set(key, (label = make()))
+      return label
+    }
+    const timeLabel = (time: unknown) => (typeof time === 'number' ? memo(`t${time}`, () => f.time(time * 1000)) : '')
     // Short ranges put several ticks in one minute: those show seconds.
     const withSeconds = datePatterns(f.region).time.replace('mm', 'mm:ss')
     const tickLabel = (time: unknown, type: TickMarkType) =>
       typeof time !== 'number'
         ? ''
         : type === TickMarkType.TimeWithSeconds
-          ? dayjs(time * 1000).tz(f.timezone).format(withSeconds)
-          : f.time(time * 1000)
+          ? memo(`s${time}`, () => dayjs(time * 1000).tz(f.timezone).format(withSeconds))
+          : memo(`t${time}`, () => f.time(time * 1000))
     chart.current?.applyOptions({
       localization: { locale: f.language, timeFormatter: timeLabel, priceFormatter: (p: number) => f.number(p) },
       timeScale: { tickMarkFormatter: tickLabel },
     })
   }, [f, shown])
 
+  // What the chart holds: the time span it was given, so live samples are appended with update()
+  // instead of redrawing the whole hour with setData() (issue 11: that blocked the page for 0.2–0.7 s
+  // per sample). Earlier samples (the stored hour arriving) or a gap mean a full redraw.
+  const drawn = useRef<{ series: typeof series.current; firstT: number; lastT: number; bars: number } | null>(null)
   useEffect(() => {
+    const d = drawn.current
+    const appended =
+      d !== null &&
+      d.series === series.current &&
+      history.length > 0 &&
+      history[0].t >= d.firstT &&
+      history[history.length - 1].t > d.lastT &&
+      history.some((h) => h.t === d.lastT)
     let bars = 0
-    for (const s of shown) {
-      const points = seriesPoints(history, s.key)
-      bars = Math.max(bars, points.length)
-      series.current[s.key]?.setData(points)
+    if (appended) {
+      const fresh = history.filter((h) => h.t > d.lastT)
+      for (const s of shown) {
+        for (const p of seriesPoints(fresh, s.key)) series.current[s.key]?.update(p)
+      }
+      bars = d.bars + fresh.length
+    } else {
+      for (const s of shown) {
+        const points = seriesPoints(history, s.key)
+        bars = Math.max(bars, points.length)
+        series.current[s.key]?.setData(points)
+      }
     }
+    drawn.current = { series: series.current, firstT: appended ? d.firstT : (history[0]?.t ?? Infinity), lastT: history[history.length - 1]?.t ?? -Infinity, bars }
     // Always show an hour's worth of samples, so the line grows in from the right as data arrives.
     if (bars > 0) chart.current?.timeScale().setVisibleLogicalRange({ from: bars - 1 - WINDOW_BARS, to: bars - 1 })
   }, [history, shown])

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
@@ -7,6 +7,9 @@ import type { Station } from '../../../shared/schemas/station.ts'
 import { live } from '../../live/store.ts'
 import type { InstallationLive } from '../../live/store.ts'
 import { retainStream } from '../../live/connection.ts'
+import { restoreLive } from '../../live/persist.ts'
+import { seedHistory } from '../../live/store.ts'
+import { fetchRecentFlow, flowSamples } from './api.ts'
 import { isAdmin } from '../../session/session.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import type { Formats } from '../../components/use-formats.ts'
@@ -38,7 +41,18 @@ export default function PowerPage({ installation }: { installation: Installation
   const f = useFormats(installation.timezone)
   useDocumentTitle(t('title'))
 
+  // Paint at once (issue 11): this tab's last state before the first render, the stream and the
+  // stored hour of power history in parallel.
+  useState(() => restoreLive(installation.id))
   useEffect(() => retainStream(installation.id), [installation.id])
+  useEffect(() => {
+    const abort = new AbortController()
+    fetchRecentFlow(installation.id, Date.now(), abort.signal).then(
+      (answer) => seedHistory(installation.id, flowSamples(answer)),
+      () => undefined, // the chart then fills from live samples only
+    )
+    return () => abort.abort()
+  }, [installation.id])
 
   const snap = useSnapshot(live)
   const inst = snap.installations[String(installation.id)] as InstallationLive | undefined

@@ -1,0 +1,102 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import crypto from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fastifyCompress from '@fastify/compress'
+import fastifyStatic from '@fastify/static'
+
+/** Responses below this many bytes are sent as they are (issue 11): compressing them saves nothing. */
+export const COMPRESS_THRESHOLD = 1024
+
+/**
+ * Content types compressed on the fly: text and JSON, never `text/event-stream`. The live streams
+ * write their sockets themselves (hijacked replies, ARCHITECTURE §5) and must reach the browser
+ * event by event; a compressor would hold events back until its buffer fills.
+ */
+const COMPRESSIBLE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)xml(?:;|$)|javascript(?:;|$)/u
+
+/**
+ * On-the-fly compression of API answers (issue 11): br or gzip by Accept-Encoding for compressible
+ * bodies of at least {@link COMPRESS_THRESHOLD} bytes. Request bodies are not decompressed (a small
+ * compressed body must not expand past the body limit). Register before the routes: the plugin
+ * hooks every route added after it.
+ */
+export async function compression(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyCompress, {
+    threshold: COMPRESS_THRESHOLD,
+    encodings: ['br', 'gzip'],
+    customTypes: COMPRESSIBLE,
+    globalDecompression: false,
+  })
+}
+
+type Encoding = 'br' | 'gzip'
+const EXTENSION: Record<Encoding, string> = { br: '.br', gzip: '.gz' }
+
+/**
+ * The encoding to send from `available`, by the request's Accept-Encoding (RFC 9110 §12.5.3):
+ * br before gzip, anything with q=0 refused, `*` accepting both. Undefined → send the file as is.
+ */
+export function pickEncoding(header: string | undefined, available: readonly Encoding[]): Encoding | undefined {
+  if (!header) return undefined
+  const q = new Map<string, number>()
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';')
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+    const value = qp ? Number(qp.slice(2)) : 1
+    if (name) q.set(name, Number.isFinite(value) ? value : 0)
+  }
+  const star = q.get('*')
+  return (['br', 'gzip'] as const).find((e) => available.includes(e) && (q.get(e) ?? star ?? 0) > 0)
+}
+
+/**
+ * Serve the built client from `root` (vite's dist/client, precompressed by scripts/precompress.ts):
+ * - `/assets/*`: content-hashed files, `Cache-Control: public, max-age=31536000, immutable`, sent as
+ *   their `.br`/`.gz` sibling when the browser accepts it (`Content-Encoding`, `Vary`).
+ * - `/`, `/index.html` and every client route (GET and HEAD; not /api, /live, /assets or a name with an
+ *   extension): index.html with `Cache-Control: no-cache` and an ETag, so a new build is seen at once.
+ * Anything else: 404 `{detail}` via `notFound`.
+ */
+export async function serveClient(
+  app: FastifyInstance,
+  root: string,
+  notFound: (req: FastifyRequest, reply: FastifyReply) => unknown,
+): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: path.join(root, 'assets'),
+    prefix: '/assets/',
+    preCompressed: true,
+    maxAge: '365d',
+    immutable: true,
+    index: false,
+    dotfiles: 'deny',
+  })
+
+  const file = path.join(root, 'index.html')
+  const plain = fs.readFileSync(file)
+  const variants: Partial<Record<Encoding, Buffer>> = {}
+  for (const enc of ['br', 'gzip'] as const) {
+    if (fs.existsSync(file + EXTENSION[enc])) variants[enc] = fs.readFileSync(file + EXTENSION[enc])
+  }
+  const available = Object.keys(variants) as Encoding[]
+  const etag = `"${crypto.createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`
+
+  const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
+    reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('ETag', etag).header('Vary', 'Accept-Encoding')
+    if (req.headers['if-none-match'] === etag) return reply.code(304).send()
+    const enc = pickEncoding(req.headers['accept-encoding'], available)
+    if (enc) return reply.header('Content-Encoding', enc).send(variants[enc])
+    return reply.send(plain)
+  }
+  app.get('/', sendIndex)
+  app.get('/index.html', sendIndex)
+
+  app.setNotFoundHandler((req, reply) => {
+    // Client routes get the app; a missing file (an old asset after a rebuild) gets a real 404.
+    const pathname = req.url.split('?')[0]
+    const clientRoute = !/^\/(api|live|assets)(\/|$)/.test(pathname) && !/\.[a-z0-9]+$/i.test(pathname)
+    if ((req.method === 'GET' || req.method === 'HEAD') && clientRoute) return sendIndex(req, reply)
+    return notFound(req, reply)
+  })
+}

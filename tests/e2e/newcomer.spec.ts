@@ -1,0 +1,19 @@
+import { expect, test } from '@playwright/test'
+import { existsSync } from 'node:fs'
+
+// Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
+test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
+
+// Issue 11: the address a new user types is the bare origin; it answered 403 {"detail":"Forbidden"}.
+test('a newcomer opens / in a fresh browser, lands on the login and reaches home after logging in', async ({ page }) => {
+  const response = await page.goto('/')
+  expect(response?.status()).toBe(200)
+  expect(response?.headers()['content-type']).toMatch(/^text\/html/)
+  await expect(page).toHaveURL(/\/login$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Cockpit' })).toBeVisible()
+  await page.getByLabel('E-mail').fill('admin@example.com')
+  await page.getByLabel('Password').fill('Cockpit-2026!')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(/\/facility\/\d+$/)
+  await expect(page.getByRole('heading', { level: 1, name: /Andreas/ })).toBeVisible()
+})

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import http from 'node:http'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import type { FastifyInstance } from 'fastify'
+import { auth, login, startApp } from './helpers.ts'
+import { precompressDir } from '../../scripts/precompress.ts'
+
+// Issue 11 (web delivery): what a browser gets for the app shell, hashed assets, API JSON and the live
+// streams, on the wire (node:http, which neither decompresses nor hides headers).
+
+interface Raw {
+  status: number
+  headers: http.IncomingHttpHeaders
+  body: Buffer
+}
+
+/** One request; `firstChunk` stops after the first bytes of the body (for endless streams). */
+function raw(url: string, opts: { method?: string; headers?: Record<string, string>; firstChunk?: boolean } = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => {
+        chunks.push(c)
+        if (opts.firstChunk) {
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) })
+          req.destroy()
+        }
+      })
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+      res.on('error', reject)
+    })
+    req.on('error', (err) => (opts.firstChunk ? undefined : reject(err)))
+    req.end()
+  })
+}
+
+const INDEX = '<!doctype html><html lang="en"><head><title>Cockpit</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>\n'
+const ASSET = 'export const rows = [' + Array.from({ length: 400 }, (_, i) => `{id:${i},name:"row ${i}"}`).join(',') + ']\n'
+
+let app: FastifyInstance
+let base: string
+let clientDir: string
+
+beforeAll(async () => {
+  // A built client as `npm run build` leaves it: index.html and a hashed asset, precompressed.
+  clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-client-'))
+  fs.mkdirSync(path.join(clientDir, 'assets'))
+  fs.mkdirSync(path.join(clientDir, '.vite'))
+  fs.writeFileSync(path.join(clientDir, 'index.html'), INDEX)
+  fs.writeFileSync(path.join(clientDir, 'assets', 'index-Ab12Cd34.js'), ASSET)
+  fs.writeFileSync(path.join(clientDir, '.vite', 'manifest.json'), '{}')
+  precompressDir(clientDir)
+  ;({ app, url: base } = await startApp({ roles: ['api', 'relay'], clientDir }))
+})
+afterAll(async () => {
+  await app?.close()
+  fs.rmSync(clientDir, { recursive: true, force: true })
+})
+
+describe('the app shell', () => {
+  it('answers a newcomer on / with the app, for GET and HEAD (was 403 Forbidden)', async () => {
+    const get = await raw(`${base}/`)
+    expect(get.status).toBe(200)
+    expect(get.headers['content-type']).toMatch(/^text\/html/)
+    expect(get.body.toString()).toBe(INDEX)
+    const head = await raw(`${base}/`, { method: 'HEAD' })
+    expect(head.status).toBe(200)
+    expect(head.headers['content-type']).toMatch(/^text\/html/)
+    expect(head.body.length).toBe(0)
+  })
+
+  it('answers client routes with the app for GET and HEAD, and unknown files with 404', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const r = await raw(`${base}/facility/1/power`, { method })
+      expect(r.status).toBe(200)
+      expect(r.headers['content-type']).toMatch(/^text\/html/)
+    }
+    expect((await raw(`${base}/assets/index-Old00000.js`)).status).toBe(404)
+    expect((await raw(`${base}/assets/`)).status).toBe(404)
+    expect((await raw(`${base}/.vite/manifest.json`)).status).toBe(404)
+    expect((await raw(`${base}/api/nothing-here`)).status).toBe(404)
+  })
+
+  it('makes the browser revalidate index.html (no-cache) and answers 304 when it is unchanged', async () => {
+    for (const p of ['/', '/index.html', '/login']) {
+      const r = await raw(`${base}${p}`)
+      expect(r.headers['cache-control']).toBe('no-cache')
+    }
+    const first = await raw(`${base}/`)
+    expect(first.headers.etag).toBeTruthy()
+    const again = await raw(`${base}/`, { headers: { 'If-None-Match': first.headers.etag! } })
+    expect(again.status).toBe(304)
+    expect(again.body.length).toBe(0)
+  })
+
+  it('sends the precompressed index.html by Accept-Encoding', async () => {
+    const r = await raw(`${base}/`, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } })
+    expect(r.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(r.body).toString()).toBe(INDEX)
+  })
+})
+
+describe('hashed assets', () => {
+  const asset = () => `${base}/assets/index-Ab12Cd34.js`
+
+  it('are sent as brotli or gzip by Accept-Encoding, else as they are', async () => {
+    const br = await raw(asset(), { headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' } })
+    expect(br.status).toBe(200)
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toMatch(/accept-encoding/i)
+    expect(br.headers['content-type']).toMatch(/javascript/)
+    expect(br.body.length).toBeLessThan(ASSET.length / 4)
+    expect(brotliDecompressSync(br.body).toString()).toBe(ASSET)
+
+    const gz = await raw(asset(), { headers: { 'Accept-Encoding': 'gzip' } })
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gz.body).toString()).toBe(ASSET)
+
+    const plain = await raw(asset())
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.body.toString()).toBe(ASSET)
+  })
+
+  it('are cached for a year as immutable', async () => {
+    const r = await raw(asset(), { headers: { 'Accept-Encoding': 'br' } })
+    expect(r.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+  })
+})
+
+describe('API answers', () => {
+  it('are gzip-compressed above 1 KB when the client accepts gzip', async () => {
+    const token = await login(app, 'admin@example.com')
+    const r = await raw(`${base}/api/cockpit/installations/1/charging_stations/?limit=1000`, { headers: { ...auth(token), 'Accept-Encoding': 'gzip' } })
+    expect(r.status).toBe(200)
+    expect(r.headers['content-encoding']).toBe('gzip')
+    const json = gunzipSync(r.body)
+    expect(json.length).toBeGreaterThan(1024)
+    expect(JSON.parse(json.toString()).results.length).toBeGreaterThan(0)
+  })
+
+  it('are sent as they are below 1 KB', async () => {
+    const r = await raw(`${base}/api/health`, { headers: { 'Accept-Encoding': 'gzip, br' } })
+    expect(r.headers['content-encoding']).toBeUndefined()
+    expect(JSON.parse(r.body.toString())).toEqual({ status: 'ok' })
+  })
+
+  it('never compress the live stream: events arrive as plain text/event-stream', async () => {
+    const token = await login(app, 'admin@example.com')
+    const t = await fetch(`${base}/live/tickets`, { method: 'POST', headers: { ...auth(token), 'Content-Type': 'application/json' }, body: JSON.stringify({ installation_id: 1 }) })
+    const { ticket } = (await t.json()) as { ticket: string }
+    const r = await raw(`${base}/live/installations/1?ticket=${ticket}`, { headers: { 'Accept-Encoding': 'gzip, deflate, br', Accept: 'text/event-stream' }, firstChunk: true })
+    expect(r.status).toBe(200)
+    expect(r.headers['content-type']).toMatch(/^text\/event-stream/)
+    expect(r.headers['content-encoding']).toBeUndefined()
+    expect(r.body.toString()).toMatch(/^(retry|event|id|data|:)/)
+  })
+})
