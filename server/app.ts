@@ -15,6 +15,7 @@ import { invalidFields } from './api/http.ts'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { AppError, Invalid } from './lib/errors.ts'
 import { message, pickLang } from './lib/messages.ts'
+import { dbErrorAnswer } from './lib/db-errors.ts'
 import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
 import { createRetentionJob, type Job } from './jobs/retention.ts'
@@ -68,7 +69,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     // A request refused by its route's zod schema: SPEC §5 field messages, as for Invalid.
     if (hasZodFastifySchemaValidationErrors(err)) err = invalidFields(err.validation.map((v) => ({ ...v.params, code: v.keyword, path: v.instancePath.split('/').filter(Boolean) })))
     if (err instanceof Invalid) {
-      return reply.code(400).send(Object.fromEntries(Object.entries(err.fields).map(([f, keys]) => [f, keys.map((k) => message(k, lang))])))
+      return reply.code(400).send(Object.fromEntries(Object.entries(err.fields).map(([f, keys]) => [f, keys.map((k) => (typeof k === 'string' ? message(k, lang) : message(k.key, lang, k.params)))])))
     }
     if (err instanceof AppError) {
       return reply.code(err.status).headers(err.headers).send({ detail: message(err.key, lang, err.params) })
@@ -77,6 +78,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     if (status && status >= 400 && status < 500) {
       // Malformed JSON, unsupported media type, body too large: Fastify's own 4xx, message kept.
       return reply.code(status).send({ detail: (err as Error).message })
+    }
+    const db = dbErrorAnswer(err)
+    if (db) {
+      // Bad input a schema let through (issue 10 item 5): the caller's fault, not the server's.
+      req.log.warn({ err, sqlstate: db.code }, 'database refused the request data')
+      return reply.code(db.status).send({ detail: message(db.key, lang) })
     }
     req.log.error({ err }, 'unhandled error')
     return reply.code(500).send({ detail: message('serverError', lang) })

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id } from '../../shared/schemas/common.ts'
+import { Id, IdNumber } from '../../shared/schemas/common.ts'
 import { Access } from '../../shared/schemas/installation.ts'
 import { actorOf } from './http.ts'
 
@@ -11,7 +11,7 @@ const UserIds = z.object({
     .string()
     .default('')
     .transform((s) => s.split(',').filter(Boolean).map(Number))
-    .pipe(z.array(z.number().int().positive()).max(1000))
+    .pipe(z.array(IdNumber).max(1000))
     .describe('Comma-separated user ids'),
 })
 

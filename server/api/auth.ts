@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { RefreshRequest, RefreshResponse, TokenRequest, TokenResponse } from '../../shared/schemas/auth.ts'
+import { Id } from '../../shared/schemas/common.ts'
 import { NoContent } from './openapi.ts'
 
 /** SPEC §7 Authentication: POST /authentication/token/, /authentication/token/refresh/ and /authentication/logout/. */
@@ -14,8 +15,8 @@ export function authRoutes(fastify: FastifyInstance, domain: Domain) {
       schema: {
         summary: 'Sign in: an access and a refresh token, and the installation to open (?installation= picks one)',
         security: [],
-        body: TokenRequest.extend({ email: z.string().trim().min(1).pipe(z.email()) }),
-        querystring: z.object({ installation: z.coerce.number().int().positive().optional() }),
+        body: TokenRequest.extend({ email: z.string().trim().min(1).max(254).pipe(z.email()) }),
+        querystring: z.object({ installation: Id.optional() }),
         response: { 200: TokenResponse },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { z } from 'zod'
-import { AppError, Invalid, Unauthorized } from '../lib/errors.ts'
-import type { MessageKey } from '../lib/messages.ts'
+import { AppError, Invalid, Unauthorized, type FieldMessage } from '../lib/errors.ts'
+import { Id } from '../../shared/schemas/common.ts'
 import type { Actor } from '../domain/auth/service.ts'
 import type { Domain } from '../domain/index.ts'
 
@@ -12,24 +12,33 @@ export interface IssueLike {
   input?: unknown
   origin?: string
   minimum?: unknown
+  maximum?: unknown
   format?: string
 }
 
 /**
  * Validation issues as SPEC §5 field errors: field = the issue path joined by '.' (or non_field_errors),
- * message key "required" for a missing value or an empty string, "invalidEmail" for a bad address, else
- * "invalidValue". Used by the error handler for every request Fastify validated with a route's schema.
+ * message key "required" for a missing value or an empty string, "invalidEmail" for a bad address,
+ * "tooLong" naming the field and the bound for a too long text, else "invalidValue". Used by the error
+ * handler for every request Fastify validated with a route's schema.
  */
 export function invalidFields(issues: readonly IssueLike[]): Invalid {
-  const fields: Record<string, MessageKey[]> = {}
+  const fields: Record<string, FieldMessage[]> = {}
   for (const issue of issues) {
     const field = issue.path.length ? issue.path.map(String).join('.') : 'non_field_errors'
-    const missing = issue.code === 'invalid_type' && issue.input === undefined
-    const empty = issue.code === 'too_small' && issue.origin === 'string' && issue.minimum === 1
-    const key: MessageKey = missing || empty ? 'required' : issue.code === 'invalid_format' && issue.format === 'email' ? 'invalidEmail' : 'invalidValue'
-    ;(fields[field] ??= []).includes(key) || fields[field].push(key)
+    const msg = fieldMessage(issue, field)
+    const list = (fields[field] ??= [])
+    if (!list.some((m) => JSON.stringify(m) === JSON.stringify(msg))) list.push(msg)
   }
   return new Invalid(fields)
+}
+
+function fieldMessage(i: IssueLike, field: string): FieldMessage {
+  if (i.code === 'invalid_type' && i.input === undefined) return 'required'
+  if (i.code === 'too_small' && i.origin === 'string' && i.minimum === 1) return 'required'
+  if (i.code === 'too_big' && i.origin === 'string') return { key: 'tooLong', params: { field, max: Number(i.maximum) } }
+  if (i.code === 'invalid_format' && i.format === 'email') return 'invalidEmail'
+  return 'invalidValue'
 }
 
 /** Parse `value` with a zod schema inside a handler (values a route schema cannot describe); failures as {@link invalidFields}. */
@@ -46,10 +55,13 @@ export async function actorOf(domain: Domain, req: FastifyRequest): Promise<Acto
   return domain.auth.verify(header.slice(7).trim())
 }
 
-/** The installation scope: `installation-id` header or `installation` query; 400 "No installationId". */
+/**
+ * The installation scope: `installation-id` header or `installation` query; 400 "No installationId"
+ * when missing or not an id (1..2^31−1, shared/schemas/common.ts `Id`).
+ */
 export function installationIdOf(req: FastifyRequest): number {
   const raw = req.headers['installation-id'] ?? (req.query as Record<string, unknown> | undefined)?.installation
-  const id = Number(Array.isArray(raw) ? raw[0] : raw)
-  if (!raw || !Number.isInteger(id) || id <= 0) throw new AppError(400, 'noInstallationId')
-  return id
+  const id = Id.safeParse(Array.isArray(raw) ? raw[0] : raw)
+  if (!raw || !id.success) throw new AppError(400, 'noInstallationId')
+  return id.data
 }

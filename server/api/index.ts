@@ -17,9 +17,11 @@ import { objectRoutes } from './objects.ts'
 import { reportRoutes } from './reports.ts'
 import { paymentRoutes } from './payments.ts'
 import { openApiPlugin } from './openapi.ts'
+import { refuseNulBytes } from './nul-guard.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
+  app.addHook('preValidation', refuseNulBytes)
   await openApiPlugin(app)
   authRoutes(app, domain)
   accountRoutes(app, domain)

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Page } from '../../shared/schemas/common.ts'
+import { DateTime, Page } from '../../shared/schemas/common.ts'
 import { Metrics } from '../../shared/schemas/metrics.ts'
 import { ChargingSession, SessionQuery } from '../../shared/schemas/session.ts'
 import { actorOf, installationIdOf } from './http.ts'
@@ -20,7 +20,7 @@ export function liveDataRoutes(fastify: FastifyInstance, domain: Domain) {
     {
       schema: {
         summary: 'Charging sessions of the installation, newest first',
-        querystring: SessionQuery.extend({ active_since: z.iso.datetime({ offset: true }).optional(), ...InstallationScope.shape }),
+        querystring: SessionQuery.extend({ active_since: DateTime.optional(), ...InstallationScope.shape }),
         response: { 200: Page(ChargingSession) },
       },
     },

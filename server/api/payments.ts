@@ -17,8 +17,8 @@ const Form = z.object({
   action: z.enum(['authorise', 'cancel']),
   kind: z.enum(['credit_card', 'twint']).default('credit_card'),
   number: z.string().max(30).optional(),
-  exp_month: z.coerce.number().int().optional(),
-  exp_year: z.coerce.number().int().optional(),
+  exp_month: z.coerce.number().int().min(0).max(9999).optional(),
+  exp_year: z.coerce.number().int().min(0).max(9999).optional(),
 })
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id, Page } from '../../shared/schemas/common.ts'
+import { Day as IsoDay, Id, Page, Text, TEXT_MAX } from '../../shared/schemas/common.ts'
 import { RateSchema } from '../../shared/schemas/rates.ts'
 import { actorOf } from './http.ts'
 import { NoContent } from './openapi.ts'
@@ -10,7 +10,7 @@ import { NoContent } from './openapi.ts'
 const Kind = z.enum(['power', 'water', 'heat'])
 const KindParams = z.object({ installationId: Id, kind: Kind })
 const RateParams = z.object({ installationId: Id, kind: Kind, rateId: Id })
-const Day = z.iso.date().nullable().optional().transform((v) => v ?? null)
+const Day = IsoDay.nullable().optional().transform((v) => v ?? null)
 
 /**
  * Body of POST and PUT …/rates/{kind}/ (SPEC §3): name, start_date and end_date ("YYYY-MM-DD" or null),
@@ -19,7 +19,7 @@ const Day = z.iso.date().nullable().optional().transform((v) => v ?? null)
  * messages ("Please enter a valid rate", "Please enter valid rate times").
  */
 export const RateBody = z.object({
-  name: z.string().min(1),
+  name: Text(TEXT_MAX.name).min(1),
   start_date: Day,
   end_date: Day,
   // Checked by the service: a non-object answers "Please enter valid rates".
@@ -29,7 +29,7 @@ export const RateBody = z.object({
 })
 
 /** PATCH …/rates/{kind}/{id}: the name only (SPEC §7); any other field is refused. */
-export const RatePatch = z.object({ name: z.string().min(1) }).strict()
+export const RatePatch = z.object({ name: Text(TEXT_MAX.name).min(1) }).strict()
 
 /** SPEC §7 rates/heat, rates/power, rates/water under /cockpit/installations/{id}/, and GET /electricity-tariff/. */
 export function rateRoutes(fastify: FastifyInstance, domain: Domain) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id, Page } from '../../shared/schemas/common.ts'
+import { Id, Page, Text, TEXT_MAX } from '../../shared/schemas/common.ts'
 import { ReportSchema } from '../../shared/schemas/reports.ts'
 import { INTERVALS } from '../domain/reports/periods.ts'
 import { actorOf } from './http.ts'
@@ -17,11 +17,11 @@ const ReportParams = z.object({ installationId: Id, reportId: Id })
  * recipients without an account: en, de, fr, it).
  */
 export const ReportFields = z.object({
-  name: z.string().min(1),
+  name: Text(TEXT_MAX.name).min(1),
   report_type: z.enum(['zev', 'electrical', 'water', 'heat']),
   year: z.number().int().min(2000).max(2100).nullable(),
-  recipients: z.array(z.email()).max(50),
-  output_directory: z.string().max(500).nullable(),
+  recipients: z.array(z.email().max(254)).max(50),
+  output_directory: Text(500).nullable(),
   intervals: z.array(z.enum(INTERVALS)),
   show_deltas: z.boolean(),
   language: z.enum(['en', 'de', 'fr', 'it']),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id, ListQuery, Page } from '../../shared/schemas/common.ts'
+import { Id, ListQuery, Page, Text } from '../../shared/schemas/common.ts'
 import { DeviceIds, LearnedRegister, PendingRfid, Rfid, RfidCreate, RfidOrder, RfidOrdered, RfidPatch, RfidStations } from '../../shared/schemas/rfid.ts'
 import { JournalEntry, JournalQuery } from '../../shared/schemas/journal.ts'
 import { actorOf, installationIdOf } from './http.ts'
@@ -13,7 +13,7 @@ const InstallationParams = z.object({ installationId: Id })
 const RfidParams = z.object({ installationId: Id, rfidId: Id })
 const GlobalParams = z.object({ rfidId: Id })
 const StationParams = z.object({ installationId: Id, stationId: Id })
-const DeviceParams = z.object({ rfidId: Id, deviceId: z.string().min(1) })
+const DeviceParams = z.object({ rfidId: Id, deviceId: Text(100).min(1) })
 
 /**
  * RFID cards (SPEC §7): the installation family under /cockpit/installations/{id}/rfids/ and the global

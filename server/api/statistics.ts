@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id } from '../../shared/schemas/common.ts'
+import { DayOrDateTime, Id } from '../../shared/schemas/common.ts'
 import { GRANULARITIES } from '../../shared/rules/granularity.ts'
 import { StatisticsAnswer, StationStatisticsAnswer, TotalsAnswer, ZevAnswer } from '../../shared/schemas/statistics.ts'
 import { actorOf } from './http.ts'
 
-const instantFormat = z.union([z.iso.datetime({ offset: true }), z.iso.date()])
+const instantFormat = DayOrDateTime
 // A plain string first, so a missing value reads "The field is required." rather than a union error.
 const Instant = z.string().min(1).refine((v) => instantFormat.safeParse(v).success)
 const Flag = z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1')

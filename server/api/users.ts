@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
-import { Id } from '../../shared/schemas/common.ts'
+import { Id, ListQuery } from '../../shared/schemas/common.ts'
 import { ActiveChange, EmailChange, ManagedUser, MemberRole, MembershipAdd, MembershipChange, NewUser, PasswordChange, SuperuserChange, UserDetails, UserDetailsPatch, UserRoleFilter } from '../../shared/schemas/accounts.ts'
 import { User } from '../../shared/schemas/auth.ts'
 import { Page } from '../../shared/schemas/common.ts'
@@ -77,9 +77,8 @@ export function userManagementRoutes(fastify: FastifyInstance, domain: Domain) {
   const params = z.object({ userId: Id })
   const ListUsers = z.object({
     role: UserRoleFilter.optional(),
-    installation: z.coerce.number().int().positive().optional(),
-    limit: z.coerce.number().int().min(1).max(1000).default(100),
-    offset: z.coerce.number().int().min(0).default(0),
+    installation: Id.optional(),
+    ...ListQuery.shape,
   })
   const Membership = z.object({ id: z.number().int(), role: MemberRole })
   const NamedMembership = Membership.extend({ name: z.string() })

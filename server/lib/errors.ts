@@ -18,10 +18,13 @@ export class AppError extends Error {
   }
 }
 
+/** A field message: its key, or its key with `{{placeholder}}` values (e.g. tooLong's field and max). */
+export type FieldMessage = MessageKey | { key: MessageKey; params: Record<string, string | number> }
+
 /** 400 with field errors: `{ field: [messageKey, …] }`. */
 export class Invalid extends AppError {
-  readonly fields: Record<string, MessageKey[]>
-  constructor(fields: Record<string, MessageKey[]>) {
+  readonly fields: Record<string, FieldMessage[]>
+  constructor(fields: Record<string, FieldMessage[]>) {
     super(400, 'invalidValue')
     this.fields = fields
   }

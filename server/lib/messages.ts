@@ -323,6 +323,19 @@ const M = {
     fr: "La signature n'est pas valide.",
     it: 'La firma non è valida.',
   },
+  // Issue 10 item 5: text bounds (SPEC §5 style: the message names the field and the bound).
+  tooLong: {
+    en: 'Ensure the field {{field}} has no more than {{max}} characters.',
+    de: 'Das Feld {{field}} darf höchstens {{max}} Zeichen enthalten.',
+    fr: 'Le champ {{field}} ne doit pas dépasser {{max}} caractères.',
+    it: 'Il campo {{field}} non deve superare {{max}} caratteri.',
+  },
+  alreadyExists: {
+    en: 'An entry with these values already exists.',
+    de: 'Ein Eintrag mit diesen Werten existiert bereits.',
+    fr: 'Une entrée avec ces valeurs existe déjà.',
+    it: 'Esiste già una voce con questi valori.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

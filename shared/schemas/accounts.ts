@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { DateTime, IdNumber, Text } from './common.ts'
 
 /** POST /api/password-reset/ and /api/users/password-reset/ body (SPEC §7): the account's e-mail. */
-export const ResetRequest = z.object({ email: z.string().trim().min(1).pipe(z.email()) })
+export const ResetRequest = z.object({ email: z.string().trim().min(1).max(254).pipe(z.email()) })
 /** The answer to a reset request, the same whether or not the address exists (SPEC §8 text in `detail`). */
 export const ResetRequested = z.object({ status: z.literal('OK'), detail: z.string() })
 /** POST /api/password-reset/validate_token/ body; 200 `{status: "OK"}` only for a usable token, else 404. */
@@ -32,7 +33,7 @@ export const ACCOUNT_LANGUAGES = ['en', 'de', 'fr', 'it'] as const
  */
 export const LangTag = z.string().regex(/^(en|de|fr|it)(-(CH|DE|AT|IT|FR|GB|US))?$/)
 
-const text = (max: number) => z.string().trim().max(max)
+const text = (max: number) => Text(max)
 /**
  * PUT /api/users/{id}/ body (SPEC §3 user details): first and last name required; the others optional
  * ('' clears them). PATCH takes any subset. title: "mr" | "ms" | null (shown Herr/Frau in German).
@@ -47,14 +48,14 @@ export const UserDetails = z.object({
   country: z.union([z.enum(COUNTRIES), z.literal('')]).optional(),
   telephone: z.string().trim().regex(/^[+0-9 ()/.-]{0,30}$/).optional(),
   company: text(200).optional(),
-  comment: text(2000).optional(),
+  comment: Text(2000, { multiline: true }).optional(),
   ietf_lang_tag: LangTag.optional(),
 })
 export type UserDetails = z.infer<typeof UserDetails>
 /** PATCH /api/users/{id}/ body: any subset of {@link UserDetails}. */
 export const UserDetailsPatch = UserDetails.partial()
 /** PUT /api/users/{id}/email body. */
-export const EmailChange = z.object({ email: z.string().trim().min(1).pipe(z.email()) })
+export const EmailChange = z.object({ email: z.string().trim().min(1).max(254).pipe(z.email()) })
 
 /** Role filter of GET /api/cockpit/users/ (SPEC §6: including all). */
 export const UserRoleFilter = z.enum(['all', 'superuser', 'installation_admin', 'installation_user'])
@@ -96,18 +97,18 @@ export type ManagedUser = z.infer<typeof ManagedUser>
  * installation, optional details; `send_welcome` mails the welcome link at once.
  */
 export const NewUser = UserDetails.extend({
-  email: z.string().trim().min(1).pipe(z.email()),
+  email: z.string().trim().min(1).max(254).pipe(z.email()),
   role: MemberRole.default('installation_user'),
   send_welcome: z.boolean().optional(),
 })
 export type NewUser = z.infer<typeof NewUser>
 
 /** POST /api/users/{user_id}/active body (SPEC §4): `date` (ISO 8601) only with active false. */
-export const ActiveChange = z.object({ active: z.boolean(), date: z.iso.datetime({ offset: true }).nullable().optional() })
+export const ActiveChange = z.object({ active: z.boolean(), date: DateTime.nullable().optional() })
 /** PUT/PATCH /api/cockpit/users/{user_id}/superuser body: grant or withdraw superuser rights. */
 export const SuperuserChange = z.object({ is_superuser: z.boolean() })
 /** POST /api/cockpit/users/{user_id}/installations/ body; PUT/PATCH …/{installation_id} take `role` only. */
-export const MembershipAdd = z.object({ installation_id: z.number().int().positive(), role: MemberRole.default('installation_user') })
+export const MembershipAdd = z.object({ installation_id: IdNumber, role: MemberRole.default('installation_user') })
 export const MembershipChange = z.object({ role: MemberRole })
 
 /**
@@ -115,9 +116,9 @@ export const MembershipChange = z.object({ role: MemberRole })
  * names and password (SPEC §5 rule), and `terms_accepted` (must be true: terms and privacy policy).
  */
 export const Registration = z.object({
-  email: z.string().trim().min(1).pipe(z.email()),
-  first_name: z.string().trim().min(1).max(150),
-  last_name: z.string().trim().min(1).max(150),
+  email: z.string().trim().min(1).max(254).pipe(z.email()),
+  first_name: Text(150).min(1),
+  last_name: Text(150).min(1),
   password: z.string().min(1).max(1000),
   title: z.enum(['mr', 'ms']).nullable().optional(),
   ietf_lang_tag: LangTag.optional(),

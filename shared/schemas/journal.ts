@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { DayOrDateTime, ListQuery } from './common.ts'
 
 /** Journal entry kinds (SPEC §3). */
 export const JOURNAL_KINDS = ['journal_entry', 'rfid_session_journal_entry', 'charging_session', 'rfid_charging_session'] as const
@@ -9,12 +10,11 @@ export const JOURNAL_KINDS = ['journal_entry', 'rfid_session_journal_entry', 'ch
  * nothing) omits the filter, limit and offset.
  */
 export const JournalQuery = z.object({
-  start: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
-  end: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  start: DayOrDateTime.optional(),
+  end: DayOrDateTime.optional(),
   entry_type: z.enum([...JOURNAL_KINDS, 'all']).optional(),
   payment_status: z.enum(['paid', 'unpaid', 'all']).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...ListQuery.shape,
 })
 export type JournalQuery = z.infer<typeof JournalQuery>
 

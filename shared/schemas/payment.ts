@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Text } from './common.ts'
 
 /**
  * A stored payment method as GET /api/users/{id}/payment-info/ answers it (SPEC §3 payment info: id, alias,
@@ -24,10 +25,10 @@ export type PaymentInfo = z.infer<typeof PaymentInfo>
 export const Favourite = z.union([z.literal(1), z.literal(0), z.boolean()]).transform((v) => v === 1 || v === true)
 
 /** PATCH …/payment-info/{id}/: alias and/or favourite. Only favourite 1 is meaningful (one primary). */
-export const PaymentInfoPatch = z.object({ alias: z.string().trim().max(100).optional(), favourite: Favourite.optional() })
+export const PaymentInfoPatch = z.object({ alias: Text(100).optional(), favourite: Favourite.optional() })
 
 /** PUT …/payment-info/{id}/: alias and favourite. */
-export const PaymentInfoPut = z.object({ alias: z.string().trim().max(100), favourite: Favourite })
+export const PaymentInfoPut = z.object({ alias: Text(100), favourite: Favourite })
 
 /** POST /api/payments/process/ (SPEC §7): where the provider sends the user back; paths of this app. */
 export const PaymentProcess = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Id, IdOrZero } from './common.ts'
 
 /** Permission object types (SPEC §3): object, charging_station, rfid; object_id 0 with the latter two means all. */
 export const PermissionObjectType = z.enum(['object', 'charging_station', 'rfid'])
@@ -25,9 +26,9 @@ export type Permission = z.infer<typeof Permission>
  * deletes the entry (SPEC §5). PATCH may leave out cost/overview (kept, or false for a new entry).
  */
 export const PermissionSet = z.object({
-  user_id: z.coerce.number().int().positive(),
+  user_id: Id,
   object_type: PermissionObjectType,
-  object_id: z.coerce.number().int().min(0),
+  object_id: IdOrZero,
   level: z.string().min(1).max(30),
   cost: z.boolean().optional(),
   overview: z.boolean().optional(),
@@ -36,8 +37,8 @@ export type PermissionSet = z.infer<typeof PermissionSet>
 
 /** DELETE …/permissions (query or body) and GET filters: the entry's key; GET takes any subset. */
 export const PermissionKey = z.object({
-  user_id: z.coerce.number().int().positive(),
+  user_id: Id,
   object_type: PermissionObjectType,
-  object_id: z.coerce.number().int().min(0),
+  object_id: IdOrZero,
 })
 export const PermissionFilter = PermissionKey.partial()

@@ -1,11 +1,12 @@
 import { z } from 'zod'
+import { IdNumber, Text } from './common.ts'
 
 /**
  * An RFID tag (SPEC §3, §5): no whitespace anywhere, 1–64 characters. Surrounding blanks are trimmed
  * first, so only inner spaces are refused (message key `rfidTagSpaces` on the server, `rfids.tagSpaces`
  * in the client).
  */
-export const RfidTag = z.string().trim().min(1).max(64)
+export const RfidTag = Text(64).min(1)
 
 /** True when `tag` (already trimmed) contains whitespace: such a tag is refused (SPEC §5). */
 export const tagHasSpaces = (tag: string) => /\s/.test(tag)
@@ -17,25 +18,25 @@ export const tagHasSpaces = (tag: string) => /\s/.test(tag)
  */
 export const RfidCreate = z.object({
   tag: RfidTag,
-  description: z.string().trim().max(200).default(''),
-  user_id: z.number().int().positive().nullable().default(null),
+  description: Text(200).default(''),
+  user_id: IdNumber.nullable().default(null),
   all_stations: z.boolean().default(true),
-  station_ids: z.array(z.number().int().positive()).max(1000).default([]),
+  station_ids: z.array(IdNumber).max(1000).default([]),
 })
 
 /** PUT/PATCH an RFID card: the fields of {@link RfidCreate}, all optional (PUT is treated as PATCH). */
 export const RfidPatch = z
   .object({
     tag: RfidTag,
-    description: z.string().trim().max(200),
-    user_id: z.number().int().positive().nullable(),
+    description: Text(200),
+    user_id: IdNumber.nullable(),
     all_stations: z.boolean(),
-    station_ids: z.array(z.number().int().positive()).max(1000),
+    station_ids: z.array(IdNumber).max(1000),
   })
   .partial()
 
 /** Body of POST/PUT /api/rfids/{id}/charging_stations (SPEC §7): station device ids. */
-export const DeviceIds = z.object({ device_ids: z.array(z.string().trim().min(1).max(100)).max(1000) })
+export const DeviceIds = z.object({ device_ids: z.array(Text(100).min(1)).max(1000) })
 
 /**
  * An RFID card as the API answers it (SPEC §3). `station_ids` lists the stations it may charge at when
@@ -60,8 +61,8 @@ export type Rfid = z.infer<typeof Rfid>
 
 /** POST …/charging_stations/{id}/learned_rfid: register the pending learned tag (SPEC §4). */
 export const LearnedRegister = z.object({
-  description: z.string().trim().max(200).default(''),
-  user_id: z.number().int().positive().nullable().default(null),
+  description: Text(200).default(''),
+  user_id: IdNumber.nullable().default(null),
 })
 
 /** One tag waiting to be registered (GET /api/rfids/new): the station that learned it and when. */
@@ -83,15 +84,15 @@ export const RFID_CARD_PRICE_RAPPEN = 2500
  * of SPEC §9's list (default CH); quantity 1–10 (default 1).
  */
 export const RfidOrder = z.object({
-  first_name: z.string().trim().min(1).max(100),
-  last_name: z.string().trim().min(1).max(100),
-  company: z.string().trim().max(100).default(''),
-  address: z.string().trim().min(1).max(200),
-  zip_code: z.string().trim().min(1).max(20),
-  city: z.string().trim().min(1).max(100),
+  first_name: Text(100).min(1),
+  last_name: Text(100).min(1),
+  company: Text(100).default(''),
+  address: Text(200).min(1),
+  zip_code: Text(20).min(1),
+  city: Text(100).min(1),
   country: z.enum(['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US']).default('CH'),
   quantity: z.number().int().min(1).max(10).default(1),
-  comment: z.string().trim().max(500).default(''),
+  comment: Text(500, { multiline: true }).default(''),
 })
 export type RfidOrder = z.infer<typeof RfidOrder>
 

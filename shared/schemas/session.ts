@@ -1,12 +1,12 @@
 import { z } from 'zod'
+import { DayOrDateTime, ListQuery } from './common.ts'
 
 /** Query of GET /api/rfids-charge/ (SPEC §7): ISO dates, limit, offset. */
 export const SessionQuery = z.object({
-  start__gte: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
-  end__lte: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  start__gte: DayOrDateTime.optional(),
+  end__lte: DayOrDateTime.optional(),
   open: z.enum(['true', 'false']).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...ListQuery.shape,
 })
 
 /**

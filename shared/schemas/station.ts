@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { Text } from './common.ts'
 import { CHARGING_MODES, STATION_STATUSES } from '../rules/status.ts'
 
 /** Editable charging station fields (PATCH …/charging_stations/{id}). */
 export const StationPatch = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: Text(100).min(1),
     charging_mode: z.enum(CHARGING_MODES),
     rfid_lernmodus: z.number().int().min(0).max(1),
   })

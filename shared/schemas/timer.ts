@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Id, IdNumber, Text } from './common.ts'
 import { CHARGING_MODES } from '../rules/status.ts'
 
 /** "HH:mm" from 00:00 to 23:59, installation-local (SPEC §3 timer start time). */
@@ -11,7 +12,7 @@ export const WEEKDAY_FIELDS = ['repeat_monday', 'repeat_tuesday', 'repeat_wednes
 
 const fields = {
   object_type: z.enum(['charging_station', 'rfid']),
-  object_id: z.number().int().positive(),
+  object_id: IdNumber,
   repeat_monday: z.boolean(),
   repeat_tuesday: z.boolean(),
   repeat_wednesday: z.boolean(),
@@ -20,8 +21,8 @@ const fields = {
   repeat_saturday: z.boolean(),
   repeat_sunday: z.boolean(),
   /** "HH:mm"; a bad value answers 400 with the `invalidTime` message. */
-  start_time: z.string().trim().min(1),
-  description: z.string().trim().max(200),
+  start_time: z.string().trim().min(1).max(20),
+  description: Text(200),
   charging_mode: z.enum(TIMER_MODES as [string, ...string[]]),
 }
 
@@ -48,7 +49,7 @@ export type TimerPatch = z.infer<typeof TimerPatch>
 
 /** GET …/timers query (SPEC §7): optional object_id and object_type filters. */
 export const TimerQuery = z.object({
-  object_id: z.coerce.number().int().positive().optional(),
+  object_id: Id.optional(),
   object_type: z.enum(['charging_station', 'rfid']).optional(),
 })
 
