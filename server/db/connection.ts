@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { EventEmitter } from 'node:events'
 import { Worker } from 'node:worker_threads'
 import { Kysely, PostgresDialect } from 'kysely'
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
@@ -108,25 +109,31 @@ async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: st
     workerData: { pgdata, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
   })
   const removeDir = () => fs.rmSync(socketDir, { recursive: true, force: true })
+  // One listener for the thread's whole life: 'ready' (or 'error') once, 'closed' at the end.
+  const events = new EventEmitter()
+  worker.on('message', (m: { type: string; message?: string }) => events.emit(m.type, m.message))
+  worker.on('exit', (code) => events.emit('exit', code))
+  worker.on('error', (err) => events.emit('failed', err))
   try {
     await new Promise<void>((resolve, reject) => {
-      worker.once('message', (m: { type: string; message?: string }) => (m.type === 'ready' ? resolve() : reject(new Error(`Embedded database: ${m.message}`))))
-      worker.once('error', reject)
-      worker.once('exit', (code) => reject(new Error(`Embedded database thread exited (${code}) while starting`)))
+      events.once('ready', resolve)
+      events.once('error', (message: string) => reject(new Error(`Embedded database: ${message}`)))
+      events.once('failed', reject)
+      events.once('exit', (code: number) => reject(new Error(`Embedded database thread exited (${code}) while starting`)))
     })
   } catch (err) {
     await worker.terminate()
     removeDir()
     throw err
   }
-  worker.removeAllListeners()
-  worker.on('error', (err) => console.error('embedded database thread failed:', err))
+  events.removeAllListeners()
+  events.on('failed', (err: Error) => console.error('embedded database thread failed:', err))
   const stop = async () => {
     // A clean close checkpoints PGlite's files; if the thread is stuck in a statement, it is ended and
     // the next start recovers from the write-ahead log as Postgres does after a crash.
     const closed = new Promise<void>((resolve) => {
-      worker.on('message', (m: { type: string }) => m.type === 'closed' && resolve())
-      worker.once('exit', () => resolve())
+      events.once('closed', resolve)
+      events.once('exit', resolve)
     })
     worker.postMessage('close')
     await withTimeout(closed, WORKER_CLOSE_MS)
