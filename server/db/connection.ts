@@ -37,10 +37,13 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 }
 
-/** Time the embedded database gets to finish its work and close its files before its thread is ended. */
-const WORKER_CLOSE_MS = 3_000
-/** Time the pool gets to end (a statement in flight finishes) before the worker is ended under it. */
-const POOL_END_MS = 3_000
+/**
+ * Time the pool gets to end (a statement in flight finishes), then the time the embedded database
+ * gets to close its files before its thread is ended: with the HTTP grace (SHUTDOWN_GRACE_MS, 4 s)
+ * they stay inside the 10 s main.ts allows a shutdown.
+ */
+const POOL_END_MS = 2_000
+const WORKER_CLOSE_MS = 2_000
 
 /**
  * Migrations are the files of server/db/migrations, applied in name order (`NNNN-what.ts`, each
@@ -188,8 +191,10 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
       unlock()
     }
   }
-  // An idle connection that breaks (the worker ended) must not take the process down.
+  // A connection that breaks (the worker ended under a statement at close) must not take the process
+  // down: pg reports it on the client, also while Kysely holds it, where nothing else listens.
   pool.on('error', (err) => console.error('database connection error:', err.message))
+  pool.on('connect', (client) => client.on('error', () => {}))
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   const close = async () => {
     await withTimeout(db.destroy(), POOL_END_MS)

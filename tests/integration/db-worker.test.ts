@@ -10,7 +10,7 @@ import { openDatabase } from '../../server/db/connection.ts'
 import { sleep, startApp } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
-const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 // Creating a database on disk (initdb) takes seconds, and many on a loaded machine.
 const FILES_TIMEOUT = 120_000
 
@@ -48,10 +48,10 @@ describe('embedded database in its own thread', () => {
     expect(elapsed).toBeGreaterThan(1900) // the statement did take its time
     expect(health.length).toBeGreaterThan(5)
     // On the server's thread the loop stood still for the whole 2 s (no request answered, no timer).
-    // The 90th percentile rather than the maximum: test machines are shared, and a busy CPU alone
-    // delays a request now and then by some 100 ms.
-    expect(p90(health)).toBeLessThan(100)
-    expect(p90(timers)).toBeLessThan(100)
+    // The median rather than the maximum: test machines are shared, and a busy CPU alone delays a
+    // request now and then by 100-300 ms (seen at a load of 25 on 2 cores).
+    expect(median(health)).toBeLessThan(100)
+    expect(median(timers)).toBeLessThan(100)
     expect(histogram.max / 1e6).toBeLessThan(1000) // ms: the loop never stalled for the statement
   })
 
@@ -61,6 +61,17 @@ describe('embedded database in its own thread', () => {
     expect(a.rows[0].x).toBe(1)
     expect(b.n).toBeGreaterThan(0) // int8 comes back as a number, as before
   })
+
+  it('closes within a few seconds while a 60-second statement runs (SIGTERM under load)', async () => {
+    const { app: busy } = await startApp({ roles: ['api'] })
+    const slow = sql`select pg_sleep(60)`.execute(busy.domain!.db).catch((err: Error) => err)
+    await sleep(200)
+    const t0 = performance.now()
+    await busy.close()
+    const took = performance.now() - t0
+    expect(took).toBeLessThan(6000) // pool 2 s + database 2 s + ending the thread; main.ts allows 10 s
+    expect(await slow).toBeInstanceOf(Error) // the statement was cut, not awaited
+  }, 120_000)
 })
 
 describe('embedded database files', () => {
@@ -92,7 +103,10 @@ describe('embedded database files', () => {
       const child = spawn(process.execPath, ['server/main.ts'], { cwd: ROOT, env: { ...process.env, DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' } })
       let stderr = ''
       child.stderr.on('data', (d) => (stderr += d))
+      // A server that wrongly started would listen forever: end it rather than leave it behind.
+      const killer = setTimeout(() => child.kill('SIGKILL'), 90_000)
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+      clearTimeout(killer)
       expect(code).toBe(3)
       expect(stderr).toContain(`DATA_DIR ${dir} is in use by another Cockpit process (pid ${process.pid})`)
       // The refused process left the holder's database working.
