@@ -62,6 +62,20 @@ describe('embedded database in its own thread', () => {
     expect(b.n).toBeGreaterThan(0) // int8 comes back as a number, as before
   })
 
+  it('runs concurrent statements with large parameters without mixing them up', async () => {
+    // pglite-socket queues protocol messages one by one: over two connections a Bind split across socket
+    // reads met the other connection's Parse ("bind message supplies 2 parameters, but prepared
+    // statement \"\" requires 1"). One connection avoids that.
+    const db = app.domain!.db
+    const big = 'x'.repeat(300_000)
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 ? sql<{ x: number }>`select ${i}::int as x`.execute(db).then((r) => r.rows[0].x) : sql<{ x: number }>`select ${i}::int + 0 * length(${big}::text) as x`.execute(db).then((r) => r.rows[0].x),
+      ),
+    )
+    expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i))
+  })
+
   it('closes within a few seconds while a 60-second statement runs (SIGTERM under load)', async () => {
     const { app: busy } = await startApp({ roles: ['api'] })
     const slow = sql`select pg_sleep(60)`.execute(busy.domain!.db).catch((err: Error) => err)
