@@ -130,8 +130,12 @@ async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: st
     throw err
   }
   events.removeAllListeners()
+  let stopping = false
   events.on('failed', (err: Error) => console.error('embedded database thread failed:', err))
+  // Every statement fails from here on (pg: connection refused): said once, where an operator looks.
+  events.on('exit', (code: number) => stopping || console.error(`embedded database thread exited (${code}); the database is gone until restart`))
   const stop = async () => {
+    stopping = true
     // A clean close checkpoints PGlite's files; if the thread is stuck in a statement, it is ended and
     // the next start recovers from the write-ahead log as Postgres does after a crash.
     const closed = new Promise<void>((resolve) => {
