@@ -13,6 +13,27 @@ export type Db = Kysely<Database>
 /** Refused start: another process holds the PGlite data directory. */
 export class DataDirLockedError extends Error {}
 
+/** Refused start: DATA_DIR cannot be created or written (message: one line naming the folder and the cause). */
+export class DataDirUnusableError extends Error {}
+
+/** Causes of an unusable DATA_DIR by errno code, worded for the person starting the program. */
+const DATA_DIR_CAUSES: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'no permission to write there',
+  EPERM: 'no permission to write there',
+  ENOTDIR: 'the path runs through a file, not a folder',
+  EEXIST: 'it is a file, not a folder',
+}
+
+/** `err` as a {@link DataDirUnusableError} when its errno code says the folder is unusable, else as is. */
+function unusable(dataDir: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code
+  const cause = code ? DATA_DIR_CAUSES[code] : undefined
+  return cause ? new DataDirUnusableError(`DATA_DIR ${dataDir} cannot be used: ${cause} (${code}).`) : err
+}
+
 /**
  * How values come back, the same for PGlite and a Postgres server since both are reached through `pg`:
  * - DATE stays a 'YYYY-MM-DD' string: a calendar date has no time zone to be converted in;
@@ -114,13 +135,13 @@ async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: st
   const removeDir = () => fs.rmSync(socketDir, { recursive: true, force: true })
   // One listener for the thread's whole life: 'ready' (or 'error') once, 'closed' at the end.
   const events = new EventEmitter()
-  worker.on('message', (m: { type: string; message?: string }) => events.emit(m.type, m.message))
+  worker.on('message', (m: { type: string; message?: string; code?: string }) => events.emit(m.type, m))
   worker.on('exit', (code) => events.emit('exit', code))
   worker.on('error', (err) => events.emit('failed', err))
   try {
     await new Promise<void>((resolve, reject) => {
       events.once('ready', resolve)
-      events.once('error', (message: string) => reject(new Error(`Embedded database: ${message}`)))
+      events.once('error', (e: { message: string; code?: string }) => reject(Object.assign(new Error(`Embedded database: ${e.message}`), { code: e.code })))
       events.once('failed', reject)
       events.once('exit', (code: number) => reject(new Error(`Embedded database thread exited (${code}) while starting`)))
     })
@@ -165,7 +186,8 @@ const withTimeout = (p: Promise<unknown>, ms: number) =>
  * - `databaseUrl` → a Postgres server (pool of 10);
  * - otherwise the embedded PGlite in its own worker thread ({@link startPgliteWorker}), so a long
  *   statement never blocks the server's event loop: `memory` → in-memory (tests), else files in
- *   `dataDir/pgdata`, locked to this process ({@link DataDirLockedError}). PGlite runs one statement at
+ *   `dataDir/pgdata`, locked to this process ({@link DataDirLockedError}; a folder that cannot be created
+ *   or written, full, read-only, no permission, a file, throws {@link DataDirUnusableError}). PGlite runs one statement at
  *   a time, so the pool holds one connection: pglite-socket multiplexes several connections message by
  *   message, which would interleave two clients' Parse/Bind/Execute on PGlite's single session.
  * `close` ends the pool (waiting at most POOL_END_MS for a statement in flight), then the worker.
@@ -186,7 +208,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
       worker = await startPgliteWorker(opts.memory ? null : path.join(opts.dataDir, 'pgdata'))
     } catch (err) {
       unlock()
-      throw err
+      throw opts.memory ? err : unusable(opts.dataDir, err)
     }
     // user/database are what PGlite has; it accepts any credentials (the socket's permissions guard it).
     pool = new pg.Pool({ host: worker.socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0, types })

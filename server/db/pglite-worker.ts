@@ -6,7 +6,7 @@
  * exactly as to a Postgres server (ARCHITECTURE §1: one code path).
  *
  * workerData: `{ pgdata: string | null, socketPath: string }`: `pgdata` null → in-memory database.
- * Messages to the parent: `{ type: 'ready' }` once the socket listens, `{ type: 'error', message }` if
+ * Messages to the parent: `{ type: 'ready' }` once the socket listens, `{ type: 'error', message, code }` if
  * the database could not be opened, `{ type: 'closed' }` after a `'close'` message was handled.
  *
  * This file runs in a bare worker: it imports packages and node: modules only, nothing of the app.
@@ -38,5 +38,6 @@ try {
   })
   port.postMessage({ type: 'ready' })
 } catch (err) {
-  port.postMessage({ type: 'error', message: (err as Error).message })
+  // The errno code travels along: the server words ENOSPC, EROFS, EACCES… for the operator.
+  port.postMessage({ type: 'error', message: (err as Error).message, code: (err as NodeJS.ErrnoException).code })
 }
