@@ -1,8 +1,10 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely'
+import { EventEmitter } from 'node:events'
+import { Worker } from 'node:worker_threads'
+import { Kysely, PostgresDialect } from 'kysely'
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
-import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { Database } from './schema.ts'
 
@@ -32,10 +34,37 @@ function unusable(dataDir: string, err: unknown): unknown {
   return cause ? new DataDirUnusableError(`DATA_DIR ${dataDir} cannot be used: ${cause} (${code}).`) : err
 }
 
-// DATE columns stay 'YYYY-MM-DD' strings: a calendar date has no time zone to be converted in.
+/**
+ * How values come back, the same for PGlite and a Postgres server since both are reached through `pg`:
+ * - DATE stays a 'YYYY-MM-DD' string: a calendar date has no time zone to be converted in;
+ * - int8 (count(*), bigint, bigserial) is a number, as PGlite's own driver returned it and as the code
+ *   expects (`countAll<number>()`); a value beyond 2^53 comes back as a bigint rather than rounded;
+ * - timestamptz is a Date, numeric a string, json/jsonb parsed: pg's defaults.
+ */
 const DATE_OID = 1082
-const keepDate = (v: string) => v
-pg.types.setTypeParser(DATE_OID, keepDate)
+const INT8_OID = 20
+const INT8_ARRAY_OID = 1016
+const int8 = (v: string): number | bigint => {
+  const n = Number(v)
+  return Number.isSafeInteger(n) ? n : BigInt(v)
+}
+const int8Array = (pg.types.getTypeParser as (oid: number) => (v: string) => (string | null)[])(INT8_ARRAY_OID)
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === DATE_OID) return (v: string) => v
+    if (oid === INT8_OID) return int8
+    if (oid === INT8_ARRAY_OID) return (v: string) => int8Array(v).map((x) => (x === null ? null : int8(x)))
+    return pg.types.getTypeParser(oid, format)
+  }) as typeof pg.types.getTypeParser,
+}
+
+/**
+ * Time the pool gets to end (a statement in flight finishes), then the time the embedded database
+ * gets to close its files before its thread is ended: with the HTTP grace (SHUTDOWN_GRACE_MS, 4 s)
+ * they stay inside the 10 s main.ts allows a shutdown.
+ */
+const POOL_END_MS = 2_000
+const WORKER_CLOSE_MS = 2_000
 
 /**
  * Migrations are the files of server/db/migrations, applied in name order (`NNNN-what.ts`, each
@@ -94,50 +123,114 @@ function isRunning(pid: number): boolean {
 }
 
 /**
- * Open the system of record and bring its schema up to date.
- * - `databaseUrl` → a Postgres server (pg pool);
- * - `memory` → an in-memory PGlite (tests);
- * - otherwise PGlite files in `dataDir/pgdata`, locked to this process ({@link DataDirLockedError});
- *   a folder that cannot be created or written (full, read-only, no permission, a file) throws
- *   {@link DataDirUnusableError}.
+ * Start the embedded PGlite in a worker thread serving the Postgres protocol on a unix socket in a
+ * private temporary directory (0700, socket 0600: only this user can connect; PGlite itself has no
+ * authentication). Resolves once it accepts connections; `stop` closes the database and ends the thread.
+ */
+async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: string; stop: () => Promise<void> }> {
+  const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-db-'))
+  const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
+    workerData: { pgdata, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
+  })
+  const removeDir = () => fs.rmSync(socketDir, { recursive: true, force: true })
+  // One listener for the thread's whole life: 'ready' (or 'error') once, 'closed' at the end.
+  const events = new EventEmitter()
+  worker.on('message', (m: { type: string; message?: string; code?: string }) => events.emit(m.type, m))
+  worker.on('exit', (code) => events.emit('exit', code))
+  worker.on('error', (err) => events.emit('failed', err))
+  try {
+    await new Promise<void>((resolve, reject) => {
+      events.once('ready', resolve)
+      events.once('error', (e: { message: string; code?: string }) => reject(Object.assign(new Error(`Embedded database: ${e.message}`), { code: e.code })))
+      events.once('failed', reject)
+      events.once('exit', (code: number) => reject(new Error(`Embedded database thread exited (${code}) while starting`)))
+    })
+  } catch (err) {
+    await worker.terminate()
+    removeDir()
+    throw err
+  }
+  events.removeAllListeners()
+  let stopping = false
+  events.on('failed', (err: Error) => console.error('embedded database thread failed:', err))
+  // Every statement fails from here on (pg: connection refused): said once, where an operator looks.
+  events.on('exit', (code: number) => stopping || console.error(`embedded database thread exited (${code}); the database is gone until restart`))
+  const stop = async () => {
+    stopping = true
+    // A clean close checkpoints PGlite's files; if the thread is stuck in a statement, it is ended and
+    // the next start recovers from the write-ahead log as Postgres does after a crash.
+    const closed = new Promise<void>((resolve) => {
+      events.once('closed', resolve)
+      events.once('exit', resolve)
+    })
+    worker.postMessage('close')
+    await withTimeout(closed, WORKER_CLOSE_MS)
+    await worker.terminate()
+    removeDir()
+  }
+  return { socketDir, stop }
+}
+
+const withTimeout = (p: Promise<unknown>, ms: number) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms)
+    void p.then(
+      () => (clearTimeout(t), resolve()),
+      () => (clearTimeout(t), resolve()),
+    )
+  })
+
+/**
+ * Open the system of record and bring its schema up to date. Both kinds are reached through `pg` and
+ * Kysely's PostgresDialect (ARCHITECTURE §1: one SQL dialect and one code path):
+ * - `databaseUrl` → a Postgres server (pool of 10);
+ * - otherwise the embedded PGlite in its own worker thread ({@link startPgliteWorker}), so a long
+ *   statement never blocks the server's event loop: `memory` → in-memory (tests), else files in
+ *   `dataDir/pgdata`, locked to this process ({@link DataDirLockedError}; a folder that cannot be created
+ *   or written, full, read-only, no permission, a file, throws {@link DataDirUnusableError}). PGlite runs one statement at
+ *   a time, so the pool holds one connection: pglite-socket multiplexes several connections message by
+ *   message, which would interleave two clients' Parse/Bind/Execute on PGlite's single session.
+ * `close` ends the pool (waiting at most POOL_END_MS for a statement in flight), then the worker.
  */
 export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; memory?: boolean }): Promise<{
   db: Db
   kind: 'postgres' | 'pglite'
   close: () => Promise<void>
 }> {
-  let db: Db
-  let release = () => {}
+  let pool: pg.Pool
+  let release = async () => {}
   if (opts.databaseUrl) {
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }) })
+    pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, types })
   } else {
-    let pglite: PGlite
-    if (opts.memory) {
-      pglite = await PGlite.create({ parsers: { [DATE_OID]: keepDate } })
-    } else {
-      release = lockDataDir(opts.dataDir)
-      try {
-        pglite = await PGlite.create({ dataDir: path.join(opts.dataDir, 'pgdata'), parsers: { [DATE_OID]: keepDate } })
-      } catch (err) {
-        release()
-        throw unusable(opts.dataDir, err)
-      }
+    const unlock = opts.memory ? () => {} : lockDataDir(opts.dataDir)
+    let worker
+    try {
+      worker = await startPgliteWorker(opts.memory ? null : path.join(opts.dataDir, 'pgdata'))
+    } catch (err) {
+      unlock()
+      throw opts.memory ? err : unusable(opts.dataDir, err)
     }
-    db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) })
+    // user/database are what PGlite has; it accepts any credentials (the socket's permissions guard it).
+    pool = new pg.Pool({ host: worker.socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0, types })
+    release = async () => {
+      await worker.stop()
+      unlock()
+    }
+  }
+  // A connection that breaks (the worker ended under a statement at close) must not take the process
+  // down: pg reports it on the client, also while Kysely holds it, where nothing else listens.
+  pool.on('error', (err) => console.error('database connection error:', err.message))
+  pool.on('connect', (client) => client.on('error', () => {}))
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const close = async () => {
+    await withTimeout(db.destroy(), POOL_END_MS)
+    await release()
   }
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
   if (error) {
-    await db.destroy()
-    release()
+    await close()
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
     throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message}`)
   }
-  return {
-    db,
-    kind: opts.databaseUrl ? 'postgres' : 'pglite',
-    close: async () => {
-      await db.destroy()
-      release()
-    },
-  }
+  return { db, kind: opts.databaseUrl ? 'postgres' : 'pglite', close }
 }

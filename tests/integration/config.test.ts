@@ -42,5 +42,5 @@ describe('embedded database', () => {
     expect(await again.db.selectFrom('users').select('id').execute()).toEqual([])
     await again.close()
     fs.rmSync(dir, { recursive: true, force: true })
-  })
+  }, 120_000) // two databases created on disk: slow on a loaded machine
 })

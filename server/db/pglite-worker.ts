@@ -1,0 +1,43 @@
+/**
+ * The embedded database's own thread (issue 11 item 1). PGlite runs Postgres compiled to WASM: every
+ * statement executes synchronously on the thread that owns it, so on the server's thread one long
+ * statistics query froze the API, the relay and the simulator. Here it owns a worker thread and serves
+ * the Postgres wire protocol (pglite-socket) on a unix socket, and the server talks to it with `pg`
+ * exactly as to a Postgres server (ARCHITECTURE §1: one code path).
+ *
+ * workerData: `{ pgdata: string | null, socketPath: string }`: `pgdata` null → in-memory database.
+ * Messages to the parent: `{ type: 'ready' }` once the socket listens, `{ type: 'error', message, code }` if
+ * the database could not be opened, `{ type: 'closed' }` after a `'close'` message was handled.
+ *
+ * This file runs in a bare worker: it imports packages and node: modules only, nothing of the app.
+ */
+import fs from 'node:fs'
+import { parentPort, workerData } from 'node:worker_threads'
+import { PGlite } from '@electric-sql/pglite'
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
+
+const { pgdata, socketPath } = workerData as { pgdata: string | null; socketPath: string }
+const port = parentPort!
+
+try {
+  const pglite = await PGlite.create(pgdata ? { dataDir: pgdata } : {})
+  // Two slots though the server's pool holds one connection: a connection the pool replaced after an
+  // error may not be released here yet when its successor connects.
+  const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections: 2 })
+  await server.start()
+  // The socket's directory is private already (0700); the socket itself is the owner's only too.
+  fs.chmodSync(socketPath, 0o600)
+  port.on('message', async (msg: unknown) => {
+    if (msg !== 'close') return
+    try {
+      await server.stop()
+      await pglite.close()
+    } finally {
+      port.postMessage({ type: 'closed' })
+    }
+  })
+  port.postMessage({ type: 'ready' })
+} catch (err) {
+  // The errno code travels along: the server words ENOSPC, EROFS, EACCES… for the operator.
+  port.postMessage({ type: 'error', message: (err as Error).message, code: (err as NodeJS.ErrnoException).code })
+}
