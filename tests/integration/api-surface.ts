@@ -15,6 +15,12 @@ export interface Operation {
   body?: JsonSchema
   /** false when the operation declares `security: []` (no sign-in needed) */
   secured: boolean
+  /**
+   * Roles the operation is limited to, from its bearer requirement's list (OpenAPI 3.1 §4.8.30: for
+   * schemes other than OAuth the list names required roles): 'superuser', or 'self' (only the user the
+   * path names). Empty: whoever the permission rules let through.
+   */
+  roles: string[]
   /** declared response schemas by status code ('200', '201', …) and content type */
   responses: Record<string, Record<string, { schema?: JsonSchema }> | undefined>
 }
@@ -46,6 +52,7 @@ export async function apiSurface(app: FastifyInstance): Promise<{ doc: ApiDocume
         query: params.filter((p: JsonSchema) => p.in === 'query').map((p: JsonSchema) => ({ name: p.name, required: Boolean(p.required), schema: p.schema ?? {} })),
         body: json?.schema,
         secured: !(Array.isArray(op.security) && op.security.length === 0) && (op.security ?? doc.security ?? []).length > 0,
+        roles: Object.values((op.security ?? doc.security ?? [])[0] ?? {}).flat() as string[],
         responses: Object.fromEntries(Object.entries(op.responses ?? {}).map(([code, r]) => [code, resolve(doc, r).content])),
       })
     }

@@ -8,6 +8,8 @@ import { apiSurface, fillPath, sample, type ApiDocument, type Operation } from '
  * "mixed" paths: the actor's own installation id with another installation's object ids). What each
  * actor may do follows ARCHITECTURE §4 and shared/rules/permissions.ts:
  * - without a token only the operations documented with `security: []` answer;
+ * - operations whose bearer requirement names the role `superuser` or `self` (OpenAPI 3.1 role lists)
+ *   answer only superusers, or only the user the path names;
  * - an installation admin reaches nothing of another installation;
  * - the resident (read on stations 1 and 2, their own RFID card) reaches no object they hold no right to,
  *   writes nothing on a station they may only read, and changes nothing installation-wide except the
@@ -56,6 +58,9 @@ const isRead = (op: Operation) => op.method === 'GET'
 function expectation(actor: MatrixActor, op: Operation, target: Target): Expectation {
   if (!op.secured) return 'skip'
   if (actor === 'anon') return target === 'own1' ? 'deny' : 'skip'
+  // Limited to superusers, or to the user the path names (the matrix's target users are never the actor).
+  if (op.roles.includes('self')) return target === 'readable' ? 'skip' : 'deny'
+  if (op.roles.includes('superuser')) return target === 'readable' || target === 'mixed' ? 'skip' : actor === 'super' ? (isRead(op) ? 'allow' : 'skip') : 'deny'
   if (target === 'readable' && (actor !== 'resident' || !op.pathParams.includes('stationId'))) return 'skip'
   if (actor === 'super') return target === 'mixed' ? 'skip' : isRead(op) ? 'allow' : 'skip'
   if (!scoped(op)) return 'skip'
