@@ -85,7 +85,6 @@ export async function startWithTokens(roles: Role[] = ['api']) {
   return { ...started, other, tokens }
 }
 
-
 /**
  * The seeded second demo installation "Demo Office Bern" (server/db/demo-seed.ts): its id, station and
  * card ids, and its admin (admin2@example.com) with a token.
@@ -104,6 +103,7 @@ export async function seededSecond(app: FastifyInstance) {
     adminEmail: 'admin2@example.com',
     adminToken: await login(app, 'admin2@example.com'),
   }
+}
 
 /** Who signs in for the authorization matrix (issue 10): nobody, the resident, both admins, the superuser. */
 export type MatrixActor = 'anon' | 'resident' | 'admin1' | 'admin2' | 'super'
@@ -129,15 +129,16 @@ export interface TenantObjects {
 }
 
 /**
- * Two installations with an object of every kind each, and tokens of every matrix actor: the seeded demo
- * installation and a second one with its own admin (admin of installation 2). Objects a seed lacks are
+ * Two installations with an object of every kind each, and tokens of every matrix actor: the demo's two
+ * seeded installations and their admins (admin@ and admin2@example.com). Objects a seed lacks are
  * added straight in the database, so the matrix has a target for every path parameter.
  */
 export async function startTenants() {
   const started = await startApp({ roles: ['api'] })
   const { app } = started
   const db = app.domain!.db
-  const other = await addOtherInstallation(app)
+  // The demo's second installation ("Demo Office Bern", admin2@example.com).
+  const other = await seededSecond(app)
   const hash = (await db.selectFrom('users').select('password_hash').where('email', '=', 'admin@example.com').executeTakeFirstOrThrow()).password_hash
   const userIn = async (installationId: number, email: string) => {
     const u = await db.insertInto('users').values({ email, password_hash: hash, first_name: 'Nina', last_name: 'Nachbar', title: null, is_superuser: false, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null }).returning('id').executeTakeFirstOrThrow()
