@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { superusersOnly } from './openapi.ts'
 import type { Domain } from '../domain/index.ts'
 import { Id, IdNumber } from '../../shared/schemas/common.ts'
 import { Access } from '../../shared/schemas/installation.ts'
@@ -22,12 +23,12 @@ const UserIds = z.object({
 export function accessRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   // The relay polls this and re-checks open streams only when it changed (docs/decisions.md).
-  app.get('/cockpit/rights-revision', { schema: { summary: 'A number that changes whenever rights change (superusers; the relay polls it)', response: { 200: z.object({ revision: z.number().int() }) } } }, async (req) =>
+  app.get('/cockpit/rights-revision', { schema: { summary: 'A number that changes whenever rights change (superusers; the relay polls it)', security: superusersOnly, response: { 200: z.object({ revision: z.number().int() }) } } }, async (req) =>
     domain.installations.rightsRevision(await actorOf(domain, req)),
   )
   app.get(
     '/cockpit/installations/:installationId/accesses',
-    { schema: { summary: 'The resolved rights of several users (superusers; the relay)', params: z.object({ installationId: Id }), querystring: UserIds, response: { 200: z.object({ results: z.array(Access) }) } } },
+    { schema: { summary: 'The resolved rights of several users (superusers; the relay)', security: superusersOnly, params: z.object({ installationId: Id }), querystring: UserIds, response: { 200: z.object({ results: z.array(Access) }) } } },
     async (req) => ({ results: await domain.installations.accessOfUsers(await actorOf(domain, req), req.params.installationId, req.query.user_ids) }),
   )
 }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import { AppError, Invalid, Unauthorized, type FieldMessage } from '../lib/errors.ts'
 import { Id } from '../../shared/schemas/common.ts'
@@ -50,9 +50,26 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S
 
 /** The caller from `Authorization: Bearer <access>`; 401 when missing, invalid or expired. */
 export async function actorOf(domain: Domain, req: FastifyRequest): Promise<Actor> {
+  const known = (req as FastifyRequest & { actor?: Actor }).actor
+  if (known) return known
   const header = req.headers.authorization
   if (!header?.startsWith('Bearer ')) throw Unauthorized()
   return domain.auth.verify(header.slice(7).trim())
+}
+
+/**
+ * Sign-in before anything else (issue 10): on every operation that is not public (`security: []`), the
+ * bearer token is checked as the request arrives, so a caller without a valid token gets 401 before its
+ * input is validated (a 400 would tell an anonymous caller about the operation's input). The actor is kept
+ * for {@link actorOf}.
+ */
+export function requireSignIn(app: FastifyInstance, domain: Domain): void {
+  app.addHook('onRequest', async (req) => {
+    const security = (req.routeOptions.schema as { security?: unknown[] } | undefined)?.security
+    if (Array.isArray(security) && security.length === 0) return
+    if (!req.routeOptions.url) return
+    ;(req as FastifyRequest & { actor?: Actor }).actor = await actorOf(domain, req)
+  })
 }
 
 /**

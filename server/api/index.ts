@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Domain } from '../domain/index.ts'
 import { authRoutes } from './auth.ts'
+import { requireSignIn } from './http.ts'
 import { installationRoutes } from './installations.ts'
 import { liveDataRoutes } from './metrics.ts'
 import { userRoutes } from './users.ts'
@@ -22,6 +23,7 @@ import { refuseNulBytes } from './nul-guard.ts'
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
   app.addHook('preValidation', refuseNulBytes)
+  requireSignIn(app, domain)
   await openApiPlugin(app)
   authRoutes(app, domain)
   accountRoutes(app, domain)

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { superusersOnly } from './openapi.ts'
 import type { Domain } from '../domain/index.ts'
 import { pickLang } from '../lib/messages.ts'
 import { ListQuery, Page } from '../../shared/schemas/common.ts'
@@ -42,7 +43,7 @@ export function legalRoutes(fastify: FastifyInstance, domain: Domain) {
     return domain.legal.accept(actor, req.body.document, req.body.version, pickLang(req.headers['accept-language']))
   })
   // The mail outbox for superusers (issue 3 §7): state, attempts, next attempt and last error, newest first.
-  app.get('/cockpit/mail/outbox', { schema: { summary: 'The mail outbox, newest first (superusers)', querystring: ListQuery, response: { 200: Page(OutboxMail) } } }, async (req) => {
+  app.get('/cockpit/mail/outbox', { schema: { summary: 'The mail outbox, newest first (superusers)', security: superusersOnly, querystring: ListQuery, response: { 200: Page(OutboxMail) } } }, async (req) => {
     const actor = await actorOf(domain, req)
     if (!actor.is_superuser) throw Forbidden()
     return domain.mail.list(req.query)

@@ -122,9 +122,17 @@ export async function openApiPlugin(api: FastifyInstance) {
   const Query = z.object({ lang: z.enum(LANGS).optional() })
   const langOf = (req: { query: unknown; headers: Record<string, string | string[] | undefined> }) =>
     (req.query as z.infer<typeof Query>).lang ?? pickLang(req.headers['accept-language'] as string | undefined)
-  api.get('/swagger.json', { schema: { hide: true, querystring: Query } }, async (req, reply) => reply.type('application/json').send(doc(langOf(req)).json))
-  api.get('/swagger.yaml', { schema: { hide: true, querystring: Query } }, async (req, reply) => reply.type('application/yaml').send(doc(langOf(req)).yaml))
+  api.get('/swagger.json', { schema: { hide: true, security: [], querystring: Query } }, async (req, reply) => reply.type('application/json').send(doc(langOf(req)).json))
+  api.get('/swagger.yaml', { schema: { hide: true, security: [], querystring: Query } }, async (req, reply) => reply.type('application/yaml').send(doc(langOf(req)).yaml))
 }
+
+/**
+ * Security of operations limited to a role beyond the permission rules, as OpenAPI 3.1 states it: for a
+ * bearer scheme the requirement's list names the roles needed (§4.8.30). `superusersOnly`: superusers (and
+ * the relay's service account, one); `ownerOnly`: only the user the path names, whatever their role.
+ */
+export const superusersOnly = [{ bearerAuth: ['superuser'] }]
+export const ownerOnly = [{ bearerAuth: ['self'] }]
 
 /** The 204 answer of a DELETE or an action without content. */
 export const NoContent = z.null().describe(TEXTS.noContent)

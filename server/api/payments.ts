@@ -9,7 +9,7 @@ import { pickLang } from '../lib/messages.ts'
 import { demoCheckoutPage } from '../domain/payments/demo-checkout-page.ts'
 import type { CheckoutInput } from '../domain/payments/provider.ts'
 import { actorOf } from './http.ts'
-import { NoContent } from './openapi.ts'
+import { NoContent, ownerOnly, superusersOnly } from './openapi.ts'
 
 const Params = z.object({ id: Id, paymentInfoId: Id })
 const Form = z.object({
@@ -32,21 +32,21 @@ export function paymentRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const pay = domain.payments
   const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } })
-  app.get('/users/:id/payment-info/', { schema: { summary: "A user's stored payment methods", params: z.object({ id: Id }), response: { 200: Page(PaymentInfo) } } }, async (req) =>
+  app.get('/users/:id/payment-info/', { schema: { summary: "A user's stored payment methods", security: ownerOnly, params: z.object({ id: Id }), response: { 200: Page(PaymentInfo) } } }, async (req) =>
     pay.list(await actorOf(domain, req), req.params.id),
   )
-  app.get('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'One stored payment method', params: Params, response: { 200: PaymentInfo } } }, async (req) =>
+  app.get('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'One stored payment method', security: ownerOnly, params: Params, response: { 200: PaymentInfo } } }, async (req) =>
     pay.get(await actorOf(domain, req), req.params.id, req.params.paymentInfoId),
   )
-  app.put('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'Set alias and favourite (primary) of a payment method', params: Params, body: PaymentInfoPut, response: { 200: PaymentInfo } } }, async (req) => {
+  app.put('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'Set alias and favourite (primary) of a payment method', security: ownerOnly, params: Params, body: PaymentInfoPut, response: { 200: PaymentInfo } } }, async (req) => {
     const actor = await actorOf(domain, req)
     return pay.update(actor, req.params.id, req.params.paymentInfoId, req.body)
   })
-  app.patch('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'Change alias or favourite (favourite 1: make primary)', params: Params, body: PaymentInfoPatch, response: { 200: PaymentInfo } } }, async (req) => {
+  app.patch('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'Change alias or favourite (favourite 1: make primary)', security: ownerOnly, params: Params, body: PaymentInfoPatch, response: { 200: PaymentInfo } } }, async (req) => {
     const actor = await actorOf(domain, req)
     return pay.update(actor, req.params.id, req.params.paymentInfoId, req.body)
   })
-  app.delete('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'Delete a payment method', params: Params, response: { 204: NoContent } } }, async (req, reply) => {
+  app.delete('/users/:id/payment-info/:paymentInfoId/', { schema: { summary: 'Delete a payment method', security: ownerOnly, params: Params, response: { 204: NoContent } } }, async (req, reply) => {
     const actor = await actorOf(domain, req)
     await pay.remove(actor, req.params.id, req.params.paymentInfoId)
     return reply.code(204).send(null)
@@ -63,7 +63,7 @@ export function paymentRoutes(fastify: FastifyInstance, domain: Domain) {
     },
   )
 
-  app.post('/payments/charge-due/', { schema: { summary: 'Charge the unpaid sessions now (superusers)', response: { 200: z.object({ paid: z.number().int(), declined: z.number().int() }) } } }, async (req) => {
+  app.post('/payments/charge-due/', { schema: { summary: 'Charge the unpaid sessions now (superusers)', security: superusersOnly, response: { 200: z.object({ paid: z.number().int(), declined: z.number().int() }) } } }, async (req) => {
     const actor = await actorOf(domain, req)
     if (!actor.is_superuser) throw Forbidden()
     return pay.chargeDue()

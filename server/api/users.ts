@@ -9,7 +9,7 @@ import { Page } from '../../shared/schemas/common.ts'
 import { Invalid, NotFound } from '../lib/errors.ts'
 import { message, pickLang } from '../lib/messages.ts'
 import { actorOf, installationIdOf } from './http.ts'
-import { InstallationScope, NoContent } from './openapi.ts'
+import { InstallationScope, NoContent, superusersOnly } from './openapi.ts'
 import { permissionRoutes } from './permissions.ts'
 import { legalRoutes } from './legal.ts'
 
@@ -115,7 +115,7 @@ export function userManagementRoutes(fastify: FastifyInstance, domain: Domain) {
       return { detail: message('welcomeSent', pickLang(req.headers['accept-language'])) }
     },
   )
-  app.put('/cockpit/users/:userId/superuser', { schema: { summary: 'Grant or withdraw superuser rights (superusers)', params, body: SuperuserChange, response: { 200: ManagedUser } } }, async (req) => {
+  app.put('/cockpit/users/:userId/superuser', { schema: { summary: 'Grant or withdraw superuser rights (superusers)', security: superusersOnly, params, body: SuperuserChange, response: { 200: ManagedUser } } }, async (req) => {
     const actor = await actorOf(domain, req)
     return m.setSuperuser(actor, req.params.userId, req.body.is_superuser)
   })

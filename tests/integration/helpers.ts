@@ -85,7 +85,6 @@ export async function startWithTokens(roles: Role[] = ['api']) {
   return { ...started, other, tokens }
 }
 
-
 /**
  * The seeded second demo installation "Demo Office Bern" (server/db/demo-seed.ts): its id, station and
  * card ids, and its admin (admin2@example.com) with a token.
@@ -104,4 +103,105 @@ export async function seededSecond(app: FastifyInstance) {
     adminEmail: 'admin2@example.com',
     adminToken: await login(app, 'admin2@example.com'),
   }
+}
+
+/** Who signs in for the authorization matrix (issue 10): nobody, the resident, both admins, the superuser. */
+export type MatrixActor = 'anon' | 'resident' | 'admin1' | 'admin2' | 'super'
+
+/**
+ * Ids of one installation's objects for the authorization matrix: for installation 1, `foreign` objects
+ * are ones the resident (user@example.com) has no right to and `readable` the station they may only read.
+ */
+export interface TenantObjects {
+  installationId: number
+  station: { id: number; device_id: string }
+  readableStation?: { id: number; device_id: string }
+  rfidId: number
+  ownRfidId?: number
+  timerId: number
+  rateId: number
+  reportId: number
+  objectId: number
+  sessionId: number
+  /** a member of this installation only (not the resident): the target of identity changes */
+  userId: number
+  paymentInfoId: number
+}
+
+/**
+ * Two installations with an object of every kind each, and tokens of every matrix actor: the demo's two
+ * seeded installations and their admins (admin@ and admin2@example.com). Objects a seed lacks are
+ * added straight in the database, so the matrix has a target for every path parameter.
+ */
+export async function startTenants() {
+  const started = await startApp({ roles: ['api'] })
+  const { app } = started
+  const db = app.domain!.db
+  // The demo's second installation ("Demo Office Bern", admin2@example.com).
+  const other = await seededSecond(app)
+  const hash = (await db.selectFrom('users').select('password_hash').where('email', '=', 'admin@example.com').executeTakeFirstOrThrow()).password_hash
+  const userIn = async (installationId: number, email: string) => {
+    const u = await db.insertInto('users').values({ email, password_hash: hash, first_name: 'Nina', last_name: 'Nachbar', title: null, is_superuser: false, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null }).returning('id').executeTakeFirstOrThrow()
+    await db.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: 'installation_user' }).execute()
+    await db.insertInto('payment_methods').values({ user_id: u.id, kind: 'credit_card', brand: 'Visa', masked: '•••• 1111', exp_month: 12, exp_year: 2030, provider: 'demo', token: `tok-${email}` }).execute()
+    return u.id
+  }
+  const objectsOf = async (installationId: number, neighbour: number, resident?: number): Promise<TenantObjects> => {
+    const stations = await db.selectFrom('charging_stations').select(['id', 'device_id', 'object_id']).where('installation_id', '=', installationId).orderBy('id').execute()
+    const readable = resident
+      ? (await db.selectFrom('permissions').select('object_id').where('user_id', '=', resident).where('object_type', '=', 'charging_station').where('level', '!=', 'none').execute()).map((p) => p.object_id)
+      : []
+    const station = stations.find((s) => !readable.includes(s.id))!
+    let rfids = await db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', installationId).orderBy('id').execute()
+    if (!rfids.some((r) => r.user_id !== resident)) {
+      await db.insertInto('rfids').values({ installation_id: installationId, user_id: neighbour, tag: `MATRIX${installationId}`, description: 'matrix', active: true, all_stations: true }).execute()
+      rfids = await db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', installationId).orderBy('id').execute()
+    }
+    const rfid = rfids.find((r) => r.user_id !== resident && r.user_id !== null) ?? rfids.find((r) => r.user_id !== resident)!
+    const one = async <T>(q: Promise<T | undefined>, make: () => Promise<T>) => (await q) ?? make()
+    const timer = await one(db.selectFrom('timers').select('id').where('installation_id', '=', installationId).where('object_type', '=', 'charging_station').where('object_id', '=', station.id).executeTakeFirst(),
+      () => db.insertInto('timers').values({ installation_id: installationId, object_type: 'charging_station', object_id: station.id, repeat_monday: true, repeat_tuesday: false, repeat_wednesday: false, repeat_thursday: false, repeat_friday: false, repeat_saturday: false, repeat_sunday: false, start_time: '22:00', description: 'matrix', charging_mode: 'instant' }).returning('id').executeTakeFirstOrThrow())
+    const rate = await one(db.selectFrom('rates').select('id').where('installation_id', '=', installationId).where('kind', '=', 'power').executeTakeFirst(),
+      () => db.insertInto('rates').values({ installation_id: installationId, kind: 'power', name: 'matrix', start_date: '2030-01-01', end_date: null, prices: JSON.stringify({ general: 20 }) as never, time_spans: '[]' }).returning('id').executeTakeFirstOrThrow())
+    const report = await one(db.selectFrom('reports').select('id').where('installation_id', '=', installationId).executeTakeFirst(),
+      () => db.insertInto('reports').values({ installation_id: installationId, name: 'matrix', report_type: 'electrical', year: null, recipients: JSON.stringify(['a@example.com']) as never, output_directory: null, intervals: JSON.stringify(['m']) as never, show_deltas: false, language: 'en' }).returning('id').executeTakeFirstOrThrow())
+    const object = await one(db.selectFrom('objects').select('id').where('installation_id', '=', installationId).orderBy('id').executeTakeFirst(),
+      () => db.insertInto('objects').values({ installation_id: installationId, parent_object_id: null, description: 'Office', object_type: 'building' }).returning('id').executeTakeFirstOrThrow())
+    const session = await one(db.selectFrom('charging_sessions').select('id').where('installation_id', '=', installationId).where('station_id', '=', station.id).where('end', 'is not', null).executeTakeFirst(),
+      () => db.insertInto('charging_sessions').values({ installation_id: installationId, station_id: station.id, rfid_id: rfid.id, user_id: neighbour, start: new Date(Date.now() - 7200_000), end: new Date(Date.now() - 3600_000), energy_kwh: 5, high_kwh: 5, low_kwh: 0, price_rappen: 150, fee_rappen: 0, status: 'unpaid', paid_on: null, set_by_timer: false }).returning('id').executeTakeFirstOrThrow())
+    const payment = await db.selectFrom('payment_methods').select('id').where('user_id', '=', neighbour).executeTakeFirstOrThrow()
+    const readableStation = stations.find((s) => readable.includes(s.id))
+    const ownRfid = resident ? rfids.find((r) => r.user_id === resident) : undefined
+    return {
+      installationId, station: { id: station.id, device_id: station.device_id },
+      readableStation: readableStation && { id: readableStation.id, device_id: readableStation.device_id },
+      rfidId: rfid.id, ownRfidId: ownRfid?.id, timerId: timer.id, rateId: rate.id, reportId: report.id, objectId: object.id,
+      sessionId: session.id, userId: neighbour, paymentInfoId: payment.id,
+    }
+  }
+  const resident = (await db.selectFrom('users').select('id').where('email', '=', 'user@example.com').executeTakeFirstOrThrow()).id
+  const inst1 = (await db.selectFrom('installation_users').select('installation_id').where('user_id', '=', resident).executeTakeFirstOrThrow()).installation_id
+  const tenants = {
+    1: await objectsOf(inst1, await userIn(inst1, 'neighbour1@example.com'), resident),
+    2: await objectsOf(other.installationId, await userIn(other.installationId, 'neighbour2@example.com')),
+  }
+  const tokens: Record<MatrixActor, string | null> = {
+    anon: null,
+    resident: await login(app, 'user@example.com'),
+    admin1: await login(app, 'admin@example.com'),
+    admin2: await login(app, other.adminEmail),
+    super: await login(app, 'super@example.com'),
+  }
+  const emails: Record<Exclude<MatrixActor, 'anon'>, string> = { resident: 'user@example.com', admin1: 'admin@example.com', admin2: other.adminEmail, super: 'super@example.com' }
+  /** A token of `actor` that still works (signs in again after a fuzzed request ended the session). */
+  const freshToken = async (actor: Exclude<MatrixActor, 'anon'>): Promise<string> => {
+    const token = tokens[actor]!
+    try {
+      await app.domain!.auth.verify(token)
+      return token
+    } catch {
+      return (tokens[actor] = await login(app, emails[actor]))
+    }
+  }
+  return { ...started, tenants, tokens, freshToken, residentId: resident }
 }
