@@ -32,7 +32,8 @@ export function permissionRoutes(fastify: FastifyInstance, domain: Domain) {
     app.get(path, { schema: { summary: 'Permission entries (filters user_id, object_type, object_id)', params, querystring: PermissionFilter, response: { 200: z.array(Permission) } } }, async (req) => {
       const actor = await actorOf(domain, req)
       const ps = req.params as z.infer<P>
-      return p.list(actor, ps.installationId, { ...req.query, ...pin(ps) })
+      const pinnedKey = pinned.includes('object_id') ? (pin(ps) as Required<Pick<Pinned, 'object_type' | 'object_id'>>) : undefined
+      return p.list(actor, ps.installationId, { ...req.query, ...pin(ps) }, pinnedKey)
     })
     for (const method of ['put', 'patch'] as const) {
       app[method](path, { schema: { summary: 'Set a permission entry (level none deletes it)', params, body: Body, response: { 200: Saved } } }, async (req) => {

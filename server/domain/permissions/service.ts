@@ -33,9 +33,17 @@ export function createPermissionService({ db, installations }: { db: Db; install
       .where('object_type', '=', key.object_type).where('object_id', '=', key.object_id)
 
   return {
-    /** GET …/permissions: the installation's entries, filtered by any of user_id, object_type, object_id; ordered by user, type, object. */
-    async list(actor: Actor, installationId: number, filter: Partial<Key>): Promise<Permission[]> {
+    /**
+     * GET …/permissions: the installation's entries, filtered by any of user_id, object_type, object_id; ordered
+     * by user, type, object. `pinned` (the object named in the path, …/objects/{id}/permissions) must be an
+     * object of this installation: 404 otherwise, as for any path naming another installation's object.
+     */
+    async list(actor: Actor, installationId: number, filter: Partial<Key>, pinned?: { object_type: Key['object_type']; object_id: number }): Promise<Permission[]> {
       await requireAdmin(actor, installationId)
+      if (pinned && !(pinned.object_id === 0 && pinned.object_type !== 'object')) {
+        const table = pinned.object_type === 'object' ? 'objects' : pinned.object_type === 'charging_station' ? 'charging_stations' : 'rfids'
+        if (!(await db.selectFrom(table).select('id').where('id', '=', pinned.object_id).where('installation_id', '=', installationId).executeTakeFirst())) throw NotFound()
+      }
       let q = db.selectFrom('permissions').selectAll().where('installation_id', '=', installationId)
       if (filter.user_id !== undefined) q = q.where('user_id', '=', filter.user_id)
       if (filter.object_type !== undefined) q = q.where('object_type', '=', filter.object_type)
