@@ -5,6 +5,7 @@ import type { Domain } from '../domain/index.ts'
 import { RefreshRequest, RefreshResponse, TokenRequest, TokenResponse } from '../../shared/schemas/auth.ts'
 import { Id } from '../../shared/schemas/common.ts'
 import { NoContent } from './openapi.ts'
+import { ErrorDetail } from '../../shared/schemas/errors.ts'
 
 /** SPEC §7 Authentication: POST /authentication/token/, /authentication/token/refresh/ and /authentication/logout/. */
 export function authRoutes(fastify: FastifyInstance, domain: Domain) {
@@ -17,14 +18,14 @@ export function authRoutes(fastify: FastifyInstance, domain: Domain) {
         security: [],
         body: TokenRequest.extend({ email: z.string().trim().min(1).max(254).pipe(z.email()) }),
         querystring: z.object({ installation: Id.optional() }),
-        response: { 200: TokenResponse },
+        response: { 200: TokenResponse, 401: ErrorDetail.describe('No active account with these credentials'), 429: ErrorDetail.describe('Too many failed sign-ins: try again after Retry-After seconds') },
       },
     },
     async (req) => domain.auth.login(req.body.email, req.body.password, { installation: req.query.installation, ip: req.ip }),
   )
   app.post(
     '/authentication/token/refresh/',
-    { schema: { summary: 'A new token pair for a refresh token (rotating; reuse revokes the family)', security: [], body: RefreshRequest, response: { 200: RefreshResponse } } },
+    { schema: { summary: 'A new token pair for a refresh token (rotating; reuse revokes the family)', security: [], body: RefreshRequest, response: { 200: RefreshResponse, 401: ErrorDetail.describe('The refresh token is invalid, expired or revoked') } } },
     async (req) => domain.auth.refresh(req.body.refresh),
   )
   // ARCHITECTURE §3: logout revokes the refresh token's family; 204 also for a token already revoked.

@@ -6,5 +6,6 @@ import { fuzzAs, RUNS, SEED } from './api-fuzz.ts'
 it(`answers ${RUNS} generated valid and broken requests per operation as admin with no 5xx and only documented answers (seed ${SEED})`, async () => {
   const figures = await fuzzAs('admin1')
   console.info(`API fuzz as admin: ${figures.operations} operations, ${figures.requests} requests, statuses ${JSON.stringify(figures.statuses)}`)
+  expect(figures.findings.join('\n')).toBe('')
   expect(figures.requests).toBeGreaterThanOrEqual(figures.operations * RUNS)
 }, 180_000)

@@ -53,7 +53,7 @@ export async function apiSurface(app: FastifyInstance): Promise<{ doc: ApiDocume
         body: json?.schema,
         secured: !(Array.isArray(op.security) && op.security.length === 0) && (op.security ?? doc.security ?? []).length > 0,
         roles: Object.values((op.security ?? doc.security ?? [])[0] ?? {}).flat() as string[],
-        responses: Object.fromEntries(Object.entries(op.responses ?? {}).map(([code, r]) => [code, resolve(doc, r).content])),
+        responses: Object.fromEntries(Object.entries(op.responses ?? {}).map(([code, r]) => [code, resolve(doc, r).content ?? {}])),
       })
     }
   }
