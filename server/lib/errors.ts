@@ -18,11 +18,11 @@ export class AppError extends Error {
   }
 }
 
-/** 400 with field errors: `{ field: [messageKey, …] }`. */
+/** 400 with field errors: `{ field: [messageKey, …] }`; `params` fill the messages' {{placeholders}}. */
 export class Invalid extends AppError {
   readonly fields: Record<string, MessageKey[]>
-  constructor(fields: Record<string, MessageKey[]>) {
-    super(400, 'invalidValue')
+  constructor(fields: Record<string, MessageKey[]>, params: Record<string, string | number> = {}) {
+    super(400, 'invalidValue', params)
     this.fields = fields
   }
 }
