@@ -117,7 +117,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
 
   if (config.roles.includes('simulator') && domain) {
-    app.decorate('simulator', createSimulator({ domain, seed: config.simSeed, log: app.log }))
+    app.decorate('simulator', createSimulator({ domain, seed: config.simSeed, log: app.log, backfillDays: config.simBackfillDays }))
     app.jobs.push(createRetentionJob({ domain, log: app.log }))
   }
 

@@ -147,7 +147,9 @@ function localLabel(col: RawBuilder<unknown>, tz: string) {
     || case when ${off} < 0 then '-' else '+' end
     || lpad((abs(${off}) / 60)::text, 2, '0') || ':' || lpad((abs(${off}) % 60)::text, 2, '0')`
 }
-const round = (x: number) => Math.round(x * 10_000) / 10_000
+// To 4 decimals via 9: sums of sums (rollups) and direct sums differ in the last bits of a double, which
+// must not flip a value lying on a half (0.79695 → 0.797 both ways).
+const round = (x: number) => Math.round(Math.round(x * 1e9) / 1e5) / 10_000
 
 /** Start of the bucket containing `start`, in installation-local time (Postgres expression). */
 function alignedStart(g: Granularity, start: Date, tz: string) {
