@@ -92,7 +92,7 @@ describe('statistics from rollups equal the direct sum over the 15-minute rows',
     expect(autumn.series.grid_import.every((x) => x.value > 0)).toBe(true)
     expect(autumn.series.cost.some((x) => x.value > 0)).toBe(true)
     expect((await rolled.installation(actor, INST, CASES[0])).series.pv_production).toHaveLength(23)
-  })
+  }, 180_000)
 
   it('the rollup tables hold the sums of their 15-minute rows per local hour and day', async () => {
     const db = app.domain!.db
