@@ -21,6 +21,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20)
 const PASSWORD = 'Cockpit-2026!'
 const root = path.join(import.meta.dirname, '..')
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-bench-api-'))
+const children = new Set<ChildProcess>()
 
 const freePort = () => new Promise<number>((resolve) => {
   const s = net.createServer().listen(0, '127.0.0.1', () => {
@@ -36,6 +37,7 @@ async function start(env: Record<string, string>, waitBackfill: boolean): Promis
     cwd: root, stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, DATA_DIR: dataDir, DEMO: 'on', PORT: String(port), HOST: '127.0.0.1', SIM_BACKFILL_DAYS: String(DAYS), LOG_LEVEL: 'info', ...env },
   })
+  children.add(child)
   const base = `http://127.0.0.1:${port}`
   let buffer = ''
   const backfill = await new Promise<{ ms: number; buckets: number } | null>((resolve, reject) => {
@@ -63,6 +65,7 @@ async function start(env: Record<string, string>, waitBackfill: boolean): Promis
 }
 
 const stop = (child: ChildProcess) => new Promise<void>((resolve) => {
+  children.delete(child)
   child.removeAllListeners('exit')
   child.once('exit', () => resolve())
   child.kill('SIGTERM')
@@ -94,10 +97,19 @@ interface Run {
 }
 
 async function measure(base: string, slowCap: number): Promise<Run> {
-  const login = (await (await fetch(`${base}/api/authentication/token/`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }),
-  })).json()) as { access: string }
-  const headers = { authorization: `Bearer ${login.access}` }
+  // Access tokens are short-lived: sign in again every minute.
+  let headers = { authorization: '' }
+  let signedIn = 0
+  const signIn = async () => {
+    if (performance.now() - signedIn < 60_000) return
+    const login = (await (await fetch(`${base}/api/authentication/token/`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }),
+    })).json()) as { access: string }
+    headers = { authorization: `Bearer ${login.access}` }
+    signedIn = performance.now()
+  }
+  await signIn()
+  const refresher = setInterval(() => void signIn(), 10_000)
   const timed = async (url: string) => {
     const t = performance.now()
     const r = await fetch(url, { headers })
@@ -167,6 +179,7 @@ async function measure(base: string, slowCap: number): Promise<Run> {
   await Promise.all([probe(loadEnd), ...Array.from({ length: 10 }, (_, k) => client(k))])
   const loadElapsed = (performance.now() - loadStart) / 1000
   open = false
+  clearInterval(refresher)
   await reader.cancel().catch(() => {})
   const gaps = (from: number, to: number) => {
     const ts = events.filter((t) => t >= from && t <= to)
@@ -214,5 +227,6 @@ try {
   console.log(`\n${DAYS} days of history, ${os.cpus().length} cores, ${new Date().toISOString()}; errors under load: ${now.load.errors} / ${before.load.errors}\n`)
   console.log(rows.join('\n'))
 } finally {
+  for (const c of children) if (c.exitCode === null) await stop(c)
   fs.rmSync(dataDir, { recursive: true, force: true })
 }
