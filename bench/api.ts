@@ -112,7 +112,8 @@ async function measure(base: string, slowCap: number): Promise<Run> {
   const refresher = setInterval(() => void signIn(), 10_000)
   const timed = async (url: string) => {
     const t = performance.now()
-    const r = await fetch(url, { headers })
+    // A kept-alive socket the server closed meanwhile resets once; ask again on a new one.
+    const r = await fetch(url, { headers }).catch(() => fetch(url, { headers, keepalive: false }))
     const body = await r.arrayBuffer()
     if (!r.ok) throw new Error(`${url}: ${r.status} ${Buffer.from(body).toString()}`)
     return { ms: performance.now() - t, bytes: body.byteLength }
