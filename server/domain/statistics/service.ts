@@ -228,17 +228,9 @@ export function createStatisticsService({ db, installations, rollups = process.e
         ${withCost ? sql`and mt.meter_type in ('main_power', 'charging_station')` : sql``}
         and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
     if (!withCost) return rows
-    if (!rollups) {
-      return sql`from ${sql.table(src)} a join meters mt on mt.id = a.meter_id ${priceJoin(scope.installationId, scope.tz, !!q.flat)}
-        where mt.installation_id = ${scope.installationId} ${meters}
-          and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
-    }
-    // The price depends on the bucket alone: look it up once per bucket, not once per meter and bucket.
-    return sql`from ${sql.table(src)} a
-      join meters mt on mt.id = a.meter_id
-      join (select a.bucket, p.price from (select distinct a.bucket ${rows}) a ${priceJoin(scope.installationId, scope.tz, !!q.flat)}) p on p.bucket = a.bucket
+    return sql`from ${sql.table(src)} a join meters mt on mt.id = a.meter_id ${priceJoin(scope.installationId, scope.tz, !!q.flat)}
       where mt.installation_id = ${scope.installationId} ${meters}
-        and mt.meter_type in ('main_power', 'charging_station')
+        ${rollups ? sql`and mt.meter_type in ('main_power', 'charging_station')` : sql``}
         and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
   }
 
