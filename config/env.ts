@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import path from 'node:path'
 import net from 'node:net'
-import { POLL_INTERVALS_MS, RELAY } from './defaults.ts'
+import { POLL_INTERVALS_MS, RELAY, SIMULATOR } from './defaults.ts'
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], { message: 'use on or off' })
@@ -60,6 +60,7 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.url({ message: 'must be the address users open, e.g. https://cockpit.example.ch' }).optional(),
   CLIENT_DIR: z.string().min(1).optional(),
   SIM_SEED: z.coerce.number().int().default(42),
+  SIM_BACKFILL_DAYS: z.coerce.number().int().min(0).max(3660).default(SIMULATOR.backfillDays),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_INTERVAL_MS: interval(POLL_INTERVALS_MS.metrics),
   STATIONS_INTERVAL_MS: interval(POLL_INTERVALS_MS.stations),
@@ -101,6 +102,8 @@ export interface Config {
   /** Where users open the cockpit (links in mails); undefined → http://localhost:PORT. */
   publicUrl?: string
   simSeed: number
+  /** Days of 15-minute history the simulator backfills on first start (default SIMULATOR.backfillDays). */
+  simBackfillDays?: number
   logLevel: string
   /** Relay poll interval per topic, ms. */
   intervals: { metrics: number; stations: number; sessions: number; info: number; energy_return: number }
@@ -162,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     simSeed: e.SIM_SEED,
+    simBackfillDays: e.SIM_BACKFILL_DAYS,
     logLevel: e.LOG_LEVEL,
     intervals: {
       metrics: e.METRICS_INTERVAL_MS,

@@ -217,6 +217,20 @@ export interface Measurements15mTable {
   soc_last: number | null
 }
 
+/**
+ * Hourly (measurements_1h) and daily (measurements_1d) rollups of measurements_15m per meter, kept by
+ * triggers (migration 0060): `bucket` is the installation-local hour or midnight; soc_last the last
+ * non-null state of charge in it.
+ */
+export interface MeasurementsRollupTable {
+  meter_id: number
+  bucket: Ts
+  energy_in_kwh: number
+  energy_out_kwh: number
+  volume_m3: number
+  soc_last: number | null
+}
+
 export interface RefreshTokensTable {
   id: string
   user_id: number
@@ -385,6 +399,8 @@ export interface Database {
   charging_sessions: ChargingSessionsTable
   measurements: MeasurementsTable
   measurements_15m: Measurements15mTable
+  measurements_1h: MeasurementsRollupTable
+  measurements_1d: MeasurementsRollupTable
   refresh_tokens: RefreshTokensTable
   app_settings: AppSettingsTable
   rights_revision: RightsRevisionTable

@@ -21,11 +21,11 @@ export class AppError extends Error {
 /** A field message: its key, or its key with `{{placeholder}}` values (e.g. tooLong's field and max). */
 export type FieldMessage = MessageKey | { key: MessageKey; params: Record<string, string | number> }
 
-/** 400 with field errors: `{ field: [messageKey, …] }`. */
+/** 400 with field errors: `{ field: [message, …] }`; `params` fill the {{placeholders}} of plain keys. */
 export class Invalid extends AppError {
   readonly fields: Record<string, FieldMessage[]>
-  constructor(fields: Record<string, FieldMessage[]>) {
-    super(400, 'invalidValue')
+  constructor(fields: Record<string, FieldMessage[]>, params: Record<string, string | number> = {}) {
+    super(400, 'invalidValue', params)
     this.fields = fields
   }
 }

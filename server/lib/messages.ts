@@ -244,11 +244,11 @@ const M = {
     fr: 'La fin doit être postérieure au début.',
     it: "La fine deve essere successiva all'inizio.",
   },
-  statisticsTooManyBuckets: {
-    en: 'Too many intervals: choose a coarser granularity or a shorter period.',
-    de: 'Zu viele Intervalle: Wählen Sie eine gröbere Auflösung oder einen kürzeren Zeitraum.',
-    fr: 'Trop d’intervalles : choisissez une granularité plus grossière ou une période plus courte.',
-    it: 'Troppi intervalli: scegli una granularità più grossolana o un periodo più breve.',
+  statisticsBucketLimit: {
+    en: 'Too many intervals: at most {{limit}} per answer. Choose a coarser granularity or a shorter period.',
+    de: 'Zu viele Intervalle: höchstens {{limit}} pro Antwort. Wählen Sie eine gröbere Auflösung oder einen kürzeren Zeitraum.',
+    fr: 'Trop d’intervalles : au plus {{limit}} par réponse. Choisissez une granularité plus grossière ou une période plus courte.',
+    it: 'Troppi intervalli: al massimo {{limit}} per risposta. Scegli una granularità più grossolana o un periodo più breve.',
   },
   // Rates (issue 5, SPEC §4–5)
   rateInvalid: {

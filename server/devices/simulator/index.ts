@@ -26,7 +26,7 @@ export interface Simulator {
  * services a real device gateway would use: measurements, station state, charging sessions.
  * Deterministic for a seed and a clock: the same ticks give the same readings.
  */
-export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }: { domain: Domain; seed: number; log: FastifyBaseLogger; stepMs?: number }): Simulator {
+export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, backfillDays = SIMULATOR.backfillDays }: { domain: Domain; seed: number; log: FastifyBaseLogger; stepMs?: number; backfillDays?: number }): Simulator {
   const states = new Map<number, SimState>()
   const lastTick = new Map<number, number>()
   const reported = new Map<number, string>()
@@ -106,7 +106,7 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs }
     const now = new Date()
     for (const id of await domain.devices.installationIds()) {
       const newest = await domain.measurements.newestBucket(id)
-      const earliest = new Date(now.getTime() - SIMULATOR.backfillDays * 86_400_000)
+      const earliest = new Date(now.getTime() - backfillDays * 86_400_000)
       const from = newest && newest > earliest ? new Date(newest.getTime() + 15 * 60_000) : earliest
       // The current bucket fills from live readings; only whole buckets before it are backfilled.
       const to = bucketOf(now)

@@ -63,8 +63,8 @@ interface StatisticsQuery {
   flat?: boolean
 }
 
-/** At most this many buckets per answer (a year of 15-minute buckets is 35,040). */
-export const MAX_BUCKETS = 40_000
+/** At most this many buckets per answer (a year of 15-minute buckets is 35,040); more is a 400 naming it. */
+export const MAX_BUCKETS = 50_000
 
 /**
  * How a series is computed from the 15-minute aggregates `a` joined with their meter `mt` (and `p.price`,
@@ -119,7 +119,37 @@ interface Scope {
 }
 
 const TRUNC: Record<Granularity, string> = { fifteen_minutes: '15 minutes', hour: 'hour', day: 'day', month: 'month' }
-const round = (x: number) => Math.round(x * 10_000) / 10_000
+
+/**
+ * Where aggregates are read from: the 15-minute rows or their hourly / daily rollups in installation-local
+ * time (migration 0060, kept by triggers), each named with the granularity of its buckets.
+ */
+type Source = 'measurements_15m' | 'measurements_1h' | 'measurements_1d'
+const GRAIN: Record<Source, Granularity> = { measurements_15m: 'fifteen_minutes', measurements_1h: 'hour', measurements_1d: 'day' }
+
+/**
+ * The coarsest table that answers [aligned start, end) by `g` exactly (issue 11 §2): daily rollups for
+ * day and month when `end` is a local midnight, hourly ones when it is a local full hour, else the
+ * 15-minute rows (start is always truncated to a bucket of `g`, so only `end` can cut a rollup bucket).
+ */
+function sourceFor(g: Granularity, end: Date, tz: string, rollups: boolean): Source {
+  if (!rollups || g === 'fifteen_minutes') return 'measurements_15m'
+  const local = localIso(end, tz)
+  const onHour = local.slice(14, 19) === '00:00'
+  if (onHour && g !== 'hour' && local.slice(11, 13) === '00') return 'measurements_1d'
+  return onHour ? 'measurements_1h' : 'measurements_15m'
+}
+
+/** An instant column as ISO-8601 with the installation's offset, built in SQL once per bucket. */
+function localLabel(col: RawBuilder<unknown>, tz: string) {
+  const off = sql`(extract(epoch from (${col} at time zone ${tz}) - (${col} at time zone 'UTC'))::int / 60)`
+  return sql<string>`to_char(${col} at time zone ${tz}, 'YYYY-MM-DD"T"HH24:MI:SS')
+    || case when ${off} < 0 then '-' else '+' end
+    || lpad((abs(${off}) / 60)::text, 2, '0') || ':' || lpad((abs(${off}) % 60)::text, 2, '0')`
+}
+// To 4 decimals via 9: sums of sums (rollups) and direct sums differ in the last bits of a double, which
+// must not flip a value lying on a half (0.79695 → 0.797 both ways).
+const round = (x: number) => Math.round(Math.round(x * 1e9) / 1e5) / 10_000
 
 /** Start of the bucket containing `start`, in installation-local time (Postgres expression). */
 function alignedStart(g: Granularity, start: Date, tz: string) {
@@ -128,9 +158,9 @@ function alignedStart(g: Granularity, start: Date, tz: string) {
     : sql`date_trunc(${TRUNC[g]}, ${start}::timestamptz, ${tz})`
 }
 
-/** The bucket a 15-minute aggregate falls in. */
-function bucketKey(g: Granularity, tz: string) {
-  return g === 'fifteen_minutes' ? sql`a.bucket` : sql`date_trunc(${TRUNC[g]}, a.bucket, ${tz})`
+/** The bucket an aggregate of `src` falls in. */
+function bucketKey(g: Granularity, tz: string, src: Source) {
+  return g === GRAIN[src] ? sql`a.bucket` : sql`date_trunc(${TRUNC[g]}, a.bucket, ${tz})`
 }
 
 /** All bucket starts of [aligned start, end): absolute steps below a day, local calendar steps above. */
@@ -176,59 +206,100 @@ function priceJoin(installationId: number, tz: string, flat: boolean) {
  * Statistics from the 15-minute aggregates (issue 5 §2), computed in Postgres. Rights: every call
  * passes `installations.access`; without the overview switch only the caller's readable charging
  * stations are shown, and costs need the cost switch (SPEC §6).
+ *
+ * Each query reads the coarsest table that answers it exactly (sourceFor): hourly or daily rollups,
+ * or the 15-minute rows. Costs are priced per tariff slot, so they come from hourly rollups only when
+ * every tariff schedule of the installation switches on full hours, else from the 15-minute rows.
+ * `rollups: false` forces the 15-minute rows and per-value labels of the design before issue 11 (the
+ * benchmark compares against it; env STATS_ROLLUPS=off).
  */
-export function createStatisticsService({ db, installations }: { db: Db; installations: InstallationService }) {
+export function createStatisticsService({ db, installations, rollups = process.env.STATS_ROLLUPS !== 'off' }: { db: Db; installations: InstallationService; rollups?: boolean }) {
   function checkRange(q: StatisticsQuery) {
     if (!(q.end.getTime() > q.start.getTime())) throw new Invalid({ end: ['statisticsEndBeforeStart'] })
     const minutes = { fifteen_minutes: 15, hour: 60, day: 1440, month: 43_200 }[q.granularity]
-    if ((q.end.getTime() - q.start.getTime()) / 60_000 / minutes > MAX_BUCKETS) throw new Invalid({ granularity: ['statisticsTooManyBuckets'] })
+    if ((q.end.getTime() - q.start.getTime()) / 60_000 / minutes > MAX_BUCKETS) throw new Invalid({ granularity: ['statisticsBucketLimit'] }, { limit: MAX_BUCKETS })
   }
 
-  function from(scope: Scope, q: StatisticsQuery, withCost: boolean) {
+  function from(scope: Scope, q: StatisticsQuery, src: Source, withCost: boolean) {
     const meters = scope.meterIds ? (scope.meterIds.length ? sql`and mt.id in (${sql.join(scope.meterIds)})` : sql`and false`) : sql``
-    return sql`from measurements_15m a
+    const rows = sql`from ${sql.table(src)} a
       join meters mt on mt.id = a.meter_id
-      ${withCost ? priceJoin(scope.installationId, scope.tz, !!q.flat) : sql``}
       where mt.installation_id = ${scope.installationId} ${meters}
+        ${withCost ? sql`and mt.meter_type in ('main_power', 'charging_station')` : sql``}
+        and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
+    if (!withCost) return rows
+    return sql`from ${sql.table(src)} a join meters mt on mt.id = a.meter_id ${priceJoin(scope.installationId, scope.tz, !!q.flat)}
+      where mt.installation_id = ${scope.installationId} ${meters}
+        ${rollups ? sql`and mt.meter_type in ('main_power', 'charging_station')` : sql``}
         and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
   }
 
-  const needsCost = (defs: SeriesDef[]) => defs.some((d) => d.name === 'cost')
+  const isCost = (d: SeriesDef) => d.name === 'cost'
+
+  /** True when every tariff schedule entry of the installation starts and ends on a full hour. */
+  async function tariffsOnFullHours(installationId: number): Promise<boolean> {
+    const rows = await db.selectFrom('tariffs').select('schedule').where('installation_id', '=', installationId).execute()
+    return rows.every((r) => (r.schedule as { start?: string; end?: string }[]).every((e) => /:00$/.test(e.start ?? '') && /:00$/.test(e.end ?? '')))
+  }
+
+  /**
+   * Sources of the plain series and of the cost series; costs need hourly rows at least, since a tariff
+   * price holds per hour (or per quarter hour when a schedule switches within the hour).
+   */
+  async function sources(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<{ src: Source; costSrc: Source | null }> {
+    const src = sourceFor(q.granularity, q.end, scope.tz, rollups)
+    if (!defs.some(isCost)) return { src, costSrc: null }
+    if (src === 'measurements_15m') return { src, costSrc: src }
+    return { src, costSrc: (await tariffsOnFullHours(scope.installationId)) ? 'measurements_1h' : 'measurements_15m' }
+  }
+
+  /** `<expr> as v<i>` of the defs `pick` selects, keeping each def's index in `defs` as its column name. */
+  const columns = (defs: SeriesDef[], pick: (d: SeriesDef) => boolean, expr: (d: SeriesDef) => RawBuilder<unknown> = (d) => d.expr) =>
+    defs.flatMap((d, i) => (pick(d) ? [sql`${expr(d)} as ${sql.ref(`v${i}`)}`] : []))
 
   async function series(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<Omit<StatisticsAnswer, 'installation_id' | 'timezone'>> {
     checkRange(q)
-    const cols = defs.map((d, i) => sql`${d.expr} as ${sql.ref(`v${i}`)}`)
+    const { src, costSrc } = await sources(scope, q, defs)
+    const key = (s: Source) => bucketKey(q.granularity, scope.tz, s)
+    const plain = columns(defs, (d) => !isCost(d))
+    const costs = columns(defs, isCost)
     const outer = defs.map((d, i) => {
-      const v = sql`coalesce(agg.${sql.ref(`v${i}`)}, 0)`
+      const v = sql`coalesce(${sql.ref(`${isCost(d) ? 'cagg' : 'agg'}.v${i}`)}, 0)`
       return d.kind === 'flow'
         ? sql`${v} / (extract(epoch from (lead(b.start, 1, ${q.end}::timestamptz) over (order by b.start) - b.start)) / 3600.0) as ${sql.ref(`v${i}`)}`
         : sql`${v} as ${sql.ref(`v${i}`)}`
     })
-    const { rows } = await sql<Record<string, unknown> & { start: Date }>`
+    const { rows } = await sql<Record<string, unknown> & { start: Date; label: string }>`
       with b as (${bucketSeries(q.granularity, q.start, q.end, scope.tz)}),
-      agg as (select ${bucketKey(q.granularity, scope.tz)} as start ${cols.length ? sql`, ${sql.join(cols)}` : sql``}
-        ${from(scope, q, needsCost(defs))} group by 1)
-      select b.start ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
-      from b left join agg on agg.start = b.start order by b.start`.execute(db)
+      agg as (select ${key(src)} as start ${plain.length ? sql`, ${sql.join(plain)}` : sql``}
+        ${from(scope, q, src, false)} group by 1)
+      ${costSrc ? sql`, cagg as (select ${key(costSrc)} as start, ${sql.join(costs)} ${from(scope, q, costSrc, true)} group by 1)` : sql``}
+      select b.start, ${localLabel(sql`b.start`, scope.tz)} as label ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
+      from b left join agg on agg.start = b.start ${costSrc ? sql`left join cagg on cagg.start = b.start` : sql``}
+      order by b.start`.execute(db)
     const out: Record<string, Bucket[]> = {}
     const units: Record<string, string> = {}
     defs.forEach((d, i) => {
       units[d.name] = d.unit
-      out[d.name] = rows.map((r) => ({ start: localIso(new Date(r.start), scope.tz), value: round(Number(r[`v${i}`])) }))
+      const v = `v${i}`
+      out[d.name] = rollups
+        ? rows.map((r) => ({ start: r.label, value: round(Number(r[v])) }))
+        : rows.map((r) => ({ start: localIso(new Date(r.start), scope.tz), value: round(Number(r[v])) }))
     })
-    return { start: localIso(rows[0] ? new Date(rows[0].start) : q.start, scope.tz), end: localIso(q.end, scope.tz), granularity: q.granularity, units, series: out }
+    return { start: rows[0] ? rows[0].label : localIso(q.start, scope.tz), end: localIso(q.end, scope.tz), granularity: q.granularity, units, series: out }
   }
 
   async function totals(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<Omit<TotalsAnswer, 'installation_id' | 'timezone'>> {
     checkRange(q)
+    const { src, costSrc } = await sources(scope, q, defs)
     const start = alignedStart(q.granularity, q.start, scope.tz)
-    const cols = defs.map((d, i) =>
-      d.kind === 'flow'
-        ? sql`${d.expr} / (extract(epoch from (${q.end}::timestamptz - ${start})) / 3600.0) as ${sql.ref(`v${i}`)}`
-        : sql`${d.expr} as ${sql.ref(`v${i}`)}`,
-    )
+    const perHour = (d: SeriesDef) => (d.kind === 'flow' ? sql`${d.expr} / (extract(epoch from (${q.end}::timestamptz - ${start})) / 3600.0)` : d.expr)
+    const plain = columns(defs, (d) => !isCost(d), perHour)
+    const costs = columns(defs, isCost, perHour)
     const { rows } = await sql<Record<string, unknown> & { start: Date }>`
-      select ${start} as start ${cols.length ? sql`, ${sql.join(cols)}` : sql``} ${from(scope, q, needsCost(defs))}`.execute(db)
+      select ${start} as start, agg.*, cagg.*
+      from (select count(*) as n ${plain.length ? sql`, ${sql.join(plain)}` : sql``} ${from(scope, q, src, false)}) agg
+      cross join (select ${costSrc ? sql`${sql.join(costs)} ${from(scope, q, costSrc, true)}` : sql`null as c`}) cagg`.execute(db)
     const row = rows[0]
     const units: Record<string, string> = {}
     const values: Record<string, number> = {}

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import request from 'supertest'
+import { sql } from 'kysely'
+import type { FastifyInstance } from 'fastify'
+import { auth, login, startApp } from './helpers.ts'
+import { createStatisticsService, type StatisticsParams } from '../../server/domain/statistics/service.ts'
+import type { Actor } from '../../server/domain/auth/service.ts'
+
+/**
+ * Statistics from the hourly and daily rollups (issue 11 §2) answer exactly what a direct sum over the
+ * 15-minute rows answers: the same service with `rollups: false` reads only measurements_15m, as every
+ * call did before the rollups. Data arrive by all three ways aggregates are written (the backfill's
+ * recordAggregates, live readings through record(), a plain insert) over both Zurich DST changes of 2025
+ * (30 March: 23 hours, 26 October: 25 hours).
+ */
+let app: FastifyInstance
+let token: string
+let actor: Actor
+let direct: ReturnType<typeof createStatisticsService>
+let rolled: ReturnType<typeof createStatisticsService>
+const INST = 1
+const Q = 15 * 60_000
+
+// Irregular values (not all equal), different per meter, so a bucket counted twice or missed shows.
+const v = (i: number, salt: number) => Math.round((((i * 7 + salt * 11) % 17) / 7 + salt / 50) * 1000) / 1000
+
+beforeAll(async () => {
+  ;({ app } = await startApp({ roles: ['api'] }))
+  const d = app.domain!
+  const meters = await d.db.selectFrom('meters').select(['id', 'meter_type']).where('installation_id', '=', INST).orderBy('id').execute()
+  const byType = (t: string) => meters.filter((m) => m.meter_type === t).map((m) => m.id)
+  // Backfill path: main, PV, battery and stations across March and October 2025, in 2000-row chunks.
+  const backfilled = [...byType('main_power'), ...byType('pv'), ...byType('battery'), ...byType('charging_station')]
+  for (const [from, to] of [['2025-03-27T23:00:00Z', '2025-04-02T22:00:00Z'], ['2025-10-23T22:00:00Z', '2025-10-29T23:00:00Z']]) {
+    const rows = []
+    for (let t = Date.parse(from), i = 0; t < Date.parse(to); t += Q, i++) {
+      for (const [k, id] of backfilled.entries()) {
+        const battery = byType('battery').includes(id)
+        rows.push({ meter_id: id, bucket: new Date(t), energy_in_kwh: v(i, k + 1), energy_out_kwh: v(i + 3, k + 2) / 2, volume_m3: 0, power_avg_kw: 1, soc_last: battery && i % 5 ? (i * 3) % 100 : null })
+      }
+    }
+    await d.measurements.recordAggregates(rows)
+  }
+  // Plain insert: heat and water meters over the autumn change.
+  const others = [...byType('heat'), ...byType('cold_water'), ...byType('hot_water')]
+  const rows = []
+  for (let t = Date.parse('2025-10-24T22:00:00Z'), i = 0; t < Date.parse('2025-10-27T23:00:00Z'); t += Q, i++) {
+    for (const [k, id] of others.entries()) rows.push({ meter_id: id, bucket: new Date(t), energy_in_kwh: v(i, k + 20), energy_out_kwh: 0, volume_m3: v(i, k + 30), power_sum: 0, samples: 1, soc_last: null })
+  }
+  await d.db.insertInto('measurements_15m').values(rows).execute()
+  // Live path: readings every 5 minutes on top of backfilled buckets of the repeated autumn hour (upserts).
+  for (let t = Date.parse('2025-10-26T00:00:00Z'); t < Date.parse('2025-10-26T02:00:00Z'); t += 5 * 60_000) {
+    await d.measurements.record(backfilled.map((id, k) => ({ meter_id: id, ts: new Date(t), power_kw: 1, energy_in_kwh: 0.25 + k / 100, energy_out_kwh: 0.01, soc: byType('battery').includes(id) ? 50 : null })))
+  }
+  token = await login(app, 'super@example.com')
+  const sup = await d.db.selectFrom('users').select(['id', 'is_superuser']).where('email', '=', 'super@example.com').executeTakeFirstOrThrow()
+  actor = { id: sup.id, is_superuser: sup.is_superuser }
+  direct = createStatisticsService({ db: d.db, installations: d.installations, rollups: false })
+  rolled = createStatisticsService({ db: d.db, installations: d.installations, rollups: true })
+}, 120_000)
+afterAll(async () => app?.close())
+
+const CASES: StatisticsParams[] = [
+  { start: '2025-03-30', end: '2025-03-31', granularity: 'hour' },
+  { start: '2025-03-30', end: '2025-03-31', granularity: 'fifteen_minutes' },
+  { start: '2025-10-26', end: '2025-10-27', granularity: 'hour' },
+  { start: '2025-10-26', end: '2025-10-27', granularity: 'day' },
+  { start: '2025-03-24', end: '2025-03-31', granularity: 'day' },
+  { start: '2025-10-20', end: '2025-10-27', granularity: 'day', flow: true },
+  { start: '2025-03-01', end: '2025-04-01', granularity: 'day' },
+  { start: '2025-10-01', end: '2025-11-01', granularity: 'day', flat: true },
+  { start: '2025-01-01', end: '2026-01-01', granularity: 'month' },
+  { start: '2025-01-01', end: '2026-01-01', granularity: 'day' },
+  // Ends that cut a day or an hour: the rollup of the cut bucket must not be used.
+  { start: '2025-10-25', end: '2025-10-26T13:00:00+01:00', granularity: 'day' },
+  { start: '2025-10-26T01:30:00+02:00', end: '2025-10-26T02:45:00+01:00', granularity: 'hour' },
+]
+
+describe('statistics from rollups equal the direct sum over the 15-minute rows', () => {
+  it('installation, flow, battery, per station, sections and totals for days, weeks, months and a year across DST', async () => {
+    for (const p of CASES) {
+      const [a, b] = await Promise.all([rolled.installation(actor, INST, p), direct.installation(actor, INST, p)])
+      expect(a, JSON.stringify(p)).toEqual(b)
+      expect(await rolled.totals(actor, INST, p), JSON.stringify(p)).toEqual(await direct.totals(actor, INST, p))
+      expect(await rolled.batteryStates(actor, INST, p), JSON.stringify(p)).toEqual(await direct.batteryStates(actor, INST, p))
+      expect(await rolled.perStation(actor, INST, p), JSON.stringify(p)).toEqual(await direct.perStation(actor, INST, p))
+      expect(await rolled.section(actor, INST, 'water', p), JSON.stringify(p)).toEqual(await direct.section(actor, INST, 'water', p))
+    }
+    // Non-trivial: the autumn DST day has data, 25 hourly buckets, the repeated hour twice.
+    const autumn = await rolled.installation(actor, INST, CASES[2])
+    expect(autumn.series.grid_import).toHaveLength(25)
+    expect(autumn.series.grid_import.every((x) => x.value > 0)).toBe(true)
+    expect(autumn.series.cost.some((x) => x.value > 0)).toBe(true)
+    expect((await rolled.installation(actor, INST, CASES[0])).series.pv_production).toHaveLength(23)
+  }, 180_000)
+
+  it('the rollup tables hold the sums of their 15-minute rows per local hour and day', async () => {
+    const db = app.domain!.db
+    for (const [table, unit] of [['measurements_1h', 'hour'], ['measurements_1d', 'day']] as const) {
+      const { rows } = await sql<{ n: number; bad: number }>`
+        with expect as (
+          select a.meter_id, date_trunc(${unit}, a.bucket, 'Europe/Zurich') as bucket, sum(a.energy_in_kwh) e_in, sum(a.energy_out_kwh) e_out, sum(a.volume_m3) vol
+          from measurements_15m a group by 1, 2)
+        select count(*)::int as n, count(*) filter (where r.meter_id is null or abs(r.energy_in_kwh - x.e_in) > 1e-9
+          or abs(r.energy_out_kwh - x.e_out) > 1e-9 or abs(r.volume_m3 - x.vol) > 1e-9)::int as bad
+        from expect x left join ${sql.table(table)} r on r.meter_id = x.meter_id and r.bucket = x.bucket`.execute(db)
+      const count = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+      expect(rows[0].n).toBeGreaterThan(100)
+      expect(rows[0].bad).toBe(0)
+      expect(Number(count.n)).toBe(rows[0].n)
+    }
+  })
+
+  it('retention thins raw readings and leaves the rollups', async () => {
+    const db = app.domain!.db
+    const count = async (t: 'measurements_1h' | 'measurements_1d') => Number((await db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n)
+    const before = [await count('measurements_1h'), await count('measurements_1d')]
+    expect(await app.domain!.measurements.thin(new Date('2030-01-01'))).toBeGreaterThan(0)
+    expect([await count('measurements_1h'), await count('measurements_1d')]).toEqual(before)
+    expect(await rolled.totals(actor, INST, CASES[3])).toEqual(await direct.totals(actor, INST, CASES[3]))
+  })
+
+  it('a change of the installation timezone rebuilds the rollups in the new local time', async () => {
+    const db = app.domain!.db
+    await db.updateTable('installations').set({ timezone: 'America/New_York' }).where('id', '=', INST).execute()
+    try {
+      for (const p of [CASES[3], CASES[6], CASES[1]]) expect(await rolled.installation(actor, INST, p)).toEqual(await direct.installation(actor, INST, p))
+    } finally {
+      await db.updateTable('installations').set({ timezone: 'Europe/Zurich' }).where('id', '=', INST).execute()
+    }
+    expect(await rolled.installation(actor, INST, CASES[2])).toEqual(await direct.installation(actor, INST, CASES[2]))
+  })
+})
+
+describe('statistics answers are bounded', () => {
+  const get = (q: string, lang = 'en') => request(app.server).get(`/api/statistics/${INST}${q}`).set(auth(token)).set('Accept-Language', lang)
+
+  it('a year of 15-minute buckets is answered; more than 50,000 buckets is a 400 that names the limit', async () => {
+    const year = await get('?start=2025-01-01&end=2026-01-01&granularity=fifteen_minutes').expect(200)
+    expect(year.body.series.grid_import).toHaveLength(35_040)
+    const tooMany = await get('?start=2025-01-01&end=2026-07-01&granularity=fifteen_minutes').expect(400)
+    expect(tooMany.body.granularity[0]).toMatch(/at most 50000/)
+    expect((await get('?start=2025-01-01&end=2026-07-01&granularity=fifteen_minutes', 'de').expect(400)).body.granularity[0]).toMatch(/höchstens 50000/)
+  }, 60_000)
+})
