@@ -104,7 +104,12 @@ describe('GET /api/swagger.json and /api/swagger.yaml (SPEC §7)', () => {
   it('the operations with a token need the bearer scheme; sign-in does not', () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }])
     expect(doc.paths?.['/api/authentication/token/']?.post?.security).toEqual([])
-    expect(doc.paths?.['/api/authentication/token/']?.post?.responses?.['401']).toBeUndefined()
+    // Sign-in answers 401 for bad credentials and 429 when throttled, never 403 (it needs no rights).
+    expect(Object.keys(doc.paths?.['/api/authentication/token/']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['200', '401', '429']))
+    expect(doc.paths?.['/api/authentication/token/']?.post?.responses?.['403']).toBeUndefined()
+    // Operations limited to a role name it in their requirement (OpenAPI 3.1: roles for non-OAuth schemes).
+    expect(doc.paths?.['/api/cockpit/mail/outbox']?.get?.security).toEqual([{ bearerAuth: ['superuser'] }])
+    expect(doc.paths?.['/api/users/{id}/payment-info/']?.get?.security).toEqual([{ bearerAuth: ['self'] }])
     const r400 = doc.paths?.['/api/cockpit/installations/{installationId}/timers/']?.post?.responses?.['400'] as OpenAPIV3_1.ResponseObject
     expect(JSON.stringify(r400.content)).toContain('#/components/schemas/FieldErrors')
   })
