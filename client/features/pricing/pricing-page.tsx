@@ -48,7 +48,8 @@ export default function PricingPage({ installation }: { installation: Installati
     fetchTariffVersions(installation.id, ctrl.signal).then(setVersions, () => setVersions([]))
     return () => ctrl.abort()
   }, [installation.id, t, tc, reload])
-  const upcoming = versions.find((v) => v.editable && v.valid_from === versions.filter((x) => x.editable).at(-1)?.valid_from) ?? null
+  // Versions come newest first: the next one to start is the last that has not started.
+  const upcoming = versions.filter((v) => v.editable).at(-1) ?? null
 
   const perKwh = (v: number) => `${f.number(v, 4)} CHF/kWh`
   const spans = (list: Span[]) => (list.length ? list.map(([s, e]) => `${hhmm(s)}–${hhmm(e)}`).join(', ') : t('none'))
