@@ -20,10 +20,11 @@ const StationBulk = z.array(StationPatch.extend({ id: Id })).min(1).max(1000)
 /**
  * Station routes of issue 4 beside the GET/PATCH ones in installations.ts.
  * POST …/charging_stations/{id}/simulator/plug_in {minutes?: 1–240, default 30; energy_kwh?: 0–200, the
- * car's need, default 0} → 202: demo control
+ * car's need, default 0; rfid_id?: the card it badges in with} → 202: demo control
  * (docs/decisions.md) that plugs a fully charged guest car in at a simulated station, so learning mode
  * (which needs a car plugged in, SPEC §4) can be shown at any hour. Admins only (403); 404 for an
- * unknown station or when no simulator runs in this process.
+ * unknown station or card, or when no simulator runs in this process. POST …/simulator/unplug → 202:
+ * that car leaves now (404 when none is plugged in).
  */
 export function stationRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
@@ -97,19 +98,41 @@ export function stationRoutes(fastify: FastifyInstance, domain: Domain) {
       schema: {
         summary: 'Demo: plug a guest car in at a simulated station (admins)',
         params: StationParams,
-        body: z.object({ minutes: z.number().int().min(1).max(240).default(30), energy_kwh: z.number().min(0).max(200).default(0).describe("The car's energy need, kWh") }),
-        response: { 202: z.object({ station_id: z.number().int(), minutes: z.number().int(), energy_kwh: z.number() }) },
+        body: z.object({
+          minutes: z.number().int().min(1).max(240).default(30),
+          energy_kwh: z.number().min(0).max(200).default(0).describe("The car's energy need, kWh"),
+          rfid_id: Id.optional().describe('The RFID card the car badges in with (a card of this installation); none: a guest without a badge'),
+        }),
+        response: { 202: z.object({ station_id: z.number().int(), minutes: z.number().int(), energy_kwh: z.number(), rfid_id: z.number().int().nullable() }) },
       },
     },
     async (req, reply) => {
       const { installationId, stationId } = req.params
-      const { minutes, energy_kwh } = req.body
+      const { minutes, energy_kwh, rfid_id } = req.body
       const actor = await actorOf(domain, req)
       if (!isAdmin(await domain.installations.requireRole(actor, installationId))) throw Forbidden()
       const station = (await domain.stations.forDevices(installationId)).find((s) => s.id === stationId)
       if (!station || !app.simulator) throw NotFound()
-      await app.simulator.plugIn(installationId, stationId, minutes, new Date(), energy_kwh)
-      return reply.code(202).send({ station_id: stationId, minutes, energy_kwh })
+      if (rfid_id !== undefined && !(await domain.devices.equipment(installationId)).rfids.some((r) => r.id === rfid_id)) throw NotFound()
+      await app.simulator.plugIn(installationId, stationId, minutes, new Date(), energy_kwh, rfid_id)
+      return reply.code(202).send({ station_id: stationId, minutes, energy_kwh, rfid_id: rfid_id ?? null })
+    },
+  )
+  app.post(
+    `${one}/simulator/unplug`,
+    {
+      schema: {
+        summary: 'Demo: the car plugged in by plug_in leaves now (admins)',
+        params: StationParams,
+        response: { 202: z.object({ station_id: z.number().int() }) },
+      },
+    },
+    async (req, reply) => {
+      const { installationId, stationId } = req.params
+      const actor = await actorOf(domain, req)
+      if (!isAdmin(await domain.installations.requireRole(actor, installationId))) throw Forbidden()
+      if (!app.simulator || !(await app.simulator.unplug(installationId, stationId))) throw NotFound()
+      return reply.code(202).send({ station_id: stationId })
     },
   )
 }

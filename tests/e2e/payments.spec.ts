@@ -12,7 +12,8 @@ async function logIn(page: Page, email: string): Promise<void> {
   await page.getByLabel('E-mail').fill(email)
   await page.getByLabel('Password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Log in' }).click()
-  await expect(page).toHaveURL(/\/facility\/\d+$/)
+  // The first sign-in after the server starts can wait for its start-up work (backfill) on a busy machine.
+  await expect(page).toHaveURL(/\/facility\/\d+$/, { timeout: 30_000 })
 }
 
 async function token(request: APIRequestContext, email: string): Promise<string> {
@@ -24,6 +25,7 @@ async function token(request: APIRequestContext, email: string): Promise<string>
 interface Session { id: number; user_id: number | null; status: string; end: string | null; price: number | null; transaction_fee: number | null }
 
 test('a resident adds a card through the demo checkout, makes it primary and sees a session paid with the fee', async ({ page }) => {
+  test.setTimeout(120_000)
   await logIn(page, 'user@example.com')
   await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Settings' }).click()
   await expect(page.getByRole('heading', { level: 2, name: 'Payment methods' })).toBeVisible()
@@ -58,12 +60,25 @@ test('a resident adds a card through the demo checkout, makes it primary and see
   await expect(visa).toContainText('Primary')
   await expect(list.getByRole('listitem').filter({ hasText: 'Mastercard' })).not.toContainText('Primary')
 
-  // An unpaid finished session of the resident (the simulator's backfill leaves the recent ones unpaid).
+  // A finished, unpaid session of the resident, made now with the demo controls: the backfill's unpaid
+  // sessions are charged by the quarter-hourly job, which may already have run when this test starts.
   const userToken = await token(page.request, 'user@example.com')
+  const adminToken = await token(page.request, 'admin@example.com')
+  const asUser = { headers: { Authorization: `Bearer ${userToken}` } }
+  const asAdmin = { headers: { Authorization: `Bearer ${adminToken}` } }
   const meId = Number(JSON.parse(Buffer.from(userToken.split('.')[1], 'base64url').toString()).user_id)
-  const sessions = (await (await page.request.get('/api/rfids-charge/?installation=1&limit=1000', { headers: { Authorization: `Bearer ${userToken}` } })).json()).results as Session[]
-  const unpaid = sessions.find((s) => s.status === 'unpaid' && s.end && (s.price ?? 0) > 0 && s.user_id === meId)
-  expect(unpaid, 'an unpaid session of the resident').toBeTruthy()
+  const cards = (await (await page.request.get('/api/cockpit/installations/1/rfids/?limit=1000', asAdmin)).json()).results as { id: number; user_id: number | null }[]
+  const myCard = cards.find((c) => c.user_id === meId)!
+  const station1 = '/api/cockpit/installations/1/charging_stations/1/simulator'
+  expect((await page.request.post(`${station1}/plug_in`, { ...asAdmin, data: { minutes: 60, energy_kwh: 20, rfid_id: myCard.id } })).status()).toBe(202)
+  const mine = async () => ((await (await page.request.get('/api/rfids-charge/?installation=1&limit=1000', asUser)).json()).results as (Session & { energy_kwh: number })[])
+    .filter((s) => s.user_id === meId)
+  let running: (Session & { energy_kwh: number }) | undefined
+  await expect.poll(async () => (running = (await mine()).find((s) => !s.end))?.energy_kwh ?? 0, { timeout: 40_000, intervals: [1000] }).toBeGreaterThan(0.05)
+  expect((await page.request.post(`${station1}/unplug`, asAdmin)).status()).toBe(202)
+  let unpaid: Session | undefined
+  await expect.poll(async () => (unpaid = (await mine()).find((s) => s.id === running!.id))?.status, { timeout: 15_000, intervals: [1000] }).toBe('unpaid')
+  expect(unpaid!.price).toBeGreaterThan(0)
   await page.goto(`/facility/1/sessions/${unpaid!.id}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Session details' })).toBeVisible()
   await expect(page.getByRole('region')).toContainText('Unpaid')

@@ -112,6 +112,35 @@ describe('learning mode end to end with the simulator', () => {
     await plug(tokens.admin).send({ minutes: 10 }).expect(202)
   })
 
+  it('plug_in with a card makes a session of the card owner, and unplug ends it now (demo controls)', async () => {
+    const plug = (token: string, body: object) => api().post('/api/cockpit/installations/1/charging_stations/1/simulator/plug_in').set(auth(token)).send(body)
+    const unplug = (token: string, id = 1) => api().post(`/api/cockpit/installations/1/charging_stations/${id}/simulator/unplug`).set(auth(token))
+    const card = await app.domain!.db.selectFrom('rfids').select(['id', 'user_id']).where('id', '=', 1).executeTakeFirstOrThrow()
+    const otherCard = await app.domain!.db.insertInto('rfids').values({ installation_id: other.installationId, user_id: null, tag: 'BE0000000001', description: 'Bern card', active: true, all_stations: true }).returning('id').executeTakeFirstOrThrow()
+    await plug(tokens.admin, { rfid_id: otherCard.id }).expect(404)
+    await plug(tokens.admin, { rfid_id: 2 ** 31 }).expect(400)
+    await unplug(tokens.user).expect(403)
+    await unplug(tokens.bern).expect(403)
+    // The car of the test before leaves; then no demo car is there.
+    await unplug(tokens.admin).expect(202)
+    await unplug(tokens.admin).expect(404)
+    const r = await plug(tokens.admin, { minutes: 60, energy_kwh: 20, rfid_id: card.id }).expect(202)
+    expect(r.body).toEqual({ station_id: 1, minutes: 60, energy_kwh: 20, rfid_id: card.id })
+    // The route plugs in from the wall clock; drive the simulator on from there.
+    const t0 = Date.now()
+    for (let t = t0 + 5000; t <= t0 + 60_000; t += 5000) await app.simulator!.tick(new Date(t))
+    const open = await app.domain!.db.selectFrom('charging_sessions').selectAll().where('station_id', '=', 1).where('end', 'is', null).executeTakeFirstOrThrow()
+    expect(open).toMatchObject({ rfid_id: card.id, user_id: card.user_id, status: 'charging' })
+    expect(open.energy_kwh).toBeGreaterThan(0.1)
+    await unplug(tokens.admin).expect(202)
+    await app.simulator!.tick(new Date(Date.now() + 65_000))
+    const ended = await app.domain!.db.selectFrom('charging_sessions').selectAll().where('id', '=', open.id).executeTakeFirstOrThrow()
+    expect(ended.end).not.toBeNull()
+    expect(ended.status).toBe('unpaid')
+    expect(ended.price_rappen).toBeGreaterThan(0)
+    await unplug(tokens.admin).expect(404)
+  })
+
   it('a card limited to other stations is refused by the simulated station', async () => {
     // Card 1 is the resident card of station 1 in the simulator; limit it to station 2.
     await api().patch('/api/cockpit/installations/1/rfids/1/').set(auth(tokens.admin)).send({ all_stations: false, station_ids: [2] }).expect(200)
@@ -123,7 +152,7 @@ describe('learning mode end to end with the simulator', () => {
       if (s.status === 'notBadgedIn') refused++
     }
     expect(refused).toBeGreaterThan(0)
-    const withCard = await app.domain!.db.selectFrom('charging_sessions').select('id').where('station_id', '=', 1).where('rfid_id', '=', 1).where('start', '>=', new Date(from)).execute()
+    const withCard = await app.domain!.db.selectFrom('charging_sessions').select('id').where('station_id', '=', 1).where('rfid_id', '=', 1).where('start', '>=', new Date(from)).where('start', '<', new Date(from + 3 * 86_400_000)).execute()
     expect(withCard).toEqual([])
     // 216 steps of every installation (the demo's two and the test's): 34 s measured on a shared machine.
   }, 90_000)

@@ -14,11 +14,17 @@ export interface Simulator {
   /** Run one step at `t` (tests drive the clock with this). */
   tick(t: Date): Promise<void>
   /**
-   * Demo control: a guest car (no badge) needing `energyKwh` (default 0: fully charged) plugs in at a
-   * station from `at` for `minutes`, so learning mode or a charging session can be shown at any hour
-   * (issue 12). Takes effect at the next step.
+   * Demo control: a guest car needing `energyKwh` (default 0: fully charged) plugs in at a station
+   * from `at` for `minutes`, so learning mode or a charging session can be shown at any hour (issue 12).
+   * Without `rfidId` it presents no badge; with one it badges in with that card (its owner's session,
+   * when the card is allowed at the station). Takes effect at the next step.
    */
-  plugIn(installationId: number, stationId: number, minutes: number, at?: Date, energyKwh?: number): Promise<void>
+  plugIn(installationId: number, stationId: number, minutes: number, at?: Date, energyKwh?: number, rfidId?: number): Promise<void>
+  /**
+   * Demo control: the guest car plugged in by `plugIn` at the station leaves at `at`; its session ends
+   * at the next step. False when no guest car is there.
+   */
+  unplug(installationId: number, stationId: number, at?: Date): Promise<boolean>
 }
 
 /**
@@ -134,10 +140,17 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
 
   return {
     tick,
-    async plugIn(installationId, stationId, minutes, at = new Date(), energyKwh = 0) {
+    async plugIn(installationId, stationId, minutes, at = new Date(), energyKwh = 0, rfidId) {
       const state = await stateOf(installationId)
       state.guests ??= new Map()
-      state.guests.set(stationId, { arrive: at, depart: new Date(at.getTime() + minutes * 60_000), energyNeededKwh: energyKwh, badge: 'none' })
+      const badge = rfidId === undefined ? { badge: 'none' as const } : { badge: 'resident' as const, rfidId }
+      state.guests.set(stationId, { arrive: at, depart: new Date(at.getTime() + minutes * 60_000), energyNeededKwh: energyKwh, ...badge })
+    },
+    async unplug(installationId, stationId, at = new Date()) {
+      const guest = (await stateOf(installationId)).guests?.get(stationId)
+      if (!guest || guest.depart <= at) return false
+      guest.depart = at < guest.arrive ? guest.arrive : at
+      return true
     },
     async start() {
       stopped = false

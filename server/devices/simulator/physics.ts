@@ -144,7 +144,7 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
       car = null
     }
     if (!car && visit) {
-      const resident = eq.rfids[index % Math.max(1, eq.rfids.length)] ?? null
+      const resident = visit.rfidId !== undefined ? (eq.rfids.find((r) => r.id === visit.rfidId) ?? null) : (eq.rfids[index % Math.max(1, eq.rfids.length)] ?? null)
       // A card limited to other stations (issue 4 per-station permissions) is refused here like an unknown one.
       const allowed = resident && (!resident.station_ids || resident.station_ids.includes(s.id))
       const byRfid = visit.badge === 'resident' && resident && allowed ? { id: resident.id, user_id: resident.user_id } : null

@@ -2,7 +2,7 @@ import type { Car, SimState } from './physics.ts'
 import type { CarVisit } from './models/cars.ts'
 
 /** A visit as JSON: instants as ISO strings. */
-interface VisitJson { arrive: string; depart: string; energyNeededKwh: number; badge: CarVisit['badge'] }
+interface VisitJson { arrive: string; depart: string; energyNeededKwh: number; badge: CarVisit['badge']; rfidId?: number }
 /**
  * The simulator state as saved in `simulator_state` (issue 12 §1): battery SoC (%), each station's car
  * (its visit, kWh delivered so far, badge, open session id) and demo guests, keyed by station id.
@@ -14,8 +14,8 @@ export interface SavedState {
   guests: [number, VisitJson][]
 }
 
-const visitJson = (v: CarVisit): VisitJson => ({ arrive: v.arrive.toISOString(), depart: v.depart.toISOString(), energyNeededKwh: v.energyNeededKwh, badge: v.badge })
-const visitOf = (v: VisitJson): CarVisit => ({ arrive: new Date(v.arrive), depart: new Date(v.depart), energyNeededKwh: v.energyNeededKwh, badge: v.badge })
+const visitJson = (v: CarVisit): VisitJson => ({ arrive: v.arrive.toISOString(), depart: v.depart.toISOString(), energyNeededKwh: v.energyNeededKwh, badge: v.badge, ...(v.rfidId !== undefined ? { rfidId: v.rfidId } : {}) })
+const visitOf = (v: VisitJson): CarVisit => ({ arrive: new Date(v.arrive), depart: new Date(v.depart), energyNeededKwh: v.energyNeededKwh, badge: v.badge, ...(v.rfidId !== undefined ? { rfidId: v.rfidId } : {}) })
 
 /** The state to save. */
 export function saveState(state: SimState): SavedState {

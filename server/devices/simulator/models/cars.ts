@@ -11,6 +11,8 @@ export interface CarVisit {
   depart: Date
   energyNeededKwh: number
   badge: 'resident' | 'unknown' | 'none'
+  /** The card a demo car presents (the plug_in control's `rfid_id`); scheduled visits leave it unset. */
+  rfidId?: number
 }
 
 /** A visit in minutes from local midnight of its arrival date (departures may pass 1440). */
