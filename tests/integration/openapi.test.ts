@@ -22,6 +22,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const
 const NO_BODY = new Set([
   'POST /api/users/:userId/send-welcome-email',
   'POST /api/payments/charge-due/',
+  'POST /api/cockpit/installations/:installationId/charging_stations/:stationId/simulator/unplug',
   'POST /api/payments/webhook/',
   'DELETE /api/cockpit/installations/:installationId/charging_stations/:stationId/learned_rfid',
 ])
