@@ -1,4 +1,7 @@
 import type { AddressInfo } from 'node:net'
+import crypto from 'node:crypto'
+import pg from 'pg'
+import { inject } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
 import { buildApp } from '../../server/app.ts'
@@ -6,7 +9,29 @@ import { loadConfig, type Config, type Role } from '../../config/env.ts'
 
 export const PASSWORD = 'Cockpit-2026!'
 
-/** Build the app on a fresh in-memory PGlite with the demo seeded, listening on a free port. */
+let databases = 0
+/**
+ * A fresh database for one app: on TEST_DB=postgres a new database on the run's throwaway cluster
+ * (tests/postgres/global-setup.ts), else undefined (the app takes an in-memory PGlite).
+ */
+export async function testDatabaseUrl(): Promise<string | undefined> {
+  const admin = inject('pgUrl')
+  if (!admin) return undefined
+  const name = `cockpit_${process.pid}_${++databases}_${crypto.randomBytes(3).toString('hex')}`
+  const client = new pg.Client({ connectionString: admin })
+  await client.connect()
+  try {
+    // template0: concurrent CREATE DATABASE from template1 fails while another one copies it.
+    await client.query(`CREATE DATABASE ${name} TEMPLATE template0`)
+  } finally {
+    await client.end()
+  }
+  const url = new URL(admin)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+/** Build the app on a fresh database (in-memory PGlite, or Postgres with TEST_DB=postgres) with the demo seeded, listening on a free port. */
 export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string } = {}) {
   const config: Config = {
     ...loadConfig({}),
@@ -16,6 +41,7 @@ export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Confi
     port: 0,
     host: '127.0.0.1',
     dataDir: '/nonexistent',
+    databaseUrl: await testDatabaseUrl(),
     memoryDb: true,
     demo: true,
     demoPassword: PASSWORD,
