@@ -132,7 +132,7 @@ export function createInstallationService({ db }: { db: Db }) {
       if (!actor.is_superuser) throw Forbidden()
       await requireRole(actor, id)
       const users = userIds.length
-        ? await db.selectFrom('users').select(['id', 'is_superuser']).where('id', 'in', userIds).where('is_active', '=', true).execute()
+        ? await db.selectFrom('users').select(['id', 'is_superuser']).where('id', 'in', userIds).where('is_active', '=', true).orderBy('id').execute()
         : []
       const out: Access[] = []
       for (const u of users) {
