@@ -1,5 +1,9 @@
+import { sql } from 'kysely'
 import type { Db } from './connection.ts'
 import type { ScheduleEntry } from '../../shared/rules/tariff.ts'
+
+/** Advisory lock key of the demo seed (issue 16 §3; any fixed bigint, unique within this program). */
+const DEMO_SEED_LOCK = 0x636f636b /* "cock" */
 
 /** Demo accounts (README): e-mail and role; all share DEMO_PASSWORD. */
 export const DEMO_USERS = [
@@ -41,13 +45,16 @@ const HIGH_TARIFF: ScheduleEntry[] = [
  * Then, with ids after all of the first one's, "Demo Office Bern" (see {@link DEMO_SECOND}): a small
  * office with main meter, 15 kWp PV, two 22 kW stations, two cards and its admin admin2@example.com; the
  * simulator runs it like the first (its sessions come from the backfill).
- * Does nothing when an installation exists. Returns the first installation's id, or null when it did nothing.
+ * Does nothing when an installation exists; safe when processes start at once (an advisory lock). Returns the first installation's id, or null when it did nothing.
  */
 export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { passwordHash: string; now?: Date }): Promise<number | null> {
-  const existing = await db.selectFrom('installations').select('id').limit(1).executeTakeFirst()
-  if (existing) return null
   const lastYear = `${now.getUTCFullYear() - 1}-01-01`
   return db.transaction().execute(async (tx) => {
+    // Issue 16 §3: several processes starting at once on one empty Postgres seed one demo. The check and
+    // the inserts run under a transaction-scoped advisory lock, so the second process waits, then sees
+    // the first one's installation.
+    await sql`select pg_advisory_xact_lock(${DEMO_SEED_LOCK})`.execute(tx)
+    if (await tx.selectFrom('installations').select('id').limit(1).executeTakeFirst()) return null
     const inst = await tx
       .insertInto('installations')
       .values({ name: 'Demo Residence Zürich', timezone: 'Europe/Zurich', currency: 'CHF', latitude: 47.3769, longitude: 8.5417, pay_enabled: true, online: true, offline_since: null, alerts: '[]', operator: JSON.stringify(DEMO_OPERATOR) })
