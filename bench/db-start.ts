@@ -16,7 +16,7 @@ const app = await buildApp({ ...loadConfig({ DATA_DIR: dataDir, DEMO: 'on', LOG_
 const tBuilt = performance.now()
 await startBackground(app)
 const tReady = performance.now()
-for (const job of app.jobs) job.stop()
+await app.jobRunner?.stop()
 await app.simulator?.stop()
 const db = app.domain!.db
 const t1 = performance.now()

@@ -18,7 +18,8 @@ import { message, pickLang } from './lib/messages.ts'
 import { dbErrorAnswer } from './lib/db-errors.ts'
 import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
-import { createRetentionJob, type Job } from './jobs/retention.ts'
+import { createRetentionJob } from './jobs/retention.ts'
+import { inProcessRunner, pgBossRunner, type Job, type JobRunner } from './jobs/runner.ts'
 import { createMailJob } from './jobs/mail-outbox.ts'
 import { createReportJob } from './jobs/reports.ts'
 import { createPaymentJob } from './jobs/payments.ts'
@@ -31,6 +32,10 @@ declare module 'fastify' {
     relay?: Relay
     simulator?: Simulator
     jobs: Job[]
+    /** Runs `jobs` once started (startBackground): timers in this process, or pg-boss on Postgres. */
+    jobRunner?: JobRunner
+    /** DATABASE_URL when the system of record is a Postgres server (jobs then go through pg-boss). */
+    databaseUrl?: string
   }
 }
 
@@ -49,6 +54,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1 << 20,
   })
   app.decorate('jobs', [])
+  app.decorate('databaseUrl', config.databaseUrl)
   // Routes declare zod schemas (fastify-type-provider-zod): Fastify validates requests and serializes answers.
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -61,7 +67,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref()
   })
   app.addHook('onClose', async () => {
-    for (const job of app.jobs) job.stop()
+    await app.jobRunner?.stop()
     await app.simulator?.stop()
   })
   app.setErrorHandler((err, req, reply) => {
@@ -143,5 +149,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 /** Start what runs in the background: the simulator (with its backfill) and scheduled jobs. */
 export async function startBackground(app: FastifyInstance): Promise<void> {
   if (app.simulator) await app.simulator.start()
-  for (const job of app.jobs) job.start()
+  // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster
+  // (issue 16 §2); the embedded database has one process, so timers in it suffice.
+  app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log) : inProcessRunner(app.jobs, app.log)
+  await app.jobRunner.start()
 }

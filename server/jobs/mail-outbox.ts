@@ -1,17 +1,16 @@
 import nodemailer from 'nodemailer'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Domain } from '../domain/index.ts'
-import type { Job } from './retention.ts'
+import type { Job } from './runner.ts'
 
 /**
- * Sends the mail outbox every 10 s through SMTP_URL with nodemailer. A failed message is retried with
+ * Sends the mail outbox every 10 s (one process at a time on Postgres: server/jobs/runner.ts) through SMTP_URL with nodemailer. A failed message is retried with
  * back-off (domain/mail RETRY_DELAYS_MS). Without SMTP_URL messages stay in the outbox and are logged
  * once, so a later configuration sends them.
  */
-export function createMailJob({ domain, smtpUrl, from, log, everyMs = 10_000 }: { domain: Domain; smtpUrl?: string; from: string; log: FastifyBaseLogger; everyMs?: number }): Job & { runOnce(): Promise<number> } {
+export function createMailJob({ domain, smtpUrl, from, log, everySeconds = 10 }: { domain: Domain; smtpUrl?: string; from: string; log: FastifyBaseLogger; everySeconds?: number }): Job & { runOnce(): Promise<number>; close(): void } {
   const transport = smtpUrl ? nodemailer.createTransport(smtpUrl) : null
   const logged = new Set<number>()
-  let timer: NodeJS.Timeout | undefined
   let running = false
 
   async function runOnce(): Promise<number> {
@@ -46,13 +45,13 @@ export function createMailJob({ domain, smtpUrl, from, log, everyMs = 10_000 }: 
   }
 
   return {
+    name: 'mail-outbox',
+    schedule: { everySeconds },
     runOnce,
-    start() {
-      timer = setInterval(() => void runOnce().catch((err) => log.error({ err }, 'mail job failed')), everyMs)
-      timer.unref()
+    async run() {
+      await runOnce()
     },
-    stop() {
-      clearInterval(timer)
+    close() {
       transport?.close()
     },
   }

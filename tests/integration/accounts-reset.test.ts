@@ -34,7 +34,7 @@ beforeAll(async () => {
   job = createMailJob({ domain: app.domain!, smtpUrl, from: 'Cockpit <no-reply@cockpit.local>', log: app.log })
 })
 afterAll(async () => {
-  job?.stop()
+  job?.close()
   await app?.close()
   await new Promise<void>((r) => smtp.close(() => r()))
 })

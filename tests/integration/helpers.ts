@@ -32,7 +32,7 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
 }
 
 /** Build the app on a fresh database (in-memory PGlite, or Postgres with TEST_DB=postgres) with the demo seeded, listening on a free port. */
-export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string } = {}) {
+export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string } = {}) {
   const config: Config = {
     ...loadConfig({}),
     smtpUrl: opts.smtpUrl,
@@ -41,7 +41,7 @@ export async function startApp(opts: { roles?: Role[]; intervals?: Partial<Confi
     port: 0,
     host: '127.0.0.1',
     dataDir: '/nonexistent',
-    databaseUrl: await testDatabaseUrl(),
+    databaseUrl: opts.databaseUrl ?? (await testDatabaseUrl()),
     memoryDb: true,
     demo: true,
     demoPassword: PASSWORD,

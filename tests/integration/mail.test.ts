@@ -55,7 +55,7 @@ describe('mail outbox', () => {
     expect(received).toHaveLength(1)
     expect(received[0].to).toBe('resident@example.com')
     expect(received[0].raw).toContain('a.csv')
-    job.stop()
+    job.close()
   })
 
   it('without SMTP_URL leaves messages in the outbox', async () => {

@@ -1,0 +1,110 @@
+import cron, { type ScheduledTask } from 'node-cron'
+import { PgBoss } from 'pg-boss'
+import type { FastifyBaseLogger } from 'fastify'
+
+/**
+ * A background job (payments, report dispatch, mail outbox, retention): what runs and when. `run` does
+ * one whole pass over what is due and is safe to repeat (state in the database says what is left).
+ */
+export interface Job {
+  /** Queue name, unique: payments, reports, mail-outbox, retention. */
+  name: string
+  /** A cron expression (minute resolution, UTC) or an interval in seconds. */
+  schedule: { cron: string } | { everySeconds: number }
+  /** Also run once at start (a run missed while the server was down is made up). */
+  runAtStart?: boolean
+  run(): Promise<void>
+}
+
+/** Starts and stops the jobs of a process. */
+export interface JobRunner {
+  start(): Promise<void>
+  stop(): Promise<void>
+}
+
+/**
+ * The embedded database (one process per DATA_DIR, ARCHITECTURE §1): timers in this process; a job
+ * never overlaps itself.
+ */
+export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger): JobRunner {
+  const stops: (() => void)[] = []
+  const guarded = (job: Job) => {
+    let running = false
+    return async () => {
+      if (running) return
+      running = true
+      try {
+        await job.run()
+      } catch (err) {
+        log.error({ err, job: job.name }, 'job failed')
+      } finally {
+        running = false
+      }
+    }
+  }
+  return {
+    async start() {
+      for (const job of jobs) {
+        const run = guarded(job)
+        if ('cron' in job.schedule) {
+          const task: ScheduledTask = cron.schedule(job.schedule.cron, () => void run())
+          stops.push(() => void task.stop())
+        } else {
+          const timer = setInterval(() => void run(), job.schedule.everySeconds * 1000)
+          timer.unref()
+          stops.push(() => clearInterval(timer))
+        }
+        if (job.runAtStart) void run()
+      }
+    },
+    async stop() {
+      for (const stop of stops.splice(0)) stop()
+    },
+  }
+}
+
+/**
+ * Several processes on one Postgres (issue 16 §2): pg-boss queues in the `pgboss` schema. Each job has
+ * a queue with the `exclusive` policy (one job queued or active at a time, across every process), so a
+ * schedule tick or an interval send by three processes still gives one run, and a run never overlaps
+ * the next. Cron schedules are pg-boss's own (one job per tick for the whole cluster); interval jobs
+ * are sent by every process, and the policy keeps one. A process that dies mid-run leaves its job to
+ * expire (`expireInSeconds`), after which the next tick runs it elsewhere.
+ */
+export function pgBossRunner(jobs: Job[], databaseUrl: string, log: FastifyBaseLogger, opts: { pollingIntervalSeconds?: number } = {}): JobRunner {
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 3, application_name: 'cockpit-jobs' })
+  boss.on('error', (err) => log.error({ err }, 'job queue error'))
+  const timers: NodeJS.Timeout[] = []
+  const send = (job: Job) => boss.send(job.name, null).catch((err) => log.error({ err, job: job.name }, 'job not queued'))
+  return {
+    async start() {
+      await boss.start()
+      for (const job of jobs) {
+        if (!(await boss.getQueue(job.name))) {
+          await boss.createQueue(job.name, { policy: 'exclusive', retryLimit: 0, expireInSeconds: 15 * 60 }).catch((err: Error) => {
+            // Another process created it at the same moment.
+            if (!/already exists|duplicate/i.test(err.message)) throw err
+          })
+        }
+        await boss.work(job.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 }, async () => {
+          try {
+            await job.run()
+          } catch (err) {
+            log.error({ err, job: job.name }, 'job failed')
+          }
+        })
+        if ('cron' in job.schedule) await boss.schedule(job.name, job.schedule.cron, null, { tz: 'UTC' })
+        else {
+          const timer = setInterval(() => void send(job), job.schedule.everySeconds * 1000)
+          timer.unref()
+          timers.push(timer)
+        }
+        if (job.runAtStart) await send(job)
+      }
+    },
+    async stop() {
+      for (const t of timers.splice(0)) clearInterval(t)
+      await boss.stop({ graceful: true, timeout: 3000 }).catch((err) => log.warn({ err }, 'job queue stop'))
+    },
+  }
+}
