@@ -17,6 +17,7 @@ import { AppError, Invalid } from './lib/errors.ts'
 import { message, pickLang } from './lib/messages.ts'
 import { dbErrorAnswer } from './lib/db-errors.ts'
 import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
+import { createOwnership } from './devices/simulator/ownership.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
 import { createRetentionJob } from './jobs/retention.ts'
 import { inProcessRunner, pgBossRunner, type Job, type JobRunner } from './jobs/runner.ts'
@@ -132,7 +133,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
 
   if (config.roles.includes('simulator') && domain) {
-    app.decorate('simulator', createSimulator({ domain, seed: config.simSeed, log: app.log, backfillDays: config.simBackfillDays }))
+    app.decorate('simulator', createSimulator({ domain, seed: config.simSeed, log: app.log, backfillDays: config.simBackfillDays, ownership: createOwnership(config.databaseUrl) }))
     app.jobs.push(createRetentionJob({ domain, log: app.log }))
   }
 

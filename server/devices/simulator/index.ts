@@ -6,6 +6,7 @@ import { backfill } from './backfill.ts'
 import { step, type SimState } from './physics.ts'
 import { unknownBadge } from './learning.ts'
 import { restoreState, saveState } from './state.ts'
+import { createOwnership, type Ownership } from './ownership.ts'
 
 export interface Simulator {
   /** Backfill what is missing, then step every 5 s in real time. */
@@ -32,7 +33,7 @@ export interface Simulator {
  * services a real device gateway would use: measurements, station state, charging sessions.
  * Deterministic for a seed and a clock: the same ticks give the same readings.
  */
-export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, backfillDays = SIMULATOR.backfillDays }: { domain: Domain; seed: number; log: FastifyBaseLogger; stepMs?: number; backfillDays?: number }): Simulator {
+export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, backfillDays = SIMULATOR.backfillDays, ownership = createOwnership(undefined) }: { domain: Domain; seed: number; log: FastifyBaseLogger; stepMs?: number; backfillDays?: number; ownership?: Ownership }): Simulator {
   const states = new Map<number, SimState>()
   const lastTick = new Map<number, number>()
   const reported = new Map<number, string>()
@@ -104,13 +105,30 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
     await domain.devices.saveSimulatorState(installationId, saveState(state), t)
   }
 
+  // An installation taken over from another process resumes from the state that process saved, not
+  // from what this process may have cached when it owned it before.
+  let lastOwned = new Set<number>()
+  async function owned(): Promise<number[]> {
+    const ids = await ownership.owned(await domain.devices.installationIds())
+    if (ownership.sole) return ids
+    for (const id of ids) {
+      if (lastOwned.has(id)) continue
+      states.delete(id)
+      lastTick.delete(id)
+      // Station reports are keyed by station: report them all again rather than trust an old copy.
+      reported.clear()
+    }
+    lastOwned = new Set(ids)
+    return ids
+  }
+
   async function tick(t: Date): Promise<void> {
-    for (const id of await domain.devices.installationIds()) await tickInstallation(id, t)
+    for (const id of await owned()) await tickInstallation(id, t)
   }
 
   async function catchUp(): Promise<void> {
     const now = new Date()
-    for (const id of await domain.devices.installationIds()) {
+    for (const id of await owned()) {
       const newest = await domain.measurements.newestBucket(id)
       const earliest = new Date(now.getTime() - backfillDays * 86_400_000)
       const from = newest && newest > earliest ? new Date(newest.getTime() + 15 * 60_000) : earliest
@@ -145,11 +163,14 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
       state.guests ??= new Map()
       const badge = rfidId === undefined ? { badge: 'none' as const } : { badge: 'resident' as const, rfidId }
       state.guests.set(stationId, { arrive: at, depart: new Date(at.getTime() + minutes * 60_000), energyNeededKwh: energyKwh, ...badge })
+      // Saved at once: a process that (re)takes the installation over resumes from the stored state.
+      await domain.devices.saveSimulatorState(installationId, saveState(state), new Date())
     },
     async unplug(installationId, stationId, at = new Date()) {
       const guest = (await stateOf(installationId)).guests?.get(stationId)
       if (!guest || guest.depart <= at) return false
       guest.depart = at < guest.arrive ? guest.arrive : at
+      await domain.devices.saveSimulatorState(installationId, saveState(await stateOf(installationId)), new Date())
       return true
     },
     async start() {
@@ -162,6 +183,9 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
       stopped = true
       clearTimeout(timer)
       await running
+      // Another process may take the installations over at once.
+      await ownership.close()
+      lastOwned = new Set()
     },
   }
 }
