@@ -107,6 +107,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword) })
       if (seeded) app.log.info({ installation: seeded }, 'demo facility seeded')
     }
+    // An API process told the relays' account (RELAY_UPSTREAM_*) provisions it, so relays started
+    // apart (compose.yaml) can sign in; with the relay in this process it is done below.
+    if (config.roles.includes('api') && !config.roles.includes('relay') && config.relayUpstream) {
+      await domain.auth.ensureServiceAccount(config.relayUpstream.email, config.relayUpstream.password)
+    }
   }
 
   if (config.roles.includes('api') && domain) {

@@ -3,7 +3,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { EventSource } from 'eventsource'
-import { startApp, until } from './helpers.ts'
+import { login, startApp, until } from './helpers.ts'
 
 // A stub API: the relay only speaks HTTP to it, so any backend with the same contract works.
 let failing = false
@@ -84,4 +84,15 @@ describe('relay on its own in front of an upstream', () => {
     es.close()
   }, 40_000)
 
+})
+
+describe('relays started apart (compose.yaml)', () => {
+  it('an API process given RELAY_UPSTREAM_* provisions the relay account, which can then sign in', async () => {
+    const { app: api } = await startApp({ roles: ['api'], relayUpstream: { email: 'relay@cockpit.internal', password: 'Relay-secret-42' } })
+    try {
+      await login(api, 'relay@cockpit.internal', 'Relay-secret-42')
+    } finally {
+      await api.close()
+    }
+  })
 })
