@@ -63,7 +63,7 @@ export function paymentRoutes(fastify: FastifyInstance, domain: Domain) {
     },
   )
 
-  app.post('/payments/charge-due/', { schema: { summary: 'Charge the unpaid sessions now (superusers)', security: superusersOnly, response: { 200: z.object({ paid: z.number().int(), declined: z.number().int() }) } } }, async (req) => {
+  app.post('/payments/charge-due/', { schema: { summary: 'Charge the unpaid sessions now (superusers)', security: superusersOnly, response: { 200: z.object({ paid: z.number().int(), declined: z.number().int(), app_fees: z.number().int(), app_fees_declined: z.number().int() }) } } }, async (req) => {
     const actor = await actorOf(domain, req)
     if (!actor.is_superuser) throw Forbidden()
     return pay.chargeDue()
