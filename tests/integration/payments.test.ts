@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 import { createPaymentService } from '../../server/domain/payments/service.ts'
 import { createDemoProvider } from '../../server/domain/payments/provider.ts'
+import { PDFParse } from 'pdf-parse'
 
 let app: FastifyInstance
 let tokens: RoleTokens
@@ -252,5 +253,32 @@ describe('monthly app fee (SPEC §9: the basic tariff, charged to the payment me
     await app.domain!.payments.chargeDue(new Date(Date.UTC(year, 3, 2, 10)))
     expect(await feesOf(userId, `${year}-04`)).toHaveLength(1)
     expect(await db.selectFrom('app_fees').select('id').where('installation_id', '=', other.installationId).execute()).toEqual([])
+  })
+
+  it('shows the fees in the payments list and as a PDF invoice, to the user charged only', async () => {
+    const userId = ids['user@example.com']
+    const list = await api().get(`/api/users/${userId}/app-fees/`).set(auth(tokens.user)).expect(200)
+    const fee = list.body.find((f: { month: string }) => f.month === month)
+    expect(fee).toEqual({
+      id: expect.any(Number), installation_id: 1, installation_name: 'Demo Residence Zürich', month, amount: 5, transaction_fee: 0.23, total: 5.23,
+      status: 'paid', paid_on: at(1, 0).toISOString(), invoice_url: `/api/users/${userId}/app-fees/${fee.id}/invoice`,
+    })
+    for (const t of [tokens.admin, tokens.super]) {
+      await api().get(`/api/users/${userId}/app-fees/`).set(auth(t)).expect(403)
+      await api().get(fee.invoice_url).set(auth(t)).expect(403)
+    }
+    // Another user's fee id under one's own user id is unknown.
+    await api().get(`/api/users/${ids[other.adminEmail]}/app-fees/${fee.id}/invoice`).set(auth(tokens.bern)).expect(404)
+    const pdf = await api().get(`${fee.invoice_url}?lang=de`).set(auth(tokens.user)).buffer(true)
+      .parse((res, cb) => { const c: Buffer[] = []; res.on('data', (d: Buffer) => c.push(d)); res.on('end', () => cb(null, Buffer.concat(c))) }).expect(200)
+    expect(pdf.headers['content-type']).toBe('application/pdf')
+    const parser = new PDFParse({ data: new Uint8Array(pdf.body as Buffer) })
+    const text = (await parser.getText()).text
+    await parser.destroy()
+    expect(text).toContain('Monatliche App-Gebühr')
+    expect(text).toContain(month)
+    expect(text).toMatch(/Total\s+CHF 5\.23/)
+    expect(text).toContain('Demo Energie Zürich AG')
+    expect(text).not.toContain('Empfangsschein')
   })
 })

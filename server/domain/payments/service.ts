@@ -10,7 +10,7 @@ import { isAboutToExpire, isExpired, monthOf } from '../../../shared/rules/card-
 import { localParts } from '../../../shared/rules/formats.ts'
 import type { AuthorisedMethod, CheckoutInput, PaymentProvider } from './provider.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
-import type { PaymentInfo } from '../../../shared/schemas/payment.ts'
+import type { AppFee, PaymentInfo } from '../../../shared/schemas/payment.ts'
 
 /**
  * Waits after the 1st, 2nd, … declined charge of a session before the next try (SPEC §4, §9: retried
@@ -117,6 +117,30 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
       ])
       const results = rows.map((m) => toInfo(m, failed, now))
       return { count: results.length, next: null, previous: null, results }
+    },
+
+    /**
+     * GET /api/users/{id}/app-fees/: the caller's monthly app fees (SPEC §9), newest month first, each with
+     * its invoice (403 for another user, like payment info).
+     */
+    async appFees(actor: Actor, userId: number): Promise<AppFee[]> {
+      requireSelf(actor, userId)
+      const rows = await db.selectFrom('app_fees as f').innerJoin('installations as i', 'i.id', 'f.installation_id')
+        .selectAll('f').select('i.name as installation_name').where('f.user_id', '=', userId).orderBy('f.month', 'desc').orderBy('f.id', 'desc').execute()
+      return rows.map((f) => ({
+        id: f.id, installation_id: f.installation_id, installation_name: f.installation_name, month: f.month,
+        amount: f.amount_rappen / 100, transaction_fee: f.fee_rappen / 100, total: (f.amount_rappen + f.fee_rappen) / 100,
+        status: f.status, paid_on: f.paid_on?.toISOString() ?? null, invoice_url: `/api/users/${userId}/app-fees/${f.id}/invoice`,
+      }))
+    },
+
+    /** One of the caller's app fees with its installation (invoices); 403 for another user, 404 unknown. */
+    async appFee(actor: Actor, userId: number, feeId: number) {
+      requireSelf(actor, userId)
+      const f = await db.selectFrom('app_fees as f').innerJoin('installations as i', 'i.id', 'f.installation_id')
+        .selectAll('f').select(['i.name as installation_name', 'i.timezone', 'i.operator']).where('f.id', '=', feeId).where('f.user_id', '=', userId).executeTakeFirst()
+      if (!f) throw NotFound()
+      return f
     },
 
     /** GET /api/users/{id}/payment-info/{payment_info_id}/. */
