@@ -193,6 +193,8 @@ export interface ChargingSessionsTable {
   status: 'charging' | 'unpaid' | 'paid'
   paid_on: Ts | null
   set_by_timer: boolean
+  /** The payment job's lease while it debits the session (migration 0071); null when free. */
+  charge_claimed_until: Generated<Date | null>
 }
 
 export interface MeasurementsTable {

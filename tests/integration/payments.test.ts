@@ -255,6 +255,17 @@ describe('monthly app fee (SPEC §9: the basic tariff, charged to the payment me
     expect(await db.selectFrom('app_fees').select('id').where('installation_id', '=', other.installationId).execute()).toEqual([])
   })
 
+  it('charges a session once when two processes run the job at the same time', async () => {
+    const db = app.domain!.db
+    const second = createPaymentService({ db, sessions: app.domain!.sessions, provider: createDemoProvider(), secret: new Uint8Array(32).fill(9) })
+    const s = await unpaidSession(ids['user@example.com'], 1200)
+    const t = new Date()
+    await Promise.all([app.domain!.payments.chargeDue(t), second.chargeDue(t), second.chargeDue(t)])
+    const charges = await db.selectFrom('payment_charges').selectAll().where('session_id', '=', s).execute()
+    expect(charges.map((c) => [c.amount_rappen, c.fee_rappen, c.status])).toEqual([[1200, 40, 'succeeded']])
+    expect(await sessionOf(s)).toMatchObject({ status: 'paid', fee_rappen: 40 })
+  })
+
   it('shows the fees in the payments list and as a PDF invoice, to the user charged only', async () => {
     const userId = ids['user@example.com']
     const list = await api().get(`/api/users/${userId}/app-fees/`).set(auth(tokens.user)).expect(200)

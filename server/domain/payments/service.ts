@@ -19,8 +19,8 @@ import type { AppFee, PaymentInfo } from '../../../shared/schemas/payment.ts'
 export const RETRY_DELAYS_MS = [1, 3, 6, 12, 24].map((h) => h * 3600_000)
 /** How long a checkout session stays open. */
 export const CHECKOUT_TTL_MS = 30 * 60_000
-/** How long a charge run holds an app fee it is debiting; a run that died frees it after this. */
-export const APP_FEE_LEASE_MS = 10 * 60_000
+/** How long a charge run holds a session or an app fee it is debiting; a run that died frees it after this. */
+export const CHARGE_LEASE_MS = 10 * 60_000
 
 /**
  * What one charge run did: sessions `paid` and `declined`, monthly app fees charged (`app_fees`) and
@@ -301,10 +301,17 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
     for (const s of due) {
       const tries = await db.selectFrom('payment_charges').select(['status', 'at', 'payment_method_id']).where('session_id', '=', s.id).orderBy('at', 'desc').orderBy('id', 'desc').execute()
       if (!retryDue(tries, s.method_id, now)) continue
+      // The lease: a run in another process that found the same session leaves it (see chargeAppFees).
+      const claimed = await db.updateTable('charging_sessions').set({ charge_claimed_until: new Date(now.getTime() + CHARGE_LEASE_MS) })
+        .where('id', '=', s.id).where('status', '=', 'unpaid')
+        .where((eb) => eb.or([eb('charge_claimed_until', 'is', null), eb('charge_claimed_until', '<=', now)]))
+        .returning('id').executeTakeFirst()
+      if (!claimed) continue
       const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', s.method_id).executeTakeFirstOrThrow()
       const r = await chargeTo(m, { userId: s.user_id!, sessionId: s.id, purpose: 'session', amountRappen: s.price_rappen, description: `Charging session CS-${s.id}`, at: now })
       if (r.ok && (await sessions.markPaid(s.id, m.kind, now))) paid++
       else if (!r.ok) declined++
+      await db.updateTable('charging_sessions').set({ charge_claimed_until: null }).where('id', '=', s.id).execute()
     }
     return { paid, declined, ...(await chargeAppFees(now)) }
   }
@@ -343,7 +350,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
       const tries = await db.selectFrom('payment_charges').select(['status', 'at', 'payment_method_id']).where('app_fee_id', '=', f.id).orderBy('at', 'desc').orderBy('id', 'desc').execute()
       if (!retryDue(tries, f.method_id, now)) continue
       // The lease: only one run gets the row; the others see it claimed (or paid) and leave it.
-      const claimed = await db.updateTable('app_fees').set({ claimed_until: new Date(now.getTime() + APP_FEE_LEASE_MS) })
+      const claimed = await db.updateTable('app_fees').set({ claimed_until: new Date(now.getTime() + CHARGE_LEASE_MS) })
         .where('id', '=', f.id).where('status', '=', 'unpaid')
         .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
         .returning('id').executeTakeFirst()
