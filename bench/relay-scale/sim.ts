@@ -223,7 +223,8 @@ export function createSimulation({ speed, seed = 42, now = nowMs }: { speed: num
     energyReturn(): EnergyReturn {
       if (++erPolls % 10 === 0) meters.exported.today += 0.25
       const today = r2(meters.exported.today)
-      return { today_kwh: today, month_kwh: r2(meters.exported.month + today), year_kwh: r2(meters.exported.year + today) }
+      const day = new Date().toISOString().slice(0, 10)
+      return { today_kwh: today, month_kwh: r2(meters.exported.month + today), year_kwh: r2(meters.exported.year + today), month_since: `${day.slice(0, 7)}-01`, year_since: `${day.slice(0, 4)}-01-01` }
     },
   }
 }

@@ -3,9 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id, Page } from '../../shared/schemas/common.ts'
-import { PaymentInfo, PaymentInfoPatch, PaymentInfoPut, PaymentProcess } from '../../shared/schemas/payment.ts'
+import { AppFee, PaymentInfo, PaymentInfoPatch, PaymentInfoPut, PaymentProcess } from '../../shared/schemas/payment.ts'
 import { Forbidden } from '../lib/errors.ts'
-import { pickLang } from '../lib/messages.ts'
+import { LANGS, pickLang, type Lang } from '../lib/messages.ts'
 import { demoCheckoutPage } from '../domain/payments/demo-checkout-page.ts'
 import type { CheckoutInput } from '../domain/payments/provider.ts'
 import { actorOf } from './http.ts'
@@ -52,6 +52,31 @@ export function paymentRoutes(fastify: FastifyInstance, domain: Domain) {
     return reply.code(204).send(null)
   })
 
+  app.get('/users/:id/app-fees/', { schema: { summary: "A user's monthly app fees (SPEC §9: the basic tariff), newest first", security: ownerOnly, params: z.object({ id: Id }), response: { 200: z.array(AppFee) } } }, async (req) =>
+    pay.appFees(await actorOf(domain, req), req.params.id),
+  )
+  app.get(
+    '/users/:id/app-fees/:appFeeId/invoice',
+    {
+      schema: {
+        summary: 'The PDF invoice of a monthly app fee (lang or Accept-Language picks its language)',
+        security: ownerOnly,
+        params: z.object({ id: Id, appFeeId: Id }),
+        querystring: z.object({ lang: z.enum(LANGS).optional() }),
+        response: { 200: { description: 'The invoice (attachment)', content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } } },
+      },
+    },
+    async (req, reply) => {
+      const language: Lang = req.query.lang ?? pickLang(req.headers['accept-language'])
+      const pdf = await domain.invoices.appFeePdf(await actorOf(domain, req), req.params.id, req.params.appFeeId, language)
+      return reply
+        .header('Content-Type', 'application/pdf')
+        .header('Content-Disposition', `attachment; filename="${pdf.filename}"`)
+        .header('Cache-Control', 'private, no-store')
+        .send(pdf.content as unknown as string)
+    },
+  )
+
   app.post(
     '/payments/process/',
     { schema: { summary: "Open a checkout at the payment provider; answers where to send the user", body: PaymentProcess, response: { 201: z.object({ session: z.string(), redirect_url: z.string() }) } } },
@@ -63,7 +88,7 @@ export function paymentRoutes(fastify: FastifyInstance, domain: Domain) {
     },
   )
 
-  app.post('/payments/charge-due/', { schema: { summary: 'Charge the unpaid sessions now (superusers)', security: superusersOnly, response: { 200: z.object({ paid: z.number().int(), declined: z.number().int() }) } } }, async (req) => {
+  app.post('/payments/charge-due/', { schema: { summary: 'Charge the unpaid sessions now (superusers)', security: superusersOnly, response: { 200: z.object({ paid: z.number().int(), declined: z.number().int(), app_fees: z.number().int(), app_fees_declined: z.number().int() }) } } }, async (req) => {
     const actor = await actorOf(domain, req)
     if (!actor.is_superuser) throw Forbidden()
     return pay.chargeDue()

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { DayOrDateTime, Id } from '../../shared/schemas/common.ts'
 import { GRANULARITIES } from '../../shared/rules/granularity.ts'
-import { StatisticsAnswer, StationStatisticsAnswer, TotalsAnswer, ZevAnswer } from '../../shared/schemas/statistics.ts'
+import { BatteryStatesAnswer, StatisticsAnswer, StationStatisticsAnswer, TotalsAnswer, ZevAnswer } from '../../shared/schemas/statistics.ts'
 import { actorOf } from './http.ts'
 
 const instantFormat = DayOrDateTime
@@ -52,7 +52,7 @@ export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
   app.get(`${base}/zev`, schema('ZEV series and the allocation per consumption unit', InstallationParams, ZevAnswer), async (req) =>
     domain.statistics.zev(await actorOf(domain, req), req.params.installationId, req.query),
   )
-  app.get(`${base}/battery/states`, schema('Battery state of charge (%)', InstallationParams, StatisticsAnswer), async (req) =>
+  app.get(`${base}/battery/states`, schema('Battery state of charge (%)', InstallationParams, BatteryStatesAnswer), async (req) =>
     domain.statistics.batteryStates(await actorOf(domain, req), req.params.installationId, req.query),
   )
   app.get(`${base}/heat/:objectId`, schema('Heat series of an object', ObjectParams, StatisticsAnswer), async (req) =>

@@ -193,6 +193,8 @@ export interface ChargingSessionsTable {
   status: 'charging' | 'unpaid' | 'paid'
   paid_on: Ts | null
   set_by_timer: boolean
+  /** The payment job's lease while it debits the session (migration 0071); null when free. */
+  charge_claimed_until: Generated<Date | null>
 }
 
 export interface MeasurementsTable {
@@ -357,18 +359,39 @@ export interface PaymentCheckoutsTable {
   expires_at: Ts
 }
 
-/** Every charge attempt (migration 0040): sessions and RFID card orders; declined ones drive the retries. */
+/**
+ * Every charge attempt (migration 0040): sessions, RFID card orders and monthly app fees (migration 0070,
+ * `app_fee_id`); declined ones drive the retries.
+ */
 export interface PaymentChargesTable {
   id: Generated<number>
   user_id: number
   payment_method_id: number | null
   session_id: number | null
-  purpose: 'session' | 'rfid_order'
+  app_fee_id: Generated<number | null>
+  purpose: 'session' | 'rfid_order' | 'app_fee'
   amount_rappen: number
   fee_rappen: number
   status: 'succeeded' | 'declined'
   reference: string | null
   at: Ts
+}
+
+/**
+ * The monthly app fee (migration 0070, SPEC §9: the installation's basic_tariff), one per user, installation
+ * and installation-local month "YYYY-MM"; `claimed_until` is the lease of the run charging it.
+ */
+export interface AppFeesTable {
+  id: Generated<number>
+  user_id: number
+  installation_id: number
+  month: string
+  amount_rappen: number
+  fee_rappen: Generated<number>
+  status: Generated<'unpaid' | 'paid'>
+  paid_on: Ts | null
+  claimed_until: Ts | null
+  created_at: Ts
 }
 
 /** The simulator's saved state (migration 0045): see server/devices/simulator/state.ts for its shape. */
@@ -382,6 +405,7 @@ export interface Database {
   payment_methods: PaymentMethodsTable
   payment_checkouts: PaymentCheckoutsTable
   payment_charges: PaymentChargesTable
+  app_fees: AppFeesTable
   reports: ReportsTable
   users: UsersTable
   installations: InstallationsTable

@@ -54,7 +54,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     overview: createOverviewService({ installations, metrics, statistics }),
     stations,
     sessions,
-    invoices: createInvoiceService({ db, sessions }),
+    invoices: createInvoiceService({ db, sessions, payments }),
     journal: createJournalService({ db, installations }),
     rfidOrders: createRfidOrderService({ db, installations, mail, payments }),
     payments,

@@ -51,7 +51,18 @@ export const InstallationInfo = z.object({
 export type InstallationInfo = z.infer<typeof InstallationInfo>
 
 /** GET …/{id}/energy_return: PV energy fed back to the grid, kWh, for today, this month and this year. */
-export const EnergyReturn = z.object({ today_kwh: z.number(), month_kwh: z.number(), year_kwh: z.number() })
+export const EnergyReturn = z.object({
+  today_kwh: z.number(),
+  month_kwh: z.number(),
+  year_kwh: z.number(),
+  /**
+   * The installation-local day ("YYYY-MM-DD") the month and year figures count from: the period's first
+   * day, or the first day with data when the records start later (issue 12 §9: a demo holds 30 days, so
+   * "this year" says what it covers).
+   */
+  month_since: z.string(),
+  year_since: z.string(),
+})
 export type EnergyReturn = z.infer<typeof EnergyReturn>
 
 /**

@@ -37,3 +37,22 @@ export const PaymentProcess = z.object({
   cancel_url: z.string().min(1).max(2000),
 })
 export type PaymentProcess = z.infer<typeof PaymentProcess>
+
+/**
+ * A monthly app fee as GET /api/users/{id}/app-fees/ answers it (SPEC §1, §9: the card payment add-on costs
+ * the installation's basic_tariff a month, charged to the payment method; issue 12 §7). CHF; `month` is
+ * "YYYY-MM" in the installation's time zone; `total` = amount + transaction fee (SPEC §9 card fee).
+ */
+export const AppFee = z.object({
+  id: z.number().int(),
+  installation_id: z.number().int(),
+  installation_name: z.string(),
+  month: z.string(),
+  amount: z.number(),
+  transaction_fee: z.number(),
+  total: z.number(),
+  status: z.enum(['paid', 'unpaid']),
+  paid_on: z.string().nullable(),
+  invoice_url: z.string(),
+})
+export type AppFee = z.infer<typeof AppFee>

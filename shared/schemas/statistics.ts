@@ -19,6 +19,15 @@ export const StatisticsAnswer = z.object({
   series: z.record(z.string(), z.array(Bucket)),
 })
 
+/**
+ * GET …/battery/states (issue 12 §9): battery_soc buckets are null where no reading was stored (not 0 %),
+ * and `average_soc` is the period's time-weighted average state of charge (%), null without readings.
+ */
+export const BatteryStatesAnswer = StatisticsAnswer.extend({
+  series: z.record(z.string(), z.array(z.object({ start: z.string(), value: z.number().nullable() }))),
+  average_soc: z.number().nullable(),
+})
+
 /** Per-station statistics: the answer plus the station names by series key (station_{id}). */
 export const StationStatisticsAnswer = StatisticsAnswer.extend({ names: z.record(z.string(), z.string()) })
 

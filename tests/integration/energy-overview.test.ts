@@ -48,6 +48,9 @@ describe('GET …/overview', () => {
     expect(r.body.energy_return).toMatchObject({ today_kwh: 1.25 })
     expect(r.body.energy_return.month_kwh).toBeGreaterThanOrEqual(1.25)
     expect(r.body.energy_return.year_kwh).toBeGreaterThanOrEqual(r.body.energy_return.month_kwh)
+    // Issue 12 §9: the records begin today, so "this year" and "this month" say they count from today.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date())
+    expect(r.body.energy_return).toMatchObject({ month_since: today, year_since: today })
     // Today's totals are those of GET /api/statistics/{id}/totals for the local day.
     const { start, end } = r.body.today
     const totals = await api().get(`/api/statistics/${INST}/totals`).query({ start, end }).set(auth(tokens.admin)).expect(200)

@@ -61,6 +61,8 @@ describe('dispatch and schedule', () => {
     const csv = attachment(de)
     expect(csv.split('\r\n')[0]).toBe('\ufeffReihe;Einheit;Wert;Vorperiode;Veränderung')
     expect(csv).toContain('Netzbezug;kWh;310.000;0.000;310.000')
+    // Money in centimes (issue 12 §9): CHF with 2 decimals, energy with 3.
+    expect(csv).toMatch(/\r\nKosten;CHF;\d+\.\d{2};\d+\.\d{2};-?\d+\.\d{2}(\r\n|$)/)
     // The same table as PDF.
     const pdf = (de.attachments as { filename: string; content_type: string; content_base64: string }[])[1]
     expect(pdf).toMatchObject({ filename: 'electrical-report-2026-01-01.pdf', content_type: 'application/pdf' })

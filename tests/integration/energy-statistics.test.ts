@@ -267,3 +267,22 @@ describe('statistics: input and rights', () => {
     await db.deleteFrom('permissions').where('id', '=', perm.id).execute()
   })
 })
+
+describe('GET …/battery/states (issue 12 §9)', () => {
+  it('leaves days without a reading empty and averages the state of charge over time, not over end-of-day values', async () => {
+    const battery = meters['Battery 20 kWh']
+    // 2025-03-10 (local): 20 % for 23 h 45 min, 90 % in the last quarter hour; 2025-03-11: no reading; 2025-03-12: 50 %.
+    const rows = []
+    for (const [day, soc] of [['2025-03-09T23:00:00Z', (i: number) => (i === 95 ? 90 : 20)], ['2025-03-11T23:00:00Z', () => 50]] as const) {
+      for (let i = 0; i < 96; i++) rows.push({ meter_id: battery, bucket: new Date(Date.parse(day) + i * Q), energy_in_kwh: 0, energy_out_kwh: 0, volume_m3: 0, power_sum: 0, samples: 1, soc_last: soc(i) })
+    }
+    await app.domain!.db.insertInto('measurements_15m').values(rows).execute()
+    const r = await get('/battery/states?start=2025-03-10&end=2025-03-13&granularity=day').expect(200)
+    expect(r.body.series.battery_soc.map((b: { value: number | null }) => b.value)).toEqual([90, null, 50])
+    // Time-weighted: (95 × 20 + 90 + 96 × 50) / 192 quarter hours, not (90 + 50) / 2 nor (90 + 0 + 50) / 3.
+    expect(r.body.average_soc).toBeCloseTo((95 * 20 + 90 + 96 * 50) / 192, 2)
+    const empty = await get('/battery/states?start=2025-04-01&end=2025-04-02&granularity=hour').expect(200)
+    expect(empty.body.series.battery_soc.every((b: { value: number | null }) => b.value === null)).toBe(true)
+    expect(empty.body.average_soc).toBeNull()
+  })
+})

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
+import { createPaymentService } from '../../server/domain/payments/service.ts'
+import { createDemoProvider } from '../../server/domain/payments/provider.ts'
+import { PDFParse } from 'pdf-parse'
 
 let app: FastifyInstance
 let tokens: RoleTokens
@@ -148,7 +151,7 @@ describe('charging sessions and card orders', () => {
     await app.domain!.db.insertInto('installation_users').values({ user_id: ids[other.adminEmail], installation_id: 1, role: 'installation_user' }).execute()
     const twint = await unpaidSession(ids[other.adminEmail], 1000)
     const r = await app.domain!.payments.chargeDue(new Date())
-    expect(r).toEqual({ paid: 2, declined: 0 })
+    expect(r).toMatchObject({ paid: 2, declined: 0 })
     expect(await sessionOf(card)).toMatchObject({ status: 'paid', fee_rappen: 35 })
     expect(await sessionOf(twint)).toMatchObject({ status: 'paid', fee_rappen: 13 })
     expect(await sessionOf(foreign)).toMatchObject({ status: 'unpaid', fee_rappen: 0 })
@@ -163,22 +166,22 @@ describe('charging sessions and card orders', () => {
     await addMethod(tokens.admin, { kind: 'credit_card', number: '4000 0000 0000 0341', exp_month: 3, exp_year: nextYear })
     const s = await unpaidSession(adminId, 2000)
     const t0 = new Date()
-    expect(await app.domain!.payments.chargeDue(t0)).toEqual({ paid: 0, declined: 1 })
+    expect(await app.domain!.payments.chargeDue(t0)).toMatchObject({ paid: 0, declined: 1 })
     expect(await sessionOf(s)).toMatchObject({ status: 'unpaid', paid_on: null })
     const list = (await api().get(`/api/users/${adminId}/payment-info/`).set(auth(tokens.admin)).expect(200)).body.results
     expect(list[0]).toMatchObject({ favourite: true, charge_failed: true })
     // Not again before the first wait (1 h) has passed, then again (declined).
-    expect(await app.domain!.payments.chargeDue(new Date(t0.getTime() + 30 * 60_000))).toEqual({ paid: 0, declined: 0 })
-    expect(await app.domain!.payments.chargeDue(new Date(t0.getTime() + 61 * 60_000))).toEqual({ paid: 0, declined: 1 })
-    expect(await app.domain!.payments.chargeDue(new Date(t0.getTime() + 62 * 60_000))).toEqual({ paid: 0, declined: 0 })
+    expect(await app.domain!.payments.chargeDue(new Date(t0.getTime() + 30 * 60_000))).toMatchObject({ paid: 0, declined: 0 })
+    expect(await app.domain!.payments.chargeDue(new Date(t0.getTime() + 61 * 60_000))).toMatchObject({ paid: 0, declined: 1 })
+    expect(await app.domain!.payments.chargeDue(new Date(t0.getTime() + 62 * 60_000))).toMatchObject({ paid: 0, declined: 0 })
     // The next wait is 3 h; every retry lies within 24 h of the previous one.
-    expect(await app.domain!.payments.chargeDue(new Date(t0.getTime() + (61 + 181) * 60_000))).toEqual({ paid: 0, declined: 1 })
+    expect(await app.domain!.payments.chargeDue(new Date(t0.getTime() + (61 + 181) * 60_000))).toMatchObject({ paid: 0, declined: 1 })
     // A new primary card is tried at the next run.
     await addMethod(tokens.admin, { kind: 'credit_card', number: '4242424242424242', exp_month: 3, exp_year: nextYear })
     const good = (await api().get(`/api/users/${adminId}/payment-info/`).set(auth(tokens.admin))).body.results.find((m: { charge_failed: boolean }) => !m.charge_failed)
     await api().patch(`/api/users/${adminId}/payment-info/${good.id}/`).set(auth(tokens.admin)).send({ favourite: 1 }).expect(200)
     const t1 = new Date(t0.getTime() + 243 * 60_000)
-    expect(await app.domain!.payments.chargeDue(t1)).toEqual({ paid: 1, declined: 0 })
+    expect(await app.domain!.payments.chargeDue(t1)).toMatchObject({ paid: 1, declined: 0 })
     expect(await sessionOf(s)).toMatchObject({ status: 'paid', fee_rappen: 60, paid_on: t1 })
     const tries = await app.domain!.db.selectFrom('payment_charges').select('status').where('session_id', '=', s).orderBy('id').execute()
     expect(tries.map((x) => x.status)).toEqual(['declined', 'declined', 'declined', 'succeeded'])
@@ -188,7 +191,7 @@ describe('charging sessions and card orders', () => {
     await api().post('/api/payments/charge-due/').set(auth(tokens.admin)).expect(403)
     await api().post('/api/payments/charge-due/').set(auth(tokens.user)).expect(403)
     const r = await api().post('/api/payments/charge-due/').set(auth(tokens.super)).expect(200)
-    expect(r.body).toEqual({ paid: expect.any(Number), declined: expect.any(Number) })
+    expect(r.body).toEqual({ paid: expect.any(Number), declined: expect.any(Number), app_fees: expect.any(Number), app_fees_declined: expect.any(Number) })
   })
 
   it('charges an RFID card order (CHF 25 a card plus fee) to the primary method, refusing without one', async () => {
@@ -215,5 +218,78 @@ describe('charging sessions and card orders', () => {
     const failed = await api().post('/api/emails/send-ordering-new-rfid/?installation=1').set(auth(tokens.admin)).send(order).expect(402)
     expect(failed.body.detail).toBe('Charging this payment method failed, please revise')
     expect((await db.selectFrom('mail_outbox').select('id').where('kind', '=', 'rfid-order').execute()).length).toBe(before)
+  })
+})
+
+describe('monthly app fee (SPEC §9: the basic tariff, charged to the payment method)', () => {
+  // A month next year, inside every stored card's validity, so no earlier run has charged it.
+  const year = new Date().getUTCFullYear() + 1
+  const month = `${year}-03`
+  const at = (day: number, hour = 10) => new Date(Date.UTC(year, 2, day, hour))
+  const feesOf = (userId: number, m = month) => app.domain!.db.selectFrom('app_fees').selectAll().where('user_id', '=', userId).where('month', '=', m).execute()
+  const chargesOf = async (feeIds: number[]) => feeIds.length ? app.domain!.db.selectFrom('payment_charges').selectAll().where('app_fee_id', 'in', feeIds).execute() : []
+
+  it('charges each user once per installation and month, with the card fee, even when runs repeat or overlap', async () => {
+    const db = app.domain!.db
+    const userId = ids['user@example.com']
+    // A second process on the same database: its own payment service, its own run lock.
+    const second = createPaymentService({ db, sessions: app.domain!.sessions, provider: createDemoProvider(), secret: new Uint8Array(32).fill(9) })
+    await Promise.all([app.domain!.payments.chargeDue(at(1, 0)), second.chargeDue(at(1, 0)), app.domain!.payments.chargeDue(at(1, 0))])
+    await app.domain!.payments.chargeDue(at(1, 1))
+    await second.chargeDue(at(20))
+    const fees = await feesOf(userId)
+    // Installation 1's basic tariff is CHF 5.00; the resident's primary method is a credit card: 2.5 % + 0.10.
+    expect(fees).toEqual([expect.objectContaining({ installation_id: 1, amount_rappen: 500, fee_rappen: 23, status: 'paid', paid_on: at(1, 0) })])
+    const charges = await chargesOf(fees.map((f) => f.id))
+    expect(charges.map((c) => [c.purpose, c.amount_rappen, c.fee_rappen, c.status])).toEqual([['app_fee', 500, 23, 'succeeded']])
+    // Every member with a primary method in the pay-enabled installation has exactly one fee, charged once.
+    const all = await db.selectFrom('app_fees').selectAll().where('month', '=', month).execute()
+    expect(all.length).toBeGreaterThanOrEqual(2)
+    expect(new Set(all.map((f) => `${f.user_id}/${f.installation_id}`)).size).toBe(all.length)
+    const allCharges = await chargesOf(all.map((f) => f.id))
+    expect(allCharges.filter((c) => c.status === 'succeeded').length).toBe(all.filter((f) => f.status === 'paid').length)
+    for (const f of all) expect(allCharges.filter((c) => c.app_fee_id === f.id && c.status === 'succeeded').length).toBe(f.status === 'paid' ? 1 : 0)
+    // The next month is a new fee; an installation without card payments (Bern, pay_enabled false) charges none.
+    await app.domain!.payments.chargeDue(new Date(Date.UTC(year, 3, 2, 10)))
+    expect(await feesOf(userId, `${year}-04`)).toHaveLength(1)
+    expect(await db.selectFrom('app_fees').select('id').where('installation_id', '=', other.installationId).execute()).toEqual([])
+  })
+
+  it('charges a session once when two processes run the job at the same time', async () => {
+    const db = app.domain!.db
+    const second = createPaymentService({ db, sessions: app.domain!.sessions, provider: createDemoProvider(), secret: new Uint8Array(32).fill(9) })
+    const s = await unpaidSession(ids['user@example.com'], 1200)
+    const t = new Date()
+    await Promise.all([app.domain!.payments.chargeDue(t), second.chargeDue(t), second.chargeDue(t)])
+    const charges = await db.selectFrom('payment_charges').selectAll().where('session_id', '=', s).execute()
+    expect(charges.map((c) => [c.amount_rappen, c.fee_rappen, c.status])).toEqual([[1200, 40, 'succeeded']])
+    expect(await sessionOf(s)).toMatchObject({ status: 'paid', fee_rappen: 40 })
+  })
+
+  it('shows the fees in the payments list and as a PDF invoice, to the user charged only', async () => {
+    const userId = ids['user@example.com']
+    const list = await api().get(`/api/users/${userId}/app-fees/`).set(auth(tokens.user)).expect(200)
+    const fee = list.body.find((f: { month: string }) => f.month === month)
+    expect(fee).toEqual({
+      id: expect.any(Number), installation_id: 1, installation_name: 'Demo Residence Zürich', month, amount: 5, transaction_fee: 0.23, total: 5.23,
+      status: 'paid', paid_on: at(1, 0).toISOString(), invoice_url: `/api/users/${userId}/app-fees/${fee.id}/invoice`,
+    })
+    for (const t of [tokens.admin, tokens.super]) {
+      await api().get(`/api/users/${userId}/app-fees/`).set(auth(t)).expect(403)
+      await api().get(fee.invoice_url).set(auth(t)).expect(403)
+    }
+    // Another user's fee id under one's own user id is unknown.
+    await api().get(`/api/users/${ids[other.adminEmail]}/app-fees/${fee.id}/invoice`).set(auth(tokens.bern)).expect(404)
+    const pdf = await api().get(`${fee.invoice_url}?lang=de`).set(auth(tokens.user)).buffer(true)
+      .parse((res, cb) => { const c: Buffer[] = []; res.on('data', (d: Buffer) => c.push(d)); res.on('end', () => cb(null, Buffer.concat(c))) }).expect(200)
+    expect(pdf.headers['content-type']).toBe('application/pdf')
+    const parser = new PDFParse({ data: new Uint8Array(pdf.body as Buffer) })
+    const text = (await parser.getText()).text
+    await parser.destroy()
+    expect(text).toContain('Monatliche App-Gebühr')
+    expect(text).toContain(month)
+    expect(text).toMatch(/Total\s+CHF 5\.23/)
+    expect(text).toContain('Demo Energie Zürich AG')
+    expect(text).not.toContain('Empfangsschein')
   })
 })

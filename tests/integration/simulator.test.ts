@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { startApp } from './helpers.ts'
+import { transactionFeeRappen } from '../../shared/rules/card-fees.ts'
 
 let app: FastifyInstance
 beforeAll(async () => {
@@ -39,6 +40,37 @@ describe('simulator start', () => {
     expect(Number(again.n) - Number(buckets.n)).toBeLessThanOrEqual(1)
     // 30 days of two installations: 35 s measured on a shared machine (load 20 on 2 cores).
   }, 120_000)
+})
+
+describe('payment history', () => {
+  it('is paid through the payment job: every paid session has its card fee and a charge row, none without a user', async () => {
+    const db = app.domain!.db
+    const sessions = await db.selectFrom('charging_sessions').selectAll().where('end', 'is not', null).execute()
+    const paid = sessions.filter((s) => s.status === 'paid')
+    expect(paid.length).toBeGreaterThan(3)
+    const charges = await db.selectFrom('payment_charges').selectAll().where('purpose', '=', 'session').execute()
+    const methods = await db.selectFrom('payment_methods').selectAll().execute()
+    for (const s of paid) {
+      expect(s.user_id, `session ${s.id} paid without a user`).not.toBeNull()
+      const ok = charges.filter((c) => c.session_id === s.id && c.status === 'succeeded')
+      expect(ok, `session ${s.id}: one successful charge`).toHaveLength(1)
+      const method = methods.find((m) => m.id === ok[0].payment_method_id)!
+      // SPEC §9 card fee on the price (the resident's demo card is a credit card: 2.5 % + CHF 0.10).
+      expect(s.fee_rappen).toBe(transactionFeeRappen(method.kind, s.price_rappen))
+      expect(s.fee_rappen).toBeGreaterThan(0)
+      expect([ok[0].amount_rappen, ok[0].fee_rappen]).toEqual([s.price_rappen, s.fee_rappen])
+      expect(s.paid_on!.getTime()).toBeGreaterThanOrEqual(s.end!.getTime())
+      expect(s.paid_on!.getTime() - s.end!.getTime()).toBeLessThanOrEqual(15 * 60_000)
+    }
+    // A session nobody can be charged for (a guest, a card without a user) keeps its QR-bill: unpaid.
+    expect(sessions.filter((s) => s.user_id === null).every((s) => s.status === 'unpaid' && s.fee_rappen === 0)).toBe(true)
+    // The monthly app fee: once per month of the window for the resident, paid with its charge.
+    const resident = await db.selectFrom('users').select('id').where('email', '=', 'user@example.com').executeTakeFirstOrThrow()
+    const fees = await db.selectFrom('app_fees').selectAll().where('user_id', '=', resident.id).orderBy('month').execute()
+    expect(fees.length).toBeGreaterThanOrEqual(2)
+    expect(new Set(fees.map((f) => f.month)).size).toBe(fees.length)
+    for (const f of fees) expect(f).toMatchObject({ amount_rappen: 500, fee_rappen: 23, status: 'paid' })
+  })
 })
 
 describe('measurements', () => {

@@ -17,6 +17,15 @@ export interface Statistics {
   series: Record<string, Bucket[]>
 }
 
+/**
+ * GET /api/statistics/{id}/battery/states (issue 12 §9): battery_soc buckets are null without a reading;
+ * `average_soc` is the period's time-weighted average state of charge (%), null without readings.
+ */
+export interface BatteryStates extends Omit<Statistics, 'series'> {
+  series: Record<string, { start: string; value: number | null }[]>
+  average_soc: number | null
+}
+
 /** GET /api/statistics/{id}/totals: the same series summed over the range. */
 export interface Totals {
   start: string
@@ -67,6 +76,6 @@ export function fetchFlow(installationId: number, range: RangeQuery, signal?: Ab
 }
 
 /** GET /api/statistics/{id}/battery/states: battery_soc (%), battery_charge and battery_discharge (kWh) per bucket; needs overview. */
-export function fetchBatteryStates(installationId: number, range: RangeQuery, signal?: AbortSignal): Promise<Statistics> {
-  return apiFetch<Statistics>(`/api/statistics/${installationId}/battery/states?${query(range, false)}`, { signal })
+export function fetchBatteryStates(installationId: number, range: RangeQuery, signal?: AbortSignal): Promise<BatteryStates> {
+  return apiFetch<BatteryStates>(`/api/statistics/${installationId}/battery/states?${query(range, false)}`, { signal })
 }

@@ -13,7 +13,7 @@ import { Card, cx, Loading, Notice, useDocumentTitle } from '../../components/ui
 import { useFormats } from '../../components/use-formats.ts'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevShare } from './api.ts'
-import { availableKinds, buildingFlow, CHART_KINDS, isLineSeries, upTo, type ChartKind } from './kinds.ts'
+import { availableKinds, buildingFlow, CHART_KINDS, isLineSeries, timeWeightedAverage, upTo, type ChartKind } from './kinds.ts'
 
 // Both chart libraries load only when a chart is drawn: lightweight-charts for kW and % lines,
 // Tremor's BarChart (recharts) for per-bucket bars.
@@ -25,11 +25,17 @@ const KpiCard = cardModule as unknown as typeof TremorCard
 const Metric = metricModule as unknown as typeof TremorMetric
 const Text = textModule as unknown as typeof TremorText
 
-/** The series of one kind, from the call its source names (kinds.ts); the flow meter adds the building. */
-async function fetchKind(installationId: number, def: (typeof CHART_KINDS)[number], range: RangeQuery, signal: AbortSignal): Promise<Statistics> {
+/**
+ * The series of one kind, from the call its source names (kinds.ts); the flow meter adds the building.
+ * `averages`: headline averages the server computed (the battery's time-weighted state of charge, null
+ * without readings); the state series keeps only buckets with a reading (issue 12 §9: no 0 % for gaps).
+ */
+async function fetchKind(installationId: number, def: (typeof CHART_KINDS)[number], range: RangeQuery, signal: AbortSignal): Promise<Statistics & { averages?: Record<string, number | null> }> {
   if (def.source === 'battery') {
-    const stats = await fetchBatteryStates(installationId, range, signal)
-    return stats.series.battery_soc ? { ...stats, series: { ...stats.series, battery_soc: upTo(stats.series.battery_soc, Date.now()) } } : stats
+    const { average_soc, ...stats } = await fetchBatteryStates(installationId, range, signal)
+    const series = Object.fromEntries(Object.entries(stats.series).map(([k, b]) => [k, b.filter((x): x is Bucket => x.value !== null)]))
+    if (series.battery_soc) series.battery_soc = upTo(series.battery_soc, Date.now())
+    return { ...stats, series, averages: { battery_soc: average_soc } }
   }
   if (def.source === 'flow') {
     const stats = await fetchFlow(installationId, range, signal)
@@ -53,7 +59,7 @@ export default function ChartsPage({ installation }: { installation: Installatio
   const [period, setPeriod] = useState<Period>('day')
   const [date, setDate] = useState(() => localDate(new Date(), tz))
   const [kind, setKind] = useState<ChartKind>('consumption')
-  const [data, setData] = useState<{ stats: Statistics; totals: Totals; zev: ZevShare[] | null } | null>(null)
+  const [data, setData] = useState<{ stats: Statistics & { averages?: Record<string, number | null> }; totals: Totals; zev: ZevShare[] | null } | null>(null)
   const [kinds, setKinds] = useState<ChartKind[] | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const range = useMemo(() => periodRange(period, date, tz), [period, date, tz])
@@ -103,6 +109,12 @@ export default function ChartsPage({ installation }: { installation: Installatio
     const unit = data?.stats.units[name] ?? data?.totals.units[name] ?? ''
     if (unit === '%') return `${f.number(v, 0)} %`
     return unit === 'CHF' ? `CHF ${f.number(v)}` : `${f.number(v)} ${unit}`
+  }
+  // Averages are over time: the server's for the state of charge, else each bucket weighted by its length.
+  const headlineAverage = (s: string) => {
+    const server = data?.stats.averages?.[s]
+    if (server !== undefined) return server === null ? '–' : value(s, server)
+    return value(s, timeWeightedAverage(data?.stats.series[s] ?? [], range.end))
   }
   // The bar chart's axis: times of day within a day, dates otherwise (the table gives both).
   const axisLabel = (start: string) => (range.granularity === 'hour' || range.granularity === 'fifteen_minutes' ? f.time(start) : f.date(start))
@@ -163,7 +175,7 @@ export default function ChartsPage({ installation }: { installation: Installatio
             {def.series.filter((s) => s in data.totals.series || s in data.stats.series).map((s) => (
               <KpiCard key={s} role="group" aria-label={labels[s]} className="p-4">
                 <Text className="text-xs font-medium uppercase tracking-wide">{labels[s]}</Text>
-                <Metric className="mt-1 text-2xl">{s in data.totals.series ? value(s, data.totals.series[s]) : value(s, average(data.stats.series[s]))}</Metric>
+                <Metric className="mt-1 text-2xl">{s in data.totals.series ? value(s, data.totals.series[s]) : headlineAverage(s)}</Metric>
                 {!(s in data.totals.series) ? <Text className="text-xs">{t('average')}</Text> : null}
               </KpiCard>
             ))}
@@ -190,12 +202,14 @@ export default function ChartsPage({ installation }: { installation: Installatio
                     </tr>
                   </thead>
                   <tbody>
-                    {(Object.values(shown)[0] ?? []).map((b, i) => (
+                    {(Object.values(shown).reduce<Bucket[]>((a, b) => (b.length > a.length ? b : a), [])).map((b) => (
                       <tr key={b.start} className="border-t border-slate-100">
                         <th scope="row" className="py-1 pr-3 font-normal">{bucketLabel(b.start)}</th>
-                        {Object.keys(shown).map((s) => (
-                          <td key={s} className="py-1 pr-3 tabular-nums">{shown[s][i] ? value(s, shown[s][i].value) : '–'}</td>
-                        ))}
+                        {Object.keys(shown).map((s) => {
+                          // A state series has no bucket where nothing was read: a dash, not 0 %.
+                          const x = shown[s].find((y) => y.start === b.start)
+                          return <td key={s} className="py-1 pr-3 tabular-nums">{x ? value(s, x.value) : '–'}</td>
+                        })}
                       </tr>
                     ))}
                   </tbody>
@@ -243,4 +257,3 @@ export default function ChartsPage({ installation }: { installation: Installatio
   )
 }
 
-const average = (b: readonly { value: number }[]) => (b.length ? b.reduce((a, x) => a + x.value, 0) / b.length : 0)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { availableKinds, chartPoints } from './kinds.ts'
+import { availableKinds, chartPoints, timeWeightedAverage } from './kinds.ts'
 
 describe('chartPoints', () => {
   it('puts buckets on the local wall clock and keeps the repeated autumn hour strictly increasing', () => {
@@ -21,5 +21,22 @@ describe('availableKinds', () => {
     expect(availableKinds(admin)).toContain('cost')
     const { cost: _c, ...noCost } = admin
     expect(availableKinds(noCost)).not.toContain('cost')
+  })
+})
+
+describe('timeWeightedAverage (issue 12 §9)', () => {
+  it('weighs each bucket by its length: a 31-day month counts more than February, the 25-hour DST day more than a normal one', () => {
+    const months = [
+      { start: '2025-02-01T00:00:00+01:00', value: 10 },
+      { start: '2025-03-01T00:00:00+01:00', value: 40 },
+    ]
+    // (28 days × 10 + 31 days × 40) / 59 days, not (10 + 40) / 2.
+    expect(timeWeightedAverage(months, '2025-04-01T00:00:00+02:00')).toBeCloseTo((28 * 24 * 10 + (31 * 24 - 1) * 40) / (28 * 24 + 31 * 24 - 1), 9)
+    const days = [
+      { start: '2025-10-26T00:00:00+02:00', value: 5 },
+      { start: '2025-10-27T00:00:00+01:00', value: 1 },
+    ]
+    expect(timeWeightedAverage(days, '2025-10-28T00:00:00+01:00')).toBeCloseTo((25 * 5 + 24 * 1) / 49, 9)
+    expect(timeWeightedAverage([], '2025-10-28T00:00:00+01:00')).toBe(0)
   })
 })

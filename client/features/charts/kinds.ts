@@ -103,3 +103,21 @@ export function chartPoints(buckets: readonly Bucket[]): ChartPoint[] {
 
 /** Whether a granularity shows times of day (else only dates) on the axis. */
 export const showsTime = (g: Granularity) => g === 'hour' || g === 'fifteen_minutes'
+
+/**
+ * The time-weighted average of per-bucket values (kW averages) over [first start, `end`): each bucket
+ * weighs by its length, so a 31-day month or a 25-hour DST day counts for what it lasts (issue 12 §9).
+ * 0 without buckets.
+ */
+export function timeWeightedAverage(buckets: readonly Bucket[], end: string): number {
+  let sum = 0
+  let span = 0
+  buckets.forEach((b, i) => {
+    const from = Date.parse(b.start)
+    const to = i + 1 < buckets.length ? Date.parse(buckets[i + 1].start) : Date.parse(end)
+    if (!(to > from)) return
+    sum += b.value * (to - from)
+    span += to - from
+  })
+  return span > 0 ? sum / span : 0
+}

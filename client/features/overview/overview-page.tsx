@@ -34,6 +34,9 @@ export default function OverviewPage({ installation }: { installation: Installat
   }, [installation.id, tc])
 
   const kwh = (v: number | undefined) => f.kwh(v ?? 0)
+  // A figure counting from a later day than the period's first (records begin inside it) says so.
+  const returnLabel = (period: 'month' | 'year', since: string) =>
+    since.endsWith(period === 'year' ? '-01-01' : '-01') ? t(`return.${period}`) : t(`return.${period}Since`, { date: f.date(`${since}T12:00:00Z`) })
   const m3 = (v: number | undefined) => `${f.number(v ?? 0)} m3`
 
   return (
@@ -85,7 +88,11 @@ export default function OverviewPage({ installation }: { installation: Installat
             ) : null}
             {data.energy_return ? (
               <Card titleId="ov-return" title={t('return.title')}>
-                <Facts rows={[[t('return.today'), kwh(data.energy_return.today_kwh)], [t('return.month'), kwh(data.energy_return.month_kwh)], [t('return.year'), kwh(data.energy_return.year_kwh)]]} />
+                <Facts rows={[
+                  [t('return.today'), kwh(data.energy_return.today_kwh)],
+                  [returnLabel('month', data.energy_return.month_since), kwh(data.energy_return.month_kwh)],
+                  [returnLabel('year', data.energy_return.year_since), kwh(data.energy_return.year_kwh)],
+                ]} />
               </Card>
             ) : null}
             {data.water ? (

@@ -1,7 +1,7 @@
 import { apiFetch } from '../../api/http.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
 import type { UserDetails } from '../../../shared/schemas/accounts.ts'
-import type { PaymentInfo, PaymentProcess } from '../../../shared/schemas/payment.ts'
+import type { AppFee, PaymentInfo, PaymentProcess } from '../../../shared/schemas/payment.ts'
 
 /** PATCH /api/users/{id}/ with any of the SPEC §3 details → the updated User; 400 `{field: [...]}`. */
 export function saveUser(id: number, details: Partial<UserDetails>): Promise<User> {
@@ -57,4 +57,9 @@ export function removePaymentMethod(userId: number, id: number): Promise<void> {
 /** POST /api/payments/process/ → the provider's checkout to go to; it returns to one of the three paths. */
 export function startCheckout(urls: PaymentProcess): Promise<{ session: string; redirect_url: string }> {
   return apiFetch('/api/payments/process/', { method: 'POST', body: urls })
+}
+
+/** GET /api/users/{id}/app-fees/ → the caller's monthly app fees (SPEC §9), newest month first. */
+export function fetchAppFees(userId: number, signal?: AbortSignal): Promise<AppFee[]> {
+  return apiFetch<AppFee[]>(`/api/users/${userId}/app-fees/`, { signal })
 }

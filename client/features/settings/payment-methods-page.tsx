@@ -9,8 +9,10 @@ import { errorMessage } from '../../api/errors.ts'
 import { paths } from '../../app/paths.ts'
 import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
-import type { PaymentInfo } from '../../../shared/schemas/payment.ts'
-import { fetchPaymentMethods, removePaymentMethod, setPrimaryPaymentMethod, startCheckout } from './api.ts'
+import type { AppFee, PaymentInfo } from '../../../shared/schemas/payment.ts'
+import { useFormats } from '../../components/use-formats.ts'
+import { downloadInvoice } from '../sessions/api.ts'
+import { fetchAppFees, fetchPaymentMethods, removePaymentMethod, setPrimaryPaymentMethod, startCheckout } from './api.ts'
 
 type Feedback = { tone: 'info' | 'warning' | 'error'; text: string } | null
 
@@ -27,7 +29,8 @@ function returnFlag(search: string): 'added' | 'failed' | 'cancelled' | null {
  * Payment methods (SPEC §2, route /facility/{id}/settings/payment-method): the caller's cards and Twint
  * (masked number, expiry, primary badge), add through the provider's checkout, set as primary, remove
  * with confirmation; the notices for a card about to expire (SPEC §5) and a failed charge (SPEC §8), and
- * the result of a checkout from the success, error or cancel flag.
+ * the result of a checkout from the success, error or cancel flag; and the monthly app fees charged to
+ * them (SPEC §9, issue 12 §7) with their invoices.
  */
 export default function PaymentMethodsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('settings')
@@ -35,6 +38,9 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
   const { user } = useSnapshot(session)
   const titleId = useId()
   const [methods, setMethods] = useState<PaymentInfo[] | null>(null)
+  const [fees, setFees] = useState<AppFee[] | null>(null)
+  const feesTitleId = useId()
+  const f = useFormats(installation.timezone)
   const [busy, setBusy] = useState(false)
   const [removing, setRemoving] = useState<PaymentInfo | null>(null)
   const [feedback, setFeedback] = useState<Feedback>(() => {
@@ -51,7 +57,9 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
   const load = useCallback(
     async (signal?: AbortSignal) => {
       const me = await ensureUser()
-      setMethods(await fetchPaymentMethods(me.id, signal))
+      const [m, a] = await Promise.all([fetchPaymentMethods(me.id, signal), fetchAppFees(me.id, signal)])
+      setMethods(m)
+      setFees(a)
     },
     [],
   )
@@ -152,6 +160,30 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
           {t('payments.add')}
         </button>
         <p className="mt-4 text-xs text-slate-500">{t('payments.fees')}</p>
+      </Card>
+      <Card title={t('payments.appFees')} titleId={feesTitleId}>
+        <p className="text-sm text-slate-600">{t('payments.appFeesText')}</p>
+        {fees === null ? null : fees.length === 0 ? (
+          <p className="mt-3 text-sm text-slate-600">{t('payments.appFeesEmpty')}</p>
+        ) : (
+          <ul className="mt-3 divide-y divide-slate-100" aria-labelledby={feesTitleId}>
+            {fees.map((fee) => (
+              <li key={fee.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <div className="min-w-0 text-sm">
+                  <p className="font-medium text-slate-900">{t('payments.appFeeMonth', { month: fee.month, installation: fee.installation_name })}</p>
+                  <p className="text-slate-600">
+                    {t('payments.appFeeAmount', { amount: `CHF ${f.number(fee.amount)}`, fee: `CHF ${f.number(fee.transaction_fee)}`, total: `CHF ${f.number(fee.total)}` })}
+                  </p>
+                  <p className="text-slate-600">{fee.status === 'paid' && fee.paid_on ? t('payments.appFeePaid', { date: f.date(fee.paid_on) }) : t('payments.appFeeUnpaid')}</p>
+                </div>
+                <button type="button" className="btn-secondary" disabled={busy} aria-label={t('payments.appFeeInvoiceNamed', { month: fee.month })}
+                  onClick={() => void run(() => downloadInvoice(fee.invoice_url, `${t('payments.appFeeInvoiceFile')}-${fee.month}.pdf`))}>
+                  {t('payments.appFeeInvoice')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
       </Card>
       <ConfirmDialog open={removing !== null} title={t('payments.removeTitle')} confirmLabel={t('payments.remove')} cancelLabel={t('cancel')} busy={busy}
         onCancel={() => setRemoving(null)}

@@ -3,8 +3,29 @@ import type { Aggregate } from '../../domain/measurements/service.ts'
 import { priceRappen } from '../../domain/sessions/service.ts'
 import { bucketOf } from '../../domain/measurements/service.ts'
 import { step, type SimState } from './physics.ts'
+import { localParts } from '../../../shared/rules/formats.ts'
 
 const BUCKET_S = 900
+
+/**
+ * Issue 12 §7: the backfilled history is paid through the payment job itself (payments.chargeDue), run
+ * at the times the job would have run: the quarter hour after each session of a user ended (the job
+ * runs every 15 minutes) and the first quarter hour of every installation-local month in the window
+ * (the monthly app fee). So fees, payment_charges rows and app fees exist as they would live, and
+ * sessions without a user stay unpaid (no card to charge).
+ */
+async function replayPayments(domain: Domain, installationId: number, tz: string, from: Date, to: Date, sessions: { user_id: number | null; end: Date }[]): Promise<void> {
+  const inst = await domain.db.selectFrom('installations').select('pay_enabled').where('id', '=', installationId).executeTakeFirst()
+  if (!inst?.pay_enabled) return
+  const quarter = BUCKET_S * 1000
+  const times = new Set<number>([Math.ceil(from.getTime() / quarter) * quarter])
+  for (const s of sessions) if (s.user_id != null) times.add(Math.ceil((s.end.getTime() + 1) / quarter) * quarter)
+  for (let t = Math.ceil(from.getTime() / quarter) * quarter; t <= to.getTime(); t += quarter) {
+    const local = localParts(new Date(t), tz)
+    if (local.date.endsWith('-01') && local.minute < 15) times.add(t)
+  }
+  for (const t of [...times].filter((x) => x <= to.getTime()).sort((a, b) => a - b)) await domain.payments.chargeDue(new Date(t))
+}
 
 /**
  * Fill 15-minute aggregates and charging sessions from `from` to `to` (issue 2 §6: the last 30 days on
@@ -24,7 +45,6 @@ export async function backfill(domain: Domain, installationId: number, from: Dat
     if (car?.sessionId && !car.refused) open.set(stationId, { start: car.visit.arrive, high: 0, low: 0, rfid: car.rfid, sessionId: car.sessionId })
   }
   let buckets = 0
-  const lastYearPaid = new Date(to.getTime() - 7 * 86_400_000)
   for (let b = bucketOf(from).getTime(); b + BUCKET_S * 1000 <= to.getTime(); b += BUCKET_S * 1000) {
     const bucket = new Date(b)
     const mid = new Date(b + (BUCKET_S * 1000) / 2)
@@ -42,11 +62,9 @@ export async function backfill(domain: Domain, installationId: number, from: Dat
         else if (s && s.high + s.low > 0.05) {
           const end = o.departed.visit.depart
           const tariff = await domain.tariffs.inForce(installationId, s.start, tz)
-          const paid = end < lastYearPaid
           sessions.push({
             installation_id: installationId, station_id: o.stationId, rfid_id: s.rfid?.id ?? null, user_id: s.rfid?.user_id ?? null,
             start: s.start, end, high_kwh: s.high, low_kwh: s.low, price_rappen: priceRappen(s.high, s.low, tariff),
-            status: paid ? 'paid' : 'unpaid', paid_on: paid ? new Date(end.getTime() + 86_400_000) : null,
           })
         }
       }
@@ -61,6 +79,7 @@ export async function backfill(domain: Domain, installationId: number, from: Dat
   }
   await domain.measurements.recordAggregates(aggregates)
   await domain.sessions.insertFinished(sessions)
+  await replayPayments(domain, installationId, tz, from, to, sessions)
   // Cars still plugged in at the end stay with the live loop, their session stored from their arrival on.
   for (const [stationId, s] of open) {
     const car = state.cars.get(stationId)

@@ -4,6 +4,7 @@ import { calculateQRReferenceChecksum, isQRIBAN } from 'swissqrbill/utils'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { SessionService } from '../sessions/service.ts'
+import type { PaymentService } from '../payments/service.ts'
 import { AppError, Forbidden } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
 import { defaultRegion, formatDate, formatDateTime } from '../../../shared/rules/formats.ts'
@@ -25,8 +26,63 @@ export function chf(rappen: number): string {
  * switch or their own card) and who charged (the personal-data rule, shared/rules/visibility.ts); 403
  * otherwise.
  */
-export function createInvoiceService({ db, sessions }: { db: Db; sessions: SessionService }) {
+export function createInvoiceService({ db, sessions, payments }: { db: Db; sessions: SessionService; payments: PaymentService }) {
   return {
+    /**
+     * The invoice of a monthly app fee (SPEC §9, issue 12 §7) as a PDF: the installation's operator, the
+     * month, the fee (the basic tariff, VAT included), the card fee, the total and when it was paid. Only
+     * the user it was charged to gets it (403 for anyone else, 404 unknown). It is debited from the card,
+     * so it has no QR-bill.
+     */
+    async appFeePdf(actor: Actor, userId: number, feeId: number, lang: Lang): Promise<{ filename: string; content: Buffer }> {
+      const fee = await payments.appFee(actor, userId, feeId)
+      const owner = await db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirstOrThrow()
+      const region = defaultRegion(lang)
+      const T = (k: Parameters<typeof invoiceText>[1], p?: Record<string, string | number>) => invoiceText(lang, k, p)
+      const number = `AF-${String(feeId).padStart(6, '0')}`
+      const operator = fee.operator
+      const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${T('title')} ${number}`, Author: operator?.name ?? fee.installation_name } })
+      const chunks: Buffer[] = []
+      doc.on('data', (c: Buffer) => chunks.push(c))
+      const done = new Promise<Buffer>((resolve, reject) => {
+        doc.on('end', () => resolve(Buffer.concat(chunks)))
+        doc.on('error', reject)
+      })
+      doc.font('Helvetica-Bold').fontSize(10).text(operator?.name ?? fee.installation_name)
+      if (operator) {
+        doc.font('Helvetica').text(`${operator.street} ${operator.building_number}`.trim() + `, ${operator.country}-${operator.zip} ${operator.city}`)
+        if (operator.vat_number) doc.text(`${T('vatNumber')}: ${operator.vat_number}`)
+      }
+      doc.moveDown(2)
+      doc.font('Helvetica-Bold').fontSize(20).text(`${T('title')} ${number}`)
+      doc.moveDown(0.5)
+      doc.font('Helvetica').fontSize(10)
+      const line = (label: string, value: string) => {
+        const y = doc.y
+        doc.font('Helvetica-Bold').text(label, 50, y, { width: 170 })
+        doc.font('Helvetica').text(value, 230, y, { width: 315 })
+        doc.moveDown(0.3)
+      }
+      line(T('date'), formatDate(fee.paid_on ?? fee.created_at, region, fee.timezone))
+      line(T('facility'), fee.installation_name)
+      line(T('customer'), `${owner.first_name} ${owner.last_name}`.trim())
+      line(T('month'), fee.month)
+      doc.moveDown(1)
+      line(T('appFee'), chf(fee.amount_rappen))
+      line(T('fee'), chf(fee.fee_rappen))
+      doc.moveDown(0.3)
+      doc.fontSize(13)
+      line(T('total'), chf(fee.amount_rappen + fee.fee_rappen))
+      doc.fontSize(10)
+      line(T('status'), fee.status === 'paid' && fee.paid_on ? T('paid', { date: formatDate(fee.paid_on, region, fee.timezone) }) : T('unpaid'))
+      doc.moveDown(1)
+      const vat = operator ? Math.round((fee.amount_rappen * operator.vat_rate) / (100 + operator.vat_rate)) : null
+      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!) }) : T('vat'), 50)
+      doc.fillColor('#000000')
+      doc.end()
+      return { filename: `${T('title').toLowerCase()}-${number}.pdf`, content: await done }
+    },
+
     /** The invoice of session `sessionId` as a PDF: `{ filename, content }`. 400 while still charging. */
     async pdf(actor: Actor, sessionId: number, lang: Lang): Promise<{ filename: string; content: Buffer }> {
       const session = await sessions.get(actor, sessionId)

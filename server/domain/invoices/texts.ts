@@ -3,6 +3,7 @@ import type { Lang } from '../../lib/messages.ts'
 /** Invoice wording in the four languages (typed: a missing translation fails type-checking). */
 export const INVOICE_TEXTS = {
   en: {
+    appFee: 'Monthly app fee (card payments)', month: 'Month', appFeeMessage: 'App fee {{id}}',
     vatIncluded: 'Prices include {{rate}} % VAT ({{amount}}). Card fees are extra.', vatNumber: 'VAT number', noPaymentDetails: 'The operator has not set its payment details yet: please ask your facility administrator how to pay.',
     title: 'Invoice', number: 'Invoice number', date: 'Date', facility: 'Facility', customer: 'Customer', station: 'Charging station',
     rfid: 'RFID', period: 'Charging period', energy: 'Energy', high: 'High tariff', low: 'Low tariff', flat: 'Flat tariff',
@@ -10,6 +11,7 @@ export const INVOICE_TEXTS = {
     vat: 'Prices include VAT. Card fees are extra.', qrNote: 'Please pay the amount with the QR-bill below.', message: 'Charging session {{id}}',
   },
   de: {
+    appFee: 'Monatliche App-Gebühr (Kartenzahlung)', month: 'Monat', appFeeMessage: 'App-Gebühr {{id}}',
     vatIncluded: 'Preise inkl. {{rate}} % MWST ({{amount}}). Kartengebühren werden zusätzlich verrechnet.', vatNumber: 'MWST-Nummer', noPaymentDetails: 'Der Betreiber hat seine Zahlungsangaben noch nicht hinterlegt: Bitte fragen Sie Ihre Anlagenverwaltung, wie Sie bezahlen können.',
     title: 'Rechnung', number: 'Rechnungsnummer', date: 'Datum', facility: 'Anlage', customer: 'Kunde', station: 'Ladestation',
     rfid: 'RFID', period: 'Ladezeitraum', energy: 'Energie', high: 'Hochtarif', low: 'Niedertarif', flat: 'Einheitstarif',
@@ -17,6 +19,7 @@ export const INVOICE_TEXTS = {
     vat: 'Preise inkl. MWST. Kartengebühren werden zusätzlich verrechnet.', qrNote: 'Bitte bezahlen Sie den Betrag mit dem QR-Einzahlungsschein unten.', message: 'Ladevorgang {{id}}',
   },
   fr: {
+    appFee: 'Frais mensuels de l’application (paiement par carte)', month: 'Mois', appFeeMessage: 'Frais d’application {{id}}',
     vatIncluded: 'Prix TVA de {{rate}} % incluse ({{amount}}). Les frais de carte sont en sus.', vatNumber: 'Numéro de TVA', noPaymentDetails: 'L’exploitant n’a pas encore indiqué ses coordonnées de paiement : demandez à l’administration de l’installation comment payer.',
     title: 'Facture', number: 'Numéro de facture', date: 'Date', facility: 'Installation', customer: 'Client', station: 'Borne de recharge',
     rfid: 'RFID', period: 'Période de recharge', energy: 'Énergie', high: 'Tarif plein', low: 'Tarif réduit', flat: 'Tarif unique',
@@ -24,6 +27,7 @@ export const INVOICE_TEXTS = {
     vat: 'Prix TVA incluse. Les frais de carte sont en sus.', qrNote: 'Veuillez payer le montant avec la QR-facture ci-dessous.', message: 'Session de recharge {{id}}',
   },
   it: {
+    appFee: 'Canone mensile dell’app (pagamento con carta)', month: 'Mese', appFeeMessage: 'Canone dell’app {{id}}',
     vatIncluded: 'Prezzi IVA del {{rate}} % inclusa ({{amount}}). Le commissioni della carta sono a parte.', vatNumber: 'Numero IVA', noPaymentDetails: 'Il gestore non ha ancora indicato i dati di pagamento: chiedi all’amministrazione della struttura come pagare.',
     title: 'Fattura', number: 'Numero di fattura', date: 'Data', facility: 'Struttura', customer: 'Cliente', station: 'Stazione di ricarica',
     rfid: 'RFID', period: 'Periodo di ricarica', energy: 'Energia', high: 'Tariffa alta', low: 'Tariffa bassa', flat: 'Tariffa unica',

@@ -60,18 +60,27 @@ export function createMetricsService({ db, installations, measurements }: { db: 
       return projectMetrics(full, access)
     },
 
-    /** GET …/{id}/energy_return: PV energy exported to the grid today, this month, this year (kWh). */
+    /**
+     * GET …/{id}/energy_return: PV energy exported to the grid today, this month, this year (kWh), with the
+     * day each of the month and year figures counts from (`month_since`, `year_since`: the first day with
+     * data when the records begin inside the period, issue 12 §9).
+     */
     async energyReturn(actor: Actor, installationId: number): Promise<EnergyReturn> {
       const access = await installations.access(actor, installationId)
       const inst = await installations.describe(installationId)
       const now = dayjs().tz(inst.timezone)
       const exported = async (since: Date) => (await measurements.totalsSince(installationId, since)).get('main_power')?.energy_out_kwh ?? 0
+      const first = await db.selectFrom('measurements_15m as a').innerJoin('meters as mt', 'mt.id', 'a.meter_id')
+        .where('mt.installation_id', '=', installationId).where('mt.meter_type', '=', 'main_power')
+        .select((eb) => eb.fn.min('a.bucket').as('first')).executeTakeFirst()
+      const firstDay = first?.first ? dayjs(first.first as unknown as string | Date).tz(inst.timezone).startOf('day') : null
+      const since = (start: dayjs.Dayjs) => (firstDay && firstDay.isAfter(start) ? firstDay : start).format('YYYY-MM-DD')
       const [today_kwh, month_kwh, year_kwh] = await Promise.all([
         exported(now.startOf('day').toDate()),
         exported(now.startOf('month').toDate()),
         exported(now.startOf('year').toDate()),
       ])
-      const full = { today_kwh: r2(today_kwh), month_kwh: r2(month_kwh), year_kwh: r2(year_kwh) }
+      const full = { today_kwh: r2(today_kwh), month_kwh: r2(month_kwh), year_kwh: r2(year_kwh), month_since: since(now.startOf('month')), year_since: since(now.startOf('year')) }
       const shown = projectEnergyReturn(full, access)
       if (!shown) throw Forbidden()
       return shown

@@ -7,9 +7,10 @@ import type { SessionService } from '../sessions/service.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { transactionFeeRappen } from '../../../shared/rules/card-fees.ts'
 import { isAboutToExpire, isExpired, monthOf } from '../../../shared/rules/card-expiry.ts'
+import { localParts } from '../../../shared/rules/formats.ts'
 import type { AuthorisedMethod, CheckoutInput, PaymentProvider } from './provider.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
-import type { PaymentInfo } from '../../../shared/schemas/payment.ts'
+import type { AppFee, PaymentInfo } from '../../../shared/schemas/payment.ts'
 
 /**
  * Waits after the 1st, 2nd, … declined charge of a session before the next try (SPEC §4, §9: retried
@@ -18,6 +19,19 @@ import type { PaymentInfo } from '../../../shared/schemas/payment.ts'
 export const RETRY_DELAYS_MS = [1, 3, 6, 12, 24].map((h) => h * 3600_000)
 /** How long a checkout session stays open. */
 export const CHECKOUT_TTL_MS = 30 * 60_000
+/** How long a charge run holds a session or an app fee it is debiting; a run that died frees it after this. */
+export const CHARGE_LEASE_MS = 10 * 60_000
+
+/**
+ * What one charge run did: sessions `paid` and `declined`, monthly app fees charged (`app_fees`) and
+ * declined (`app_fees_declined`).
+ */
+export interface ChargeRun {
+  paid: number
+  declined: number
+  app_fees: number
+  app_fees_declined: number
+}
 
 export type WebhookEvent =
   | { type: 'checkout.completed'; session: string; method: AuthorisedMethod }
@@ -78,13 +92,13 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
   }
 
   /** Charge `amountRappen` + fee to `method`, recording the attempt. */
-  async function chargeTo(m: Selectable<PaymentMethodsTable>, input: { userId: number; sessionId: number | null; purpose: 'session' | 'rfid_order'; amountRappen: number; description: string; at: Date }) {
+  async function chargeTo(m: Selectable<PaymentMethodsTable>, input: { userId: number; sessionId: number | null; appFeeId?: number; purpose: 'session' | 'rfid_order' | 'app_fee'; amountRappen: number; description: string; at: Date }) {
     const fee = transactionFeeRappen(m.kind, input.amountRappen)
     const result = isExpired(m.exp_month, m.exp_year, monthOf(input.at))
       ? ({ ok: false, reason: 'expired' } as const)
       : input.amountRappen > 0 ? await provider.charge(m.token, input.amountRappen + fee, input.description) : ({ ok: true, reference: 'zero' } as const)
     await db.insertInto('payment_charges').values({
-      user_id: input.userId, payment_method_id: m.id, session_id: input.sessionId, purpose: input.purpose, amount_rappen: input.amountRappen,
+      user_id: input.userId, payment_method_id: m.id, session_id: input.sessionId, app_fee_id: input.appFeeId ?? null, purpose: input.purpose, amount_rappen: input.amountRappen,
       fee_rappen: fee, status: result.ok ? 'succeeded' : 'declined', reference: result.ok ? result.reference : null, at: input.at,
     }).execute()
     return { ok: result.ok, fee }
@@ -103,6 +117,30 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
       ])
       const results = rows.map((m) => toInfo(m, failed, now))
       return { count: results.length, next: null, previous: null, results }
+    },
+
+    /**
+     * GET /api/users/{id}/app-fees/: the caller's monthly app fees (SPEC §9), newest month first, each with
+     * its invoice (403 for another user, like payment info).
+     */
+    async appFees(actor: Actor, userId: number): Promise<AppFee[]> {
+      requireSelf(actor, userId)
+      const rows = await db.selectFrom('app_fees as f').innerJoin('installations as i', 'i.id', 'f.installation_id')
+        .selectAll('f').select('i.name as installation_name').where('f.user_id', '=', userId).orderBy('f.month', 'desc').orderBy('f.id', 'desc').execute()
+      return rows.map((f) => ({
+        id: f.id, installation_id: f.installation_id, installation_name: f.installation_name, month: f.month,
+        amount: f.amount_rappen / 100, transaction_fee: f.fee_rappen / 100, total: (f.amount_rappen + f.fee_rappen) / 100,
+        status: f.status, paid_on: f.paid_on?.toISOString() ?? null, invoice_url: `/api/users/${userId}/app-fees/${f.id}/invoice`,
+      }))
+    },
+
+    /** One of the caller's app fees with its installation (invoices); 403 for another user, 404 unknown. */
+    async appFee(actor: Actor, userId: number, feeId: number) {
+      requireSelf(actor, userId)
+      const f = await db.selectFrom('app_fees as f').innerJoin('installations as i', 'i.id', 'f.installation_id')
+        .selectAll('f').select(['i.name as installation_name', 'i.timezone', 'i.operator']).where('f.id', '=', feeId).where('f.user_id', '=', userId).executeTakeFirst()
+      if (!f) throw NotFound()
+      return f
     },
 
     /** GET /api/users/{id}/payment-info/{payment_info_id}/. */
@@ -204,11 +242,12 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
     },
 
     /**
-     * Charge every finished unpaid session of pay-enabled installations to its user's primary method
-     * (SPEC §9 fee through sessions.markPaid). A declined session stays unpaid and is retried after
-     * RETRY_DELAYS_MS, or at the next run once the user has chosen another primary method.
+     * Charge every unpaid session of pay-enabled installations that ended by `now` to its user's primary
+     * method (SPEC §9 fee through sessions.markPaid), then the month's app fees (chargeAppFees). A declined
+     * charge stays unpaid and is retried after RETRY_DELAYS_MS, or at the next run once the user has
+     * chosen another primary method. The simulator's backfill replays history through this too.
      */
-    async chargeDue(now = new Date()): Promise<{ paid: number; declined: number }> {
+    async chargeDue(now = new Date()): Promise<ChargeRun> {
       // One run at a time in this process (the job and the superuser hook), so no session is charged twice.
       const previous = chargeRun
       let release!: () => void
@@ -235,31 +274,94 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
     },
   }
 
+  /**
+   * Whether a charge may be tried now after the earlier `tries` (newest first): not before the back-off
+   * after a decline (RETRY_DELAYS_MS) unless the user's primary method changed since.
+   */
+  function retryDue(tries: { status: string; at: Date; payment_method_id: number | null }[], methodId: number, now: Date): boolean {
+    const fails = tries.filter((t) => t.status === 'declined')
+    if (!fails.length) return true
+    const last = fails[0]
+    const wait = RETRY_DELAYS_MS[Math.min(fails.length, RETRY_DELAYS_MS.length) - 1]
+    return last.payment_method_id !== methodId || now.getTime() >= last.at.getTime() + wait
+  }
+
   /** One charge run (see chargeDue); also drops checkouts expired for a day. */
-  async function chargeDueNow(now: Date): Promise<{ paid: number; declined: number }> {
+  async function chargeDueNow(now: Date): Promise<ChargeRun> {
     await db.deleteFrom('payment_checkouts').where('expires_at', '<', new Date(now.getTime() - 86_400_000)).execute()
+    // Sessions without a user are never charged to a card (nobody's card; they keep their QR-bill invoice).
     const due = await db.selectFrom('charging_sessions as cs')
       .innerJoin('installations as i', 'i.id', 'cs.installation_id')
       .innerJoin('payment_methods as pm', (j) => j.onRef('pm.user_id', '=', 'cs.user_id').on('pm.favourite', '=', true))
       .select(['cs.id', 'cs.user_id', 'cs.price_rappen', 'pm.id as method_id'])
-      .where('cs.status', '=', 'unpaid').where('cs.end', 'is not', null).where('i.pay_enabled', '=', true)
+      .where('cs.status', '=', 'unpaid').where('cs.end', 'is not', null).where('cs.end', '<=', now).where('i.pay_enabled', '=', true)
       .orderBy('cs.end').execute()
     let paid = 0
     let declined = 0
     for (const s of due) {
       const tries = await db.selectFrom('payment_charges').select(['status', 'at', 'payment_method_id']).where('session_id', '=', s.id).orderBy('at', 'desc').orderBy('id', 'desc').execute()
-      const fails = tries.filter((t) => t.status === 'declined')
-      if (fails.length) {
-        const last = fails[0]
-        const wait = RETRY_DELAYS_MS[Math.min(fails.length, RETRY_DELAYS_MS.length) - 1]
-        if (last.payment_method_id === s.method_id && now.getTime() < last.at.getTime() + wait) continue
-      }
+      if (!retryDue(tries, s.method_id, now)) continue
+      // The lease: a run in another process that found the same session leaves it (see chargeAppFees).
+      const claimed = await db.updateTable('charging_sessions').set({ charge_claimed_until: new Date(now.getTime() + CHARGE_LEASE_MS) })
+        .where('id', '=', s.id).where('status', '=', 'unpaid')
+        .where((eb) => eb.or([eb('charge_claimed_until', 'is', null), eb('charge_claimed_until', '<=', now)]))
+        .returning('id').executeTakeFirst()
+      if (!claimed) continue
       const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', s.method_id).executeTakeFirstOrThrow()
       const r = await chargeTo(m, { userId: s.user_id!, sessionId: s.id, purpose: 'session', amountRappen: s.price_rappen, description: `Charging session CS-${s.id}`, at: now })
       if (r.ok && (await sessions.markPaid(s.id, m.kind, now))) paid++
       else if (!r.ok) declined++
+      await db.updateTable('charging_sessions').set({ charge_claimed_until: null }).where('id', '=', s.id).execute()
     }
-    return { paid, declined }
+    return { paid, declined, ...(await chargeAppFees(now)) }
+  }
+
+  /**
+   * The monthly app fee (SPEC §1, §9; issue 12 §7): every member of a pay-enabled installation with a
+   * primary payment method owes, for each installation-local month, the basic tariff of the tariff valid
+   * on that month's first day (nothing when it is 0), charged with the card fee at the first run of the
+   * month. The row is created once (unique user + installation + month) and leased before the debit, so
+   * overlapping runs, in this process or another, charge it once. Declines are retried like sessions.
+   */
+  async function chargeAppFees(now: Date): Promise<{ app_fees: number; app_fees_declined: number }> {
+    const members = await db.selectFrom('installation_users as iu')
+      .innerJoin('installations as i', 'i.id', 'iu.installation_id')
+      .innerJoin('payment_methods as pm', (j) => j.onRef('pm.user_id', '=', 'iu.user_id').on('pm.favourite', '=', true))
+      .select(['iu.user_id', 'iu.installation_id', 'i.timezone'])
+      .where('i.pay_enabled', '=', true).execute()
+    for (const m of members) {
+      const month = localParts(now, m.timezone).date.slice(0, 7)
+      const tariff = await db.selectFrom('tariffs').select('basic_rappen').where('installation_id', '=', m.installation_id)
+        .where('valid_from', '<=', `${month}-01`).where((eb) => eb.or([eb('valid_to', 'is', null), eb('valid_to', '>=', `${month}-01`)]))
+        .orderBy('valid_from', 'desc').executeTakeFirst()
+      if (!tariff || tariff.basic_rappen <= 0) continue
+      await db.insertInto('app_fees').values({ user_id: m.user_id, installation_id: m.installation_id, month, amount_rappen: tariff.basic_rappen, created_at: now })
+        .onConflict((oc) => oc.columns(['user_id', 'installation_id', 'month']).doNothing()).execute()
+    }
+    const open = await db.selectFrom('app_fees as f')
+      .innerJoin('payment_methods as pm', (j) => j.onRef('pm.user_id', '=', 'f.user_id').on('pm.favourite', '=', true))
+      .innerJoin('installations as i', 'i.id', 'f.installation_id')
+      .select(['f.id', 'f.user_id', 'f.month', 'f.amount_rappen', 'pm.id as method_id', 'i.name'])
+      .where('f.status', '=', 'unpaid').where('f.created_at', '<=', now).where('i.pay_enabled', '=', true)
+      .orderBy('f.month').orderBy('f.id').execute()
+    let charged = 0
+    let declined = 0
+    for (const f of open) {
+      const tries = await db.selectFrom('payment_charges').select(['status', 'at', 'payment_method_id']).where('app_fee_id', '=', f.id).orderBy('at', 'desc').orderBy('id', 'desc').execute()
+      if (!retryDue(tries, f.method_id, now)) continue
+      // The lease: only one run gets the row; the others see it claimed (or paid) and leave it.
+      const claimed = await db.updateTable('app_fees').set({ claimed_until: new Date(now.getTime() + CHARGE_LEASE_MS) })
+        .where('id', '=', f.id).where('status', '=', 'unpaid')
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
+        .returning('id').executeTakeFirst()
+      if (!claimed) continue
+      const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', f.method_id).executeTakeFirstOrThrow()
+      const r = await chargeTo(m, { userId: f.user_id, sessionId: null, appFeeId: f.id, purpose: 'app_fee', amountRappen: f.amount_rappen, description: `App fee ${f.month} ${f.name}`, at: now })
+      await db.updateTable('app_fees').set(r.ok ? { status: 'paid', paid_on: now, fee_rappen: r.fee, claimed_until: null } : { claimed_until: null }).where('id', '=', f.id).execute()
+      if (r.ok) charged++
+      else declined++
+    }
+    return { app_fees: charged, app_fees_declined: declined }
   }
   return service
 }

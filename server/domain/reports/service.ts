@@ -30,6 +30,14 @@ const csvCell = (v: string | number) => {
 const csv = (rows: (string | number)[][]) => '\ufeff' + rows.map((r) => r.map(csvCell).join(';')).join('\r\n') + '\r\n'
 
 /**
+ * A report figure as printed in the CSV, PDF and workbook: money (CHF) to the centime, 2 decimals (issue
+ * 12 §9); energy and volumes to 3 decimals (Wh, litres).
+ */
+export function reportNumber(value: number, unit: string): string {
+  return value.toFixed(unit === 'CHF' ? 2 : 3)
+}
+
+/**
  * Reports (issue 5 §5): CRUD and the ZEV report settings for admins; dispatch now (POST
  * reports/dispatch) or on schedule (`runDue`, called by server/jobs/reports.ts). Each run renders a CSV
  * (";"-separated, UTF-8 with BOM), an XLSX and a PDF of the same table in the recipient's language and
@@ -75,7 +83,10 @@ export function createReportService({ db, installations, statistics, mail }: { d
     }
     return ([
       header,
-      ...Object.entries(now.series).map(([name, v]) => [REPORT_TEXT.series[name]?.[lang] ?? name, now.units[name], v.toFixed(3), ...(showDeltas ? [(prev[name] ?? 0).toFixed(3), (v - (prev[name] ?? 0)).toFixed(3)] : [])]),
+      ...Object.entries(now.series).map(([name, v]) => {
+        const fixed = (x: number) => reportNumber(x, now.units[name])
+        return [REPORT_TEXT.series[name]?.[lang] ?? name, now.units[name], fixed(v), ...(showDeltas ? [fixed(prev[name] ?? 0), fixed(v - (prev[name] ?? 0))] : [])]
+      }),
     ])
   }
 

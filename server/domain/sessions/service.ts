@@ -188,12 +188,15 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
       return db.selectFrom('charging_sessions').selectAll().where('installation_id', '=', installationId).where('end', 'is', null).execute()
     },
 
-    /** Device side, backfill: insert finished sessions in one statement. */
-    async insertFinished(rows: { installation_id: number; station_id: number; rfid_id: number | null; user_id: number | null; start: Date; end: Date; high_kwh: number; low_kwh: number; price_rappen: number; status: 'paid' | 'unpaid'; paid_on: Date | null }[]): Promise<void> {
+    /**
+     * Device side, backfill: insert finished sessions in one statement, unpaid like a session the live
+     * loop finishes (the payment job pays them, issue 12 §7).
+     */
+    async insertFinished(rows: { installation_id: number; station_id: number; rfid_id: number | null; user_id: number | null; start: Date; end: Date; high_kwh: number; low_kwh: number; price_rappen: number }[]): Promise<void> {
       if (!rows.length) return
       await db
         .insertInto('charging_sessions')
-        .values(rows.map((r) => ({ ...r, energy_kwh: r.high_kwh + r.low_kwh, fee_rappen: 0, set_by_timer: false })))
+        .values(rows.map((r) => ({ ...r, energy_kwh: r.high_kwh + r.low_kwh, fee_rappen: 0, set_by_timer: false, status: 'unpaid' as const, paid_on: null })))
         .execute()
     },
   }

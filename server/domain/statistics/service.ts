@@ -15,6 +15,22 @@ export interface Bucket {
   value: number
 }
 
+/** A bucket of a state series (battery_soc, %): null when the bucket holds no reading (issue 12 §9). */
+export interface StateBucket {
+  start: string
+  value: number | null
+}
+
+/**
+ * GET …/battery/states: the answer with state buckets, and `average_soc`, the time-weighted average state
+ * of charge (%) over [start, end): the mean of the quarter-hour readings, each standing for its 15
+ * minutes (issue 12 §9), not of the buckets' last values; null without a reading.
+ */
+export interface BatteryStatesAnswer extends Omit<StatisticsAnswer, 'series'> {
+  series: Record<string, StateBucket[]>
+  average_soc: number | null
+}
+
 /**
  * A statistics answer (issue 5): every series named in `series` with its unit in `units`. Buckets cover
  * [start, end) without gaps in installation-local time (empty ones are 0): a Europe/Zurich day has 23,
@@ -107,7 +123,8 @@ const S = {
   charging_stations_flow: { name: 'charging_stations_flow', unit: 'kW', kind: 'flow', expr: sumIn('charging_station') },
   battery_soc: {
     name: 'battery_soc', unit: '%', kind: 'last',
-    expr: sql`coalesce((array_agg(a.soc_last order by a.bucket desc) filter (where ${type('battery')} and a.soc_last is not null))[1], 0)`,
+    // No coalesce: a bucket without a reading has no state (null), not 0 % (issue 12 §9).
+    expr: sql`(array_agg(a.soc_last order by a.bucket desc) filter (where ${type('battery')} and a.soc_last is not null))[1]`,
   },
 } satisfies Record<string, SeriesDef>
 
@@ -264,7 +281,8 @@ export function createStatisticsService({ db, installations, rollups = process.e
     const plain = columns(defs, (d) => !isCost(d))
     const costs = columns(defs, isCost)
     const outer = defs.map((d, i) => {
-      const v = sql`coalesce(${sql.ref(`${isCost(d) ? 'cagg' : 'agg'}.v${i}`)}, 0)`
+      const ref = sql.ref(`${isCost(d) ? 'cagg' : 'agg'}.v${i}`)
+      const v = d.kind === 'last' ? sql`${ref}` : sql`coalesce(${ref}, 0)`
       return d.kind === 'flow'
         ? sql`${v} / (extract(epoch from (lead(b.start, 1, ${q.end}::timestamptz) over (order by b.start) - b.start)) / 3600.0) as ${sql.ref(`v${i}`)}`
         : sql`${v} as ${sql.ref(`v${i}`)}`
@@ -277,16 +295,18 @@ export function createStatisticsService({ db, installations, rollups = process.e
       select b.start, ${localLabel(sql`b.start`, scope.tz)} as label ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
       from b left join agg on agg.start = b.start ${costSrc ? sql`left join cagg on cagg.start = b.start` : sql``}
       order by b.start`.execute(db)
-    const out: Record<string, Bucket[]> = {}
+    const out: Record<string, StateBucket[]> = {}
     const units: Record<string, string> = {}
     defs.forEach((d, i) => {
       units[d.name] = d.unit
       const v = `v${i}`
+      const value = (x: unknown) => (d.kind === 'last' && x == null ? null : round(Number(x)))
       out[d.name] = rollups
-        ? rows.map((r) => ({ start: r.label, value: round(Number(r[v])) }))
-        : rows.map((r) => ({ start: localIso(new Date(r.start), scope.tz), value: round(Number(r[v])) }))
+        ? rows.map((r) => ({ start: r.label, value: value(r[v]) }))
+        : rows.map((r) => ({ start: localIso(new Date(r.start), scope.tz), value: value(r[v]) }))
     })
-    return { start: rows[0] ? rows[0].label : localIso(q.start, scope.tz), end: localIso(q.end, scope.tz), granularity: q.granularity, units, series: out }
+    // Only 'last' series (battery_soc, which batteryStates alone asks for) hold nulls.
+    return { start: rows[0] ? rows[0].label : localIso(q.start, scope.tz), end: localIso(q.end, scope.tz), granularity: q.granularity, units, series: out as Record<string, Bucket[]> }
   }
 
   async function totals(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<Omit<TotalsAnswer, 'installation_id' | 'timezone'>> {
@@ -444,12 +464,21 @@ export function createStatisticsService({ db, installations, rollups = process.e
       return wrap(installationId, scope.tz, await series(scope, q, defs))
     },
 
-    /** GET …/battery/states: battery state of charge (%) at the end of each bucket; needs overview. */
-    async batteryStates(actor: Actor, installationId: number, p: StatisticsParams): Promise<StatisticsAnswer> {
+    /**
+     * GET …/battery/states: battery state of charge (%) at the end of each bucket (null without a reading),
+     * charge and discharge (kWh), and the period's time-weighted average state (see BatteryStatesAnswer);
+     * needs overview.
+     */
+    async batteryStates(actor: Actor, installationId: number, p: StatisticsParams): Promise<BatteryStatesAnswer> {
       const { access, tz } = await context(actor, installationId)
       const q = resolve(p, tz)
       if (!access.overview) throw Forbidden()
-      return wrap(installationId, tz, await series({ installationId, tz }, q, [S.battery_soc, S.battery_charge, S.battery_discharge]))
+      const answer = wrap(installationId, tz, await series({ installationId, tz }, q, [S.battery_soc, S.battery_charge, S.battery_discharge]))
+      const avg = await db.selectFrom('measurements_15m as a').innerJoin('meters as mt', 'mt.id', 'a.meter_id')
+        .where('mt.installation_id', '=', installationId).where('mt.meter_type', '=', 'battery').where('a.soc_last', 'is not', null)
+        .where('a.bucket', '>=', q.start).where('a.bucket', '<', q.end)
+        .select((eb) => eb.fn.avg<number | string | null>('a.soc_last').as('soc')).executeTakeFirst()
+      return { ...answer, series: answer.series as Record<string, StateBucket[]>, average_soc: avg?.soc == null ? null : round(Number(avg.soc)) }
     },
 
     /** GET …/heat/{object_id} (kWh) and …/water/{object_id} (m3): meters in the object and below it. */

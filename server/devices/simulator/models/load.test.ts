@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { dayjs } from '../../../../shared/rules/formats.ts'
-import { apartmentLoadKw, buildingLoadKw, commonAreaLoadKw } from './load.ts'
+import { apartmentLoadKw, buildingLoadKw, commonAreaLoadKw, householdPersons, SWISS_FLAT_KWH_PER_YEAR } from './load.ts'
 
 const tz = 'Europe/Zurich'
 const at = (local: string) => dayjs.tz(local, tz).toDate()
@@ -22,6 +22,19 @@ const weekdays = ['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-
 const weekends = ['2026-03-07', '2026-03-08', '2026-03-14', '2026-03-15'] // Sat/Sun
 
 describe('apartmentLoadKw', () => {
+  it('uses in a year what a Swiss household of its size does (SFOE typical figures, issue 12 §8)', { timeout: 60_000 }, () => {
+    // The demo's seed; hourly samples at a minute that moves, so every part of the hour (and the 10-minute
+    // cooking slots) is met over the year.
+    for (const seed of [42]) {
+      for (let apartment = 0; apartment < 6; apartment++) {
+        let kwh = 0
+        for (let t = Date.UTC(2026, 0, 1), i = 0; t < Date.UTC(2027, 0, 1); t += 3_600_000, i++) kwh += apartmentLoadKw({ time: new Date(t + ((i * 7) % 60) * 60_000 + 30_000), tz, seed, apartment })
+        const typical = SWISS_FLAT_KWH_PER_YEAR[householdPersons(seed, apartment)]
+        expect(Math.abs(kwh / typical - 1), `seed ${seed} apartment ${apartment}: ${kwh.toFixed(0)} vs ${typical} kWh`).toBeLessThan(0.05)
+      }
+    }
+  })
+
   it('keeps the night low (0.1–0.35 kW) and the evening much higher', () => {
     const night = meanAt(weekdays, '03:00')
     const evening = meanAt(weekdays, '19:30')

@@ -5,6 +5,24 @@
 import { dayOfYear, localClock } from './local-clock.ts'
 import { hash01, smoothstep } from './random.ts'
 
+/**
+ * Typical yearly electricity use (kWh) of a household in a Swiss apartment building without electric
+ * heating or water heating, by persons (issue 12 §8): 1 person 2,200, 2 persons 2,750, 4 persons 3,850
+ * (J. Nipkow, "Typischer Haushalt-Stromverbrauch", Swiss Federal Office of Energy SFOE, August 2021, as
+ * summarised at homegate.ch/c/en/advisor/sustainability/average-electricity-consumption-in-switzerland);
+ * 3 persons is interpolated.
+ */
+export const SWISS_FLAT_KWH_PER_YEAR = { 1: 2200, 2: 2750, 3: 3300, 4: 3850 } as const
+// What the profile gives over a year, measured (2026, 5-minute samples): the smooth shape at scale 1,
+// and the dinner-time cooking spikes, which do not scale with the household (a hob draws what it draws).
+const SHAPE_KWH_PER_YEAR = 3845
+const COOKING_KWH_PER_YEAR = 330
+
+/** Persons (1–4) of apartment `apartment`'s household under `seed`; its size sets its yearly use. */
+export function householdPersons(seed: number, apartment: number): 1 | 2 | 3 | 4 {
+  return (1 + Math.floor(hash01(seed, 'apt-scale', apartment) * 4)) as 1 | 2 | 3 | 4
+}
+
 /** 1 between `start` and `end` (hours), easing in and out over `edge` hours on each side. */
 function plateau(hour: number, start: number, end: number, edge = 0.5): number {
   return smoothstep(start - edge, start + edge, hour) * (1 - smoothstep(end - edge, end + edge, hour))
@@ -22,7 +40,8 @@ function householdShape(hour: number, weekend: boolean): number {
 
 /**
  * Consumption in kW (≥ 0.05, 3 decimals) of apartment number `apartment` (0-based) at
- * `time`, using the installation time zone `tz` for the daily rhythm. Night ≈ 0.15–0.3 kW,
+ * `time`, using the installation time zone `tz` for the daily rhythm; over a year the Swiss typical
+ * figure for its household size (SWISS_FLAT_KWH_PER_YEAR). Night ≈ 0.1–0.2 kW,
  * weekday morning peak 6:30–8:30, lunch bump, evening 18:00–21:30 up to ≈ 2–3 kW with
  * cooking spikes; weekends start later and stay higher through the day. A ±4 % jitter
  * changes every 5-second slot so live values move.
@@ -31,8 +50,9 @@ export function apartmentLoadKw(input: { time: Date; tz: string; seed: number; a
   const { time, tz, seed, apartment } = input
   const { weekday, minute, date } = localClock(time, tz)
   const weekend = weekday >= 5
-  // Households differ in size and keep their own, slightly varying, daily timing.
-  const scale = 0.75 + 0.5 * hash01(seed, 'apt-scale', apartment)
+  // Households differ in size (their yearly use is the Swiss figure for it) and keep their own, slightly
+  // varying, daily timing.
+  const scale = (SWISS_FLAT_KWH_PER_YEAR[householdPersons(seed, apartment)] - COOKING_KWH_PER_YEAR) / SHAPE_KWH_PER_YEAR
   const shift = (hash01(seed, 'apt-shift', apartment, date) - 0.5) * 0.8
   const hour = minute / 60 - shift
   let kw = householdShape(hour, weekend) * scale

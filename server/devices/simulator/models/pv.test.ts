@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { getTimes } from 'suncalc'
-import { clearSkyFactor, cloudFactor, pvPowerKw } from './pv.ts'
+import { clearSkyFactor, cloudFactor, pvPowerKw, ZURICH_MONTHLY_KWH_PER_KWP } from './pv.ts'
 
 const ZURICH = { lat: 47.3769, lon: 8.5417 }
 const PEAK = 30
@@ -108,5 +108,32 @@ describe('pvPowerKw (Zürich, 30 kWp)', () => {
 
   it('rounds to watts', () => {
     for (const p of dayCurve('2026-04-01', 2)) expect(Math.round(p.kw * 1000) / 1000).toBe(p.kw)
+  })
+})
+
+describe('a simulated year against the published Zürich series (issue 12 §8)', () => {
+  /** kWh per kWp in each month of `year`, from 15-minute steps. */
+  function monthlyYield(year: number, seed: number): number[] {
+    const months = new Array<number>(12).fill(0)
+    for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += 900_000) {
+      const time = new Date(t + 450_000)
+      months[time.getUTCMonth()] += pvPowerKw({ time, ...ZURICH, peakKw: 1, seed }) / 4
+    }
+    return months
+  }
+
+  it('has every month within ±15 % of the series, about 1,100 kWh/kWp a year and a November of 1.2–1.5 kWh/kWp a day', () => {
+    for (const [year, seed] of [[2026, 42], [2026, 7], [2027, 1]]) {
+      const months = monthlyYield(year, seed)
+      months.forEach((kwh, m) => {
+        const published = ZURICH_MONTHLY_KWH_PER_KWP[m]
+        expect(Math.abs(kwh / published - 1), `${year} seed ${seed} month ${m + 1}: ${kwh.toFixed(1)} vs ${published}`).toBeLessThanOrEqual(0.15)
+      })
+      const year_ = months.reduce((a, b) => a + b, 0)
+      expect(year_).toBeGreaterThan(1045)
+      expect(year_).toBeLessThan(1155)
+      expect(months[10] / 30).toBeGreaterThanOrEqual(1.2)
+      expect(months[10] / 30).toBeLessThanOrEqual(1.5)
+    }
   })
 })
