@@ -57,7 +57,8 @@ export default defineConfig({
     ? {
         command: `rm -rf "${DATA_DIR}" && node server/main.ts`,
         cwd: repo,
-        url: `http://127.0.0.1:${PORT}/api/health`,
+        // Ready, not only alive: the first start backfills 30 days, and tests should not race it.
+        url: `http://127.0.0.1:${PORT}/api/ready`,
         reuseExistingServer: false,
         timeout: 120_000,
         stdout: 'ignore',

@@ -37,6 +37,8 @@ declare module 'fastify' {
     jobRunner?: JobRunner
     /** DATABASE_URL when the system of record is a Postgres server (jobs then go through pg-boss). */
     databaseUrl?: string
+    /** True once startBackground finished (the simulator's backfill done, jobs started): GET /api/ready. */
+    started: boolean
   }
 }
 
@@ -56,6 +58,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   })
   app.decorate('jobs', [])
   app.decorate('databaseUrl', config.databaseUrl)
+  app.decorate('started', false)
   // Routes declare zod schemas (fastify-type-provider-zod): Fastify validates requests and serializes answers.
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -142,6 +145,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     app.jobs.push(createRetentionJob({ domain, log: app.log }))
   }
 
+  // Readiness, unlike /api/health (liveness): 503 until the background start (the first backfill after
+  // an outage can take a minute) is done, so a load balancer or a test sends users only then.
+  app.get('/api/ready', async (_req, reply) => (app.started ? { status: 'ready' } : reply.code(503).send({ status: 'starting' })))
   const CLIENT_DIR = config.clientDir ?? path.resolve(import.meta.dirname, '../dist/client')
   const notFound = (req: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) })
   if (fs.existsSync(path.join(CLIENT_DIR, 'index.html')) && (config.roles.includes('api') || config.roles.includes('relay'))) {
@@ -159,4 +165,5 @@ export async function startBackground(app: FastifyInstance): Promise<void> {
   // (issue 16 §2); the embedded database has one process, so timers in it suffice.
   app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log) : inProcessRunner(app.jobs, app.log)
   await app.jobRunner.start()
+  app.started = true
 }
