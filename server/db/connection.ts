@@ -127,7 +127,7 @@ function isRunning(pid: number): boolean {
  * private temporary directory (0700, socket 0600: only this user can connect; PGlite itself has no
  * authentication). Resolves once it accepts connections; `stop` closes the database and ends the thread.
  */
-async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: string; stop: () => Promise<void> }> {
+async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: string; stop: (busy: boolean) => Promise<void> }> {
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-db-'))
   const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
     workerData: { pgdata, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
@@ -155,16 +155,20 @@ async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: st
   events.on('failed', (err: Error) => console.error('embedded database thread failed:', err))
   // Every statement fails from here on (pg: connection refused): said once, where an operator looks.
   events.on('exit', (code: number) => stopping || console.error(`embedded database thread exited (${code}); the database is gone until restart`))
-  const stop = async () => {
+  const stop = async (busy: boolean) => {
     stopping = true
     // A clean close checkpoints PGlite's files; if the thread is stuck in a statement, it is ended and
-    // the next start recovers from the write-ahead log as Postgres does after a crash.
-    const closed = new Promise<void>((resolve) => {
-      events.once('closed', resolve)
-      events.once('exit', resolve)
-    })
-    worker.postMessage('close')
-    await withTimeout(closed, WORKER_CLOSE_MS)
+    // the next start recovers from the write-ahead log as Postgres does after a crash. `busy` (a
+    // statement outlived the pool's end) ends it at once: the thread reads no message before the
+    // statement is done, so waiting for a clean close only spent WORKER_CLOSE_MS of the shutdown.
+    if (!busy) {
+      const closed = new Promise<void>((resolve) => {
+        events.once('closed', resolve)
+        events.once('exit', resolve)
+      })
+      worker.postMessage('close')
+      await withTimeout(closed, WORKER_CLOSE_MS)
+    }
     await worker.terminate()
     removeDir()
   }
@@ -188,12 +192,13 @@ export async function analyzeGrownTables(db: Db): Promise<string[]> {
   return rows.map((r) => r.name)
 }
 
+/** Waits for `p` at most `ms`; true when it settled in time. */
 const withTimeout = (p: Promise<unknown>, ms: number) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms)
+  new Promise<boolean>((resolve) => {
+    const t = setTimeout(() => resolve(false), ms)
     void p.then(
-      () => (clearTimeout(t), resolve()),
-      () => (clearTimeout(t), resolve()),
+      () => (clearTimeout(t), resolve(true)),
+      () => (clearTimeout(t), resolve(true)),
     )
   })
 
@@ -215,7 +220,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
   close: () => Promise<void>
 }> {
   let pool: pg.Pool
-  let release = async () => {}
+  let release = async (_busy: boolean) => {}
   if (opts.databaseUrl) {
     pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, types })
   } else {
@@ -229,8 +234,8 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     }
     // user/database are what PGlite has; it accepts any credentials (the socket's permissions guard it).
     pool = new pg.Pool({ host: worker.socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0, types })
-    release = async () => {
-      await worker.stop()
+    release = async (busy: boolean) => {
+      await worker.stop(busy)
       unlock()
     }
   }
@@ -247,11 +252,11 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
   let analyzer: NodeJS.Timeout | undefined
   const close = async () => {
     clearInterval(analyzer)
-    await withTimeout(db.destroy(), POOL_END_MS)
+    const ended = await withTimeout(db.destroy(), POOL_END_MS)
     // A statement still running after the grace (a long report on a Postgres server) is cut: its
     // connection is closed under it, so it fails here instead of holding the shutdown (main.ts: 10 s).
     for (const client of clients) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
-    await release()
+    await release(!ended)
   }
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
   if (error) {
