@@ -1,13 +1,20 @@
 /**
  * Statistics API figures on the demo facility with a year of history (issue 11 §3). Starts
- * `node server/main.ts` as production does, on a free port with a fresh DATA_DIR, DEMO=on and
- * SIM_BACKFILL_DAYS (default 365), waits for the backfill, then measures from outside:
+ * `node server/main.ts` as production does, on a free port with DATA_DIR, DEMO=on and SIM_BACKFILL_DAYS,
+ * waits for the backfill, then measures from outside:
  *  - each call alone: median and p99 of BENCH_REPS runs (fewer for the slow ones);
  *  - 10 concurrent clients alternating month (by day) and year (by month) statistics for BENCH_SECONDS,
- *    while /api/health is probed every 100 ms and an open /live stream records its event gaps.
+ *    while /api/health is probed every 100 ms and an open /live stream (metrics) records the delay of
+ *    each event behind the reading it carries and the gaps between events (idle first, then under load);
+ *  - SIGTERM under that load with a year at 15 minutes in flight: time to the process's exit.
  * Then it restarts the same database with STATS_ROLLUPS=off (the design before issue 11: 15-minute rows,
- * labels per value in JavaScript) and repeats, printing the ratios. Run: `npm run bench:api`
- * (about 10–15 min on 2 busy cores, most of it the backfill).
+ * labels per value in JavaScript) and repeats, printing the ratios. A call that fails (reset, timeout
+ * after BENCH_TIMEOUT_MS, HTTP error) is counted as failed in the table and the run goes on.
+ *
+ * Environment: BENCH_DAYS (history, default 365), BENCH_REPS (10), BENCH_SECONDS (20), BENCH_TIMEOUT_MS
+ * (60000), BENCH_OLD=off (skip the old design), BENCH_DATA_DIR (keep and reuse the backfilled
+ * database), BENCH_QUICK=1 (30 days, 3 reps, 15 s windows: a few minutes). Run: `npm run bench:api`
+ * (10–20 min, most of it the backfill and the old design's slow calls).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -305,6 +312,15 @@ async function sigtermUnderLoad(base: string, child: ChildProcess): Promise<{ ms
   await live.close()
   c.close()
   return { ms, code, signal, killed }
+}
+
+// Ctrl-C or a kill must not leave a server behind (finally does not run on a signal).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const c of children) c.kill('SIGKILL')
+    if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true })
+    process.exit(130)
+  })
 }
 
 const f = (ms: number) => (Number.isNaN(ms) ? '–' : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`)

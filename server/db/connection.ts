@@ -250,7 +250,9 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   let analyzer: NodeJS.Timeout | undefined
+  let closing = false
   const close = async () => {
+    closing = true
     clearInterval(analyzer)
     const ended = await withTimeout(db.destroy(), POOL_END_MS)
     // A statement still running after the grace (a long report on a Postgres server) is cut: its
@@ -265,7 +267,8 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message}`)
   }
   if (!opts.databaseUrl) {
-    const analyze = () => analyzeGrownTables(db).catch((err: Error) => console.error('ANALYZE of the embedded database failed:', err.message))
+    // A round cut short by close (the pool is gone) is no failure worth a line.
+    const analyze = () => analyzeGrownTables(db).catch((err: Error) => closing || console.error('ANALYZE of the embedded database failed:', err.message))
     await analyze()
     analyzer = setInterval(() => void analyze(), AUTO_ANALYZE_MS).unref()
   }
