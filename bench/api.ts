@@ -190,7 +190,8 @@ async function liveStream(base: string, headers: Record<string, string>) {
       for (let i; (i = buf.indexOf('\n\n')) >= 0; ) {
         const frame = buf.slice(0, i)
         buf = buf.slice(i + 2)
-        if (!/^event: (snapshot|patch|merge)$/m.test(frame)) continue
+        const kind = /^event: (snapshot|patch|merge)$/m.exec(frame)?.[1]
+        if (!kind) continue
         const data = /^data: (.*)$/m.exec(frame)?.[1]
         let ts: string | undefined
         try {
@@ -198,7 +199,8 @@ async function liveStream(base: string, headers: Record<string, string>) {
           ts = e.data?.timestamp ?? e.merge?.timestamp ?? (e.ops?.find((o) => o.path === '/timestamp')?.value as string | undefined)
         } catch { /* a frame we cannot read counts as an arrival without delay */ }
         const now = performance.now()
-        arrivals.push({ at: now, delay: ts ? Date.now() - Date.parse(ts) : NaN })
+        // The snapshot at connect carries the state as it was, not a change just made: no delay.
+        arrivals.push({ at: now, delay: ts && kind !== 'snapshot' ? Date.now() - Date.parse(ts) : NaN })
       }
     }
   })()
@@ -324,6 +326,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 const f = (ms: number) => (Number.isNaN(ms) ? '–' : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`)
+const ratio = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)}×` : '–')
 const failures = (x: CallFigures | undefined) => (x?.failed ? ` (${x.failed}/${x.runs} failed: ${x.errors.join(', ')})` : '')
 try {
   const filled = fs.existsSync(path.join(dataDir, 'pgdata'))
@@ -354,15 +357,15 @@ try {
       const a = now.calls[call.name]
       const o = before?.calls[call.name]
       const met = Number.isNaN(a.median) ? 'failed' : a.median <= call.target ? 'met' : `missed by ${f(a.median - call.target)}`
-      return `| ${call.name} | ≤ ${f(call.target)} | ${f(a.median)} / ${f(a.p99)}${failures(a)} | ${o ? `${f(o.median)} / ${f(o.p99)}${failures(o)}` : 'not run'} | ${o ? `${(o.median / a.median).toFixed(1)}×` : ''} | ${(a.bytes / 1024).toFixed(0)} KiB | ${met} |`
+      return `| ${call.name} | ≤ ${f(call.target)} | ${f(a.median)} / ${f(a.p99)}${failures(a)} | ${o ? `${f(o.median)} / ${f(o.p99)}${failures(o)}` : 'not run'} | ${o ? ratio(o.median / a.median) : ''} | ${(a.bytes / 1024).toFixed(0)} KiB | ${met} |`
     }),
-    `| 10 clients, month by day + year by month | ≥ 50 req/s | ${now.load.rps.toFixed(1)} req/s, p99 ${f(now.load.p99)}, ${now.load.errors} errors | ${b((r) => `${r.load.rps.toFixed(1)} req/s, p99 ${f(r.load.p99)}, ${r.load.errors} errors`)} | ${before ? `${(now.load.rps / before.load.rps).toFixed(1)}×` : ''} | | ${now.load.rps >= 50 ? 'met' : `missed by ${(50 - now.load.rps).toFixed(1)} req/s`} |`,
-    `| /api/health under that load (idle p99) | p99 ≤ 50 ms | median ${f(now.health.load.median)}, p99 ${f(now.health.load.p99)}, max ${f(now.health.load.max)} (${f(now.health.idle.p99)}) | ${b((r) => `median ${f(r.health.load.median)}, p99 ${f(r.health.load.p99)}, max ${f(r.health.load.max)} (${f(r.health.idle.p99)})`)} | | | ${now.health.load.p99 <= 50 ? 'met' : `missed by ${f(now.health.load.p99 - 50)}`} |`,
+    `| 10 clients, month by day + year by month | ≥ 50 req/s | ${now.load.rps.toFixed(1)} req/s, p99 ${f(now.load.p99)}, ${now.load.errors} errors | ${b((r) => `${r.load.rps.toFixed(1)} req/s, p99 ${f(r.load.p99)}, ${r.load.errors} errors`)} | ${before ? ratio(now.load.rps / before.load.rps) : ''} | | ${now.load.rps >= 50 ? 'met' : `missed by ${(50 - now.load.rps).toFixed(1)} req/s`} |`,
+    `| /api/health under that load (idle p99) | p99 ≤ 50 ms | median ${f(now.health.load.median)}, p99 ${f(now.health.load.p99)}, max ${f(now.health.load.max)}, ${now.health.load.failed} failed (${f(now.health.idle.p99)}) | ${b((r) => `median ${f(r.health.load.median)}, p99 ${f(r.health.load.p99)}, max ${f(r.health.load.max)}, ${r.health.load.failed} failed (${f(r.health.idle.p99)}, ${r.health.idle.failed} failed)`)} | | | ${now.health.load.p99 <= 50 ? 'met' : `missed by ${f(now.health.load.p99 - 50)}`} |`,
     `| live metrics events: reading → arrival p50 / p99 under load (idle) | nothing slowed | ${f(now.live.load.delayMedian)} / ${f(now.live.load.delayP99)} (${f(now.live.idle.delayMedian)} / ${f(now.live.idle.delayP99)}) | ${b((r) => `${f(r.live.load.delayMedian)} / ${f(r.live.load.delayP99)} (${f(r.live.idle.delayMedian)} / ${f(r.live.idle.delayP99)})`)} | | | |`,
     `| live metrics events: longest gap under load (idle; events) | | ${f(now.live.load.maxGap)} (${f(now.live.idle.maxGap)}; ${now.live.load.events}/${now.live.idle.events}) | ${b((r) => `${f(r.live.load.maxGap)} (${f(r.live.idle.maxGap)}; ${r.live.load.events}/${r.live.idle.events})`)} | | | |`,
     `| SIGTERM under that load + a year at 15 min in flight → exit | ≤ 10 s | ${term.killed ? `no exit in 30 s (SIGKILL)` : `${f(term.ms)}, code ${term.code}`} | | | | ${!term.killed && term.ms <= 10_000 ? 'met' : 'missed'} |`,
   ]
-  console.log(`\n${DAYS} days of history, ${os.cpus().length} cores, load average before ${load.map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}; errors under load: ${now.load.errorKinds.join(', ') || 'none'}${before ? ` / ${before.load.errorKinds.join(', ') || 'none'}` : ''}\n`)
+  console.log(`\n${filled ? `database reused from ${dataDir}` : `${DAYS} days of history`}, ${os.cpus().length} cores, load average before ${load.map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}; errors under load: ${now.load.errorKinds.join(', ') || 'none'}${before ? ` / ${before.load.errorKinds.join(', ') || 'none'}` : ''}\n`)
   console.log(rows.join('\n'))
 } finally {
   for (const c of children) await stop(c)
