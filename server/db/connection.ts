@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { EventEmitter } from 'node:events'
 import { Worker } from 'node:worker_threads'
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely, PostgresDialect, sql } from 'kysely'
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import pg from 'pg'
 import type { Database } from './schema.ts'
@@ -127,7 +127,7 @@ function isRunning(pid: number): boolean {
  * private temporary directory (0700, socket 0600: only this user can connect; PGlite itself has no
  * authentication). Resolves once it accepts connections; `stop` closes the database and ends the thread.
  */
-async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: string; stop: () => Promise<void> }> {
+async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: string; stop: (busy: boolean) => Promise<void> }> {
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-db-'))
   const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
     workerData: { pgdata, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
@@ -155,28 +155,50 @@ async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: st
   events.on('failed', (err: Error) => console.error('embedded database thread failed:', err))
   // Every statement fails from here on (pg: connection refused): said once, where an operator looks.
   events.on('exit', (code: number) => stopping || console.error(`embedded database thread exited (${code}); the database is gone until restart`))
-  const stop = async () => {
+  const stop = async (busy: boolean) => {
     stopping = true
     // A clean close checkpoints PGlite's files; if the thread is stuck in a statement, it is ended and
-    // the next start recovers from the write-ahead log as Postgres does after a crash.
-    const closed = new Promise<void>((resolve) => {
-      events.once('closed', resolve)
-      events.once('exit', resolve)
-    })
-    worker.postMessage('close')
-    await withTimeout(closed, WORKER_CLOSE_MS)
+    // the next start recovers from the write-ahead log as Postgres does after a crash. `busy` (a
+    // statement outlived the pool's end) ends it at once: the thread reads no message before the
+    // statement is done, so waiting for a clean close only spent WORKER_CLOSE_MS of the shutdown.
+    if (!busy) {
+      const closed = new Promise<void>((resolve) => {
+        events.once('closed', resolve)
+        events.once('exit', resolve)
+      })
+      worker.postMessage('close')
+      await withTimeout(closed, WORKER_CLOSE_MS)
+    }
     await worker.terminate()
     removeDir()
   }
   return { socketDir, stop }
 }
 
+/** How often the embedded database's tables are checked for growth since their last ANALYZE. */
+const AUTO_ANALYZE_MS = 60_000
+
+/**
+ * ANALYZE the tables that grew by more than a fifth (and 64 KiB) since their last ANALYZE, as Postgres's
+ * autovacuum does; PGlite has no such daemon, so its planner never had statistics and guessed one row
+ * for the rollups (sorts and nested loops where hash aggregates win: "a year by day" took twice as
+ * long). Growth is read from the catalog (pages now vs. pages at the last ANALYZE), which costs nothing.
+ */
+export async function analyzeGrownTables(db: Db): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'public' and c.relkind = 'r' and pg_relation_size(c.oid) / 8192 > greatest(c.relpages, 0) * 1.2 + 8`.execute(db)
+  for (const r of rows) await sql`analyze ${sql.table(r.name)}`.execute(db)
+  return rows.map((r) => r.name)
+}
+
+/** Waits for `p` at most `ms`; true when it settled in time. */
 const withTimeout = (p: Promise<unknown>, ms: number) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms)
+  new Promise<boolean>((resolve) => {
+    const t = setTimeout(() => resolve(false), ms)
     void p.then(
-      () => (clearTimeout(t), resolve()),
-      () => (clearTimeout(t), resolve()),
+      () => (clearTimeout(t), resolve(true)),
+      () => (clearTimeout(t), resolve(true)),
     )
   })
 
@@ -198,7 +220,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
   close: () => Promise<void>
 }> {
   let pool: pg.Pool
-  let release = async () => {}
+  let release = async (_busy: boolean) => {}
   if (opts.databaseUrl) {
     pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, types })
   } else {
@@ -212,8 +234,8 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     }
     // user/database are what PGlite has; it accepts any credentials (the socket's permissions guard it).
     pool = new pg.Pool({ host: worker.socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0, types })
-    release = async () => {
-      await worker.stop()
+    release = async (busy: boolean) => {
+      await worker.stop(busy)
       unlock()
     }
   }
@@ -227,18 +249,28 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     client.on('end', () => clients.delete(client))
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  let analyzer: NodeJS.Timeout | undefined
+  let closing = false
   const close = async () => {
-    await withTimeout(db.destroy(), POOL_END_MS)
+    closing = true
+    clearInterval(analyzer)
+    const ended = await withTimeout(db.destroy(), POOL_END_MS)
     // A statement still running after the grace (a long report on a Postgres server) is cut: its
     // connection is closed under it, so it fails here instead of holding the shutdown (main.ts: 10 s).
     for (const client of clients) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
-    await release()
+    await release(!ended)
   }
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
   if (error) {
     await close()
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
     throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message}`)
+  }
+  if (!opts.databaseUrl) {
+    // A round cut short by close (the pool is gone) is no failure worth a line.
+    const analyze = () => analyzeGrownTables(db).catch((err: Error) => closing || console.error('ANALYZE of the embedded database failed:', err.message))
+    await analyze()
+    analyzer = setInterval(() => void analyze(), AUTO_ANALYZE_MS).unref()
   }
   return { db, kind: opts.databaseUrl ? 'postgres' : 'pglite', close }
 }

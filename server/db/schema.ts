@@ -231,6 +231,8 @@ export interface MeasurementsRollupTable {
   energy_out_kwh: number
   volume_m3: number
   soc_last: number | null
+  /** The part of energy_in_kwh in high-tariff quarter hours of the tariff in force that day (0061). */
+  energy_in_high_kwh: Generated<number>
 }
 
 export interface RefreshTokensTable {

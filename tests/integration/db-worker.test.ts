@@ -6,7 +6,7 @@ import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { sql } from 'kysely'
 import type { FastifyInstance } from 'fastify'
-import { openDatabase } from '../../server/db/connection.ts'
+import { analyzeGrownTables, openDatabase } from '../../server/db/connection.ts'
 import { sleep, startApp } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -74,6 +74,20 @@ describe('embedded database in its own thread', () => {
       ),
     )
     expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i))
+  })
+
+  it('gives the planner statistics of tables that grew, which PGlite (no autovacuum) never had', async () => {
+    const db = app.domain!.db
+    await sql`create table analyze_probe (id int, v double precision)`.execute(db)
+    try {
+      await sql`insert into analyze_probe select g, g / 7.0 from generate_series(1, 50000) g`.execute(db)
+      const estimate = async () => (await sql<{ n: number }>`explain (format json) select * from analyze_probe`.execute(db)).rows[0] as unknown as { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }
+      expect(await analyzeGrownTables(db)).toContain('analyze_probe')
+      expect((await estimate())['QUERY PLAN'][0].Plan['Plan Rows']).toBe(50_000)
+      expect(await analyzeGrownTables(db)).not.toContain('analyze_probe') // unchanged since: left alone
+    } finally {
+      await sql`drop table analyze_probe`.execute(db)
+    }
   })
 
   it('closes within a few seconds while a 60-second statement runs (SIGTERM under load)', async () => {

@@ -120,6 +120,42 @@ describe('statistics from rollups equal the direct sum over the 15-minute rows',
     expect(await rolled.totals(actor, INST, CASES[3])).toEqual(await direct.totals(actor, INST, CASES[3]))
   })
 
+  it('costs from the rollups follow a tariff added, changed and removed afterwards, quarter-hour schedules and flat prices included', async () => {
+    const db = app.domain!.db
+    const station = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', INST).orderBy('id').executeTakeFirstOrThrow()
+    const autumn = CASES.filter((p) => p.start.startsWith('2025-10'))
+    const same = async (what: string) => {
+      for (const p of autumn) {
+        const label = `${what} ${JSON.stringify(p)}`
+        expect((await rolled.installation(actor, INST, p)).series.cost, label).toEqual((await direct.installation(actor, INST, p)).series.cost)
+        expect((await rolled.totals(actor, INST, p)).series.cost, label).toEqual((await direct.totals(actor, INST, p)).series.cost)
+        expect(await rolled.station(actor, INST, station.id, p), label).toEqual(await direct.station(actor, INST, station.id, p))
+      }
+    }
+    const costOf = async () => (await rolled.totals(actor, INST, autumn[0])).series.cost
+    const before = await costOf()
+    // Valid from a day already stored, high tariff switching on quarter hours (inside the hourly rollups).
+    const schedule = [{ start: '06:15', end: '11:45', monday: 1, tuesday: 1, wednesday: 1, thursday: 1, friday: 1, saturday: 1, sunday: 1 }, { start: '22:30', end: '01:00', monday: 0, tuesday: 0, wednesday: 0, thursday: 0, friday: 0, saturday: 0, sunday: 1 }]
+    const { id } = await db.insertInto('tariffs').values({
+      installation_id: INST, name: 'Autumn', basic_rappen: 0, high_rappen_per_kwh: 41.3, low_rappen_per_kwh: 7.9, flat_rappen_per_kwh: 19.1, flat: false,
+      valid_from: '2025-10-25', valid_to: '2025-10-31', schedule: JSON.stringify(schedule),
+    }).returning('id').executeTakeFirstOrThrow()
+    try {
+      expect(await costOf()).not.toBe(before)
+      await same('added')
+      await db.updateTable('tariffs').set({ schedule: JSON.stringify([{ ...schedule[0], start: '00:45', end: '02:15' }]) }).where('id', '=', id).execute()
+      await same('schedule changed')
+      await db.updateTable('tariffs').set({ valid_from: '2025-10-20', high_rappen_per_kwh: 55 }).where('id', '=', id).execute()
+      await same('valid earlier, dearer')
+      await db.updateTable('tariffs').set({ flat: true }).where('id', '=', id).execute()
+      await same('flat')
+    } finally {
+      await db.deleteFrom('tariffs').where('id', '=', id).execute()
+    }
+    await same('removed')
+    expect(await costOf()).toBe(before)
+  }, 180_000)
+
   it('a change of the installation timezone rebuilds the rollups in the new local time', async () => {
     const db = app.domain!.db
     await db.updateTable('installations').set({ timezone: 'America/New_York' }).where('id', '=', INST).execute()

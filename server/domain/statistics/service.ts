@@ -92,7 +92,11 @@ interface SeriesDef {
   unit: string
   kind: 'sum' | 'flow' | 'last'
   expr: RawBuilder<unknown>
+  /** Cost series: the meters whose energy is priced (the rollup path prices per bucket, not per row). */
+  priced?: CostMeter
 }
+type CostMeter = 'main_power' | 'charging_station'
+const COST_METERS: CostMeter[] = ['main_power', 'charging_station']
 
 const type = (t: string) => sql`mt.meter_type = ${sql.lit(t)}`
 const sumIn = (t: string) => sql`coalesce(sum(a.energy_in_kwh) filter (where ${type(t)}), 0)`
@@ -114,8 +118,8 @@ const S = {
   heat: { name: 'heat', unit: 'kWh', kind: 'sum', expr: sumIn('heat') },
   cold_water: { name: 'cold_water', unit: 'm3', kind: 'sum', expr: sumVol('cold_water') },
   hot_water: { name: 'hot_water', unit: 'm3', kind: 'sum', expr: sumVol('hot_water') },
-  grid_cost: { name: 'cost', unit: 'CHF', kind: 'sum', expr: sql`coalesce(sum(a.energy_in_kwh * p.price) filter (where ${type('main_power')}), 0) / 100.0` },
-  station_cost: { name: 'cost', unit: 'CHF', kind: 'sum', expr: sql`coalesce(sum(a.energy_in_kwh * p.price) filter (where ${type('charging_station')}), 0) / 100.0` },
+  grid_cost: { name: 'cost', unit: 'CHF', kind: 'sum', priced: 'main_power', expr: sql`coalesce(sum(a.energy_in_kwh * p.price) filter (where ${type('main_power')}), 0) / 100.0` },
+  station_cost: { name: 'cost', unit: 'CHF', kind: 'sum', priced: 'charging_station', expr: sql`coalesce(sum(a.energy_in_kwh * p.price) filter (where ${type('charging_station')}), 0) / 100.0` },
   grid_flow: { name: 'grid_flow', unit: 'kW', kind: 'flow', expr: sql`${sumIn('main_power')} - ${sumOut('main_power')}` },
   pv_flow: { name: 'pv_flow', unit: 'kW', kind: 'flow', expr: sumIn('pv') },
   battery_charge_flow: { name: 'battery_charge_flow', unit: 'kW', kind: 'flow', expr: sumIn('battery') },
@@ -191,6 +195,33 @@ function bucketSeries(g: Granularity, start: Date, end: Date, tz: string) {
 }
 
 /**
+ * True when the 15-minute bucket starting at `at` lies in a high-tariff entry of `schedule` (local
+ * weekday and minute; an end at or before the start runs to midnight), as shared/rules/tariff.ts
+ * isHighTariff and migration 0061's tariff_is_high.
+ */
+function inHighSlot(schedule: RawBuilder<unknown>, at: RawBuilder<unknown>, tz: string) {
+  const minute = sql`(extract(hour from ${at} at time zone ${tz}) * 60 + extract(minute from ${at} at time zone ${tz}))`
+  const startMin = sql`(split_part(e ->> 'start', ':', 1)::int * 60 + split_part(e ->> 'start', ':', 2)::int)`
+  const endMin = sql`(split_part(e ->> 'end', ':', 1)::int * 60 + split_part(e ->> 'end', ':', 2)::int)`
+  return sql`exists (
+    select 1 from jsonb_array_elements(${schedule}) e
+    where (e ->> to_char(${at} at time zone ${tz}, 'FMday'))::int = 1
+      and ${minute} >= ${startMin}
+      and ${minute} < case when ${endMin} <= ${startMin} then 1440 else ${endMin} end)`
+}
+
+/**
+ * The installation's tariff in force on each local date of [aligned start, end) (latest valid_from, as
+ * priceJoin), one row per `day` that has one: a hash join instead of a lookup per bucket.
+ */
+function dayTariffs(installationId: number, g: Granularity, start: Date, end: Date, tz: string) {
+  return sql`select distinct on (d.day) d.day, t.flat, t.flat_rappen_per_kwh, t.high_rappen_per_kwh, t.low_rappen_per_kwh, t.schedule
+    from (select g::date as day from generate_series((${alignedStart(g, start, tz)} at time zone ${tz})::date, (${end}::timestamptz at time zone ${tz})::date, interval '1 day') g) d
+    join tariffs t on t.installation_id = ${installationId} and t.valid_from <= d.day and (t.valid_to is null or t.valid_to >= d.day)
+    order by d.day, t.valid_from desc`
+}
+
+/**
  * Tariff price (Rappen/kWh) of a 15-minute bucket `a.bucket`: the tariff in force on its local date
  * (latest valid_from), high when the local weekday and minute fall in a schedule entry (an end at or
  * before the start runs to midnight, as shared/rules/tariff.ts), else low; a flat tariff (or `flat`) takes the flat price
@@ -200,16 +231,7 @@ function priceJoin(installationId: number, tz: string, flat: boolean) {
   return sql`left join lateral (
     select case
       when (${flat} or t.flat) and t.flat_rappen_per_kwh is not null then t.flat_rappen_per_kwh
-      when exists (
-        select 1 from jsonb_array_elements(t.schedule) e
-        where (e ->> to_char(a.bucket at time zone ${tz}, 'FMday'))::int = 1
-          and extract(hour from a.bucket at time zone ${tz}) * 60 + extract(minute from a.bucket at time zone ${tz})
-              >= split_part(e ->> 'start', ':', 1)::int * 60 + split_part(e ->> 'start', ':', 2)::int
-          and extract(hour from a.bucket at time zone ${tz}) * 60 + extract(minute from a.bucket at time zone ${tz})
-              < case when split_part(e ->> 'end', ':', 1)::int * 60 + split_part(e ->> 'end', ':', 2)::int
-                          <= split_part(e ->> 'start', ':', 1)::int * 60 + split_part(e ->> 'start', ':', 2)::int
-                     then 1440 else split_part(e ->> 'end', ':', 1)::int * 60 + split_part(e ->> 'end', ':', 2)::int end
-      ) then t.high_rappen_per_kwh
+      when ${inHighSlot(sql`t.schedule`, sql`a.bucket`, tz)} then t.high_rappen_per_kwh
       else t.low_rappen_per_kwh end as price
     from tariffs t
     where t.installation_id = ${installationId}
@@ -225,8 +247,7 @@ function priceJoin(installationId: number, tz: string, flat: boolean) {
  * stations are shown, and costs need the cost switch (SPEC §6).
  *
  * Each query reads the coarsest table that answers it exactly (sourceFor): hourly or daily rollups,
- * or the 15-minute rows. Costs are priced per tariff slot, so they come from hourly rollups only when
- * every tariff schedule of the installation switches on full hours, else from the 15-minute rows.
+ * or the 15-minute rows; costs come from the same table, priced per bucket (pricedBuckets).
  * `rollups: false` forces the 15-minute rows and per-value labels of the design before issue 11 (the
  * benchmark compares against it; env STATS_ROLLUPS=off).
  */
@@ -242,32 +263,57 @@ export function createStatisticsService({ db, installations, rollups = process.e
     const rows = sql`from ${sql.table(src)} a
       join meters mt on mt.id = a.meter_id
       where mt.installation_id = ${scope.installationId} ${meters}
-        ${withCost ? sql`and mt.meter_type in ('main_power', 'charging_station')` : sql``}
         and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
     if (!withCost) return rows
     return sql`from ${sql.table(src)} a join meters mt on mt.id = a.meter_id ${priceJoin(scope.installationId, scope.tz, !!q.flat)}
       where mt.installation_id = ${scope.installationId} ${meters}
-        ${rollups ? sql`and mt.meter_type in ('main_power', 'charging_station')` : sql``}
         and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
   }
 
   const isCost = (d: SeriesDef) => d.name === 'cost'
 
-  /** True when every tariff schedule entry of the installation starts and ends on a full hour. */
-  async function tariffsOnFullHours(installationId: number): Promise<boolean> {
-    const rows = await db.selectFrom('tariffs').select('schedule').where('installation_id', '=', installationId).execute()
-    return rows.every((r) => (r.schedule as { start?: string; end?: string }[]).every((e) => /:00$/.test(e.start ?? '') && /:00$/.test(e.end ?? '')))
+  /**
+   * Cost columns `v<i>` (CHF) per source bucket `a.bucket`, for the rollup path (issue 11 §2). The cost
+   * meters' energy is first summed per source bucket, then priced once per bucket: a 15-minute bucket at
+   * its tariff price (priceJoin), an hourly or daily rollup with its high-tariff share (migration 0061) at
+   * the high and low prices of the tariff in force on its local date, or all of it at the flat price. The
+   * direct path (`rollups: false`) prices every 15-minute meter row instead; both give the same sums.
+   */
+  function pricedBuckets(scope: Scope, q: StatisticsQuery, src: Source, defs: SeriesDef[]) {
+    const e = (t: CostMeter) => sql.ref(`e_${t}`)
+    const h = (t: CostMeter) => sql.ref(`h_${t}`)
+    const sums = COST_METERS.flatMap((t) => [
+      sql`coalesce(sum(a.energy_in_kwh) filter (where ${type(t)}), 0) as ${e(t)}`,
+      ...(src === 'measurements_15m' ? [] : [sql`coalesce(sum(a.energy_in_high_kwh) filter (where ${type(t)}), 0) as ${h(t)}`]),
+    ])
+    const energy = sql`select a.bucket, ${sql.join(sums)} ${from(scope, q, src, false)} and mt.meter_type in ('main_power', 'charging_station') group by a.bucket`
+    const flat = sql`(${!!q.flat} or t.flat) and t.flat_rappen_per_kwh is not null`
+    const cost = (m: CostMeter) =>
+      src === 'measurements_15m'
+        ? sql`coalesce(sum(a.${e(m)} * case when ${flat} then t.flat_rappen_per_kwh
+            when ${inHighSlot(sql`t.schedule`, sql`a.bucket`, scope.tz)} then t.high_rappen_per_kwh else t.low_rappen_per_kwh end), 0) / 100.0`
+        : sql`coalesce(sum(case when ${flat} then a.${e(m)} * t.flat_rappen_per_kwh
+            else a.${h(m)} * t.high_rappen_per_kwh + (a.${e(m)} - a.${h(m)}) * t.low_rappen_per_kwh end), 0) / 100.0`
+    const price = sql`left join (${dayTariffs(scope.installationId, q.granularity, q.start, q.end, scope.tz)}) t on t.day = (a.bucket at time zone ${scope.tz})::date`
+    return { energy, price, columns: columns(defs, isCost, (d) => cost(d.priced!)) }
   }
 
-  /**
-   * Sources of the plain series and of the cost series; costs need hourly rows at least, since a tariff
-   * price holds per hour (or per quarter hour when a schedule switches within the hour).
-   */
-  async function sources(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<{ src: Source; costSrc: Source | null }> {
+  /** Sources of the plain series and of the cost series (the 15-minute rows on the direct path). */
+  function sources(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): { src: Source; costSrc: Source | null } {
     const src = sourceFor(q.granularity, q.end, scope.tz, rollups)
-    if (!defs.some(isCost)) return { src, costSrc: null }
-    if (src === 'measurements_15m') return { src, costSrc: src }
-    return { src, costSrc: (await tariffsOnFullHours(scope.installationId)) ? 'measurements_1h' : 'measurements_15m' }
+    return { src, costSrc: defs.some(isCost) ? src : null }
+  }
+
+  /** The `cagg` relation: cost columns `v<i>` per bucket `start` of `key` (or one row when `key` is null). */
+  function costAggregate(scope: Scope, q: StatisticsQuery, src: Source, defs: SeriesDef[], key: RawBuilder<unknown> | null) {
+    if (!rollups) {
+      const costs = columns(defs, isCost)
+      return key ? sql`select ${key} as start, ${sql.join(costs)} ${from(scope, q, src, true)} group by 1` : sql`select ${sql.join(costs)} ${from(scope, q, src, true)}`
+    }
+    const p = pricedBuckets(scope, q, src, defs)
+    return key
+      ? sql`select ${key} as start, ${sql.join(p.columns)} from (${p.energy}) a ${p.price} group by 1`
+      : sql`select ${sql.join(p.columns)} from (${p.energy}) a ${p.price}`
   }
 
   /** `<expr> as v<i>` of the defs `pick` selects, keeping each def's index in `defs` as its column name. */
@@ -276,10 +322,9 @@ export function createStatisticsService({ db, installations, rollups = process.e
 
   async function series(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<Omit<StatisticsAnswer, 'installation_id' | 'timezone'>> {
     checkRange(q)
-    const { src, costSrc } = await sources(scope, q, defs)
+    const { src, costSrc } = sources(scope, q, defs)
     const key = (s: Source) => bucketKey(q.granularity, scope.tz, s)
     const plain = columns(defs, (d) => !isCost(d))
-    const costs = columns(defs, isCost)
     const outer = defs.map((d, i) => {
       const ref = sql.ref(`${isCost(d) ? 'cagg' : 'agg'}.v${i}`)
       const v = d.kind === 'last' ? sql`${ref}` : sql`coalesce(${ref}, 0)`
@@ -291,7 +336,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
       with b as (${bucketSeries(q.granularity, q.start, q.end, scope.tz)}),
       agg as (select ${key(src)} as start ${plain.length ? sql`, ${sql.join(plain)}` : sql``}
         ${from(scope, q, src, false)} group by 1)
-      ${costSrc ? sql`, cagg as (select ${key(costSrc)} as start, ${sql.join(costs)} ${from(scope, q, costSrc, true)} group by 1)` : sql``}
+      ${costSrc ? sql`, cagg as (${costAggregate(scope, q, costSrc, defs, key(costSrc))})` : sql``}
       select b.start, ${localLabel(sql`b.start`, scope.tz)} as label ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
       from b left join agg on agg.start = b.start ${costSrc ? sql`left join cagg on cagg.start = b.start` : sql``}
       order by b.start`.execute(db)
@@ -311,15 +356,14 @@ export function createStatisticsService({ db, installations, rollups = process.e
 
   async function totals(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<Omit<TotalsAnswer, 'installation_id' | 'timezone'>> {
     checkRange(q)
-    const { src, costSrc } = await sources(scope, q, defs)
+    const { src, costSrc } = sources(scope, q, defs)
     const start = alignedStart(q.granularity, q.start, scope.tz)
     const perHour = (d: SeriesDef) => (d.kind === 'flow' ? sql`${d.expr} / (extract(epoch from (${q.end}::timestamptz - ${start})) / 3600.0)` : d.expr)
     const plain = columns(defs, (d) => !isCost(d), perHour)
-    const costs = columns(defs, isCost, perHour)
     const { rows } = await sql<Record<string, unknown> & { start: Date }>`
       select ${start} as start, agg.*, cagg.*
       from (select count(*) as n ${plain.length ? sql`, ${sql.join(plain)}` : sql``} ${from(scope, q, src, false)}) agg
-      cross join (select ${costSrc ? sql`${sql.join(costs)} ${from(scope, q, costSrc, true)}` : sql`null as c`}) cagg`.execute(db)
+      cross join (${costSrc ? costAggregate(scope, q, costSrc, defs, null) : sql`select null as c`}) cagg`.execute(db)
     const row = rows[0]
     const units: Record<string, string> = {}
     const values: Record<string, number> = {}
