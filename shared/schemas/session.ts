@@ -47,3 +47,4 @@ export type ChargingSession = z.infer<typeof ChargingSession>
 
 /** Sums of a period's sessions (issue 13 §4): kWh, and CHF of the prices the caller sees (null when none). */
 export const SessionTotals = z.object({ energy_kwh: z.number(), price: z.number().nullable() })
+export type SessionTotals = z.infer<typeof SessionTotals>

@@ -117,7 +117,7 @@ describe('export of the period', () => {
     const res = await api().get('/api/rfids-charge/export').query({ ...MARCH, running: 'true', format: 'xlsx' }).set(auth(tokens.admin)).buffer(true).parse(binary).expect(200)
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
     const book = new ExcelJS.Workbook()
-    await book.xlsx.load(res.body as Buffer)
+    await book.xlsx.load(res.body as unknown as ArrayBuffer)
     const sheet = book.worksheets[0]
     expect(sheet.rowCount).toBe(6)
     expect(sheet.getRow(1).getCell(1).value).toBe('Start')
