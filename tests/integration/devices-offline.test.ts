@@ -78,6 +78,34 @@ describe('changes made while offline', () => {
     expect((await journal(3)).filter((e) => e.detail.startsWith('offline_'))).toEqual([expect.objectContaining({ detail: 'offline_failed:rfid_lernmodus:learningNoCar' })])
   })
 
+  it('timer changes of a station are stored, marked pending, and sent once on reconnect; a later change supersedes', async () => {
+    await app.domain!.devices.sweep(at(1000))
+    expect((await info()).online).toBe(false)
+    const timers = '/api/cockpit/installations/1/timers/'
+    const body = { object_type: 'charging_station', object_id: 4, start_time: '07:15', description: 'Morning', charging_mode: 'solar', repeat_monday: true, repeat_tuesday: false, repeat_wednesday: false, repeat_thursday: false, repeat_friday: false, repeat_saturday: false, repeat_sunday: false }
+    const created = (await api().post(timers).set(auth(tokens.admin)).send(body).expect(201)).body
+    expect(created.pending).toBe(true)
+    await api().patch(`${timers}${created.id}/`).set(auth(tokens.admin)).send({ start_time: '07:30' }).expect(200)
+    await api().patch(`${timers}${created.id}/`).set(auth(tokens.admin)).send({ start_time: '07:45' }).expect(200)
+    const gone = (await api().post(timers).set(auth(tokens.admin)).send({ ...body, start_time: '23:00' }).expect(201)).body
+    await api().delete(`${timers}${gone.id}/`).set(auth(tokens.admin)).expect(204)
+    // The list marks what waits: the kept timer, not the station's other timers.
+    const listed = (await api().get(timers).query({ object_type: 'charging_station', object_id: 4 }).set(auth(tokens.admin)).expect(200)).body.results
+    expect(listed.find((t: { id: number }) => t.id === created.id).pending).toBe(true)
+    expect(listed.filter((t: { pending: boolean }) => !t.pending).length).toBe(listed.length - 1)
+
+    const sent = await app.domain!.devices.heartbeat(1, at(1100))
+    expect(sent.map((c) => [c.target_type, c.target_id, c.field, c.outcome])).toEqual([
+      ['timer', created.id, 'create', 'applied'],
+      ['timer', created.id, 'update', 'applied'],
+      ['timer', gone.id, 'delete', 'applied'],
+    ])
+    expect((await api().get(`${timers}${created.id}/`).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ start_time: '07:45', pending: false })
+    expect(await app.domain!.devices.heartbeat(1, at(1105))).toEqual([])
+    const details = (await journal(4)).map((e) => e.detail).filter((d) => d.startsWith('offline_'))
+    expect(details.sort()).toEqual(['offline_applied:timer_create:07:15', 'offline_applied:timer_delete:23:00', 'offline_applied:timer_update:07:45'])
+  })
+
   it('changes made while online apply at once, with no pending marker', async () => {
     expect((await info()).online).toBe(true)
     const r = await api().patch(station(2)).set(auth(tokens.admin)).send({ charging_mode: 'instant' }).expect(200)

@@ -216,11 +216,13 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
 
 /**
  * A change made while the facility was offline, sent on reconnect (issue 13 §3): journal detail
- * `offline_applied:<field>` or `offline_failed:<field>:<reason>`.
+ * `offline_applied:<field>` or `offline_failed:<field>:<reason>`; timers `offline_applied:timer_<op>:<HH:mm>`.
  */
 function offlineOutcome(detail: string, mode: string, t: (key: string, opts?: Record<string, string>) => string): string {
-  const [outcome, field] = detail.split(':')
-  const change = field === 'charging_mode' ? t('journal.modeChanged', { mode }) : t('journal.learningMode')
+  const [outcome, field, ...rest] = detail.split(':')
+  const change = field === 'charging_mode' ? t('journal.modeChanged', { mode })
+    : field.startsWith('timer_') ? t(`journal.${field === 'timer_create' ? 'timerCreated' : field === 'timer_delete' ? 'timerDeleted' : 'timerChanged'}`, { time: rest.join(':') })
+    : t('journal.learningMode')
   return outcome === 'offline_applied' ? t('journal.offlineApplied', { change }) : t('journal.offlineFailed', { change })
 }
 

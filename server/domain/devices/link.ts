@@ -119,12 +119,15 @@ export function createDeviceLink({ db }: { db: Db }) {
 
     /**
      * Store a change of `field` of a target to send on reconnect; a change of the same field still
-     * waiting is superseded. `value` is what the target's applier receives.
+     * waiting is superseded (with `supersedeAll`, every change of the target still waiting). `value` is
+     * what the target's applier receives.
      */
-    async defer(input: { installationId: number; targetType: string; targetId: number; field: string; value: unknown; userId: number; at: Date }): Promise<PendingChange> {
+    async defer(input: { installationId: number; targetType: string; targetId: number; field: string; value: unknown; userId: number; at: Date; supersedeAll?: boolean }): Promise<PendingChange> {
+      // `supersedeAll`: a change that makes the target's other waiting changes moot (a deletion).
       await db.updateTable('device_changes').set({ state: 'superseded', settled_at: input.at })
         .where('installation_id', '=', input.installationId).where('target_type', '=', input.targetType)
-        .where('target_id', '=', input.targetId).where('field', '=', input.field).where('state', '=', 'pending').execute()
+        .where('target_id', '=', input.targetId).where('state', '=', 'pending')
+        .$if(!input.supersedeAll, (q) => q.where('field', '=', input.field)).execute()
       const row = await db.insertInto('device_changes').values({
         installation_id: input.installationId, target_type: input.targetType, target_id: input.targetId, field: input.field,
         value: JSON.stringify(input.value), user_id: input.userId, requested_at: input.at,
