@@ -86,3 +86,11 @@ export const LANGUAGES = ['en', 'de', 'fr', 'it'] as const
 export const REGIONS = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US'] as const
 export const DEFAULT_TIMEZONE = 'Europe/Zurich'
 export const DEFAULT_CURRENCY = 'CHF'
+
+/** Facility offline (issue 13 §3, SPEC §4): devices send a heartbeat; silence this long makes the installation offline. */
+export const DEVICES = {
+  /** No heartbeat for this long → offline since the last one (ms). */
+  offlineAfterMs: 60_000,
+  /** How often the watchdog looks for silent installations (ms). */
+  watchdogMs: 5_000,
+} as const

@@ -24,6 +24,7 @@ import { inProcessRunner, pgBossRunner, type Job, type JobRunner } from './jobs/
 import { createMailJob } from './jobs/mail-outbox.ts'
 import { createReportJob } from './jobs/reports.ts'
 import { createPaymentJob } from './jobs/payments.ts'
+import { createDeviceWatchdog } from './jobs/device-watchdog.ts'
 import { registerSecurity, trustProxyOption } from './api/security.ts'
 import { compression, serveClient } from './lib/static.ts'
 
@@ -121,6 +122,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     app.jobs.push(createMailJob({ domain, smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Cockpit <no-reply@cockpit.local>', log: app.log }))
     app.jobs.push(createReportJob({ domain, log: app.log }))
     app.jobs.push(createPaymentJob({ domain, log: app.log }))
+    app.jobs.push(createDeviceWatchdog({ domain, log: app.log }))
     const d = domain
     await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
     app.get('/api/health', async () => ({ status: 'ok' }))

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { useEffect, useId, useRef, useState } from 'react'
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useTranslation } from 'react-i18next'
 import { Brand } from '../components/brand.tsx'
@@ -10,6 +10,9 @@ import { useRights } from './use-rights.ts'
 import { paths, switchFacilityPath } from './paths.ts'
 import { LanguageSelect } from '../components/language-select.tsx'
 import { cx } from '../components/ui.tsx'
+
+// Its own chunk: it brings the live store, which stays out of the Login route's bundle.
+const OfflineBanner = lazy(() => import('./offline-banner.tsx'))
 
 interface ShellProps {
   installationId: number
@@ -87,6 +90,11 @@ export function Shell({ installationId, installation, children }: ShellProps) {
           <LanguageSelect compact />
         </header>
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-5 focus:outline-none md:px-6 md:py-6">
+          {installation ? (
+            <Suspense fallback={null}>
+              <OfflineBanner installation={installation} />
+            </Suspense>
+          ) : null}
           {children}
         </main>
       </div>

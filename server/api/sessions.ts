@@ -3,9 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id } from '../../shared/schemas/common.ts'
-import { ChargingSession } from '../../shared/schemas/session.ts'
+import { ChargingSession, SessionQuery } from '../../shared/schemas/session.ts'
 import { LANGS, pickLang, type Lang } from '../lib/messages.ts'
-import { actorOf } from './http.ts'
+import { sessionTable, toCsv, toXlsx } from '../domain/sessions/export.ts'
+import { actorOf, installationIdOf } from './http.ts'
+import { InstallationScope } from './openapi.ts'
 
 const SessionParams = z.object({ sessionId: Id })
 
@@ -17,6 +19,38 @@ const SessionParams = z.object({ sessionId: Id })
  */
 export function sessionRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
+  // Issue 13 §4: the period's sessions (the list's filters, every page) as CSV or XLSX, in the language
+  // of `lang` or Accept-Language; the same rights and projection as the list.
+  app.get(
+    '/rfids-charge/export',
+    {
+      schema: {
+        summary: 'The charging sessions of a period as CSV or XLSX (running first, with a total row)',
+        querystring: SessionQuery.omit({ limit: true, offset: true, open: true }).extend({ format: z.enum(['csv', 'xlsx']), lang: z.enum(LANGS).optional(), ...InstallationScope.shape }),
+        response: {
+          200: {
+            description: 'The file (attachment)',
+            content: {
+              'text/csv': { schema: z.string() },
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: z.string().meta({ format: 'binary' }) },
+            },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      const language: Lang = req.query.lang ?? pickLang(req.headers['accept-language'])
+      const { sessions, totals, admin } = await domain.sessions.all(await actorOf(domain, req), installationIdOf(req), req.query)
+      const { header, rows } = sessionTable(sessions, totals, language, admin)
+      const xlsx = req.query.format === 'xlsx'
+      const content = xlsx ? await toXlsx(header, rows, 'Sessions') : toCsv(header, rows)
+      return reply
+        .header('Content-Type', xlsx ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="charging-sessions.${req.query.format}"`)
+        .header('Cache-Control', 'private, no-store')
+        .send(content as unknown as string)
+    },
+  )
   app.get('/rfids-charge/:sessionId/', { schema: { summary: 'One charging session', params: SessionParams, response: { 200: ChargingSession } } }, async (req) =>
     domain.sessions.get(await actorOf(domain, req), req.params.sessionId),
   )

@@ -49,6 +49,8 @@ export interface InstallationsTable {
   registration_enabled: Generated<boolean>
   /** The operator billing charging here (migration 0046, issue 12 §3); null until an admin sets it. */
   operator: ColumnType<import('../../shared/schemas/installation.ts').Operator | null, string | null | undefined, string | null>
+  /** The last device heartbeat (migration 0110, issue 13 §3); null while no device ever reported. */
+  last_heartbeat_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 }
 
 export interface InstallationUsersTable {
@@ -292,6 +294,21 @@ export interface PasswordResetTokensTable {
   purpose: Generated<'reset' | 'verify'>
 }
 
+/** A change made while the installation was offline (migration 0110, issue 13 §3), sent on reconnect. */
+export interface DeviceChangesTable {
+  id: Generated<number>
+  installation_id: number
+  target_type: string
+  target_id: number
+  field: string
+  value: Json<unknown>
+  user_id: number | null
+  requested_at: Ts
+  state: ColumnType<'pending' | 'sending' | 'applied' | 'failed' | 'superseded', string | undefined, string>
+  settled_at: Ts | null
+  outcome: string | null
+}
+
 /** Journal events (migration 0021): mode changes (journal_entry) and RFID events (rfid_session_journal_entry). */
 export interface JournalEventsTable {
   id: Generated<number>
@@ -432,6 +449,7 @@ export interface Database {
   rights_revision: RightsRevisionTable
   mail_outbox: MailOutboxTable
   journal_events: JournalEventsTable
+  device_changes: DeviceChangesTable
   password_reset_tokens: PasswordResetTokensTable
   legal_acceptances: LegalAcceptancesTable
   auth_failures: AuthFailuresTable

@@ -9,6 +9,7 @@ import { createStationService } from './stations/service.ts'
 import { createTariffService } from './tariffs/service.ts'
 import { createUserService } from './users/service.ts'
 import { createDeviceService } from './devices/service.ts'
+import { createDeviceLink } from './devices/link.ts'
 import { createMailService } from './mail/service.ts'
 import { createRfidService } from './rfids/service.ts'
 import { createTimerService } from './timers/service.ts'
@@ -39,7 +40,9 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
   const tariffs = createTariffService({ db })
   const measurements = createMeasurementService({ db })
   const sessions = createSessionService({ db, installations, tariffs })
-  const stations = createStationService({ db, installations })
+  // Issue 13 §3: heartbeats, offline state and the changes that wait for a facility's devices.
+  const deviceLink = createDeviceLink({ db })
+  const stations = createStationService({ db, installations, link: deviceLink })
   const metrics = createMetricsService({ db, installations, measurements })
   const statistics = createStatisticsService({ db, installations })
   const payments = createPaymentService({ db, sessions, provider: createDemoProvider(), secret: jwtSecret })
@@ -59,9 +62,9 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     rfidOrders: createRfidOrderService({ db, installations, mail, payments }),
     payments,
     stationObjects: createStationObjectsService({ db, installations, stations }),
-    devices: createDeviceService({ db }),
+    devices: { ...createDeviceService({ db }), heartbeat: deviceLink.heartbeat, sweep: deviceLink.sweep, disconnect: deviceLink.disconnect },
     rfids: createRfidService({ db, installations }),
-    timers: createTimerService({ db, installations }),
+    timers: createTimerService({ db, installations, link: deviceLink }),
     statistics,
     rates: createRateService({ db, installations }),
     pricing: createPricingService({ db, installations, tariffs }),

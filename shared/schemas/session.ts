@@ -6,6 +6,8 @@ export const SessionQuery = z.object({
   start__gte: DayOrDateTime.optional(),
   end__lte: DayOrDateTime.optional(),
   open: z.enum(['true', 'false']).optional(),
+  /** With end__lte: also the sessions still charging that started by then (issue 13 §4). */
+  running: z.enum(['true', 'false']).optional(),
   ...ListQuery.shape,
 })
 
@@ -38,5 +40,11 @@ export const ChargingSession = z.object({
   price_lines: z.array(z.object({ label: z.enum(['high', 'low', 'flat']), kwh: z.number(), unit_price: z.number(), amount: z.number() })).nullable().optional(),
   /** GET this (with the bearer token) for the PDF invoice once the session ended; null while charging. Issue 4. */
   invoice_url: z.string().nullable().optional(),
+  /** Who charged (first and last name), in the list only; null unless the personal-data rule shows the person (issue 13 §4). */
+  user_name: z.string().nullable().optional(),
 })
 export type ChargingSession = z.infer<typeof ChargingSession>
+
+/** Sums of a period's sessions (issue 13 §4): kWh, and CHF of the prices the caller sees (null when none). */
+export const SessionTotals = z.object({ energy_kwh: z.number(), price: z.number().nullable() })
+export type SessionTotals = z.infer<typeof SessionTotals>

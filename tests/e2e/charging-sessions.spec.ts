@@ -33,7 +33,7 @@ test('a resident filters their sessions by period, opens one and downloads its i
   await expect(rows.nth(1)).toBeVisible()
   // Their own sessions show a price; other residents' sessions at the stations they read show none, and
   // which comes first depends on the simulated day.
-  const own = rows.filter({ hasText: 'CHF' }).first()
+  const own = rows.filter({ hasText: 'CHF' }).filter({ has: page.getByRole('link') }).first()
   await expect(own).toBeVisible()
 
   await own.getByRole('link').click()
@@ -53,6 +53,32 @@ test('a resident filters their sessions by period, opens one and downloads its i
   await parser.destroy()
   expect(text).toContain('Invoice')
   expect(text).toContain(`Total ${price}`)
+})
+
+test('an admin pages through the period with its totals, sees who charged and exports it (issue 13 §4)', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charging Sessions' }).click()
+  // The backfilled 30 days: the current year (or, early in January, the one of 15 days ago) has many sessions.
+  const year = String(new Date(Date.now() - 15 * 86_400_000).getFullYear())
+  await page.getByLabel('Period').selectOption('given')
+  await page.getByLabel('Year').selectOption(year)
+  const table = page.getByRole('table', { name: 'Sessions' })
+  await expect(table.getByRole('columnheader', { name: 'User' })).toBeVisible()
+  const totals = table.getByRole('row', { name: /Total for the period/ })
+  await expect(totals).toContainText(/\d kWh/)
+  await expect(totals).toContainText(/CHF \d/)
+  const pages = page.getByRole('navigation', { name: 'Pages of sessions' })
+  await expect(pages.getByRole('status')).toHaveText(/^1–20 of \d+$/)
+  await pages.getByRole('button', { name: 'Next' }).click()
+  await expect(pages.getByRole('status')).toHaveText(/^21–/)
+  // The second page still shows the period's totals (their exact sums are the integration test's).
+  await expect(totals).toContainText(/CHF \d/)
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
+  expect(download.suggestedFilename()).toBe('charging-sessions.csv')
+  const csv = readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n')
+  expect(csv[0]).toBe('Start,End,Charging station,User,RFID,Energy kWh,Price CHF,Status')
+  expect(csv[csv.length - 1]).toMatch(/^Total,/)
 })
 
 test('an unknown session shows "Session is not found"', async ({ page }) => {

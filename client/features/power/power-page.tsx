@@ -89,10 +89,11 @@ function ConnectionPill({ inst }: { inst: InstallationLive }) {
     failed: ['bg-red-500', t('connection.failed')],
     idle: ['bg-slate-400', t('connection.connecting')],
   } as const
-  const [dot, label] = map[inst.connection]
+  // A stream that is open says nothing about the facility: offline is not "Live" (issue 13 §3).
+  const [dot, label] = inst.topics.info.data?.online === false ? (['bg-red-500', t('connection.facilityOffline')] as const) : map[inst.connection]
   return (
     <p role="status" className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-xs font-medium text-slate-600">
-      <span aria-hidden="true" className={`h-2 w-2 rounded-full ${dot} ${inst.connection === 'open' ? 'animate-pulse' : ''}`} />
+      <span aria-hidden="true" className={`h-2 w-2 rounded-full ${dot} ${inst.connection === 'open' && inst.topics.info.data?.online !== false ? 'animate-pulse' : ''}`} />
       {label}
     </p>
   )
@@ -104,11 +105,7 @@ function PageNotices({ inst, f }: { inst: InstallationLive; f: Formats }) {
   const seriousAlerts = info?.alerts.filter((a) => a.serious) ?? []
   return (
     <>
-      {info && !info.online ? (
-        <Notice tone="error" role="alert" title={t('offline.title')}>
-          {info.offline_since ? t('offline.since', { date: f.dateTime(info.offline_since) }) : t('offline.noDate')} {t('offline.queued')}
-        </Notice>
-      ) : null}
+      {/* The facility-offline alert is the shell's, on every screen (client/app/offline-banner.tsx). */}
       {seriousAlerts.length > 0 ? (
         <Notice tone="warning" role="alert" title={t('alerts.title')}>
           <ul className="list-inside list-disc">

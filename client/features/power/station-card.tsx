@@ -16,8 +16,8 @@ export function isLockedStation(s: Pick<Station, 'status' | 'charging_mode'>): b
 
 /**
  * One station (SPEC §2 Power, station status page): display status (SPEC §4), charging mode,
- * power, energy charged, session start, RFID, capacity, alerts (serious ones marked) and the
- * disabled-station notice for non-admins (SPEC §6).
+ * power, energy charged, session start, RFID, capacity, changes waiting for an offline facility
+ * (issue 13 §3), alerts (serious ones marked) and the disabled-station notice for non-admins (SPEC §6).
  */
 export function StationCard({ station, admin, f }: { station: Station; admin: boolean; f: Formats }) {
   const { t } = useTranslation('power')
@@ -50,6 +50,20 @@ export function StationCard({ station, admin, f }: { station: Station; admin: bo
         <Field label={t('station.sessionStart')} value={station.session_start ? f.dateTime(station.session_start) : t('station.none')} wide />
         <Field label={t('station.rfid')} value={rfid ?? t('station.none')} wide />
       </dl>
+
+      {station.pending_changes?.length ? (
+        <div role="note" aria-label={t('station.pending.title')} className="mt-3 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          <p className="font-semibold">{t('station.pending.title')}</p>
+          <ul>
+            {station.pending_changes.map((c) => (
+              <li key={c.field}>
+                {c.field === 'charging_mode' ? t('station.pending.mode', { mode: t(`mode.${c.value}`, { defaultValue: String(c.value) }) }) : c.value ? t('station.pending.learningOn') : t('station.pending.learningOff')}{' '}
+                <span className="text-xs text-amber-800">({t('station.pending.since', { date: f.dateTime(c.requested_at) })})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
 
       {alerts.length > 0 ? (
         <div className="mt-3">

@@ -181,7 +181,7 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
                   <p className="font-medium text-slate-900">{f.dateTime(e.start)}</p>
                   <p className="text-slate-600">
                     {t(`journal.kind.${e.type}`)} ·{' '}
-                    {e.detail === 'rfid_learned' ? t('journal.learned', { tag: e.rfid ?? '' }) : t('journal.modeChanged', { mode: tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }) })}
+                    {e.detail === 'rfid_learned' ? t('journal.learned', { tag: e.rfid ?? '' }) : e.detail?.startsWith('offline_') ? offlineOutcome(e.detail, tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }), t) : t('journal.modeChanged', { mode: tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }) })}
                     {e.set_by_timer ? ` · ${t('journal.byTimer')}` : ''}
                   </p>
                 </li>
@@ -212,6 +212,18 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
       </Frame>
     </div>
   )
+}
+
+/**
+ * A change made while the facility was offline, sent on reconnect (issue 13 §3): journal detail
+ * `offline_applied:<field>` or `offline_failed:<field>:<reason>`; timers `offline_applied:timer_<op>:<HH:mm>`.
+ */
+function offlineOutcome(detail: string, mode: string, t: (key: string, opts?: Record<string, string>) => string): string {
+  const [outcome, field, ...rest] = detail.split(':')
+  const change = field === 'charging_mode' ? t('journal.modeChanged', { mode })
+    : field.startsWith('timer_') ? t(`journal.${field === 'timer_create' ? 'timerCreated' : field === 'timer_delete' ? 'timerDeleted' : 'timerChanged'}`, { time: rest.join(':') })
+    : t('journal.learningMode')
+  return outcome === 'offline_applied' ? t('journal.offlineApplied', { change }) : t('journal.offlineFailed', { change })
 }
 
 function RfidsTab({ installationId, stationId }: { installationId: number; stationId: number }) {
@@ -277,8 +289,9 @@ function ManagementForm({ installationId, station, unlock }: { installationId: n
     setBusy(true)
     setMessage(null)
     try {
-      await updateStation(installationId, station.id, modeFixed ? { name: name.trim() } : { name: name.trim(), charging_mode: mode })
-      setMessage({ tone: 'info', text: t('rfids.saved') })
+      const saved = await updateStation(installationId, station.id, modeFixed ? { name: name.trim() } : { name: name.trim(), charging_mode: mode })
+      // Offline facility (issue 13 §3): the mode waits; say so rather than "saved" alone.
+      setMessage({ tone: 'info', text: saved.pending_changes?.length ? tp('station.pending.saved') : t('rfids.saved') })
     } catch (err) {
       setMessage({ tone: 'error', text: errorMessage(err, tc) })
     } finally {

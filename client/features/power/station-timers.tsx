@@ -5,7 +5,7 @@ import type { Timer } from '../../../shared/schemas/timer.ts'
 import { TIME_RE, TIMER_MODES, WEEKDAY_FIELDS } from '../../../shared/schemas/timer.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { intoFieldErrors, useAction } from '../../components/use-action.ts'
-import { Loading, Notice } from '../../components/ui.tsx'
+import { Badge, Loading, Notice } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { createTimer, deleteTimer, listTimers, updateTimer, type TimerFields } from './station-api.ts'
 
@@ -61,6 +61,8 @@ export function StationTimers({ installationId, stationId, admin, timerMode }: {
               <div>
                 <p className="text-sm font-semibold text-slate-900">
                   <span className="tabular-nums">{timer.start_time}</span> · {tp(`mode.${timer.charging_mode}`)}
+                  {/* Changed while the facility is offline, not yet sent to it (issue 13 §3). */}
+                  {timer.pending ? <Badge tone="amber" className="ml-2">{t('timers.pending')}</Badge> : null}
                 </p>
                 <p className="text-xs text-slate-500">
                   {days(timer)}

@@ -4,14 +4,26 @@ import { readTokens, isExpiring } from '../../session/tokens.ts'
 import { forceLogout } from '../../session/session.ts'
 import { currentLanguage } from '../../i18n/index.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
-import type { ChargingSession } from '../../../shared/schemas/session.ts'
+import type { ChargingSession, SessionTotals } from '../../../shared/schemas/session.ts'
 
-/** GET /api/rfids-charge/?start__gte&end__lte (installation header) → sessions of the period, newest first. */
-export function listSessions(installationId: number, range: { start: string; end: string }, signal?: AbortSignal): Promise<PageOf<ChargingSession>> {
-  return apiFetch<PageOf<ChargingSession>>('/api/rfids-charge/', {
-    query: { installation: installationId, start__gte: range.start, end__lte: range.end, limit: 1000 },
+/** A page of the sessions list with the totals of the whole period (issue 13 §4). */
+export type SessionPage = PageOf<ChargingSession> & { totals: SessionTotals }
+
+/**
+ * GET /api/rfids-charge/?start__gte&end__lte&running=true&limit&offset (installation query) → one page of
+ * the period's sessions, running ones first, with the period's totals.
+ */
+export function listSessions(installationId: number, range: { start: string; end: string }, page: { limit: number; offset: number }, signal?: AbortSignal): Promise<SessionPage> {
+  return apiFetch<SessionPage>('/api/rfids-charge/', {
+    query: { installation: installationId, start__gte: range.start, end__lte: range.end, running: 'true', limit: page.limit, offset: page.offset },
     signal,
   })
+}
+
+/** Download the period's sessions as CSV or XLSX (GET /api/rfids-charge/export, in the UI language). */
+export function exportSessions(installationId: number, range: { start: string; end: string }, format: 'csv' | 'xlsx', filename: string): Promise<void> {
+  const query = new URLSearchParams({ installation: String(installationId), start__gte: range.start, end__lte: range.end, running: 'true', format, lang: currentLanguage() })
+  return downloadFile(`/api/rfids-charge/export?${query}`, filename)
 }
 
 /** GET /api/rfids-charge/{id}/ → one session; 404 "Session is not found" (SPEC §8). */
@@ -23,9 +35,13 @@ export function getSession(id: string | number, signal?: AbortSignal): Promise<C
  * Fetch the invoice PDF of a session (`invoice_url` with the bearer token and the UI language) and hand
  * it to the browser as a download. Throws {@link ApiError} like apiFetch.
  */
-export async function downloadInvoice(invoiceUrl: string, filename: string): Promise<void> {
+export function downloadInvoice(invoiceUrl: string, filename: string): Promise<void> {
+  return downloadFile(`${invoiceUrl}?lang=${currentLanguage()}`, filename)
+}
+
+/** Fetch `url` with the bearer token and hand the answer to the browser as the download `filename`. */
+async function downloadFile(url: string, filename: string): Promise<void> {
   const lang = currentLanguage()
-  const url = `${invoiceUrl}?lang=${lang}`
   let access = readTokens().access
   if (!access || isExpiring(access)) {
     if ((await refreshTokens(access)) === 'logout') {

@@ -6,10 +6,14 @@ import type { ChargingSession } from '../../../shared/schemas/session.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
-import { listSessions } from './api.ts'
+import { useRights } from '../../app/use-rights.ts'
+import { exportSessions, listSessions, type SessionPage } from './api.ts'
 import { periodRange, recentYears, type Period } from './periods.ts'
 
 type PeriodKind = Period['kind']
+
+/** Sessions per page of the list (issue 13 §4). */
+export const PAGE_SIZE = 20
 
 /** "CHF 12.50" in the UI language's digits (SPEC §9 currency CHF). */
 export function useChf() {
@@ -26,7 +30,9 @@ export function SessionStatus({ status }: { status: ChargingSession['status'] })
 
 /**
  * Charging sessions (SPEC §2): period filter (current month, quarter, year, a given year) in the
- * installation's time zone; columns end date, price, status; each row opens its details.
+ * installation's time zone; columns end date, price, status, energy, and who charged for admins; each row
+ * opens its details. Running sessions come first, marked running; the list pages by PAGE_SIZE with the
+ * period's totals (kWh, CHF) and exports the period as CSV or XLSX (issue 13 §4).
  */
 export default function SessionsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('charging')
@@ -38,26 +44,43 @@ export default function SessionsPage({ installation }: { installation: Installat
   const years = useMemo(() => recentYears(), [])
   const [kind, setKind] = useState<PeriodKind>('month')
   const [year, setYear] = useState(years[0])
-  const [sessions, setSessions] = useState<ChargingSession[] | null>(null)
+  const [data, setData] = useState<SessionPage | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [attempt, setAttempt] = useState(0)
+  const [page, setPage] = useState(0)
+  const [exportError, setExportError] = useState<string | null>(null)
+  const { rights } = useRights(installation)
+  const admin = rights?.admin ?? false
+  const sessions: ChargingSession[] | null = data?.results ?? null
 
   const period: Period = kind === 'given' ? { kind, year } : { kind }
   const range = periodRange(period, installation.timezone)
 
+  // Another period starts at its first page.
+  useEffect(() => setPage(0), [range.start, range.end])
+
+  async function download(format: 'csv' | 'xlsx') {
+    setExportError(null)
+    try {
+      await exportSessions(installation.id, range, format, `${t('sessions.exportFile')}.${format}`)
+    } catch (err) {
+      if (!(err as { loggedOut?: boolean }).loggedOut) setExportError(errorMessage(err, tc))
+    }
+  }
+
   useEffect(() => {
     const ctrl = new AbortController()
-    setSessions(null)
+    setData(null)
     setError(null)
-    listSessions(installation.id, range, ctrl.signal).then(
-      (r) => setSessions(r.results),
+    listSessions(installation.id, range, { limit: PAGE_SIZE, offset: page * PAGE_SIZE }, ctrl.signal).then(
+      (r) => setData(r),
       (err) => {
         if (!ctrl.signal.aborted && !(err as { loggedOut?: boolean }).loggedOut) setError(errorMessage(err, tc))
       },
     )
     return () => ctrl.abort()
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [installation.id, range.start, range.end, attempt, tc])
+  }, [installation.id, range.start, range.end, attempt, page, tc])
 
   return (
     <div className="mx-auto max-w-5xl space-y-5">
@@ -88,7 +111,20 @@ export default function SessionsPage({ installation }: { installation: Installat
             </select>
           </div>
         ) : null}
+        <div className="ml-auto flex gap-2">
+          <button type="button" className="btn-secondary" onClick={() => void download('csv')}>
+            {t('sessions.exportCsv')}
+          </button>
+          <button type="button" className="btn-secondary" onClick={() => void download('xlsx')}>
+            {t('sessions.exportXlsx')}
+          </button>
+        </div>
       </div>
+      {exportError ? (
+        <Notice tone="error" role="alert">
+          {exportError}
+        </Notice>
+      ) : null}
       <Card titleId="sessions-list-title" title={t('sessions.listTitle')}>
         {error ? (
           <Notice tone="error" role="alert">
@@ -102,33 +138,64 @@ export default function SessionsPage({ installation }: { installation: Installat
         ) : sessions.length === 0 ? (
           <p className="rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-500">{t('sessions.empty')}</p>
         ) : (
-          <div className="-mx-4 overflow-x-auto sm:mx-0">
-            <table className="w-full min-w-[20rem] text-left text-sm" aria-labelledby="sessions-list-title">
-              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="px-4 py-2 sm:px-2">{t('sessions.endDate')}</th>
-                  <th scope="col" className="px-2 py-2 text-right">{t('sessions.price')}</th>
-                  <th scope="col" className="px-4 py-2 sm:px-2">{t('sessions.statusLabel')}</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {sessions.map((s) => (
-                  <tr key={s.id}>
-                    <td className="px-4 py-2 sm:px-2">
-                      <Link href={`/facility/${installation.id}/sessions/${s.id}`} className="font-medium text-brand-700 hover:underline">
-                        {s.end ? f.dateTime(s.end) : t('sessions.running')}
-                      </Link>
-                      <span className="block text-xs text-slate-500">{s.station_name}</span>
-                    </td>
-                    <td className="px-2 py-2 text-right tabular-nums">{s.price === null ? '—' : chf(s.price)}</td>
-                    <td className="px-4 py-2 sm:px-2">
-                      <SessionStatus status={s.status} />
-                    </td>
+          <>
+            <div className="-mx-4 overflow-x-auto sm:mx-0">
+              <table className="w-full min-w-[20rem] text-left text-sm" aria-labelledby="sessions-list-title">
+                <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+                  <tr>
+                    <th scope="col" className="px-4 py-2 sm:px-2">{t('sessions.endDate')}</th>
+                    {admin ? <th scope="col" className="px-2 py-2">{t('sessions.user')}</th> : null}
+                    <th scope="col" className="px-2 py-2 text-right">{t('sessions.energyColumn')}</th>
+                    <th scope="col" className="px-2 py-2 text-right">{t('sessions.price')}</th>
+                    <th scope="col" className="px-4 py-2 sm:px-2">{t('sessions.statusLabel')}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {sessions.map((s) => (
+                    <tr key={s.id} className={s.end ? undefined : 'bg-sky-50/60'}>
+                      <td className="px-4 py-2 sm:px-2">
+                        <Link href={`/facility/${installation.id}/sessions/${s.id}`} className="font-medium text-brand-700 hover:underline">
+                          {s.end ? f.dateTime(s.end) : t('sessions.running')}
+                        </Link>
+                        <span className="block text-xs text-slate-500">
+                          {s.station_name}
+                          {s.end ? '' : ` · ${t('sessions.startedAt', { date: f.dateTime(s.start) })}`}
+                        </span>
+                      </td>
+                      {admin ? <td className="px-2 py-2">{s.user_name ?? (s.rfid_tag ? s.rfid_tag : '—')}</td> : null}
+                      <td className="px-2 py-2 text-right tabular-nums">{f.kwh(s.energy_kwh)}</td>
+                      <td className="px-2 py-2 text-right tabular-nums">{s.price === null ? '—' : chf(s.price)}</td>
+                      <td className="px-4 py-2 sm:px-2">
+                        <SessionStatus status={s.status} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+                {data ? (
+                  <tfoot className="border-t-2 border-slate-200 font-semibold text-slate-900">
+                    <tr>
+                      <th scope="row" className="px-4 py-2 text-left sm:px-2">{t('sessions.totals')}</th>
+                      {admin ? <td /> : null}
+                      <td className="px-2 py-2 text-right tabular-nums">{f.kwh(data.totals.energy_kwh)}</td>
+                      <td className="px-2 py-2 text-right tabular-nums">{data.totals.price === null ? '—' : chf(data.totals.price)}</td>
+                      <td />
+                    </tr>
+                  </tfoot>
+                ) : null}
+              </table>
+            </div>
+            {data && data.count > PAGE_SIZE ? (
+              <nav aria-label={t('sessions.pages')} className="mt-3 flex items-center justify-between gap-3 text-sm">
+                <button type="button" className="btn-secondary" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>
+                  {t('sessions.previous')}
+                </button>
+                <p role="status">{t('sessions.pageInfo', { from: page * PAGE_SIZE + 1, to: Math.min(data.count, (page + 1) * PAGE_SIZE), count: data.count })}</p>
+                <button type="button" className="btn-secondary" disabled={(page + 1) * PAGE_SIZE >= data.count} onClick={() => setPage((p) => p + 1)}>
+                  {t('sessions.next')}
+                </button>
+              </nav>
+            ) : null}
+          </>
         )}
       </Card>
     </div>

@@ -26,6 +26,12 @@ export interface Simulator {
    * at the next step. False when no guest car is there.
    */
   unplug(installationId: number, stationId: number, at?: Date): Promise<boolean>
+  /**
+   * Demo control (issue 13 §3): cut or restore the simulated facility's connection. While cut its devices
+   * neither step nor send heartbeats, and the installation is offline at once (since its last heartbeat);
+   * restored, the next step's heartbeat brings it back and sends the changes that waited.
+   */
+  setConnected(installationId: number, online: boolean, at?: Date): Promise<void>
 }
 
 /**
@@ -39,6 +45,8 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
   const reported = new Map<number, string>()
   // The mode each timer-mode station followed at the last step, to journal the switches its timers make.
   const timerModes = new Map<number, string>()
+  // Installations whose connection the demo control cut (issue 13 §3).
+  const cut = new Set<number>()
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | null = null
   let stopped = false
@@ -123,7 +131,12 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
   }
 
   async function tick(t: Date): Promise<void> {
-    for (const id of await owned()) await tickInstallation(id, t)
+    for (const id of await owned()) {
+      if (cut.has(id)) continue
+      // The facility's devices report in before they step (issue 13 §3): changes that waited apply first.
+      await domain.devices.heartbeat(id, t)
+      await tickInstallation(id, t)
+    }
   }
 
   async function catchUp(): Promise<void> {
@@ -172,6 +185,14 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
       guest.depart = at < guest.arrive ? guest.arrive : at
       await domain.devices.saveSimulatorState(installationId, saveState(await stateOf(installationId)), new Date())
       return true
+    },
+    async setConnected(installationId, online, at = new Date()) {
+      if (online) {
+        cut.delete(installationId)
+      } else {
+        cut.add(installationId)
+        await domain.devices.disconnect(installationId, at)
+      }
     },
     async start() {
       stopped = false

@@ -7,11 +7,28 @@ import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { TariffInForce, TariffService } from '../tariffs/service.ts'
 import { maySeeSession, maySeeSessionPerson, projectSession } from '../../../shared/rules/visibility.ts'
+import { isAdmin } from '../../../shared/rules/permissions.ts'
 import type { ChargingSession } from '../../../shared/schemas/session.ts'
 import { priceLines } from '../../../shared/rules/price-lines.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
+
+/** Sums of a period's sessions (issue 13 §4): kWh, and CHF of the prices shown (null when none is). */
+export interface SessionTotals {
+  energy_kwh: number
+  price: number | null
+}
+
+function totalsOf(sessions: ChargingSession[]): SessionTotals {
+  let kwh = 0
+  let rappen: number | null = null
+  for (const s of sessions) {
+    kwh += s.energy_kwh
+    if (s.price !== null) rappen = (rappen ?? 0) + Math.round(s.price * 100)
+  }
+  return { energy_kwh: r2(kwh), price: rappen === null ? null : rappen / 100 }
+}
 
 /**
  * Price in Rappen of energy split into high and low tariff kWh (flat tariff: one price for all): the sum of
@@ -26,7 +43,7 @@ export function priceRappen(highKwh: number, lowKwh: number, t: TariffInForce | 
  * a session on badge-in, adds energy step by step (split into high and low tariff by the schedule in
  * installation-local time) and closes it when the car leaves.
  */
-type SessionJoinRow = Selectable<ChargingSessionsTable> & { station_name: string; rfid_tag: string | null }
+type SessionJoinRow = Selectable<ChargingSessionsTable> & { station_name: string; rfid_tag: string | null; first_name?: string | null; last_name?: string | null }
 
 /** A stored session as the API answers it (SPEC §3); `invoice_url` once it has ended (issue 4). */
 function toSession(s: SessionJoinRow): ChargingSession {
@@ -48,6 +65,7 @@ function toSession(s: SessionJoinRow): ChargingSession {
     paid_on: s.paid_on?.toISOString() ?? null,
     set_by_timer: s.set_by_timer,
     invoice_url: s.end ? `/api/rfids-charge/${s.id}/invoice` : null,
+    ...(s.first_name === undefined ? {} : { user_name: s.user_id != null ? `${s.first_name ?? ''} ${s.last_name ?? ''}`.trim() || null : null }),
   }
 }
 
@@ -58,39 +76,65 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
     const tz = (await installations.describe(installationId)).timezone
     return Promise.all(rows.map(async (r) => ({ ...toSession(r), price_lines: priceLines(r.high_kwh, r.low_kwh, await tariffs.inForce(installationId, r.start, tz)).lines })))
   }
+
+  /** The sessions of a period the caller may see, running first, then newest end first. */
+  async function visibleRows(actor: Actor, installationId: number, q: { start__gte?: string; end__lte?: string; active_since?: string; running?: 'true' | 'false' }) {
+    const access = await installations.access(actor, installationId)
+    let query = db
+      .selectFrom('charging_sessions as cs')
+      .innerJoin('charging_stations as s', 's.id', 'cs.station_id')
+      .leftJoin('rfids as r', 'r.id', 'cs.rfid_id')
+      .leftJoin('users as u', 'u.id', 'cs.user_id')
+      .where('cs.installation_id', '=', installationId)
+    if (q.start__gte) query = query.where('cs.start', '>=', new Date(q.start__gte))
+    if (q.end__lte) {
+      const end = new Date(q.end__lte)
+      // Running sessions have no end: with running=true those that started in the period come too.
+      query = q.running === 'true'
+        ? query.where((eb) => eb.or([eb('cs.end', '<=', end), eb.and([eb('cs.end', 'is', null), eb('cs.start', '<=', end)])]))
+        : query.where('cs.end', '<=', end)
+    }
+    if (q.active_since) {
+      const since = new Date(q.active_since)
+      query = query.where((eb) => eb.or([eb('cs.end', 'is', null), eb('cs.end', '>=', since)]))
+    }
+    const rows = await query
+      .selectAll('cs')
+      .select(['s.name as station_name', 'r.tag as rfid_tag', 'u.first_name', 'u.last_name'])
+      // Newest end first (the list shows end dates); sessions still charging come first.
+      .orderBy(sql`cs."end" DESC NULLS FIRST`)
+      .orderBy('cs.start', 'desc')
+      .orderBy('cs.id', 'desc')
+      .execute()
+    return { access, rows: rows.filter((r) => maySeeSession(toSession(r), access)) }
+  }
   return {
     /**
-     * GET /api/rfids-charge/: sessions of an installation, newest first. start__gte / end__lte bound
-     * the period; active_since keeps sessions still open or ended since then (the relay's topic).
+     * GET /api/rfids-charge/: sessions of an installation, running ones first (marked `status: charging`),
+     * then newest end first. start__gte / end__lte bound the period (ended sessions); with
+     * `running=true` the sessions still charging that started in the period come too (issue 13 §4);
+     * active_since keeps sessions still open or ended since then (the relay's topic). `totals` sums the
+     * whole period the caller may see, not just the page: kWh, and CHF of the prices the caller sees
+     * (null when they see none).
      */
     async list(
       actor: Actor,
       installationId: number,
-      q: { start__gte?: string; end__lte?: string; active_since?: string; limit: number; offset: number },
-    ): Promise<PageOf<ChargingSession>> {
-      const access = await installations.access(actor, installationId)
-      let query = db
-        .selectFrom('charging_sessions as cs')
-        .innerJoin('charging_stations as s', 's.id', 'cs.station_id')
-        .leftJoin('rfids as r', 'r.id', 'cs.rfid_id')
-        .where('cs.installation_id', '=', installationId)
-      if (q.start__gte) query = query.where('cs.start', '>=', new Date(q.start__gte))
-      if (q.end__lte) query = query.where('cs.end', '<=', new Date(q.end__lte))
-      if (q.active_since) {
-        const since = new Date(q.active_since)
-        query = query.where((eb) => eb.or([eb('cs.end', 'is', null), eb('cs.end', '>=', since)]))
-      }
-      const rows = await query
-        .selectAll('cs')
-        .select(['s.name as station_name', 'r.tag as rfid_tag'])
-        // Newest end first (the list shows end dates); sessions still charging come first.
-        .orderBy(sql`cs."end" DESC NULLS FIRST`)
-        .orderBy('cs.start', 'desc')
-        .orderBy('cs.id', 'desc')
-        .execute()
-      const visible = rows.filter((r) => maySeeSession(toSession(r), access))
-      const page = await withLines(visible.slice(q.offset, q.offset + q.limit), installationId)
-      return { count: visible.length, next: null, previous: null, results: page.map((s) => projectSession(s, access)) }
+      q: { start__gte?: string; end__lte?: string; active_since?: string; running?: 'true' | 'false'; limit: number; offset: number },
+    ): Promise<PageOf<ChargingSession> & { totals: SessionTotals }> {
+      const { access, rows } = await visibleRows(actor, installationId, q)
+      const page = await withLines(rows.slice(q.offset, q.offset + q.limit), installationId)
+      return { count: rows.length, next: null, previous: null, results: page.map((s) => projectSession(s, access)), totals: totalsOf(rows.map((r) => projectSession(toSession(r), access))) }
+    },
+
+    /**
+     * Every session of the period the caller may see (as {@link list} without paging), projected, with
+     * the owner's name where the personal-data rule shows it: the rows of the CSV/XLSX export.
+     */
+    async all(actor: Actor, installationId: number, q: { start__gte?: string; end__lte?: string; running?: 'true' | 'false' }): Promise<{ sessions: ChargingSession[]; totals: SessionTotals; admin: boolean }> {
+      const { access, rows } = await visibleRows(actor, installationId, q)
+      const sessions = rows.map((r) => projectSession(toSession(r), access))
+      return { sessions, totals: totalsOf(sessions), admin: isAdmin(access.role) }
     },
 
     /**

@@ -8,8 +8,13 @@ import { mayReadStation } from '../../../shared/rules/permissions.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
 import type { ChargingMode, StationStatus } from '../../../shared/rules/status.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
+import type { DeviceLink, SentChange } from '../devices/link.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
+
+/** Station fields that reach the device and so wait while the installation is offline (issue 13 §3). */
+const PENDING_FIELDS = ['charging_mode', 'rfid_lernmodus'] as const
+type PendingField = (typeof PENDING_FIELDS)[number]
 
 /** The live state a device reports for a station (SPEC §4 statuses and alerts, power in kW). */
 export interface StationState {
@@ -24,8 +29,9 @@ export interface StationState {
  * Charging stations: reading with rights (ARCHITECTURE §4), editing name and charging mode, and the
  * device side's state reports.
  */
-export function createStationService({ db, installations }: { db: Db; installations: InstallationService }) {
+export function createStationService({ db, installations, link }: { db: Db; installations: InstallationService; link?: DeviceLink }) {
   async function rows(installationId: number, stationId?: number): Promise<Station[]> {
+    const waiting = link ? await link.pending(installationId, 'charging_station') : []
     let q = db
       .selectFrom('charging_stations as s')
       .leftJoin('charging_sessions as cs', 'cs.id', 's.current_session_id')
@@ -56,10 +62,20 @@ export function createStationService({ db, installations }: { db: Db; installati
       session_start: s.session_start?.toISOString() ?? null,
       rfid: s.rfid_id != null ? { id: s.rfid_id, tag: s.rfid_tag!, description: s.rfid_description ?? '' } : null,
       updated_at: s.updated_at.toISOString(),
+      pending_changes: waiting.filter((c) => c.target_id === s.id).map((c) => ({ field: c.field as PendingField, value: c.value as string | number, requested_at: c.requested_at })),
     }))
   }
 
-  return {
+  // Issue 13 §3: the outcome of a change sent on reconnect, one journal entry each.
+  async function journalSent(installationId: number, change: SentChange, at: Date): Promise<void> {
+    const s = await db.selectFrom('charging_stations').select('charging_mode').where('id', '=', change.target_id).executeTakeFirst()
+    if (!s) return
+    const detail = change.outcome === 'applied' ? `offline_applied:${change.field}` : `offline_failed:${change.field}:${change.reason}`
+    const mode = change.field === 'charging_mode' ? String(change.value) : s.charging_mode
+    await db.insertInto('journal_events').values({ installation_id: installationId, station_id: change.target_id, rfid_id: null, kind: 'journal_entry', charging_mode: mode, at, detail }).execute()
+  }
+
+  const service = {
     /** GET …/charging_stations/: the stations the caller may read, paginated (limit ≤ 1000). */
     async list(actor: Actor, installationId: number, { limit, offset }: { limit: number; offset: number }): Promise<PageOf<Station>> {
       const access = await installations.access(actor, installationId)
@@ -80,9 +96,11 @@ export function createStationService({ db, installations }: { db: Db; installati
      * station (admins have it). Leaving `locked` (unlocking a disabled station) is for admins only
      * (SPEC §6). Learning mode (rfid_lernmodus, SPEC §4) is for admins: turning it on needs a car plugged
      * in (400 learningNoCar) and is refused while charging (400 learningCharging); turning it off clears
-     * the pending learned tag.
+     * the pending learned tag. While the installation is offline (issue 13 §3) the charging mode and
+     * learning mode wait as pending changes (`pending_changes` of the answer) after the rights checks and
+     * are applied on reconnect (`replay`), where the learning-mode checks happen; the name applies at once.
      */
-    async update(actor: Actor, installationId: number, stationId: number, patch: { name?: string; charging_mode?: ChargingMode; rfid_lernmodus?: number }): Promise<Station> {
+    async update(actor: Actor, installationId: number, stationId: number, patch: { name?: string; charging_mode?: ChargingMode; rfid_lernmodus?: number }, opts: { replay?: boolean } = {}): Promise<Station> {
       const role = await installations.requireRole(actor, installationId)
       const station = await db.selectFrom('charging_stations').selectAll().where('id', '=', stationId).where('installation_id', '=', installationId).executeTakeFirst()
       if (!station) throw NotFound()
@@ -96,6 +114,13 @@ export function createStationService({ db, installations }: { db: Db; installati
         if (!canWrite(level)) throw Forbidden()
         if (station.charging_mode === 'locked' && patch.charging_mode && patch.charging_mode !== 'locked') throw new AppError(403, 'unlockStation')
         if (patch.rfid_lernmodus !== undefined && patch.rfid_lernmodus !== station.rfid_lernmodus) throw Forbidden()
+      }
+      if (link && !opts.replay && (patch.charging_mode !== undefined || patch.rfid_lernmodus !== undefined) && (await link.offline(installationId))) {
+        const at = new Date()
+        for (const field of PENDING_FIELDS) {
+          if (patch[field] !== undefined) await link.defer({ installationId, targetType: 'charging_station', targetId: stationId, field, value: patch[field], userId: actor.id, at })
+        }
+        patch = { name: patch.name }
       }
       if (patch.rfid_lernmodus !== undefined && patch.rfid_lernmodus > 0 && station.rfid_lernmodus === 0) {
         if (station.status === 'charging') throw new Invalid({ rfid_lernmodus: ['learningCharging'] })
@@ -113,10 +138,11 @@ export function createStationService({ db, installations }: { db: Db; installati
         else if (station.charging_mode === 'locked') set.status = 'noCar'
       }
       await db.updateTable('charging_stations').set(set).where('id', '=', stationId).execute()
-      if (patch.charging_mode !== undefined && patch.charging_mode !== station.charging_mode) {
+      // A replayed change is journaled with its outcome by journalSent.
+      if (patch.charging_mode !== undefined && patch.charging_mode !== station.charging_mode && !opts.replay) {
         await db.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: patch.charging_mode, at: new Date(), detail: 'mode_changed' }).execute()
       }
-      return this.get(actor, installationId, stationId)
+      return service.get(actor, installationId, stationId)
     },
 
     /** Device side: the stations of an installation with what a simulator or gateway needs. */
@@ -167,5 +193,12 @@ export function createStationService({ db, installations }: { db: Db; installati
         .execute()
     },
   }
+  link?.handle('charging_station', {
+    apply: async (actor, installationId, change) => {
+      await service.update(actor, installationId, change.target_id, { [change.field]: change.value } as { charging_mode?: ChargingMode; rfid_lernmodus?: number }, { replay: true })
+    },
+    journal: journalSent,
+  })
+  return service
 }
 export type StationService = ReturnType<typeof createStationService>

@@ -6,6 +6,7 @@ import type { MessageKey } from '../../lib/messages.ts'
 import { isAdmin, mayReadRfid, mayReadStation, type Access } from '../../../shared/rules/permissions.ts'
 import { TIME_RE, type Timer, type TimerCreate, type TimerPatch } from '../../../shared/schemas/timer.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
+import type { DeviceLink, SentChange } from '../devices/link.ts'
 
 type TimerRow = Omit<Timer, 'charging_mode'> & { charging_mode: string }
 
@@ -16,7 +17,7 @@ type TimerRow = Omit<Timer, 'charging_mode'> & { charging_mode: string }
  * `timerMode`: the latest start time passed on an enabled weekday wins). Errors: 404 unknown or
  * unreadable, 403 not an admin, 400 `{start_time: [invalidTime]}` or `{object_id: [invalidValue]}`.
  */
-export function createTimerService({ db, installations }: { db: Db; installations: InstallationService }) {
+export function createTimerService({ db, installations, link }: { db: Db; installations: InstallationService; link?: DeviceLink }) {
   const readableBy = (access: Access, t: { object_type: string; object_id: number }) =>
     t.object_type === 'rfid' ? mayReadRfid(access, t.object_id) : mayReadStation(access, t.object_id)
 
@@ -35,6 +36,22 @@ export function createTimerService({ db, installations }: { db: Db; installation
     if (Object.keys(fields).length) throw new Invalid(fields)
   }
 
+  /**
+   * Issue 13 §3: a station's timers are the portal's record, which the devices take over (the simulator
+   * reads them at every step; a gateway would push them). A timer change made while the installation
+   * is offline is stored at once and noted as waiting to be sent; on reconnect it is sent and journaled.
+   */
+  async function noteOffline(actor: Actor, installationId: number, t: { id: number; object_type: string; object_id: number; start_time: string }, op: 'create' | 'update' | 'delete'): Promise<void> {
+    if (!link || t.object_type !== 'charging_station' || !(await link.offline(installationId))) return
+    await link.defer({ installationId, targetType: 'timer', targetId: t.id, field: op, value: { station_id: t.object_id, start_time: t.start_time }, userId: actor.id, at: new Date(), supersedeAll: op === 'delete' })
+  }
+
+  async function withPending(installationId: number, timers: Timer[]): Promise<Timer[]> {
+    if (!link) return timers
+    const waiting = new Set((await link.pending(installationId, 'timer')).map((c) => c.target_id))
+    return timers.map((t) => ({ ...t, pending: waiting.has(t.id) }))
+  }
+
   async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
     if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
   }
@@ -47,7 +64,7 @@ export function createTimerService({ db, installations }: { db: Db; installation
       if (q.object_type) query = query.where('object_type', '=', q.object_type)
       if (q.object_id) query = query.where('object_id', '=', q.object_id)
       const rows = (await query.orderBy('start_time').orderBy('id').execute()).filter((t) => readableBy(access, t)) as Timer[]
-      return { count: rows.length, next: null, previous: null, results: rows }
+      return { count: rows.length, next: null, previous: null, results: await withPending(installationId, rows) }
     },
 
     /** GET …/timers/{id}: 404 when unknown here or its object is not readable. */
@@ -55,7 +72,7 @@ export function createTimerService({ db, installations }: { db: Db; installation
       const access = await installations.access(actor, installationId)
       const t = await row(installationId, timerId)
       if (!t || !readableBy(access, t)) throw NotFound()
-      return t as Timer
+      return (await withPending(installationId, [t as Timer]))[0]
     },
 
     /** POST …/timers (admins). */
@@ -63,6 +80,7 @@ export function createTimerService({ db, installations }: { db: Db; installation
       await requireAdmin(actor, installationId)
       await validate(installationId, input)
       const created = await db.insertInto('timers').values({ ...input, installation_id: installationId }).returning('id').executeTakeFirstOrThrow()
+      await noteOffline(actor, installationId, { ...input, id: created.id }, 'create')
       return service.get(actor, installationId, created.id)
     },
 
@@ -71,17 +89,32 @@ export function createTimerService({ db, installations }: { db: Db; installation
       const current = await service.get(actor, installationId, timerId)
       await requireAdmin(actor, installationId)
       await validate(installationId, { object_type: patch.object_type ?? current.object_type, object_id: patch.object_id ?? (patch.object_type ? current.object_id : undefined), start_time: patch.start_time })
-      if (Object.keys(patch).length) await db.updateTable('timers').set(patch).where('id', '=', timerId).execute()
+      if (Object.keys(patch).length) {
+        await db.updateTable('timers').set(patch).where('id', '=', timerId).execute()
+        await noteOffline(actor, installationId, { ...current, ...patch }, 'update')
+      }
       return service.get(actor, installationId, timerId)
     },
 
     /** DELETE …/timers/{id} (admins): removed for good. */
     async remove(actor: Actor, installationId: number, timerId: number): Promise<void> {
-      await service.get(actor, installationId, timerId)
+      const current = await service.get(actor, installationId, timerId)
       await requireAdmin(actor, installationId)
       await db.deleteFrom('timers').where('id', '=', timerId).execute()
+      await noteOffline(actor, installationId, current, 'delete')
     },
   }
+  link?.handle('timer', {
+    // Nothing to push: the devices read the stored timers once connected (see noteOffline).
+    apply: async () => {},
+    journal: async (installationId: number, change: SentChange, at: Date) => {
+      const { station_id: stationId, start_time: time } = change.value as { station_id: number; start_time: string }
+      const s = await db.selectFrom('charging_stations').select('charging_mode').where('id', '=', stationId).where('installation_id', '=', installationId).executeTakeFirst()
+      if (!s) return
+      const detail = `${change.outcome === 'applied' ? 'offline_applied' : `offline_failed`}:timer_${change.field}:${time}`
+      await db.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: s.charging_mode, at, detail }).execute()
+    },
+  })
   return service
 }
 export type TimerService = ReturnType<typeof createTimerService>

@@ -1,0 +1,60 @@
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useSnapshot } from 'valtio'
+import type { Installation, InstallationInfo } from '../../shared/schemas/installation.ts'
+import { apiFetch } from '../api/http.ts'
+import { applyEvent, live } from '../live/store.ts'
+import { useFormats } from '../components/use-formats.ts'
+import { Notice } from '../components/ui.tsx'
+
+/**
+ * How often every screen asks whether the facility is online (ms). The relay's info topic polls every
+ * 2 minutes for the live tiles; a screen without a stream still shows a lost facility within this.
+ */
+export const INFO_POLL_MS = 15_000
+
+/**
+ * The facility-offline alert of SPEC §2/§8 on every screen (issue 13 §3): "The facility is offline",
+ * since when, and that changes wait. The state comes from GET …/info (polled here, and again when the
+ * tab is shown) and from the live stream's info topic; a polled answer goes into the live store, so the
+ * live tiles go stale at once too (client/features/power/live-status.ts).
+ */
+export default function OfflineBanner({ installation }: { installation: Installation }) {
+  const { t } = useTranslation()
+  const f = useFormats(installation.timezone)
+  const snap = useSnapshot(live)
+  const info = snap.installations[String(installation.id)]?.topics.info.data
+  const id = installation.id
+
+  useEffect(() => {
+    let stopped = false
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const poll = async () => {
+      clearTimeout(timer)
+      try {
+        const answer = await apiFetch<InstallationInfo>(`/api/cockpit/installations/${id}/info`)
+        if (!stopped) applyEvent(id, 'snapshot', { topic: 'info', data: answer })
+      } catch {
+        // The page shows its own errors; the banner keeps the last known state.
+      }
+      if (!stopped) timer = setTimeout(() => void poll(), INFO_POLL_MS)
+    }
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void poll()
+    }
+    void poll()
+    document.addEventListener('visibilitychange', onVisible)
+    return () => {
+      stopped = true
+      clearTimeout(timer)
+      document.removeEventListener('visibilitychange', onVisible)
+    }
+  }, [id])
+
+  if (!info || info.online) return null
+  return (
+    <Notice tone="error" role="alert" title={t('offline.title')} className="mb-5">
+      {info.offline_since ? t('offline.since', { date: f.dateTime(info.offline_since) }) : t('offline.noDate')} {t('offline.queued')}
+    </Notice>
+  )
+}

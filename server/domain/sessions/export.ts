@@ -1,0 +1,57 @@
+import type { Lang } from '../../lib/messages.ts'
+import type { ChargingSession } from '../../../shared/schemas/session.ts'
+import type { SessionTotals } from './service.ts'
+import { tableXlsx } from '../reports/xlsx.ts'
+
+const COLUMNS = {
+  start: { en: 'Start', de: 'Beginn', fr: 'Début', it: 'Inizio' },
+  end: { en: 'End', de: 'Ende', fr: 'Fin', it: 'Fine' },
+  station: { en: 'Charging station', de: 'Ladestation', fr: 'Borne de recharge', it: 'Stazione di ricarica' },
+  user: { en: 'User', de: 'Benutzer', fr: 'Utilisateur', it: 'Utente' },
+  rfid: { en: 'RFID', de: 'RFID', fr: 'RFID', it: 'RFID' },
+  energy: { en: 'Energy kWh', de: 'Energie kWh', fr: 'Énergie kWh', it: 'Energia kWh' },
+  price: { en: 'Price CHF', de: 'Preis CHF', fr: 'Prix CHF', it: 'Prezzo CHF' },
+  status: { en: 'Status', de: 'Status', fr: 'Statut', it: 'Stato' },
+} as const satisfies Record<string, Record<Lang, string>>
+const STATUS = {
+  charging: { en: 'running', de: 'läuft', fr: 'en cours', it: 'in corso' },
+  unpaid: { en: 'unpaid', de: 'unbezahlt', fr: 'non payé', it: 'non pagato' },
+  paid: { en: 'paid', de: 'bezahlt', fr: 'payé', it: 'pagato' },
+} as const satisfies Record<ChargingSession['status'], Record<Lang, string>>
+const TOTAL = { en: 'Total', de: 'Total', fr: 'Total', it: 'Totale' } as const satisfies Record<Lang, string>
+
+/**
+ * The charging sessions of a period as a table (issue 13 §4): one row per session, running ones first,
+ * then a total row (kWh, CHF of the prices the caller sees). Times are ISO 8601 in the installation's
+ * zone offset as stored (UTC); the user column only for admins; a hidden price is an empty cell.
+ */
+export function sessionTable(sessions: ChargingSession[], totals: SessionTotals, lang: Lang, withUser: boolean): { header: string[]; rows: (string | number)[][] } {
+  const cols: (keyof typeof COLUMNS)[] = ['start', 'end', 'station', ...(withUser ? (['user', 'rfid'] as const) : []), 'energy', 'price', 'status']
+  const rows = sessions.map((s) => {
+    const cell: Record<keyof typeof COLUMNS, string | number> = {
+      start: s.start, end: s.end ?? '', station: s.station_name, user: s.user_name ?? '', rfid: s.rfid_tag ?? '',
+      energy: s.energy_kwh, price: s.price ?? '', status: STATUS[s.status][lang],
+    }
+    return cols.map((c) => cell[c])
+  })
+  const total = cols.map((c) => (c === 'start' ? TOTAL[lang] : c === 'energy' ? totals.energy_kwh : c === 'price' ? (totals.price ?? '') : ''))
+  return { header: cols.map((c) => COLUMNS[c][lang]), rows: [...rows, total] }
+}
+
+// A text cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) gets a leading apostrophe (OWASP CSV injection).
+const guard = (v: string) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v)
+const quote = (v: string | number) => {
+  const s = typeof v === 'number' ? String(v) : guard(v)
+  return /[",\r\n;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+}
+
+/** RFC 4180 CSV (comma, CRLF, UTF-8 with a byte order mark so spreadsheets read the accents). */
+export function toCsv(header: string[], rows: (string | number)[][]): Buffer {
+  const text = [header, ...rows].map((r) => r.map(quote).join(',')).join('\r\n') + '\r\n'
+  return Buffer.from(`\uFEFF${text}`, 'utf8')
+}
+
+/** The table as an XLSX workbook (exceljs, server/domain/reports/xlsx.ts). */
+export function toXlsx(header: string[], rows: (string | number)[][], sheet: string): Promise<Buffer> {
+  return tableXlsx(sheet, header, rows)
+}
