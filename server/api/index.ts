@@ -17,6 +17,7 @@ import { tariffRoutes } from './tariffs.ts'
 import { objectRoutes } from './objects.ts'
 import { reportRoutes } from './reports.ts'
 import { paymentRoutes } from './payments.ts'
+import { zevRoutes } from './zev.ts'
 import { openApiPlugin } from './openapi.ts'
 import { refuseNulBytes } from './nul-guard.ts'
 
@@ -41,4 +42,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   objectRoutes(app, domain)
   reportRoutes(app, domain)
   paymentRoutes(app, domain)
+  zevRoutes(app, domain)
 }

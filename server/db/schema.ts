@@ -49,6 +49,9 @@ export interface InstallationsTable {
   registration_enabled: Generated<boolean>
   /** The operator billing charging here (migration 0046, issue 12 §3); null until an admin sets it. */
   operator: ColumnType<import('../../shared/schemas/installation.ts').Operator | null, string | null | undefined, string | null>
+  /** ZEV billing model and flat-rate percentage (migration 0080, issue 12 §6, docs/zev-method.md). */
+  zev_model: Generated<'flat_rate' | 'actual_costs'>
+  zev_flat_percent: ColumnType<number, number | undefined, number>
 }
 
 export interface InstallationUsersTable {
@@ -76,7 +79,8 @@ export interface PermissionsTable {
   overview: boolean
 }
 
-export type MeterType = 'main_power' | 'pv' | 'battery' | 'cold_water' | 'hot_water' | 'heat' | 'charging_station'
+/** `power`: a participant's own electricity meter, e.g. a flat's (issue 12 §6, docs/decisions.md). */
+export type MeterType = 'main_power' | 'pv' | 'battery' | 'cold_water' | 'hot_water' | 'heat' | 'charging_station' | 'power'
 
 export interface MetersTable {
   id: Generated<number>
