@@ -118,8 +118,8 @@ export async function computeZevReport(db: Db, installationId: number, tz: strin
   for (const iv of intervals.values()) if (iv.start.getTime() < until && iv.meters.size >= meters.length) complete++
 
   const zero = { consumption_kwh: 0, pv_kwh: 0, battery_kwh: 0, grid_kwh: 0, grid_rappen: 0, internal_rappen: 0, standard_rappen: 0, capped: false, cost_rappen: 0 }
+  // Every participant is listed, idle ones with 0, so reports of different periods have the same rows.
   const out: ZevRow[] = units
-    .filter((u) => u.kind !== 'station' || bill.rows[u.unit])
     .map((u) => {
       const b = { ...zero, ...bill.rows[u.unit] }
       const sessions = u.kind === 'station'
