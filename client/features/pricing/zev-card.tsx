@@ -27,6 +27,8 @@ export function ZevCard({ installationId }: { installationId: number }) {
   const { t } = useTranslation('pricing')
   const [model, setModel] = useState<ZevModel>('flat_rate')
   const [percent, setPercent] = useState('80')
+  // The stored percentage: sent unchanged when the model does not use it (the field is disabled then).
+  const [savedPercent, setSavedPercent] = useState(80)
   const [loaded, setLoaded] = useState(false)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const { busy, feedback, setFeedback, run } = useAction()
@@ -36,6 +38,7 @@ export function ZevCard({ installationId }: { installationId: number }) {
     fetchZevSettings(installationId, ctrl.signal).then((s) => {
       setModel(s.model)
       setPercent(String(s.flat_percent))
+      setSavedPercent(s.flat_percent)
       setLoaded(true)
     }, () => setLoaded(true))
     return () => ctrl.abort()
@@ -44,11 +47,12 @@ export function ZevCard({ installationId }: { installationId: number }) {
   async function submit(e: FormEvent) {
     e.preventDefault()
     setErrors({})
-    const pct = parseLocaleNumber(percent)
+    const pct = model === 'flat_rate' ? parseLocaleNumber(percent) : savedPercent
     await run(async () => {
       const saved = await saveZevSettings(installationId, { model, flat_percent: Number.isNaN(pct) ? -1 : pct })
       setModel(saved.model)
       setPercent(String(saved.flat_percent))
+      setSavedPercent(saved.flat_percent)
       return t('zev.saved')
     }, (err) => {
       const handled = intoFieldErrors(setErrors)(err)
@@ -62,7 +66,8 @@ export function ZevCard({ installationId }: { installationId: number }) {
       <p className="text-sm text-slate-600">{t('zev.hint', { max: ZEV_FLAT_MAX_PERCENT })}</p>
       <form onSubmit={submit} className="mt-3 space-y-3" aria-labelledby="pricing-zev" aria-busy={!loaded}>
         {feedback ? <Notice tone={feedback.tone} role={feedback.tone === 'error' ? 'alert' : 'status'}>{feedback.text}</Notice> : null}
-        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+        {/* Disabled until the stored model arrives, so nothing typed before is overwritten by it. */}
+        <fieldset disabled={!loaded} className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <div>
             <label className="block text-sm font-medium text-slate-700">
               {t('zev.model')}
@@ -81,7 +86,7 @@ export function ZevCard({ installationId }: { installationId: number }) {
             </label>
             {errors.flat_percent ? <p id="zev-percent-error" className="mt-1 text-xs text-red-700">{errors.flat_percent}</p> : null}
           </div>
-        </div>
+        </fieldset>
         <button type="submit" disabled={busy || !loaded} className="min-h-11 rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
           {busy ? t('form.saving') : t('zev.save')}
         </button>
