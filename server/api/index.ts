@@ -18,6 +18,7 @@ import { objectRoutes } from './objects.ts'
 import { reportRoutes } from './reports.ts'
 import { paymentRoutes } from './payments.ts'
 import { deviceRoutes } from './devices.ts'
+import { zevRoutes } from './zev.ts'
 import { openApiPlugin } from './openapi.ts'
 import { refuseNulBytes } from './nul-guard.ts'
 
@@ -43,4 +44,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   reportRoutes(app, domain)
   paymentRoutes(app, domain)
   deviceRoutes(app, domain)
+  zevRoutes(app, domain)
 }

@@ -40,7 +40,7 @@ const HIGH_TARIFF: ScheduleEntry[] = [
 /**
  * Seed the demo facility into an empty database (issue 2 §5): "Demo Residence Zürich" with a building of
  * 6 apartments and common areas (with the garage), main meter, 30 kWp PV, 20 kWh battery, 6 stations of
- * 11 kW (station 6 locked = disabled), water and heat meters per apartment, a power tariff (high 07–20
+ * 11 kW (station 6 locked = disabled), water, heat and electricity meters per apartment, a power tariff (high 07–20
  * Mon–Fri, 07–13 Sat), rates that started last year, three demo users and an RFID per resident.
  * Then, with ids after all of the first one's, "Demo Office Bern" (see {@link DEMO_SECOND}): a small
  * office with main meter, 15 kWp PV, two 22 kW stations, two cards and its admin admin2@example.com; the
@@ -78,6 +78,8 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
       await meter('cold_water', `Cold water apartment ${i + 1}`, a)
       await meter('hot_water', `Hot water apartment ${i + 1}`, a)
       await meter('heat', `Heat apartment ${i + 1}`, a)
+      // Each flat's electricity meter, so the ZEV bills every participant on its own consumption (issue 12 §6).
+      await meter('power', `Electricity apartment ${i + 1}`, a)
     }
 
     const stations: number[] = []

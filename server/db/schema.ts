@@ -51,6 +51,9 @@ export interface InstallationsTable {
   operator: ColumnType<import('../../shared/schemas/installation.ts').Operator | null, string | null | undefined, string | null>
   /** The last device heartbeat (migration 0110, issue 13 §3); null while no device ever reported. */
   last_heartbeat_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  /** ZEV billing model and flat-rate percentage (migration 0080, issue 12 §6, docs/zev-method.md). */
+  zev_model: Generated<'flat_rate' | 'actual_costs'>
+  zev_flat_percent: ColumnType<number, number | undefined, number>
 }
 
 export interface InstallationUsersTable {
@@ -78,7 +81,8 @@ export interface PermissionsTable {
   overview: boolean
 }
 
-export type MeterType = 'main_power' | 'pv' | 'battery' | 'cold_water' | 'hot_water' | 'heat' | 'charging_station'
+/** `power`: a participant's own electricity meter, e.g. a flat's (issue 12 §6, docs/decisions.md). */
+export type MeterType = 'main_power' | 'pv' | 'battery' | 'cold_water' | 'hot_water' | 'heat' | 'charging_station' | 'power'
 
 export interface MetersTable {
   id: Generated<number>

@@ -22,6 +22,7 @@ import { createRateService } from './rates/service.ts'
 import { createPricingService } from './tariffs/pricing.ts'
 import { createObjectService } from './objects/service.ts'
 import { createReportService } from './reports/service.ts'
+import { createZevService } from './zev/service.ts'
 import { createPasswordResetService } from './auth/password-reset.ts'
 import { createUserManagementService } from './users/management.ts'
 import { createPermissionService } from './permissions/service.ts'
@@ -71,6 +72,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     // Statistics are stateless, so reports get their own instance.
     reports: createReportService({ db, installations, mail, statistics: createStatisticsService({ db, installations }) }),
     objects: createObjectService({ db, installations }),
+    zev: createZevService({ db, installations }),
     mail,
     passwordReset,
     permissions: createPermissionService({ db, installations }),

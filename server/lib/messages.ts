@@ -336,6 +336,18 @@ const M = {
     fr: 'Une entrée avec ces valeurs existe déjà.',
     it: 'Esiste già una voce con questi valori.',
   },
+  zevModelInvalid: {
+    en: 'Please choose a ZEV billing model: flat rate or actual costs',
+    de: 'Bitte wählen Sie ein ZEV-Abrechnungsmodell: Pauschale oder effektive Kosten',
+    fr: 'Veuillez choisir un modèle de décompte RCP : forfait ou coûts effectifs',
+    it: 'Scegli un modello di conteggio RCP: forfait o costi effettivi',
+  },
+  zevFlatPercentInvalid: {
+    en: 'Please enter a valid rate: the flat rate is at most {{max}} % of the external standard electricity product',
+    de: 'Bitte geben Sie einen gültigen Tarif ein: Die Pauschale beträgt höchstens {{max}} % des externen Standardstromprodukts',
+    fr: 'Veuillez saisir un tarif valide : le forfait est d’au plus {{max}} % du produit électrique standard externe',
+    it: 'Inserisci una tariffa valida: il forfait è al massimo il {{max}} % del prodotto elettrico standard esterno',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

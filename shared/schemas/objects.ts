@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /** Meter types (SPEC §3). */
-export const METER_TYPES = ['main_power', 'pv', 'battery', 'cold_water', 'hot_water', 'heat', 'charging_station'] as const
+export const METER_TYPES = ['main_power', 'pv', 'battery', 'cold_water', 'hot_water', 'heat', 'charging_station', 'power'] as const
 export const MeterTypeSchema = z.enum(METER_TYPES)
 
 const MeterRef = z.object({ id: z.number().int(), name: z.string(), meter_type: MeterTypeSchema })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { GRANULARITIES } from '../rules/granularity.ts'
+import { ZevRowSchema, ZevSummarySchema } from './zev.ts'
 
 /** One bucket of a series: its start (ISO-8601 with the installation's offset) and value. */
 export const Bucket = z.object({ start: z.string(), value: z.number() })
@@ -42,19 +43,11 @@ export const TotalsAnswer = z.object({
 })
 
 /**
- * /zev: the series plus the ZEV allocation per consumption unit (a station or "building"): kWh from PV,
- * battery and grid and the cost in CHF (absent without the cost right).
+ * /zev: the series plus the ZEV report (issue 12 §6): `allocation` the participants in a stable order
+ * (flats, building, stations billed per session) with kWh by source and CHF by the model (money fields
+ * absent without the cost right), `zev` the model, cap, feed-in revenue, missing-data count and total row.
  */
 export const ZevAnswer = StatisticsAnswer.extend({
-  allocation: z.array(
-    z.object({
-      unit: z.string(),
-      name: z.string(),
-      consumption_kwh: z.number(),
-      pv_kwh: z.number(),
-      battery_kwh: z.number(),
-      grid_kwh: z.number(),
-      cost_chf: z.number().optional(),
-    }),
-  ),
+  allocation: z.array(ZevRowSchema),
+  zev: ZevSummarySchema,
 })

@@ -53,11 +53,18 @@ test('an admin opens Charts, switches day → month, goes back one period and se
   await page.getByLabel('Chart').selectOption({ label: 'Cost' })
   await expect(page.getByRole('group', { name: 'Cost', exact: true })).toContainText('CHF')
 
-  // ZEV: the period's energy allocated to the units, with their cost.
+  // ZEV: the period's energy allocated to the participants (a meter per flat), with their cost, the
+  // model and its cap (EnV Art. 16), a total row, and a warning: the demo's 30 days do not cover last month.
   await page.getByLabel('Chart').selectOption({ label: 'ZEV' })
   const zev = page.getByRole('region', { name: 'ZEV allocation' })
   await expect(zev.getByRole('row', { name: /Building/ })).toContainText('kWh')
   await expect(zev.getByRole('row', { name: /Building/ })).toContainText('CHF')
+  await expect(zev.getByRole('row', { name: /Apartment 1/ })).toContainText('CHF')
+  await expect(zev.getByRole('row', { name: /Station 1 \(billed per charging session\)/ })).toContainText('CHF 0.00')
+  await expect(zev.getByRole('row', { name: /Total/ })).toContainText('CHF')
+  await expect(zev).toContainText(/Model: (flat rate, \d+ %|actual costs)/)
+  await expect(zev).toContainText(/Cap: \d+ % of the external standard product/)
+  await expect(zev.getByRole('status')).toContainText('missing meter data')
 })
 
 test('a user without the overview switch sees only charging stations', async ({ page }) => {

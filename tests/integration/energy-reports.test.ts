@@ -91,7 +91,7 @@ describe('dispatch and schedule', () => {
     const march = mails.find((m) => m.recipient === 'bern-admin@example.com')!
     expect(attachment(march)).toContain('Netzbezug;kWh;310.000')
     const zev = mails.find((m) => m.recipient === 'admin@example.com' && m.subject.includes('2026-01-01'))!
-    expect(attachment(zev).split('\r\n')[0]).toBe('\ufeffUnit;Consumption kWh;Solar kWh;Battery kWh;Grid kWh;Cost CHF')
+    expect(attachment(zev).split('\r\n')[0]).toBe('\ufeffUnit;Consumption kWh;Solar kWh;Battery kWh;Grid kWh;Grid CHF;Solar & battery CHF;Cost CHF')
     expect(attachment(zev)).toMatch(/\r\nBuilding;310\.000;0\.000;0\.000;310\.000;/)
     // Down from 30 April to 3 June: one make-up run for May only.
     const later = await app.domain!.reports.runDue(new Date('2026-06-03T09:00:00+02:00'))

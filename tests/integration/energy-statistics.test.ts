@@ -132,18 +132,29 @@ describe('GET /api/statistics/{installation_id}: totals equal the stored measure
     expect(year.body.series.pv_production.filter((b: { value: number }) => b.value === 0)).toHaveLength(11)
   })
 
-  it('prices grid energy with the tariff schedule in local time (cost in CHF)', async () => {
+  it('prices grid energy at the power rate\'s purchase price, the price the ZEV passes it on at (cost in CHF)', async () => {
+    // docs/zev-method.md price table: bought grid energy costs main_power_purchase (seeded 24.0 Rp/kWh),
+    // not the charging tariff, which prices charging sessions (and station costs) only.
+    let rappen = 0
+    const from = Date.parse('2025-10-24T00:00:00+02:00')
+    for (let t = from; t < from + 3 * 86_400_000 + 3_600_000; t += Q) rappen += stored.get(main())!.get(t)! * 24.0
+    const r = await get('/totals?start=2025-10-24&end=2025-10-27').expect(200)
+    expect(r.body.series.cost).toBeCloseTo(rappen / 100, 2)
+  })
+
+  it('prices a station\'s energy with the charging tariff schedule in local time, as its sessions are billed', async () => {
     const tariff = await app.domain!.db.selectFrom('tariffs').selectAll().where('installation_id', '=', INST).executeTakeFirstOrThrow()
     const schedule = tariff.schedule as ScheduleEntry[]
     let rappen = 0
+    const s1 = stored.get(stations[0].meter_id)!
     const from = Date.parse('2025-10-24T00:00:00+02:00')
     for (let t = from; t < from + 3 * 86_400_000 + 3_600_000; t += Q) {
       const local = new Date(t + (t < Date.parse('2025-10-26T01:00:00Z') ? 2 : 1) * 3_600_000)
       const high = isHighTariff(schedule, (local.getUTCDay() + 6) % 7, local.getUTCHours() * 60 + local.getUTCMinutes())
-      rappen += stored.get(main())!.get(t)! * (high ? tariff.high_rappen_per_kwh : tariff.low_rappen_per_kwh)
+      rappen += (s1.get(t) ?? 0) * (high ? tariff.high_rappen_per_kwh : tariff.low_rappen_per_kwh)
     }
-    const r = await get('/totals?start=2025-10-24&end=2025-10-27').expect(200)
-    expect(r.body.series.cost).toBeCloseTo(rappen / 100, 2)
+    const r = await get(`/charging_station/${stations[0].id}?start=2025-10-24&end=2025-10-27&granularity=day`).expect(200)
+    expect(sumOf(r.body.series.cost)).toBeCloseTo(rappen / 100, 2)
   })
 })
 
@@ -175,28 +186,27 @@ describe('statistics sub-paths', () => {
 })
 
 describe('GET …/zev: the ZEV allocation matches one computed here', () => {
-  it('allocates each interval by consumption and prices it with the power rate in force', async () => {
+  it('allocates each interval by consumption; station energy is left to its sessions', async () => {
     const r = await get('/zev?start=2025-10-20&end=2025-10-27&granularity=day').expect(200)
     const main = stored.get(meters['Main power connection'])!
     const pv = stored.get(meters['PV roof 30 kWp'])!
     const s1 = stored.get(stations[0].meter_id)!
     const from = Date.parse('2025-10-20T00:00:00+02:00')
     const to = Date.parse('2025-10-27T00:00:00+01:00')
-    let cons = 0, pvPart = 0, cost = 0
+    let cons = 0, pvPart = 0
     for (let t = from; t < to; t += Q) {
       const c = s1.get(t) ?? 0
       const supply = (main.get(t) ?? 0) + (pv.get(t) ?? 0)
       if (!(c > 0)) continue
       cons += c
-      // The seeded power rate: general 27.0 Rp/kWh for own energy, no peak spans so grid at low 21.0.
       pvPart += (c * (pv.get(t) ?? 0)) / supply
-      cost += c * (((pv.get(t) ?? 0) / supply) * 27.0 + ((main.get(t) ?? 0) / supply) * 21.0)
     }
     const unit = r.body.allocation.find((a: { unit: string }) => a.unit === `station_${stations[0].id}`)
     expect(unit).toMatchObject({ name: 'Station 1' })
     expect(unit.consumption_kwh).toBeCloseTo(cons, 3)
     expect(unit.pv_kwh).toBeCloseTo(pvPart, 3)
-    expect(unit.cost_chf).toBeCloseTo(cost / 100, 2)
+    // Billed per charging session at the charging tariff, so the ZEV bills none of it (issue 12 §5).
+    expect(unit).toMatchObject({ billed_by_sessions: true, cost_chf: 0 })
     const all = r.body.allocation.reduce((a: number, x: { consumption_kwh: number }) => a + x.consumption_kwh, 0)
     expect(all).toBeGreaterThanOrEqual(sumOf(r.body.series.consumption) - 0.01)
     expect(r.body.series.consumption).toHaveLength(7)
@@ -208,6 +218,8 @@ describe('GET …/zev: the ZEV allocation matches one computed here', () => {
     const noCost = await get('/zev?start=2025-10-20&end=2025-10-27', tokens.user).expect(200)
     expect(noCost.body.allocation.length).toBeGreaterThan(0)
     for (const a of noCost.body.allocation) expect(a).not.toHaveProperty('cost_chf')
+    expect(noCost.body.zev.total).not.toHaveProperty('cost_chf')
+    expect(noCost.body.zev).not.toHaveProperty('feed_in_revenue_chf')
     await db.deleteFrom('permissions').where('id', '=', perm.id).execute()
     await get('/zev?start=2025-10-20&end=2025-10-27', tokens.bern).expect(403)
   })

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { startApp } from './helpers.ts'
 import { transactionFeeRappen } from '../../shared/rules/card-fees.ts'
+import { computeZevReport } from '../../server/domain/zev/service.ts'
 
 let app: FastifyInstance
 beforeAll(async () => {
@@ -33,6 +34,17 @@ describe('simulator start', () => {
     const bern = await db.selectFrom('charging_sessions').innerJoin('installations', 'installations.id', 'charging_sessions.installation_id')
       .select('charging_sessions.station_id').where('installations.name', '=', 'Demo Office Bern').execute()
     expect(bern.length).toBeGreaterThan(5)
+    // Each flat's electricity meter has its own measurements (issue 12 §6), so yesterday's ZEV report bills
+    // every flat on its own consumption, with no interval missing.
+    const flats = await db.selectFrom('meters').select('id').where('meter_type', '=', 'power').execute()
+    expect(flats).toHaveLength(6)
+    const yesterday = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000)
+    const zev = await computeZevReport(db, 1, 'UTC', yesterday, new Date(yesterday.getTime() + 86_400_000))
+    expect(zev.summary).toMatchObject({ expected_intervals: 96, missing_intervals: 0 })
+    const apartments = zev.rows.filter((r) => r.kind === 'apartment')
+    expect(apartments.map((r) => r.name)).toEqual(['Apartment 1', 'Apartment 2', 'Apartment 3', 'Apartment 4', 'Apartment 5', 'Apartment 6'])
+    for (const r of apartments) expect(r.consumption_kwh).toBeGreaterThan(2)
+    expect(new Set(apartments.map((r) => r.consumption_kwh)).size).toBe(6)
     // A second start fills only the gap: nothing is duplicated.
     await app.simulator!.start()
     await app.simulator!.stop()

@@ -1,3 +1,4 @@
+import type { ZevRow, ZevSummary } from '../../../shared/schemas/zev.ts'
 import { apiFetch } from '../../api/http.ts'
 import type { Granularity } from '../../../shared/rules/granularity.ts'
 
@@ -54,20 +55,16 @@ export function fetchTotals(installationId: number, range: RangeQuery, flow: boo
   return apiFetch<Totals>(`/api/statistics/${installationId}/totals?${query(range, flow)}`, { signal })
 }
 
-/** One unit's ZEV share (server/domain/statistics/service.ts zev); cost_chf only under the cost switch. */
-export interface ZevShare {
-  unit: string
-  name: string
-  consumption_kwh: number
-  pv_kwh: number
-  battery_kwh: number
-  grid_kwh: number
-  cost_chf?: number
+/** The ZEV report of a range (issue 12 §6): participant rows and the summary (model, cap, warning, total row); CHF only under the cost switch. */
+export interface ZevData {
+  allocation: ZevRow[]
+  zev: ZevSummary
 }
 
-/** GET /api/statistics/{id}/zev: the allocation of the range to the units. */
-export async function fetchZev(installationId: number, range: RangeQuery, signal?: AbortSignal): Promise<ZevShare[]> {
-  return (await apiFetch<{ allocation: ZevShare[] }>(`/api/statistics/${installationId}/zev?${query(range, false)}`, { signal })).allocation
+/** GET /api/statistics/{id}/zev: the ZEV report of the range. */
+export async function fetchZev(installationId: number, range: RangeQuery, signal?: AbortSignal): Promise<ZevData> {
+  const r = await apiFetch<ZevData>(`/api/statistics/${installationId}/zev?${query(range, false)}`, { signal })
+  return { allocation: r.allocation, zev: r.zev }
 }
 
 /** GET /api/statistics/{id}/flow: the flow meter's average power per bucket (kW); needs the overview switch for more than stations. */

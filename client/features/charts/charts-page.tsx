@@ -12,7 +12,8 @@ import { localDate, periodRange, PERIODS, type Period } from '../../../shared/ru
 import { Card, cx, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
-import { fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevShare } from './api.ts'
+import { fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevData } from './api.ts'
+import { ZevReport } from './zev-report.tsx'
 import { availableKinds, buildingFlow, CHART_KINDS, isLineSeries, timeWeightedAverage, upTo, type ChartKind } from './kinds.ts'
 
 // Both chart libraries load only when a chart is drawn: lightweight-charts for kW and % lines,
@@ -59,7 +60,7 @@ export default function ChartsPage({ installation }: { installation: Installatio
   const [period, setPeriod] = useState<Period>('day')
   const [date, setDate] = useState(() => localDate(new Date(), tz))
   const [kind, setKind] = useState<ChartKind>('consumption')
-  const [data, setData] = useState<{ stats: Statistics & { averages?: Record<string, number | null> }; totals: Totals; zev: ZevShare[] | null } | null>(null)
+  const [data, setData] = useState<{ stats: Statistics & { averages?: Record<string, number | null> }; totals: Totals; zev: ZevData | null } | null>(null)
   const [kinds, setKinds] = useState<ChartKind[] | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const range = useMemo(() => periodRange(period, date, tz), [period, date, tz])
@@ -217,40 +218,7 @@ export default function ChartsPage({ installation }: { installation: Installatio
               </div>
             </details>
           </Card>
-          {data.zev ? (
-            <Card titleId="charts-zev" title={t('zev.title')}>
-              {data.zev.length === 0 ? (
-                <p className="text-sm text-slate-500">{t('empty')}</p>
-              ) : (
-                <div className="overflow-x-auto">
-                  <table className="w-full text-left text-sm">
-                    <thead>
-                      <tr>
-                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.unit')}</th>
-                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.consumption')}</th>
-                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.pv')}</th>
-                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.battery')}</th>
-                        <th scope="col" className="py-1 pr-3 font-medium">{t('zev.grid')}</th>
-                        {data.zev.some((z) => z.cost_chf != null) ? <th scope="col" className="py-1 pr-3 font-medium">{t('zev.cost')}</th> : null}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.zev.map((z) => (
-                        <tr key={z.unit} className="border-t border-slate-100">
-                          <th scope="row" className="py-1 pr-3 font-normal">{z.unit === 'building' ? t('zev.building') : z.name}</th>
-                          <td className="py-1 pr-3 tabular-nums">{f.kwh(z.consumption_kwh)}</td>
-                          <td className="py-1 pr-3 tabular-nums">{f.kwh(z.pv_kwh)}</td>
-                          <td className="py-1 pr-3 tabular-nums">{f.kwh(z.battery_kwh)}</td>
-                          <td className="py-1 pr-3 tabular-nums">{f.kwh(z.grid_kwh)}</td>
-                          {z.cost_chf != null ? <td className="py-1 pr-3 tabular-nums">CHF {f.number(z.cost_chf)}</td> : null}
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              )}
-            </Card>
-          ) : null}
+          {data.zev ? <ZevReport data={data.zev} tz={tz} /> : null}
         </>
       )}
     </div>

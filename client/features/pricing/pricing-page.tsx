@@ -11,6 +11,7 @@ import { fetchPricing, fetchTariffVersions, type Pricing } from './api.ts'
 import { daySpans, hhmm, type Span } from './schedule.ts'
 import { TariffForm } from './tariff-form.tsx'
 import { OperatorCard } from './operator-card.tsx'
+import { ZevCard } from './zev-card.tsx'
 import { session } from '../../session/session.ts'
 import { useRights } from '../../app/use-rights.ts'
 
@@ -147,6 +148,7 @@ export default function PricingPage({ installation }: { installation: Installati
           }}
         />
       ) : null}
+      {isAdmin ? <ZevCard installationId={installation.id} /> : null}
       {versions.length ? (
         <Card titleId="pricing-versions" title={t('versions')}>
           <div className="overflow-x-auto">

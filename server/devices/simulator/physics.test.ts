@@ -42,6 +42,25 @@ describe('simulator step', () => {
     expect(JSON.stringify(a)).not.toBe(JSON.stringify(c))
   })
 
+  it('meters each flat\'s own consumption: flats\' meters measure part of the building load, every step (issue 12 §6)', () => {
+    const eq = equipment(ALL)
+    eq.meters.push(...eq.apartments.map((a, i) => ({ id: 200 + i, meter_type: 'power' as const, object_id: a, capacity: null })))
+    let flats = 0
+    for (const s of runDay(eq, 42, '2026-06-10T22:00:00Z')) {
+      const own = s.readings.filter((r) => r.meter_id >= 200)
+      expect(own).toHaveLength(6)
+      const kw = own.reduce((a, r) => a + r.power_kw, 0)
+      expect(kw).toBeGreaterThan(0.05 * 6 - 1e-9)
+      // The rest of the building (common areas) is at least the ventilation's 0.3 kW.
+      expect(s.buildingKw - kw).toBeGreaterThan(0.3)
+      for (const r of own) expect(r.energy_in_kwh).toBeCloseTo(r.power_kw * (300 / 3600), 4)
+      flats += own.reduce((a, r) => a + r.energy_in_kwh, 0)
+    }
+    // A day of six households: a few kWh each (Swiss flats use roughly 6–10 kWh a day).
+    expect(flats / 6).toBeGreaterThan(3)
+    expect(flats / 6).toBeLessThan(20)
+  })
+
   it('balances power: grid = building + charging + battery − PV, every step', () => {
     for (const r of runDay(equipment(ALL), 1, '2026-06-10T22:00:00Z')) {
       const charging = r.stations.reduce((s, o) => s + o.powerKw, 0)

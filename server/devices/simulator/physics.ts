@@ -128,8 +128,8 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
   const pvMeter = meter('pv')
   const batteryMeter = meter('battery')
   const pvKw = pvMeter ? pvPowerKw({ time: t, lat: eq.installation.latitude, lon: eq.installation.longitude, peakKw: pvMeter.capacity ?? 0, seed }) : 0
-  const buildingKw =
-    eq.apartments.reduce((sum, _a, i) => sum + apartmentLoadKw({ time: t, tz, seed, apartment: i }), 0) + commonAreaLoadKw({ time: t, tz, seed })
+  const apartmentKw = eq.apartments.map((_a, i) => apartmentLoadKw({ time: t, tz, seed, apartment: i }))
+  const buildingKw = apartmentKw.reduce((sum, kw) => sum + kw, 0) + commonAreaLoadKw({ time: t, tz, seed })
 
   // Stations: full-power modes first, then surplus modes share what PV leaves over the building.
   const plans = eq.stations.map((s, index) => {
@@ -238,6 +238,10 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
     } else if (m.meter_type === 'heat') {
       const kw = heatPowerKw({ time: t, tz, seed, apartment })
       push(m.id, kw, kw * h)
+    } else if (m.meter_type === 'power') {
+      // A flat's own electricity meter measures the household load that is part of the building's
+      // (issue 12 §6: each ZEV participant is billed on its own consumption).
+      push(m.id, apartmentKw[apartment], apartmentKw[apartment] * h)
     }
   }
   return { pvKw, buildingKw, batteryKw, gridKw, soc: state.soc, stations: outputs, readings }

@@ -8,7 +8,7 @@ import { localMidnight, localDate } from '../../../shared/rules/granularity.ts'
 
 /** Meter categories (SPEC §2 sections) and the meter types in each. */
 export const CATEGORIES = {
-  electrical: ['main_power', 'pv', 'battery'],
+  electrical: ['main_power', 'pv', 'battery', 'power'],
   water: ['cold_water', 'hot_water'],
   heat: ['heat'],
   charging_station: ['charging_station'],

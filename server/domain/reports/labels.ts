@@ -20,6 +20,37 @@ export const REPORT_TEXT = {
     battery: { en: 'Battery kWh', de: 'Batterie kWh', fr: 'Batterie kWh', it: 'Batteria kWh' },
     grid: { en: 'Grid kWh', de: 'Netz kWh', fr: 'Réseau kWh', it: 'Rete kWh' },
     cost: { en: 'Cost CHF', de: 'Kosten CHF', fr: 'Coûts CHF', it: 'Costi CHF' },
+    gridCost: { en: 'Grid CHF', de: 'Netz CHF', fr: 'Réseau CHF', it: 'Rete CHF' },
+    internalCost: { en: 'Solar & battery CHF', de: 'Solar & Batterie CHF', fr: 'Solaire & batterie CHF', it: 'Solare & batteria CHF' },
+  },
+  /** ZEV report (issue 12 §6): total row, notes on the model, the cap and missing data. */
+  zev: {
+    total: { en: 'Total', de: 'Total', fr: 'Total', it: 'Totale' },
+    sessions: { en: '{{name}} (billed per charging session)', de: '{{name}} (pro Ladevorgang verrechnet)', fr: '{{name}} (facturée par recharge)', it: '{{name}} (fatturata per ricarica)' },
+    flat_rate: {
+      en: 'Model: flat rate, {{percent}} % of the external standard electricity product (EnV Art. 16 para. 1 let. b)',
+      de: 'Modell: Pauschale, {{percent}} % des externen Standardstromprodukts (EnV Art. 16 Abs. 1 Bst. b)',
+      fr: 'Modèle : forfait, {{percent}} % du produit électrique standard externe (OEne art. 16 al. 1 let. b)',
+      it: 'Modello: forfait, {{percent}} % del prodotto elettrico standard esterno (OEn art. 16 cpv. 1 lett. b)',
+    },
+    actual_costs: {
+      en: 'Model: actual costs less feed-in revenue of CHF {{feedIn}} (EnV Art. 16 para. 2)',
+      de: 'Modell: effektive Kosten abzüglich Einspeiseerlös von CHF {{feedIn}} (EnV Art. 16 Abs. 2)',
+      fr: 'Modèle : coûts effectifs moins le produit de l’injection de CHF {{feedIn}} (OEne art. 16 al. 2)',
+      it: 'Modello: costi effettivi meno il ricavo dell’immissione di CHF {{feedIn}} (OEn art. 16 cpv. 2)',
+    },
+    cap: {
+      en: 'Cap: {{percent}} % of the external standard product, on average CHF {{cap}}/kWh (standard product CHF {{standard}}/kWh)',
+      de: 'Obergrenze: {{percent}} % des externen Standardstromprodukts, im Mittel CHF {{cap}}/kWh (Standardprodukt CHF {{standard}}/kWh)',
+      fr: 'Plafond : {{percent}} % du produit standard externe, en moyenne CHF {{cap}}/kWh (produit standard CHF {{standard}}/kWh)',
+      it: 'Tetto: {{percent}} % del prodotto standard esterno, in media CHF {{cap}}/kWh (prodotto standard CHF {{standard}}/kWh)',
+    },
+    missing: {
+      en: 'Warning: {{missing}} of {{expected}} 15-minute intervals of the period have missing meter data',
+      de: 'Warnung: Bei {{missing}} von {{expected}} Viertelstunden der Periode fehlen Messdaten',
+      fr: 'Attention : {{missing}} des {{expected}} quarts d’heure de la période n’ont pas toutes leurs mesures',
+      it: 'Attenzione: in {{missing}} dei {{expected}} quarti d’ora del periodo mancano dati di misura',
+    },
   },
   series: {
     consumption: { en: 'Consumption', de: 'Verbrauch', fr: 'Consommation', it: 'Consumo' },

@@ -2,9 +2,9 @@ import PDFDocument from 'pdfkit'
 
 /**
  * A report table as PDF (A4, Helvetica): title, subtitle and the rows under a header, columns of equal
- * width, numbers right-aligned. Resolves to the file's bytes.
+ * width, numbers right-aligned, with optional `notes` lines under the subtitle. Resolves to the file's bytes.
  */
-export function tablePdf(title: string, subtitle: string, header: string[], rows: (string | number)[][]): Promise<Buffer> {
+export function tablePdf(title: string, subtitle: string, header: string[], rows: (string | number)[][], notes: string[] = []): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: title } })
     const chunks: Buffer[] = []
@@ -12,7 +12,10 @@ export function tablePdf(title: string, subtitle: string, header: string[], rows
     doc.on('end', () => resolve(Buffer.concat(chunks)))
     doc.on('error', reject)
     doc.font('Helvetica-Bold').fontSize(16).text(title)
-    doc.font('Helvetica').fontSize(10).fillColor('#475569').text(subtitle).moveDown(1).fillColor('black')
+    doc.font('Helvetica').fontSize(10).fillColor('#475569').text(subtitle)
+    // Notes (e.g. the ZEV model, its cap and a missing-data warning) stand above the table they qualify.
+    for (const n of notes) doc.text(n)
+    doc.moveDown(1).fillColor('black')
     const left = doc.page.margins.left
     const width = doc.page.width - left - doc.page.margins.right
     const col = width / Math.max(1, header.length)

@@ -65,15 +65,36 @@ export function createReportService({ db, installations, statistics, mail }: { d
     return (LANGS as readonly string[]).includes(tag ?? '') ? (tag as Lang) : fallback
   }
 
-  async function render(installationId: number, type: ReportType, period: { start: Date; end: Date; from: string; to: string }, showDeltas: boolean, lang: Lang): Promise<(string | number)[][]> {
+  /**
+   * The ZEV table (issue 12 §6): participants in the report's stable order, then the total row; stations
+   * named as billed per charging session (no ZEV money). Notes state the model, the cap and, when the
+   * period misses meter data, a warning.
+   */
+  async function renderZev(installationId: number, period: { start: Date; end: Date }, lang: Lang): Promise<{ table: (string | number)[][]; notes: string[] }> {
     const c = REPORT_TEXT.col
-    if (type === 'zev') {
-      const rows = await statistics.reportZev(installationId, period.start, period.end)
-      return ([
-        [c.consumer[lang], c.consumption[lang], c.pv[lang], c.battery[lang], c.grid[lang], c.cost[lang]],
-        ...rows.map((r) => [r.unit === 'building' ? REPORT_TEXT.series.building[lang] : r.name, r.consumption_kwh.toFixed(3), r.pv_kwh.toFixed(3), r.battery_kwh.toFixed(3), r.grid_kwh.toFixed(3), (r.cost_chf ?? 0).toFixed(2)]),
-      ])
+    const z = REPORT_TEXT.zev
+    const { rows, summary: s } = await statistics.reportZev(installationId, period.start, period.end)
+    const line = (name: string, r: (typeof rows)[number]) =>
+      [name, r.consumption_kwh.toFixed(3), r.pv_kwh.toFixed(3), r.battery_kwh.toFixed(3), r.grid_kwh.toFixed(3), (r.grid_chf ?? 0).toFixed(2), (r.internal_chf ?? 0).toFixed(2), (r.cost_chf ?? 0).toFixed(2)]
+    const name = (r: (typeof rows)[number]) => (r.kind === 'building' ? REPORT_TEXT.series.building[lang] : r.kind === 'station' ? fill(z.sessions[lang], { name: r.name }) : r.name)
+    const notes = [
+      s.model === 'flat_rate' ? fill(z.flat_rate[lang], { percent: String(s.flat_percent) }) : fill(z.actual_costs[lang], { feedIn: (s.feed_in_revenue_chf ?? 0).toFixed(2) }),
+      fill(z.cap[lang], { percent: String(s.cap_percent), cap: s.cap_chf_per_kwh.toFixed(4), standard: s.standard_chf_per_kwh.toFixed(4) }),
+      ...(s.missing_intervals > 0 ? [fill(z.missing[lang], { missing: String(s.missing_intervals), expected: String(s.expected_intervals) })] : []),
+    ]
+    return {
+      table: [
+        [c.consumer[lang], c.consumption[lang], c.pv[lang], c.battery[lang], c.grid[lang], c.gridCost[lang], c.internalCost[lang], c.cost[lang]],
+        ...rows.map((r) => line(name(r), r)),
+        line(z.total[lang], s.total),
+      ],
+      notes,
     }
+  }
+
+  async function render(installationId: number, type: ReportType, period: { start: Date; end: Date; from: string; to: string }, showDeltas: boolean, lang: Lang): Promise<{ table: (string | number)[][]; notes: string[] }> {
+    const c = REPORT_TEXT.col
+    if (type === 'zev') return renderZev(installationId, period, lang)
     const now = await statistics.reportTotals(installationId, type, period.start, period.end)
     const header = [c.series[lang], c.unit[lang], c.value[lang], ...(showDeltas ? [c.previous[lang], c.delta[lang]] : [])]
     let prev: Record<string, number> = {}
@@ -81,13 +102,16 @@ export function createReportService({ db, installations, statistics, mail }: { d
       const length = period.end.getTime() - period.start.getTime()
       prev = (await statistics.reportTotals(installationId, type, new Date(period.start.getTime() - length), period.start)).series
     }
-    return ([
-      header,
-      ...Object.entries(now.series).map(([name, v]) => {
-        const fixed = (x: number) => reportNumber(x, now.units[name])
-        return [REPORT_TEXT.series[name]?.[lang] ?? name, now.units[name], fixed(v), ...(showDeltas ? [fixed(prev[name] ?? 0), fixed(v - (prev[name] ?? 0))] : [])]
-      }),
-    ])
+    return {
+      table: [
+        header,
+        ...Object.entries(now.series).map(([name, v]) => {
+          const fixed = (x: number) => reportNumber(x, now.units[name])
+          return [REPORT_TEXT.series[name]?.[lang] ?? name, now.units[name], fixed(v), ...(showDeltas ? [fixed(prev[name] ?? 0), fixed(v - (prev[name] ?? 0))] : [])]
+        }),
+      ],
+      notes: [],
+    }
   }
 
   /** Render and enqueue one report run to every recipient; returns the number of mails enqueued. */
@@ -98,14 +122,16 @@ export function createReportService({ db, installations, statistics, mail }: { d
     for (const to of report.recipients) {
       const lang = await langOf(to, fallback)
       const title = REPORT_TEXT.type[type][lang]
-      const [header, ...rows] = await render(report.installation_id, type, period, report.show_deltas, lang)
-      const text = fill(REPORT_TEXT.body[lang], { report: title, installation: inst.name, from: period.from, to: period.to })
-      const pdf = await tablePdf(`${title} ${inst.name}`, `${period.from} – ${period.to}`, header.map(String), rows)
-      const xlsx = await tableXlsx(title, header.map(String), rows)
+      const { table: [header, ...rows], notes } = await render(report.installation_id, type, period, report.show_deltas, lang)
+      const text = [fill(REPORT_TEXT.body[lang], { report: title, installation: inst.name, from: period.from, to: period.to }), ...notes].join('\n')
+      const pdf = await tablePdf(`${title} ${inst.name}`, `${period.from} – ${period.to}`, header.map(String), rows, notes)
+      // CSV and workbook: the table first (its header stays the first line), the notes below it.
+      const withNotes = notes.length ? [...rows, [], ...notes.map((n) => [n])] : rows
+      const xlsx = await tableXlsx(title, header.map(String), withNotes)
       await mail.enqueue({
         kind: 'report', to, subject: `${title} ${inst.name} ${period.from}`, text,
         attachments: [
-          { filename: `${type}-report-${period.from}.csv`, contentType: 'text/csv; charset=utf-8', content: Buffer.from(csv([header, ...rows]), 'utf8') },
+          { filename: `${type}-report-${period.from}.csv`, contentType: 'text/csv; charset=utf-8', content: Buffer.from(csv([header, ...withNotes]), 'utf8') },
           { filename: `${type}-report-${period.from}.pdf`, contentType: 'application/pdf', content: pdf },
           { filename: `${type}-report-${period.from}.xlsx`, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: xlsx },
         ],

@@ -5,9 +5,7 @@ import type { InstallationService } from '../installations/service.ts'
 import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { canRead, isAdmin, mayReadStation, objectLevel, type Access, type PermissionEntry } from '../../../shared/rules/permissions.ts'
 import { localMidnight, type Granularity } from '../../../shared/rules/granularity.ts'
-import { localParts } from '../../../shared/rules/formats.ts'
-import { minutesOf, WEEKDAYS } from '../../../shared/rules/tariff.ts'
-import { allocateZev, type ZevInterval, type ZevSource } from '../reports/zev.ts'
+import { computeZevReport } from '../zev/service.ts'
 
 /** One bucket of a series: its start (ISO-8601 with the installation's offset) and value. */
 export interface Bucket {
@@ -118,7 +116,10 @@ const S = {
   heat: { name: 'heat', unit: 'kWh', kind: 'sum', expr: sumIn('heat') },
   cold_water: { name: 'cold_water', unit: 'm3', kind: 'sum', expr: sumVol('cold_water') },
   hot_water: { name: 'hot_water', unit: 'm3', kind: 'sum', expr: sumVol('hot_water') },
-  grid_cost: { name: 'cost', unit: 'CHF', kind: 'sum', priced: 'main_power', expr: sql`coalesce(sum(a.energy_in_kwh * p.price) filter (where ${type('main_power')}), 0) / 100.0` },
+  // Grid energy costs what the installation pays for it: the power rate's purchase price (docs/zev-method.md
+  // price table), the price the ZEV report passes grid kWh on at. Station energy costs the charging tariff,
+  // the price its sessions are billed at.
+  grid_cost: { name: 'cost', unit: 'CHF', kind: 'sum', priced: 'main_power', expr: sql`coalesce(sum(a.energy_in_kwh * pr.purchase) filter (where ${type('main_power')}), 0) / 100.0` },
   station_cost: { name: 'cost', unit: 'CHF', kind: 'sum', priced: 'charging_station', expr: sql`coalesce(sum(a.energy_in_kwh * p.price) filter (where ${type('charging_station')}), 0) / 100.0` },
   grid_flow: { name: 'grid_flow', unit: 'kW', kind: 'flow', expr: sql`${sumIn('main_power')} - ${sumOut('main_power')}` },
   pv_flow: { name: 'pv_flow', unit: 'kW', kind: 'flow', expr: sumIn('pv') },
@@ -242,6 +243,34 @@ function priceJoin(installationId: number, tz: string, flat: boolean) {
 }
 
 /**
+ * Grid purchase price (Rappen/kWh) of a bucket `a.bucket`: the power rate in force on its local date
+ * (latest start_date ≤ date, end_date empty or ≥ date), its `main_power_purchase`; 0 without one. The
+ * same rule as server/domain/zev/service.ts `ratePrices`.
+ */
+function purchaseJoin(installationId: number, tz: string) {
+  return sql`left join lateral (
+    select coalesce((r.prices ->> 'main_power_purchase')::numeric, 0) as purchase
+    from rates r
+    where r.installation_id = ${installationId} and r.kind = 'power' and r.start_date is not null
+      and r.start_date <= (a.bucket at time zone ${tz})::date
+      and (r.end_date is null or r.end_date >= (a.bucket at time zone ${tz})::date)
+    order by r.start_date desc limit 1
+  ) pr on true`
+}
+
+/**
+ * The grid purchase price (Rappen/kWh) in force on each local date of [aligned start, end), as
+ * purchaseJoin, one row per `day`: the rollup path's hash join.
+ */
+function dayPurchases(installationId: number, g: Granularity, start: Date, end: Date, tz: string) {
+  return sql`select d.day, coalesce((select (r.prices ->> 'main_power_purchase')::numeric from rates r
+      where r.installation_id = ${installationId} and r.kind = 'power' and r.start_date is not null
+        and r.start_date <= d.day and (r.end_date is null or r.end_date >= d.day)
+      order by r.start_date desc limit 1), 0) as purchase
+    from (select g::date as day from generate_series((${alignedStart(g, start, tz)} at time zone ${tz})::date, (${end}::timestamptz at time zone ${tz})::date, interval '1 day') g) d`
+}
+
+/**
  * Statistics from the 15-minute aggregates (issue 5 §2), computed in Postgres. Rights: every call
  * passes `installations.access`; without the overview switch only the caller's readable charging
  * stations are shown, and costs need the cost switch (SPEC §6).
@@ -265,7 +294,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
       where mt.installation_id = ${scope.installationId} ${meters}
         and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
     if (!withCost) return rows
-    return sql`from ${sql.table(src)} a join meters mt on mt.id = a.meter_id ${priceJoin(scope.installationId, scope.tz, !!q.flat)}
+    return sql`from ${sql.table(src)} a join meters mt on mt.id = a.meter_id ${priceJoin(scope.installationId, scope.tz, !!q.flat)} ${purchaseJoin(scope.installationId, scope.tz)}
       where mt.installation_id = ${scope.installationId} ${meters}
         and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
   }
@@ -288,13 +317,17 @@ export function createStatisticsService({ db, installations, rollups = process.e
     ])
     const energy = sql`select a.bucket, ${sql.join(sums)} ${from(scope, q, src, false)} and mt.meter_type in ('main_power', 'charging_station') group by a.bucket`
     const flat = sql`(${!!q.flat} or t.flat) and t.flat_rappen_per_kwh is not null`
+    // Grid energy at the day's purchase price (docs/zev-method.md), station energy at the charging tariff.
     const cost = (m: CostMeter) =>
-      src === 'measurements_15m'
+      m === 'main_power'
+        ? sql`coalesce(sum(a.${e(m)} * r.purchase), 0) / 100.0`
+        : src === 'measurements_15m'
         ? sql`coalesce(sum(a.${e(m)} * case when ${flat} then t.flat_rappen_per_kwh
             when ${inHighSlot(sql`t.schedule`, sql`a.bucket`, scope.tz)} then t.high_rappen_per_kwh else t.low_rappen_per_kwh end), 0) / 100.0`
         : sql`coalesce(sum(case when ${flat} then a.${e(m)} * t.flat_rappen_per_kwh
             else a.${h(m)} * t.high_rappen_per_kwh + (a.${e(m)} - a.${h(m)}) * t.low_rappen_per_kwh end), 0) / 100.0`
-    const price = sql`left join (${dayTariffs(scope.installationId, q.granularity, q.start, q.end, scope.tz)}) t on t.day = (a.bucket at time zone ${scope.tz})::date`
+    const price = sql`left join (${dayTariffs(scope.installationId, q.granularity, q.start, q.end, scope.tz)}) t on t.day = (a.bucket at time zone ${scope.tz})::date
+      left join (${dayPurchases(scope.installationId, q.granularity, q.start, q.end, scope.tz)}) r on r.day = (a.bucket at time zone ${scope.tz})::date`
     return { energy, price, columns: columns(defs, isCost, (d) => cost(d.priced!)) }
   }
 
@@ -435,57 +468,6 @@ export function createStatisticsService({ db, installations, rollups = process.e
     if (!canRead(level)) throw Forbidden()
   }
 
-  /** 15-minute ZEV inputs from the aggregates, then the allocation priced with the power rates in force. */
-  async function zevAllocation(installationId: number, tz: string, q: StatisticsQuery) {
-    checkRange({ ...q, granularity: 'fifteen_minutes' })
-    const stations = await db.selectFrom('charging_stations').select(['id', 'meter_id', 'name']).where('installation_id', '=', installationId).orderBy('id').execute()
-    const { rows } = await sql<{ bucket: Date; meter_id: number; meter_type: string; e_in: number; e_out: number }>`
-      select a.bucket, a.meter_id, mt.meter_type, a.energy_in_kwh as e_in, a.energy_out_kwh as e_out
-      from measurements_15m a join meters mt on mt.id = a.meter_id
-      where mt.installation_id = ${installationId} and mt.meter_type in ('main_power', 'pv', 'battery', 'charging_station')
-        and a.bucket >= ${alignedStart('fifteen_minutes', q.start, tz)} and a.bucket < ${q.end}::timestamptz
-      order by a.bucket`.execute(db)
-    const byMeter = new Map(stations.map((s) => [s.meter_id, `station_${s.id}`]))
-    const intervals = new Map<number, ZevInterval>()
-    for (const r of rows) {
-      const t = new Date(r.bucket).getTime()
-      const iv = intervals.get(t) ?? { start: new Date(t), pv: 0, batteryCharge: 0, batteryDischarge: 0, gridImport: 0, gridExport: 0, units: {} }
-      intervals.set(t, iv)
-      const e_in = Number(r.e_in)
-      const e_out = Number(r.e_out)
-      if (r.meter_type === 'main_power') (iv.gridImport += e_in), (iv.gridExport += e_out)
-      else if (r.meter_type === 'pv') iv.pv += e_in
-      else if (r.meter_type === 'battery') (iv.batteryCharge += e_in), (iv.batteryDischarge += e_out)
-      else {
-        const unit = byMeter.get(r.meter_id)
-        if (unit) iv.units[unit] = (iv.units[unit] ?? 0) + e_in
-      }
-    }
-    for (const iv of intervals.values()) {
-      const total = Math.max(0, iv.gridImport + iv.pv + iv.batteryDischarge - iv.gridExport - iv.batteryCharge)
-      const stationsSum = Object.values(iv.units).reduce((a, x) => a + x, 0)
-      iv.units.building = Math.max(0, total - stationsSum)
-    }
-    const rates = await db.selectFrom('rates').selectAll().where('installation_id', '=', installationId).where('kind', '=', 'power').orderBy('start_date', 'desc').execute()
-    const price = (start: Date, source: ZevSource) => {
-      const at = localParts(start, tz)
-      const rate = rates.find((r) => r.start_date != null && r.start_date <= at.date && (!r.end_date || r.end_date >= at.date))
-      if (!rate) return 0
-      if (source !== 'grid') return rate.prices.general ?? 0
-      if (rate.flat_enabled) return rate.prices.flat ?? 0
-      const day = WEEKDAYS[at.weekday]
-      const peak = rate.time_spans.some((s) => s.repetition.includes(day) && at.minute >= minutesOf(s.start) && at.minute < minutesOf(s.end))
-      return (peak ? rate.prices.peak : rate.prices.low) ?? 0
-    }
-    const shares = allocateZev([...intervals.values()], price)
-    const names = new Map(stations.map((s) => [`station_${s.id}`, s.name]))
-    return Object.entries(shares).map(([unit, x]) => ({
-      unit, name: names.get(unit) ?? unit,
-      consumption_kwh: round(x.consumption_kwh), pv_kwh: round(x.pv_kwh), battery_kwh: round(x.battery_kwh), grid_kwh: round(x.grid_kwh),
-      cost_chf: Math.round(x.cost_rappen) / 100 as number | undefined,
-    }))
-  }
-
   const wrap = <T extends object>(installationId: number, tz: string, body: T) => ({ installation_id: installationId, timezone: tz, ...body })
 
   return {
@@ -574,19 +556,23 @@ export function createStatisticsService({ db, installations, rollups = process.e
     },
 
     /**
-     * GET …/zev: the ZEV allocation of [start, end) (docs/zev-method.md). Units are the charging
-     * stations (`station_<id>`) and the building (consumption not measured by a station). `series`
-     * gives the facility inputs by bucket; `allocation` each unit's kWh by source and, under the cost
-     * switch, its cost in CHF at the power rates in force. Needs the overview switch.
+     * GET …/zev: the ZEV report of [start, end) (issue 12 §6, docs/zev-method.md). `series` gives the
+     * facility inputs by bucket; `allocation` the participants (flats, the building, stations) in a
+     * stable order with kWh by source and, under the cost switch, their CHF by the installation's model;
+     * `zev` the model, cap, missing-data count and total row (its CHF under the cost switch). Needs the
+     * overview switch.
      */
     async zev(actor: Actor, installationId: number, p: StatisticsParams) {
       const { access, tz } = await context(actor, installationId)
       if (!access.overview) throw Forbidden()
       const q = resolve(p, tz)
+      checkRange({ ...q, granularity: 'fifteen_minutes' })
       const body = await series({ installationId, tz }, q, [S.consumption, S.pv_production, S.grid_import, S.grid_export, S.battery_charge, S.battery_discharge])
-      const result = await zevAllocation(installationId, tz, q)
-      const allocation = result.map((a) => (access.cost ? a : { ...a, cost_chf: undefined }))
-      return { ...wrap(installationId, tz, body), allocation }
+      const report = await computeZevReport(db, installationId, tz, q.start, q.end)
+      const money = ['grid_chf', 'internal_chf', 'standard_chf', 'capped', 'cost_chf'] as const
+      const strip = <T extends object>(r: T): T => (access.cost ? r : (Object.fromEntries(Object.entries(r).filter(([k]) => !(money as readonly string[]).includes(k))) as T))
+      const summary = access.cost ? report.summary : { ...report.summary, feed_in_revenue_chf: undefined, total: strip(report.summary.total) }
+      return { ...wrap(installationId, tz, body), allocation: report.rows.map(strip), zev: summary }
     },
 
     /**
@@ -601,7 +587,8 @@ export function createStatisticsService({ db, installations, rollups = process.e
     },
     async reportZev(installationId: number, start: Date, end: Date) {
       const inst = await installations.describe(installationId)
-      return zevAllocation(installationId, inst.timezone, { start, end, granularity: 'day' })
+      checkRange({ start, end, granularity: 'fifteen_minutes' })
+      return computeZevReport(db, installationId, inst.timezone, start, end)
     },
   }
 }
