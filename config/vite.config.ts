@@ -4,6 +4,8 @@ import react from '@vitejs/plugin-react'
 import tailwindcss from 'tailwindcss'
 import autoprefixer from 'autoprefixer'
 import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { VitePWA } from 'vite-plugin-pwa'
 import tailwindConfig from './tailwind.config.ts'
 import { PRELOAD_BOOT_SCRIPT, PRELOAD_INITIAL_NS, PRELOAD_MAP_ID, PRELOAD_ROUTES } from './preload-boot.ts'
 import type { PreloadMap } from './preload-boot.ts'
@@ -61,6 +63,115 @@ function routePreloads(): Plugin {
   }
 }
 
+const LANGUAGE_ORDER = ['en', 'de', 'fr', 'it'] as const
+
+/** HTML text escaping for the offline page's texts. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/**
+ * Emits offline.html (issue 15 §3): the screen the service worker shows when a page cannot be loaded.
+ * Static, from the four languages of client/i18n/locales/<lng>/offline-page.json (client/public/offline.js
+ * shows the active one), with its style and script as files: the CSP allows no inline code.
+ */
+function offlinePage(): Plugin {
+  return {
+    name: 'cockpit-offline-page',
+    apply: 'build',
+    generateBundle() {
+      const sections = LANGUAGE_ORDER.map((lng, i) => {
+        const t = JSON.parse(readFileSync(`${repo}client/i18n/locales/${lng}/offline-page.json`, 'utf8')) as Record<'title' | 'body' | 'retry', string>
+        return `<section lang="${lng}"${i === 0 ? '' : ' hidden'}><h1>${escapeHtml(t.title)}</h1><p>${escapeHtml(t.body)}</p><button type="button" data-retry>${escapeHtml(t.retry)}</button></section>`
+      })
+      this.emitFile({
+        type: 'asset',
+        fileName: 'offline.html',
+        source: `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="theme-color" content="#187560" />
+    <title>Cockpit</title>
+    <link rel="icon" href="/favicon.ico" sizes="32x32" />
+    <link rel="stylesheet" href="/offline.css" />
+    <script src="/offline.js" defer></script>
+  </head>
+  <body>
+    <main><img src="/icons/icon.svg" alt="" />${sections.join('')}</main>
+  </body>
+</html>
+`,
+      })
+    },
+  }
+}
+
+/**
+ * The installable app (issue 15 §3, vite-plugin-pwa; docs/decisions.md "PWA: what the service worker
+ * caches"): the web app manifest, and a service worker (sw.js, Workbox) that
+ * - precaches the app shell: the hashed JS and CSS except translation chunks, icons, the offline page;
+ * - serves other hashed /assets/ (the active language's texts) cache-first once fetched;
+ * - sends page loads to the network (index.html stays `no-cache`: a deploy is seen at once) and answers
+ *   offline.html when the network fails;
+ * - never handles /api or /live: no route matches them, so they always go to the network.
+ * client/main.tsx registers it.
+ */
+function pwa() {
+  return VitePWA({
+    strategies: 'generateSW',
+    registerType: 'autoUpdate',
+    injectRegister: false,
+    filename: 'sw.js',
+    manifestFilename: 'manifest.webmanifest',
+    includeManifestIcons: false,
+    manifest: {
+      id: '/',
+      name: 'Cockpit',
+      short_name: 'Cockpit',
+      description: 'Facilities with EV charging stations: live power, charging, meters, tariffs and billing.',
+      lang: 'en',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      theme_color: '#187560',
+      background_color: '#f8fafc',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        { src: '/icons/icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+      ],
+    },
+    workbox: {
+      globPatterns: ['assets/*.{js,css}', 'offline.{html,css,js}', 'favicon.ico', 'apple-touch-icon.png', 'icons/*'],
+      // Translation chunks: only the active language is ever fetched (issue 11), so they are cached on use.
+      manifestTransforms: [
+        async (entries) => {
+          const manifest = JSON.parse(readFileSync(`${process.env.CLIENT_OUT_DIR ?? `${repo}dist/client`}/.vite/manifest.json`, 'utf8')) as Record<string, { file: string; src?: string }>
+          const locales = new Set(Object.values(manifest).filter((c) => c.src?.startsWith('i18n/locales/')).map((c) => c.file))
+          return { manifest: entries.filter((e) => !locales.has(e.url)), warnings: [] }
+        },
+      ],
+      navigateFallback: null,
+      cleanupOutdatedCaches: true,
+      clientsClaim: true,
+      skipWaiting: true,
+      runtimeCaching: [
+        {
+          urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+          handler: 'CacheFirst',
+          options: { cacheName: 'cockpit-assets', expiration: { maxEntries: 200 } },
+        },
+        {
+          urlPattern: ({ request, url, sameOrigin }) => sameOrigin && request.mode === 'navigate' && !/^\/(api|live)(\/|$)/.test(url.pathname),
+          handler: 'NetworkOnly',
+          options: { precacheFallback: { fallbackURL: '/offline.html' } },
+        },
+      ],
+    },
+  })
+}
+
 /**
  * Client build (ARCHITECTURE §2): root client/, output dist/client with a manifest that
  * scripts/bundle-size.ts reads to sum what the Login and Power routes load initially.
@@ -68,7 +179,7 @@ function routePreloads(): Plugin {
 export default defineConfig({
   root: `${repo}client`,
   base: '/',
-  plugins: [react(), routePreloads()],
+  plugins: [react(), routePreloads(), offlinePage(), pwa()],
   css: { postcss: { plugins: [tailwindcss(tailwindConfig), autoprefixer()] } },
   build: {
     // CLIENT_OUT_DIR: build elsewhere (side-by-side work); the server serves it with CLIENT_DIR.
