@@ -9,6 +9,8 @@
  * tokens where client/session/tokens.ts keeps them (localStorage, set on a same-origin JSON page so no
  * asset gets cached), then runs Lighthouse with storage reset disabled.
  *
+ * Last, it prints whether Chromium considers the app installable (issue 15 §3).
+ *
  * Run: `npm run bench:web` (BENCH_RUNS=1 for a quick look; BENCH_LHR_DIR=dir keeps the reports).
  */
 import { spawn } from 'node:child_process'
@@ -143,6 +145,28 @@ async function runOnce(url: string, loggedIn: boolean): Promise<Run> {
   }
 }
 
+/**
+ * Chromium's installability verdict for the app (issue 15 §3; what Lighthouse's removed "installable"
+ * audit reported): the errors of CDP Page.getInstallabilityErrors on /login once its service worker
+ * is active, in a normal (not incognito) profile. Empty: installable.
+ */
+async function installability(): Promise<string[]> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'] })
+  try {
+    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` })
+    const page = await browser.newPage()
+    await page.goto(`${base}/login`)
+    // A build without a service worker never gets "ready": give it 15 s, then ask Chromium anyway.
+    await page.evaluate(() => Promise.race([navigator.serviceWorker.ready.then(() => undefined), new Promise((r) => setTimeout(r, 15_000))]))
+    const cdp = await page.createCDPSession()
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
+    await browser.disconnect()
+    return installabilityErrors.map((e) => e.errorId)
+  } finally {
+    chrome.kill()
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const pages = [
@@ -174,5 +198,7 @@ for (const r of rows) {
     `| ${r.name.padEnd(5)} | ${String(r.score).padStart(5)} | ${s(r.fcpMs)} | ${s(r.lcpMs)} | ${String(Math.round(r.tbtMs)).padStart(3)} ms | ${r.cls.toFixed(3)} | ${`${(r.bytes / 1024).toFixed(1)} KB`.padStart(11)} | ≥ ${t.score}, ≤ ${s(t.lcpMs)}      | ${met ? 'yes' : 'no'} |`,
   )
 }
+const notInstallable = await installability()
+console.log(`\nInstallable (Chromium's check on /login): ${notInstallable.length === 0 ? 'yes' : `no (${notInstallable.join(', ')})`}`)
 stopServer()
-process.exit(allMet ? 0 : 2)
+process.exit(allMet && notInstallable.length === 0 ? 0 : 2)

@@ -16,3 +16,11 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 )
+
+// The service worker (issue 15 §3, config/vite.config.ts pwa()): app shell cache and offline screen.
+// Registered after the page has loaded so its precaching never competes with the first paint.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  const register = () => void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined)
+  if (document.readyState === 'complete') register()
+  else window.addEventListener('load', register, { once: true })
+}

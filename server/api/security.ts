@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import helmet from '@fastify/helmet'
 import type { Config } from '../../config/env.ts'
 import { DEMO_CHECKOUT_STYLE } from '../domain/payments/demo-checkout-page.ts'
+import { PRELOAD_BOOT_SCRIPT } from '../../config/preload-boot.ts'
 
 /**
  * Fastify's `trustProxy` for TRUST_PROXY (ARCHITECTURE §3). A hop count becomes a function trusting the
@@ -46,11 +47,15 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The one inline script, index.html's route preloader (config/preload-boot.ts), by its hash.
+        scriptSrc: ["'self'", sha256(PRELOAD_BOOT_SCRIPT)],
         styleSrc: ["'self'", sha256(DEMO_CHECKOUT_STYLE), sha256(CHART_LOGO_STYLE)],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
+        // The PWA (issue 15 §3): the service worker (/sw.js) and the web app manifest.
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -50,12 +50,53 @@ export function pickEncoding(header: string | undefined, available: readonly Enc
   return (['br', 'gzip'] as const).find((e) => available.includes(e) && (q.get(e) ?? star ?? 0) > 0)
 }
 
+const ROOT_TYPES: Record<string, string> = {
+  '.webmanifest': 'application/manifest+json',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.svg': 'image/svg+xml',
+}
+
+/**
+ * The files at the build's root besides index.html and /assets (issue 15 §3: client/public's icons,
+ * favicon.ico and offline page; the PWA build's manifest.webmanifest, sw.js and workbox-<hash>.js), one
+ * level deep (icons/). `cacheControl`: the service worker, the manifest and the offline page
+ * `no-cache` (an update is seen at once), the hashed Workbox runtime immutable, icons a day.
+ */
+export function rootFiles(root: string): Array<{ url: string; file: string; type: string; cacheControl: string }> {
+  const out: Array<{ url: string; file: string; type: string; cacheControl: string }> = []
+  const visit = (dir: string, prefix: string, depth: number) => {
+    if (!fs.existsSync(dir)) return
+    for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (d.isDirectory()) {
+        if (depth === 0 && d.name !== 'assets' && !d.name.startsWith('.')) visit(path.join(dir, d.name), `${prefix}${d.name}/`, depth + 1)
+        continue
+      }
+      const type = ROOT_TYPES[path.extname(d.name)]
+      if (!type || d.name === 'index.html') continue
+      const url = `${prefix}${d.name}`
+      const cacheControl = /^\/workbox-[0-9a-f]{8}\.js$/.test(url)
+        ? 'public, max-age=31536000, immutable'
+        : type.startsWith('image/')
+          ? 'public, max-age=86400'
+          : 'no-cache'
+      out.push({ url, file: path.join(dir, d.name), type, cacheControl })
+    }
+  }
+  visit(root, '/', 0)
+  return out
+}
+
 /**
  * Serve the built client from `root` (vite's dist/client, precompressed by scripts/precompress.ts):
  * - `/assets/*`: content-hashed files, `Cache-Control: public, max-age=31536000, immutable`, sent as
  *   their `.br`/`.gz` sibling when the browser accepts it (`Content-Encoding`, `Vary`).
  * - `/`, `/index.html` and every client route (GET and HEAD; not /api, /live, /assets or a name with an
  *   extension): index.html with `Cache-Control: no-cache` and an ETag, so a new build is seen at once.
+ * - the root's other files ({@link rootFiles}): PWA manifest, service worker, icons, offline page.
  * Anything else: 404 `{detail}` via `notFound`.
  */
 export async function serveClient(
@@ -91,6 +132,22 @@ export async function serveClient(
   }
   app.get('/', sendIndex)
   app.get('/index.html', sendIndex)
+
+  for (const entry of rootFiles(root)) {
+    const body = fs.readFileSync(entry.file)
+    const packed: Partial<Record<Encoding, Buffer>> = {}
+    for (const enc of ['br', 'gzip'] as const) {
+      if (fs.existsSync(entry.file + EXTENSION[enc])) packed[enc] = fs.readFileSync(entry.file + EXTENSION[enc])
+    }
+    const encodings = Object.keys(packed) as Encoding[]
+    app.get(entry.url, (req, reply) => {
+      reply.type(entry.type).header('Cache-Control', entry.cacheControl)
+      if (encodings.length > 0) reply.header('Vary', 'Accept-Encoding')
+      const enc = pickEncoding(req.headers['accept-encoding'], encodings)
+      if (enc) return reply.header('Content-Encoding', enc).send(packed[enc])
+      return reply.send(body)
+    })
+  }
 
   app.setNotFoundHandler((req, reply) => {
     // Client routes get the app; a missing file (an old asset after a rebuild) gets a real 404.

@@ -5,6 +5,7 @@ import path from 'node:path'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { PASSWORD, startApp } from './helpers.ts'
+import { PRELOAD_BOOT_SCRIPT } from '../../config/preload-boot.ts'
 
 /**
  * Response headers (issue 10 item 6): a CSP allowing only the app's own scripts and styles, no framing,
@@ -28,7 +29,9 @@ describe('security headers', () => {
       const r = await api().get(path)
       const policy = csp(r.headers['content-security-policy'])
       expect(policy['frame-ancestors'], path).toEqual(["'none'"])
-      expect(policy['script-src'], path).toEqual(["'self'"])
+      // Own scripts, and the one inline script (index.html's route preloader, config/preload-boot.ts) by
+      // hash; tests/e2e/web-delivery.spec.ts checks the built page runs it without a violation.
+      expect(policy['script-src'], path).toEqual(["'self'", `'sha256-${crypto.createHash('sha256').update(PRELOAD_BOOT_SCRIPT).digest('base64')}'`])
       expect(policy['default-src'], path).toEqual(["'self'"])
       expect(policy['object-src'], path).toEqual(["'none'"])
       expect(policy['style-src']?.join(' '), path).not.toMatch(/unsafe-inline/)

@@ -40,6 +40,11 @@ function raw(url: string, opts: { method?: string; headers?: Record<string, stri
 const INDEX = '<!doctype html><html lang="en"><head><title>Cockpit</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>\n'
 const ASSET = 'export const rows = [' + Array.from({ length: 400 }, (_, i) => `{id:${i},name:"row ${i}"}`).join(',') + ']\n'
 
+const ICO = Buffer.from([0, 0, 1, 0, 1, 0, 32, 32, 0, 0, 1, 0, 32, 0])
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+const WEB_MANIFEST = JSON.stringify({ name: 'Cockpit', display: 'standalone', icons: Array.from({ length: 40 }, (_, i) => ({ src: `/icons/icon-${i}.png`, sizes: `${i}x${i}` })) })
+const SW = 'self.addEventListener("fetch", () => {})\n'.repeat(60)
+
 let app: FastifyInstance
 let base: string
 let clientDir: string
@@ -52,6 +57,13 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(clientDir, 'index.html'), INDEX)
   fs.writeFileSync(path.join(clientDir, 'assets', 'index-Ab12Cd34.js'), ASSET)
   fs.writeFileSync(path.join(clientDir, '.vite', 'manifest.json'), '{}')
+  // The installable app's files at the root (issue 15 §3): client/public and vite-plugin-pwa's output.
+  fs.mkdirSync(path.join(clientDir, 'icons'))
+  fs.writeFileSync(path.join(clientDir, 'favicon.ico'), ICO)
+  fs.writeFileSync(path.join(clientDir, 'icons', 'icon-192.png'), PNG)
+  fs.writeFileSync(path.join(clientDir, 'manifest.webmanifest'), WEB_MANIFEST)
+  fs.writeFileSync(path.join(clientDir, 'sw.js'), SW)
+  fs.writeFileSync(path.join(clientDir, 'workbox-0a1b2c3d.js'), SW)
   precompressDir(clientDir)
   ;({ app, url: base } = await startApp({ roles: ['api', 'relay'], clientDir }))
 })
@@ -156,5 +168,39 @@ describe('API answers', () => {
     expect(r.headers['content-type']).toMatch(/^text\/event-stream/)
     expect(r.headers['content-encoding']).toBeUndefined()
     expect(r.body.toString()).toMatch(/^(retry|event|id|data|:)/)
+  })
+})
+
+describe('the installable app (issue 15 §3)', () => {
+  it('serves /favicon.ico (was 404) and the icons as images, cached for a day', async () => {
+    const ico = await raw(`${base}/favicon.ico`)
+    expect(ico.status).toBe(200)
+    expect(ico.headers['content-type']).toBe('image/x-icon')
+    expect(ico.body.equals(ICO)).toBe(true)
+    const png = await raw(`${base}/icons/icon-192.png`)
+    expect(png.status).toBe(200)
+    expect(png.headers['content-type']).toBe('image/png')
+    expect(png.headers['cache-control']).toBe('public, max-age=86400')
+    expect((await raw(`${base}/icons/missing.png`)).status).toBe(404)
+  })
+
+  it('serves the manifest and the service worker compressed and no-cache, the hashed Workbox runtime immutable', async () => {
+    const manifest = await raw(`${base}/manifest.webmanifest`, { headers: { 'accept-encoding': 'br' } })
+    expect(manifest.status).toBe(200)
+    expect(manifest.headers['content-type']).toBe('application/manifest+json')
+    expect(manifest.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(manifest.body).toString()).toBe(WEB_MANIFEST)
+    const sw = await raw(`${base}/sw.js`)
+    expect(sw.status).toBe(200)
+    expect(sw.headers['content-type']).toMatch(/^text\/javascript/)
+    expect(sw.headers['cache-control']).toBe('no-cache')
+    expect(sw.body.toString()).toBe(SW)
+    expect((await raw(`${base}/workbox-0a1b2c3d.js`)).headers['cache-control']).toBe('public, max-age=31536000, immutable')
+  })
+
+  it('lets the page register its service worker and manifest under the CSP', async () => {
+    const csp = (await raw(`${base}/login`)).headers['content-security-policy'] ?? ''
+    expect(csp).toContain("worker-src 'self'")
+    expect(csp).toContain("manifest-src 'self'")
   })
 })

@@ -181,34 +181,41 @@ export function PowerFlow({ metrics, f }: { metrics: Metrics; f: Formats }) {
   const L = compact ? COMPACT : WIDE
   return (
     <div ref={outer} className="w-full">
-    <div className="relative mx-auto w-full max-w-2xl" style={{ aspectRatio: `${L.w} / ${L.h}` }}>
+    <div className="relative mx-auto w-full max-w-2xl" style={{ aspectRatio: `${L.w} / ${L.h}`, containerType: 'inline-size' }}>
       <svg aria-hidden="true" viewBox={`0 0 ${L.w} ${L.h}`} className="absolute inset-0 h-full w-full">
         {nodes.map((n) => {
           const p = L.pos[n.key]
-          const active = n.direction !== 'none'
-          const seconds = Math.min(2.4, Math.max(0.5, 2.4 / (1 + n.kw / 4)))
-          return (
-            <g key={n.key}>
-              <line x1={p.x} y1={p.y} x2={L.hub.x} y2={L.hub.y} stroke="#e2e8f0" strokeWidth={1.6} strokeLinecap="round" />
-              {active ? (
-                <line
-                  x1={p.x}
-                  y1={p.y}
-                  x2={L.hub.x}
-                  y2={L.hub.y}
-                  stroke={COLOR[n.key]}
-                  strokeWidth={1}
-                  strokeLinecap="round"
-                  className={cx('flow-line', n.direction === 'out' && 'flow-reverse')}
-                  style={{ animationDuration: `${seconds}s` }}
-                  data-direction={n.direction}
-                />
-              ) : null}
-            </g>
-          )
+          return <line key={n.key} x1={p.x} y1={p.y} x2={L.hub.x} y2={L.hub.y} stroke="#e2e8f0" strokeWidth={1.6} strokeLinecap="round" />
         })}
         <circle cx={L.hub.x} cy={L.hub.y} r={2.6} fill="#fff" stroke="#94a3b8" strokeWidth={0.8} />
       </svg>
+      {nodes.map((n) => {
+        if (n.direction === 'none') return null
+        // The moving dashes are HTML strips animated by `transform` (client/styles.css .flow-line), not
+        // an SVG stroke-dashoffset: the compositor runs them, so the main thread does not repaint every
+        // frame (issue 11: that repaint was most of Power's blocking time on a phone).
+        const p = L.pos[n.key]
+        const dx = L.hub.x - p.x
+        const dy = L.hub.y - p.y
+        const seconds = Math.min(2.4, Math.max(0.5, 2.4 / (1 + n.kw / 4)))
+        return (
+          <div
+            key={`line-${n.key}`}
+            aria-hidden="true"
+            className="flow-line"
+            data-direction={n.direction}
+            style={{
+              left: `${p.x}%`,
+              top: `${(p.y / L.h) * 100}%`,
+              // Ends at the hub circle's edge (r 2.6), which the SVG below cannot draw over.
+              width: `${Math.hypot(dx, dy) - 2.6}cqw`,
+              transform: `rotate(${(Math.atan2(dy, dx) * 180) / Math.PI}deg)`,
+            }}
+          >
+            <span className={cx('flow-dashes', n.direction === 'out' && 'flow-reverse')} style={{ color: COLOR[n.key], animationDuration: `${seconds}s` }} />
+          </div>
+        )
+      })}
       {nodes.map((n) => {
         const p = L.pos[n.key]
         return (

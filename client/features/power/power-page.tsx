@@ -70,7 +70,11 @@ export default function PowerPage({ installation }: { installation: Installation
             {t('connection.unavailable')}
           </Notice>
         ) : inst?.connection === 'failed' ? null : (
-          <Loading label={t('loadingLive')} />
+          // The flow tile's frame paints with the page, before the stream's first state (issue 11:
+          // the page's largest heading no longer waits for the live stream).
+          <Card titleId="power-flow-title" title={t('flow.title')}>
+            <Loading label={t('loadingLive')} />
+          </Card>
         )
       ) : (
         <PowerContent inst={inst} installation={installation} f={f} />

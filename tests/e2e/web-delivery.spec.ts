@@ -1,0 +1,162 @@
+import { expect, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { existsSync } from 'node:fs'
+import { logIn } from './fixtures.ts'
+
+// Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
+test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
+
+/** Script URLs the page has requested so far, in order (resource timing: what the browser really fetched). */
+function scriptUrls(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname)
+      .filter((p) => p.endsWith('.js')),
+  )
+}
+
+/** CSP violations reported while the page runs (the preloader is an inline script allowed by hash). */
+function watchViolations(page: Page): string[] {
+  const seen: string[] = []
+  page.on('console', (msg) => {
+    if (/Content Security Policy|Refused to (load|apply|execute)/i.test(msg.text())) seen.push(msg.text())
+  })
+  void page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`))
+  })
+  return seen
+}
+
+// Issue 11 §4: the route's chunk and the active language's texts load in the first wave, beside the
+// entry chunk, not after it has run (config/preload-boot.ts).
+test('Login preloads its screen and only the stored language\'s texts from index.html, under the CSP', async ({ page }) => {
+  const violations = watchViolations(page)
+  await page.addInitScript(() => localStorage.setItem('cockpit.language', 'fr'))
+  await page.goto('/login')
+  await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible()
+
+  const preloads = await page.locator('link[rel="modulepreload"]').evaluateAll((links) => links.map((l) => new URL((l as HTMLLinkElement).href).pathname))
+  const map = JSON.parse((await page.locator('#cockpit-preload').textContent()) ?? '{}') as {
+    routes: Array<{ pattern: string; chunks: string[] }>
+    locales: Record<string, Record<string, string>>
+  }
+  const login = map.routes.find((r) => new RegExp(r.pattern).test('/login'))
+  expect(login?.chunks.length).toBeGreaterThan(0)
+  for (const chunk of login?.chunks ?? []) expect(preloads).toContain(chunk)
+  expect(preloads).toContain(map.locales.fr.common)
+  expect(preloads).toContain(map.locales.fr.login)
+  // One language only (issue 11): no other language's texts are fetched.
+  const fetched = await scriptUrls(page)
+  for (const lng of ['en', 'de', 'it']) {
+    expect(fetched).not.toContain(map.locales[lng].common)
+    expect(fetched).not.toContain(map.locales[lng].login)
+  }
+  expect(violations).toEqual([])
+})
+
+// Issue 11 §5: Power's moving flow lines must not repaint on the main thread every frame (that was
+// most of its blocking time under Lighthouse's phone CPU): every running animation moves only
+// compositor properties (transform, opacity).
+test('Power\'s running animations are compositor-only, and the flow lines still move', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Power', exact: true }).click()
+  const flow = page.getByRole('region', { name: 'Current power flow' })
+  await expect(flow.getByRole('group', { name: 'Grid', exact: true })).toContainText('kW')
+  await expect(page.locator('.flow-line').first()).toBeAttached()
+
+  const animations = await page.evaluate(() =>
+    document.getAnimations().map((a) => {
+      const effect = a.effect as KeyframeEffect
+      const props = new Set(effect.getKeyframes().flatMap((k) => Object.keys(k).filter((p) => !['offset', 'easing', 'composite', 'computedOffset'].includes(p))))
+      return { target: (effect.target as Element | null)?.className.toString() ?? '', props: [...props] }
+    }),
+  )
+  const flowAnimations = animations.filter((a) => a.target.includes('flow-dashes'))
+  expect(flowAnimations.length).toBeGreaterThan(0)
+  for (const a of animations) for (const p of a.props) expect(['transform', 'opacity'], `${a.target}: ${p}`).toContain(p)
+
+  // The strips run from their node to the hub: each is as long as its grey guide line.
+  const lengths = await page.locator('.flow-line').evaluateAll((els) => els.map((e) => (e as HTMLElement).offsetWidth))
+  for (const l of lengths) expect(l).toBeGreaterThan(20)
+})
+
+/** Width and height of a PNG (its IHDR chunk). */
+function pngSize(bytes: Buffer): [number, number] {
+  expect(bytes.subarray(1, 4).toString()).toBe('PNG')
+  return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)]
+}
+
+// Issue 15 §3: an installable app: manifest with 192/512/maskable PNG icons, a touch icon, a favicon,
+// and a service worker that caches the app shell but never the API or the live streams.
+test('the app is installable: manifest, icons, favicon and a registered service worker', async ({ page, request }) => {
+  const manifestAnswer = await request.get('/manifest.webmanifest')
+  expect(manifestAnswer.status()).toBe(200)
+  expect(manifestAnswer.headers()['content-type']).toBe('application/manifest+json')
+  const manifest = (await manifestAnswer.json()) as { name: string; display: string; start_url: string; theme_color: string; icons: Array<{ src: string; sizes: string; purpose?: string }> }
+  expect(manifest).toMatchObject({ name: 'Cockpit', display: 'standalone', start_url: '/', theme_color: '#187560' })
+  const pngs = manifest.icons.filter((i) => i.src.endsWith('.png'))
+  for (const icon of pngs) {
+    const answer = await request.get(icon.src)
+    expect(answer.status(), icon.src).toBe(200)
+    expect(pngSize(await answer.body()).join('x'), icon.src).toBe(icon.sizes)
+  }
+  expect(pngs.map((i) => `${i.sizes} ${i.purpose ?? 'any'}`).sort()).toEqual(['192x192 any', '512x512 any', '512x512 maskable'])
+  const favicon = await request.get('/favicon.ico')
+  expect(favicon.status()).toBe(200)
+  expect(favicon.headers()['content-type']).toBe('image/x-icon')
+
+  const violations = watchViolations(page)
+  await page.goto('/login')
+  const touchIcon = await page.locator('link[rel="apple-touch-icon"]').getAttribute('href')
+  expect(pngSize(await (await request.get(touchIcon ?? '')).body())).toEqual([180, 180])
+  const script = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.active?.scriptURL ?? ''))
+  expect(new URL(script).pathname).toBe('/sw.js')
+  // Chromium's own installability check (what Lighthouse's "installable" audit reported).
+  const cdp = await page.context().newCDPSession(page)
+  const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: Array<{ errorId: string }> }
+  // Playwright's browser contexts are off the record, which Chromium never installs from: not the app's doing.
+  expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== 'in-incognito')).toEqual([])
+  expect(violations).toEqual([])
+})
+
+test('the service worker serves the app shell from its cache, never the API or the live streams, and shows an offline screen', async ({ page, context }) => {
+  await page.goto('/login')
+  await page.evaluate(() => navigator.serviceWorker.ready)
+  // Controlled from the next load on: the shell's assets now come from the service worker's cache.
+  const fromWorker = new Map<string, boolean>()
+  page.on('response', (r) => fromWorker.set(new URL(r.url()).pathname, r.fromServiceWorker()))
+  await page.reload()
+  await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible()
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true)
+  const assets = [...fromWorker].filter(([p]) => p.startsWith('/assets/'))
+  expect(assets.length).toBeGreaterThan(5)
+  for (const [p, viaWorker] of assets) expect(viaWorker, p).toBe(true)
+
+  // API calls and a live stream pass by: answered by the server, nothing of them in any cache.
+  await page.evaluate(async () => {
+    await fetch('/api/health')
+    await fetch('/api/cockpit/installations/').catch(() => undefined)
+    await fetch('/live/tickets', { method: 'POST' }).catch(() => undefined)
+    await fetch('/api/health')
+  })
+  expect(fromWorker.get('/api/health')).toBe(false)
+  const cached = await page.evaluate(async () => {
+    const urls: string[] = []
+    for (const name of await caches.keys()) for (const req of await (await caches.open(name)).keys()) urls.push(new URL(req.url).pathname)
+    return urls
+  })
+  expect(cached.length).toBeGreaterThan(5)
+  expect(cached.filter((p) => /^\/(api|live)(\/|$)/.test(p))).toEqual([])
+  expect(cached).not.toContain('/index.html')
+
+  // No network: a page load gets the offline screen, in the user's language, which retries by itself.
+  await context.setOffline(true)
+  await page.goto('/facility/1/power').catch(() => undefined)
+  await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible()
+  await context.setOffline(false)
+  await page.getByRole('button', { name: 'Try again' }).click()
+  await expect(page).toHaveURL(/\/(login|facility\/1\/power)/)
+  await expect(page.getByRole('heading', { name: 'You are offline' })).toBeHidden()
+})
