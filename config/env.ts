@@ -57,6 +57,10 @@ const EnvSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Cockpit <no-reply@cockpit.local>'),
+  SUPPORT_ADDRESS: z.email({ message: 'must be an address such as support@cockpit.example.ch' }).optional(),
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  INBOUND_SMTP_HOST: z.string().min(1).default('0.0.0.0'),
+  IMAP_URL: z.string().regex(/^imaps?:\/\/[^/]+@/, 'must look like imaps://user:password@host[:port][/mailbox]').optional(),
   PUBLIC_URL: z.url({ message: 'must be the address users open, e.g. https://cockpit.example.ch' }).optional(),
   CLIENT_DIR: z.string().min(1).optional(),
   SIM_SEED: z.coerce.number().int().default(42),
@@ -99,6 +103,13 @@ export interface Config {
   /** Built client to serve; undefined → dist/client. */
   clientDir?: string
   mailFrom: string
+  /** Support's address (issue 13 §1); tickets reply to support+<token>@ its domain. Default support@ MAIL_FROM's domain. */
+  supportAddress?: string
+  /** Port of the built-in SMTP receiver for replies to tickets; undefined → not started. */
+  inboundSmtpPort?: number
+  inboundSmtpHost?: string
+  /** IMAP mailbox read every minute for replies to tickets; undefined → not read. */
+  imapUrl?: string
   /** Where users open the cockpit (links in mails); undefined → http://localhost:PORT. */
   publicUrl?: string
   simSeed: number
@@ -163,6 +174,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     clientDir: e.CLIENT_DIR ? path.resolve(e.CLIENT_DIR) : undefined,
     mailFrom: e.MAIL_FROM,
+    supportAddress: e.SUPPORT_ADDRESS ?? `support@${/@([^>\s]+)>?\s*$/.exec(e.MAIL_FROM)?.[1] ?? 'cockpit.local'}`,
+    inboundSmtpPort: e.INBOUND_SMTP_PORT,
+    inboundSmtpHost: e.INBOUND_SMTP_HOST,
+    imapUrl: e.IMAP_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     simSeed: e.SIM_SEED,
     simBackfillDays: e.SIM_BACKFILL_DAYS,

@@ -25,6 +25,7 @@ import { createMailJob } from './jobs/mail-outbox.ts'
 import { createReportJob } from './jobs/reports.ts'
 import { createPaymentJob } from './jobs/payments.ts'
 import { createDeviceWatchdog } from './jobs/device-watchdog.ts'
+import { createSupportInboundJob } from './jobs/support-inbound.ts'
 import { registerSecurity, trustProxyOption } from './api/security.ts'
 import { compression, serveClient } from './lib/static.ts'
 
@@ -105,7 +106,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb })
     app.addHook('onClose', async () => database.close())
     const { loadJwtSecret } = await import('./domain/auth/service.ts')
-    domain = createDomain({ db: database.db, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl })
+    domain = createDomain({ db: database.db, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress })
     app.decorate('domain', domain)
     if (config.demo) {
       const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword) })
@@ -123,6 +124,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     app.jobs.push(createReportJob({ domain, log: app.log }))
     app.jobs.push(createPaymentJob({ domain, log: app.log }))
     app.jobs.push(createDeviceWatchdog({ domain, log: app.log }))
+    if (config.inboundSmtpPort !== undefined || config.imapUrl) {
+      app.jobs.push(createSupportInboundJob({ domain, supportAddress: config.supportAddress ?? 'support@cockpit.local', smtpPort: config.inboundSmtpPort, smtpHost: config.inboundSmtpHost, imapUrl: config.imapUrl, log: app.log }))
+    }
     const d = domain
     await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
     app.get('/api/health', async () => ({ status: 'ok' }))

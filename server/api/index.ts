@@ -21,6 +21,8 @@ import { deviceRoutes } from './devices.ts'
 import { zevRoutes } from './zev.ts'
 import { openApiPlugin } from './openapi.ts'
 import { refuseNulBytes } from './nul-guard.ts'
+import { supportRoutes } from './support.ts'
+import { shortcutRoutes } from './shortcuts.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -45,4 +47,6 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   paymentRoutes(app, domain)
   deviceRoutes(app, domain)
   zevRoutes(app, domain)
+  supportRoutes(app, domain)
+  shortcutRoutes(app, domain)
 }

@@ -267,6 +267,43 @@ export interface MailOutboxTable {
   last_error: string | null
   created_at: TsDefault
   sent_at: Ts | null
+  /** Reply-To (migration 0100): a support ticket's reply address; null for other mail. */
+  reply_to: Generated<string | null>
+}
+
+/** Support tickets (migration 0100, issue 13 §1): the owner's, with the secret of their reply address. */
+export interface SupportTicketsTable {
+  id: Generated<number>
+  user_id: number
+  installation_id: number | null
+  topic: string
+  status: Generated<'open' | 'closed'>
+  reply_token: string
+  created_at: TsDefault
+  updated_at: TsDefault
+}
+
+/** The conversation of a ticket (migration 0100): from the owner ('user') or from support. */
+export interface SupportMessagesTable {
+  id: Generated<number>
+  ticket_id: number
+  author: 'user' | 'support'
+  author_user_id: number | null
+  body: string
+  via: 'portal' | 'email'
+  /** File names of the attachments refused (issue 13 §1: attachments are not kept). */
+  refused_attachments: ColumnType<string[], string | undefined, string>
+  created_at: TsDefault
+}
+
+/** One person's pinned app path in one installation (migration 0100, issue 13 §2). */
+export interface ShortcutsTable {
+  id: Generated<number>
+  user_id: number
+  installation_id: number
+  name: string
+  url: string
+  created_at: TsDefault
 }
 
 /** Failed sign-ins for throttling (migration 0014); scope 'account' or 'ip'. */
@@ -457,6 +494,9 @@ export interface Database {
   password_reset_tokens: PasswordResetTokensTable
   legal_acceptances: LegalAcceptancesTable
   auth_failures: AuthFailuresTable
+  support_tickets: SupportTicketsTable
+  support_messages: SupportMessagesTable
+  shortcuts: ShortcutsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -30,9 +30,11 @@ import { createLegalService } from './legal/service.ts'
 import { createRegistrationService } from './users/registration.ts'
 import { createPaymentService } from './payments/service.ts'
 import { createDemoProvider } from './payments/provider.ts'
+import { createSupportService } from './support/service.ts'
+import { createShortcutService } from './shortcuts/service.ts'
 
 /** All domain services wired with their dependencies; routes and devices use this. */
-export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000' }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string }) {
+export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local' }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string }) {
   const mail = createMailService({ db })
   const auth = createAuthService({ db, secret: jwtSecret })
   const installations = createInstallationService({ db })
@@ -79,6 +81,8 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     legal,
     registration: createRegistrationService({ db, mail, legal, publicUrl }),
     userManagement: createUserManagementService({ db, installations, mail, passwordReset, endSessions: auth.endSessions }),
+    support: createSupportService({ db, mail, supportAddress, publicUrl }),
+    shortcuts: createShortcutService({ db, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

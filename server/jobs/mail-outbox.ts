@@ -28,7 +28,7 @@ export function createMailJob({ domain, smtpUrl, from, log, everySeconds = 10 }:
         }
         try {
           await transport.sendMail({
-            from, to: m.recipient, subject: m.subject, text: m.body_text, html: m.body_html ?? undefined,
+            from, to: m.recipient, subject: m.subject, text: m.body_text, html: m.body_html ?? undefined, replyTo: m.reply_to ?? undefined,
             attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.content_type, content: Buffer.from(a.content_base64, 'base64') })),
           })
           await domain.mail.markSent(m.id)

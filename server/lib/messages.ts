@@ -348,6 +348,37 @@ const M = {
     fr: 'Veuillez saisir un tarif valide : le forfait est d’au plus {{max}} % du produit électrique standard externe',
     it: 'Inserisci una tariffa valida: il forfait è al massimo il {{max}} % del prodotto elettrico standard esterno',
   },
+  // Support and shortcuts (issue 13; SPEC §8 "message sent", "shortcut added or removed").
+  supportSent: {
+    en: 'Your message has been sent.',
+    de: 'Ihre Nachricht wurde gesendet.',
+    fr: 'Votre message a été envoyé.',
+    it: 'Il tuo messaggio è stato inviato.',
+  },
+  ticketClosed: {
+    en: 'This ticket is closed. Reopen it to write in it.',
+    de: 'Dieses Ticket ist geschlossen. Eröffnen Sie es wieder, um darin zu schreiben.',
+    fr: 'Ce ticket est fermé. Rouvrez-le pour y écrire.',
+    it: 'Questo ticket è chiuso. Riaprilo per scriverci.',
+  },
+  shortcutAdded: {
+    en: 'The shortcut has been added.',
+    de: 'Die Verknüpfung wurde hinzugefügt.',
+    fr: 'Le raccourci a été ajouté.',
+    it: 'La scorciatoia è stata aggiunta.',
+  },
+  shortcutRemoved: {
+    en: 'The shortcut has been removed.',
+    de: 'Die Verknüpfung wurde entfernt.',
+    fr: 'Le raccourci a été supprimé.',
+    it: 'La scorciatoia è stata rimossa.',
+  },
+  shortcutLimit: {
+    en: 'You can keep at most {{max}} shortcuts per facility. Remove one first.',
+    de: 'Sie können höchstens {{max}} Verknüpfungen pro Anlage behalten. Entfernen Sie zuerst eine.',
+    fr: "Vous pouvez garder au plus {{max}} raccourcis par installation. Supprimez-en d'abord un.",
+    it: 'Puoi tenere al massimo {{max}} scorciatoie per struttura. Rimuovine prima una.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

@@ -8,6 +8,8 @@ export interface OutgoingMail {
   text: string
   html?: string
   attachments?: { filename: string; contentType: string; content: Buffer }[]
+  /** Reply-To header: a support ticket's reply address (domain/support), so an answer lands on the ticket. */
+  replyTo?: string
 }
 
 /** Retry delays after a failed attempt; the last one repeats, so a message is never given up. */
@@ -24,7 +26,7 @@ export function createMailService({ db }: { db: Db }) {
       const row = await db
         .insertInto('mail_outbox')
         .values({
-          kind: mail.kind, recipient: mail.to, subject: mail.subject, body_text: mail.text, body_html: mail.html ?? null, last_error: null, sent_at: null,
+          kind: mail.kind, recipient: mail.to, subject: mail.subject, body_text: mail.text, body_html: mail.html ?? null, last_error: null, sent_at: null, reply_to: mail.replyTo ?? null,
           attachments: JSON.stringify((mail.attachments ?? []).map((a) => ({ filename: a.filename, content_type: a.contentType, content_base64: a.content.toString('base64') }))),
         })
         .returning('id')

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { Domain } from '../domain/index.ts'
+import { Id, Page } from '../../shared/schemas/common.ts'
+import { SupportAnswer, SupportRequest, SupportSent, SupportTicket, SupportTicketQuery, SupportTicketSummary, TicketStatus } from '../../shared/schemas/support.ts'
+import { actorOf } from './http.ts'
+import { message, pickLang } from '../lib/messages.ts'
+import { InstallationScope, superusersOnly } from './openapi.ts'
+
+const TicketParams = z.object({ conversationId: Id })
+
+/** The installation the caller writes from, when given (header or query) and an id; else none. */
+function optionalInstallation(req: FastifyRequest): number | null {
+  const raw = req.headers['installation-id'] ?? (req.query as Record<string, unknown> | undefined)?.installation
+  const id = Id.safeParse(Array.isArray(raw) ? raw[0] : raw)
+  return id.success ? id.data : null
+}
+
+/**
+ * Support (SPEC §7 emails/…; issue 13 §1): open a ticket, the caller's tickets (superusers: all) and one
+ * with its conversation; a message in the portal (owner or support), close and reopen (superusers).
+ */
+export function supportRoutes(fastify: FastifyInstance, domain: Domain) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>()
+  app.post('/emails/send-support-email/', {
+    schema: { summary: 'Write to support: opens a ticket (SPEC §8 "message sent")', querystring: InstallationScope, body: SupportRequest, response: { 201: SupportSent } },
+  }, async (req, reply) => {
+    const ticket = await domain.support.create(await actorOf(domain, req), req.body, optionalInstallation(req))
+    return reply.code(201).send({ detail: message('supportSent', pickLang(req.headers['accept-language'])), conversation_id: ticket.id, ticket })
+  })
+  app.get('/emails/support-tickets/', {
+    schema: { summary: "The caller's support tickets (superusers: all), newest activity first", querystring: SupportTicketQuery, response: { 200: Page(SupportTicketSummary) } },
+  }, async (req) => domain.support.list(await actorOf(domain, req), req.query))
+  app.get('/emails/support-tickets/:conversationId/', {
+    schema: { summary: 'A support ticket with its conversation', params: TicketParams, response: { 200: SupportTicket } },
+  }, async (req) => domain.support.get(await actorOf(domain, req), req.params.conversationId))
+  app.post('/emails/support-tickets/:conversationId/messages', {
+    schema: { summary: 'Write in an open ticket (its owner, or support)', params: TicketParams, body: SupportAnswer, response: { 201: SupportTicket } },
+  }, async (req, reply) => reply.code(201).send(await domain.support.post(await actorOf(domain, req), req.params.conversationId, req.body.message)))
+  app.patch('/emails/support-tickets/:conversationId/', {
+    schema: { summary: 'Close or reopen a ticket (support)', security: superusersOnly, params: TicketParams, body: z.object({ status: TicketStatus }), response: { 200: SupportTicket } },
+  }, async (req) => domain.support.setStatus(await actorOf(domain, req), req.params.conversationId, req.body.status))
+}
