@@ -23,6 +23,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3199)
 const DATA_DIR = `${repo}.tmp/e2e-data-${PORT}`
 /** The SMTP server the e2e specs start to capture mail (tests/e2e/accounts-reset.spec.ts): port E2E_PORT + 1000. */
 export const E2E_SMTP_PORT = PORT + 1000
+/** The server's own SMTP receiver for replies to support tickets (tests/e2e/support-shortcuts.spec.ts): port E2E_PORT + 2000. */
+export const E2E_INBOUND_SMTP_PORT = PORT + 2000
 
 export default defineConfig({
   testDir: `${repo}tests/e2e`,
@@ -63,7 +65,7 @@ export default defineConfig({
         timeout: 120_000,
         stdout: 'ignore',
         stderr: 'pipe',
-        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
+        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, INBOUND_SMTP_PORT: String(E2E_INBOUND_SMTP_PORT), INBOUND_SMTP_HOST: '127.0.0.1', ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
       }
     : undefined,
 })

@@ -31,6 +31,9 @@ const RatesPage = lazy(() => import('../features/rates/rates-page.tsx'))
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'))
 const OverviewPage = lazy(() => import('../features/overview/overview-page.tsx'))
 const InstallationViewPage = lazy(() => import('../features/installation-view/installation-view-page.tsx'))
+const SupportPage = lazy(withNamespaces(() => import('../features/support/support-page.tsx'), ['support']))
+const SupportInboxPage = lazy(withNamespaces(() => import('../features/support/inbox-page.tsx'), ['support']))
+const TicketPage = lazy(withNamespaces(() => import('../features/support/ticket-page.tsx'), ['support']))
 
 /**
  * Everything under /facility/:installationId: requires a session (else /login with the
@@ -167,6 +170,15 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
           </Route>
           <Route path={patterns.installationView}>
             <InstallationViewPage installation={installation} />
+          </Route>
+          <Route path={patterns.support}>
+            <SupportPage installation={installation} />
+          </Route>
+          <Route path={patterns.supportInbox}>
+            <SupportInboxPage installation={installation} />
+          </Route>
+          <Route path={patterns.supportTicket}>
+            {(params) => <TicketPage key={params.conversationId} installation={installation} conversationId={params.conversationId} />}
           </Route>
           <Route>
             <NotFound embedded />

@@ -21,6 +21,9 @@ export const paths = {
   reports: (installationId: number | string) => `/facility/${installationId}/reports`,
   overview: (installationId: number | string) => `/facility/${installationId}/overview`,
   installationView: (installationId: number | string) => `/facility/${installationId}/installation-view`,
+  support: (installationId: number | string) => `/facility/${installationId}/support`,
+  supportTicket: (installationId: number | string, conversationId: number | string) => `/facility/${installationId}/support/${conversationId}`,
+  supportInbox: (installationId: number | string) => `/facility/${installationId}/support/inbox`,
 } as const
 
 /** Route patterns for wouter. */
@@ -48,6 +51,9 @@ export const patterns = {
   reports: '/facility/:installationId/reports',
   overview: '/facility/:installationId/overview',
   installationView: '/facility/:installationId/installation-view',
+  support: '/facility/:installationId/support',
+  supportInbox: '/facility/:installationId/support/inbox',
+  supportTicket: '/facility/:installationId/support/:conversationId',
 } as const
 
 /**

@@ -120,21 +120,6 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
   )
 }
 
-/** A screen of a later issue: listed, not a link, marked "coming soon". */
-function Soon({ children }: { children: ReactNode }) {
-  const { t } = useTranslation()
-  return (
-    <li>
-      <span aria-disabled="true" className="flex cursor-not-allowed items-center justify-between gap-2 rounded-lg px-3 py-2 text-sm text-slate-400">
-        <span>{children}</span>
-        <span className="shrink-0 whitespace-nowrap rounded-full bg-slate-100 px-2 py-0.5 text-[10px] font-semibold uppercase tracking-wide text-slate-500">
-          {t('nav.comingSoon')}
-        </span>
-      </span>
-    </li>
-  )
-}
-
 function Sidebar({ installationId, installation }: { installationId: number; installation: Installation | undefined }) {
   const { t } = useTranslation()
   return (
@@ -158,7 +143,7 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
           <NavLink href={`${paths.power(installationId)}#stations`}>{t('nav.chargingStations')}</NavLink>
           {installation ? <ManagementLinks installation={installation} /> : null}
           <NavLink href={paths.settings(installationId)}>{t('nav.settings')}</NavLink>
-          <Soon>{t('nav.support')}</Soon>
+          <NavLink href={paths.support(installationId)}>{t('nav.support')}</NavLink>
         </ul>
       </nav>
       <div className="border-t border-slate-200 p-3">

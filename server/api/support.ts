@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
@@ -6,16 +6,9 @@ import { Id, Page } from '../../shared/schemas/common.ts'
 import { SupportAnswer, SupportRequest, SupportSent, SupportTicket, SupportTicketQuery, SupportTicketSummary, TicketStatus } from '../../shared/schemas/support.ts'
 import { actorOf } from './http.ts'
 import { message, pickLang } from '../lib/messages.ts'
-import { InstallationScope, superusersOnly } from './openapi.ts'
+import { superusersOnly } from './openapi.ts'
 
 const TicketParams = z.object({ conversationId: Id })
-
-/** The installation the caller writes from, when given (header or query) and an id; else none. */
-function optionalInstallation(req: FastifyRequest): number | null {
-  const raw = req.headers['installation-id'] ?? (req.query as Record<string, unknown> | undefined)?.installation
-  const id = Id.safeParse(Array.isArray(raw) ? raw[0] : raw)
-  return id.success ? id.data : null
-}
 
 /**
  * Support (SPEC §7 emails/…; issue 13 §1): open a ticket, the caller's tickets (superusers: all) and one
@@ -24,9 +17,9 @@ function optionalInstallation(req: FastifyRequest): number | null {
 export function supportRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   app.post('/emails/send-support-email/', {
-    schema: { summary: 'Write to support: opens a ticket (SPEC §8 "message sent")', querystring: InstallationScope, body: SupportRequest, response: { 201: SupportSent } },
+    schema: { summary: 'Write to support: opens a ticket (SPEC §8 "message sent")', body: SupportRequest, response: { 201: SupportSent } },
   }, async (req, reply) => {
-    const ticket = await domain.support.create(await actorOf(domain, req), req.body, optionalInstallation(req))
+    const ticket = await domain.support.create(await actorOf(domain, req), req.body)
     return reply.code(201).send({ detail: message('supportSent', pickLang(req.headers['accept-language'])), conversation_id: ticket.id, ticket })
   })
   app.get('/emails/support-tickets/', {

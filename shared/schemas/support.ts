@@ -5,10 +5,15 @@ import { IdNumber, Text, TEXT_MAX } from './common.ts'
 export const SUPPORT_TOPICS = ['charging', 'billing', 'rfid', 'account', 'technical', 'other'] as const
 export type SupportTopic = (typeof SUPPORT_TOPICS)[number]
 
-/** POST /api/emails/send-support-email/ (SPEC §7): `{topic, message}`; message 1..5,000 characters, lines allowed. */
+/**
+ * POST /api/emails/send-support-email/ (SPEC §7): `{topic, message}`; message 1..5,000 characters, lines
+ * allowed. Optional `installation_id`: the facility the person writes from (kept for the links in mails;
+ * ignored unless they belong to it).
+ */
 export const SupportRequest = z.object({
   topic: z.enum(SUPPORT_TOPICS),
   message: Text(TEXT_MAX.message, { multiline: true }).min(1),
+  installation_id: IdNumber.optional(),
 })
 export type SupportRequest = z.infer<typeof SupportRequest>
 

@@ -89,7 +89,7 @@ export async function fuzzAs(actor: 'admin1' | 'resident') {
     const realIds: Record<string, Array<string | number>> = {
       installationId: [t1.installationId, env.tenants[2].installationId], stationId: [t1.station.id, t1.readableStation!.id], deviceId: [t1.station.device_id],
       rfidId: [t1.rfidId, t1.ownRfidId!], timerId: [t1.timerId], rateId: [t1.rateId], reportId: [t1.reportId], objectId: [t1.objectId],
-      sessionId: [t1.sessionId], userId: [t1.userId, env.residentId], id: [t1.userId, env.residentId], paymentInfoId: [t1.paymentInfoId],
+      sessionId: [t1.sessionId], shortcutId: [t1.shortcutId!], conversationId: [t1.conversationId!], userId: [t1.userId, env.residentId], id: [t1.userId, env.residentId], paymentInfoId: [t1.paymentInfoId],
       kind: ['power', 'water', 'heat'], country: ['CH', 'DE'],
     }
     // Deletes last, so the other operations meet a world that still has its objects.

@@ -152,6 +152,10 @@ export interface TenantObjects {
   /** a member of this installation only (not the resident): the target of identity changes */
   userId: number
   paymentInfoId: number
+  /** the neighbour's shortcut in this installation (issue 13 §2) */
+  shortcutId?: number
+  /** the neighbour's support ticket (issue 13 §1) */
+  conversationId?: number
 }
 
 /**
@@ -196,13 +200,16 @@ export async function startTenants() {
     const session = await one(db.selectFrom('charging_sessions').select('id').where('installation_id', '=', installationId).where('station_id', '=', station.id).where('end', 'is not', null).executeTakeFirst(),
       () => db.insertInto('charging_sessions').values({ installation_id: installationId, station_id: station.id, rfid_id: rfid.id, user_id: neighbour, start: new Date(Date.now() - 7200_000), end: new Date(Date.now() - 3600_000), energy_kwh: 5, high_kwh: 5, low_kwh: 0, price_rappen: 150, fee_rappen: 0, status: 'unpaid', paid_on: null, set_by_timer: false }).returning('id').executeTakeFirstOrThrow())
     const payment = await db.selectFrom('payment_methods').select('id').where('user_id', '=', neighbour).executeTakeFirstOrThrow()
+    const shortcut = await db.insertInto('shortcuts').values({ user_id: neighbour, installation_id: installationId, name: 'matrix', url: `/facility/${installationId}/power` }).returning('id').executeTakeFirstOrThrow()
+    const ticket = await db.insertInto('support_tickets').values({ user_id: neighbour, installation_id: installationId, topic: 'other', reply_token: `${installationId}`.padStart(40, 'f') }).returning('id').executeTakeFirstOrThrow()
+    await db.insertInto('support_messages').values({ ticket_id: ticket.id, author: 'user', author_user_id: neighbour, body: 'matrix', via: 'portal' }).execute()
     const readableStation = stations.find((s) => readable.includes(s.id))
     const ownRfid = resident ? rfids.find((r) => r.user_id === resident) : undefined
     return {
       installationId, station: { id: station.id, device_id: station.device_id },
       readableStation: readableStation && { id: readableStation.id, device_id: readableStation.device_id },
       rfidId: rfid.id, ownRfidId: ownRfid?.id, timerId: timer.id, rateId: rate.id, reportId: report.id, objectId: object.id,
-      sessionId: session.id, userId: neighbour, paymentInfoId: payment.id,
+      sessionId: session.id, userId: neighbour, paymentInfoId: payment.id, shortcutId: shortcut.id, conversationId: ticket.id,
     }
   }
   const resident = (await db.selectFrom('users').select('id').where('email', '=', 'user@example.com').executeTakeFirstOrThrow()).id

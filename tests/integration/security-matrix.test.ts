@@ -20,12 +20,12 @@ import { apiSurface, fillPath, sample, type ApiDocument, type Operation } from '
  */
 
 /** Installation-wide writes a resident may make for themselves (SPEC §2: order a card, add their own card by tag). */
-const RESIDENT_SELF_SERVICE = new Set(['POST /api/emails/send-ordering-new-rfid/', 'POST /api/rfids/'])
+const RESIDENT_SELF_SERVICE = new Set(['POST /api/emails/send-ordering-new-rfid/', 'POST /api/rfids/', 'POST /api/cockpit/installations/{installationId}/shortcuts/'])
 
 /** Path parameters naming an object (and what in TenantObjects fills them); others come from their schema. */
-const OBJECT_PARAMS = ['stationId', 'rfidId', 'deviceId', 'timerId', 'rateId', 'reportId', 'objectId', 'sessionId', 'userId', 'id', 'paymentInfoId'] as const
+const OBJECT_PARAMS = ['stationId', 'rfidId', 'deviceId', 'timerId', 'rateId', 'reportId', 'objectId', 'sessionId', 'userId', 'id', 'paymentInfoId', 'shortcutId', 'conversationId'] as const
 /** Objects the resident holds no right to in installation 1 (rates, reports and nodes are admin matters: writes only). */
-const PERSONAL_PARAMS = new Set(['stationId', 'rfidId', 'deviceId', 'timerId', 'sessionId', 'userId', 'id', 'paymentInfoId'])
+const PERSONAL_PARAMS = new Set(['stationId', 'rfidId', 'deviceId', 'timerId', 'sessionId', 'userId', 'id', 'paymentInfoId', 'shortcutId', 'conversationId'])
 
 type Target = 'own1' | 'other2' | 'mixed' | 'readable'
 type Expectation = 'deny' | 'allow' | 'skip'
@@ -44,6 +44,8 @@ function valueOf(name: string, t: TenantObjects, target: Target): string | numbe
     case 'sessionId': return t.sessionId
     case 'userId': case 'id': return t.userId
     case 'paymentInfoId': return t.paymentInfoId
+    case 'shortcutId': return t.shortcutId
+    case 'conversationId': return t.conversationId
     case 'kind': return 'power'
     case 'meterType': return 'main_power'
     case 'country': return 'CH'

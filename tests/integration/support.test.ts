@@ -51,7 +51,7 @@ function mailReply(from: string, to: string, text: string, attachments: { filena
 }
 
 async function openTicket(token: string, message = 'My car does not charge at station 2.\nIt says error.') {
-  const r = await api().post('/api/emails/send-support-email/').set(auth(token)).set('installation-id', '1').send({ topic: 'charging', message }).expect(201)
+  const r = await api().post('/api/emails/send-support-email/').set(auth(token)).send({ topic: 'charging', message, installation_id: 1 }).expect(201)
   return r.body as { detail: string; conversation_id: number; ticket: { id: number; status: string; messages: { author: string; body: string }[] } }
 }
 

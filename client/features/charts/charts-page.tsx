@@ -15,6 +15,8 @@ import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevData } from './api.ts'
 import { ZevReport } from './zev-report.tsx'
 import { availableKinds, buildingFlow, CHART_KINDS, isLineSeries, timeWeightedAverage, upTo, type ChartKind } from './kinds.ts'
+import { PinButton } from '../../components/pin-button.tsx'
+import { paths } from '../../app/paths.ts'
 
 // Both chart libraries load only when a chart is drawn: lightweight-charts for kW and % lines,
 // Tremor's BarChart (recharts) for per-bucket bars.
@@ -57,9 +59,11 @@ export default function ChartsPage({ installation }: { installation: Installatio
   useDocumentTitle(t('title'))
   const tz = installation.timezone
   const f = useFormats(tz)
-  const [period, setPeriod] = useState<Period>('day')
-  const [date, setDate] = useState(() => localDate(new Date(), tz))
-  const [kind, setKind] = useState<ChartKind>('consumption')
+  // A shortcut (issue 13 §2) opens the chart with its kind and period: ?kind=…&period=…&date=YYYY-MM-DD.
+  const [initial] = useState(() => new URLSearchParams(window.location.search))
+  const [period, setPeriod] = useState<Period>(() => ((PERIODS as readonly string[]).includes(initial.get('period') ?? '') ? (initial.get('period') as Period) : 'day'))
+  const [date, setDate] = useState(() => (/^\d{4}-\d{2}-\d{2}$/.test(initial.get('date') ?? '') ? initial.get('date')! : localDate(new Date(), tz)))
+  const [kind, setKind] = useState<ChartKind>(() => CHART_KINDS.find((k) => k.key === initial.get('kind'))?.key ?? 'consumption')
   const [data, setData] = useState<{ stats: Statistics & { averages?: Record<string, number | null> }; totals: Totals; zev: ZevData | null } | null>(null)
   const [kinds, setKinds] = useState<ChartKind[] | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -123,7 +127,10 @@ export default function ChartsPage({ installation }: { installation: Installatio
 
   return (
     <div className="mx-auto max-w-5xl space-y-4">
-      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+        <PinButton installationId={installation.id} name={`${t(`kind.${kind}`)} · ${periodLabel}`} url={`${paths.charts(installation.id)}?${new URLSearchParams({ kind, period, date: range.date })}`} />
+      </div>
       <div className="flex flex-wrap items-center gap-3">
         <div role="group" aria-label={t('period.label')} className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5">
           {PERIODS.map((p) => (

@@ -7,6 +7,7 @@ import { paths } from '../../app/paths.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { Loading, useDocumentTitle } from '../../components/ui.tsx'
 import { dayPart } from './greeting.ts'
+import { ShortcutList } from './shortcut-list.tsx'
 
 /**
  * Home (SPEC §2): greeting with the first name and the last login, i.e. the login before this one
@@ -32,6 +33,8 @@ export default function HomePage({ installation }: { installation: Installation 
           {user.previous_login ? t('lastLogin', { date: f.dateTime(user.previous_login) }) : t('firstLogin')}
         </p>
       </section>
+
+      <ShortcutList installationId={installation.id} />
 
       <section aria-labelledby="home-shortcuts">
         <h2 id="home-shortcuts" className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500">

@@ -24,6 +24,7 @@ import { StationTimers } from './station-timers.tsx'
 import { StationCharts } from './station-charts.tsx'
 import { updateStation } from './api.ts'
 import { stationJournal, stationRfids } from './station-api.ts'
+import { PinButton } from '../../components/pin-button.tsx'
 
 const TABS = ['status', 'timer', 'journal', 'charts', 'rfids', 'management'] as const
 type Tab = (typeof TABS)[number]
@@ -73,7 +74,10 @@ export default function StationPage({ installation, stationId }: { installation:
         </Notice>
       ) : (
         <>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{station.name}</h1>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{station.name}</h1>
+            <PinButton installationId={installation.id} name={station.name} url={`/facility/${installation.id}/power/stations/${station.id}`} />
+          </div>
           <div role="tablist" aria-label={t('station.tabs')} className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0" onKeyDown={onKey}>
             {TABS.map((name) => (
               <button

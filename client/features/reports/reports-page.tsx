@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
 import { Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { PinButton } from '../../components/pin-button.tsx'
+import { paths } from '../../app/paths.ts'
 import { createReport, deleteReport, dispatchReport, INTERVALS, listReports, REPORT_TYPES, updateReport, type Report, type ReportInput } from './api.ts'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
@@ -44,7 +46,10 @@ export default function ReportsPage({ installation }: { installation: Installati
 
   return (
     <div className="mx-auto max-w-4xl space-y-4">
-      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
+        <PinButton installationId={installation.id} name={t('title')} url={paths.reports(installation.id)} />
+      </div>
       {message ? <Notice tone="info">{message}</Notice> : null}
       {problem ? (
         <Notice tone="error" role="alert">

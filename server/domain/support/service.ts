@@ -126,10 +126,11 @@ export function createSupportService({ db, mail, supportAddress, publicUrl }: De
 
     /**
      * POST /emails/send-support-email/ (SPEC §7): open a ticket with `topic` and `message`; the
-     * installation the caller was in (optional) is kept for the link in mails. Mails: a confirmation to the
+     * installation the caller writes from (`installation_id`, optional) is kept for the link in mails. Mails: a confirmation to the
      * owner and the ticket to every superuser, each with the reply address.
      */
-    async create(actor: Actor, input: SupportRequest, installationId: number | null): Promise<SupportTicket> {
+    async create(actor: Actor, input: SupportRequest): Promise<SupportTicket> {
+      let installationId = input.installation_id ?? null
       if (installationId !== null) {
         const member = actor.is_superuser || (await db.selectFrom('installation_users').select('user_id').where('user_id', '=', actor.id).where('installation_id', '=', installationId).executeTakeFirst())
         const exists = await db.selectFrom('installations').select('id').where('id', '=', installationId).executeTakeFirst()
