@@ -95,3 +95,19 @@ test('a pinned station is listed on Home and its shortcut opens the station', as
   await expect(page.getByRole('status').filter({ hasText: 'The shortcut has been removed.' })).toBeVisible()
   await expect(page.getByText('Pin a charging station')).toBeVisible()
 })
+
+test('a chart pinned with its period opens with that period', async ({ page }) => {
+  await logIn(page, 'user@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charts', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Charts' })).toBeVisible()
+  await page.getByRole('button', { name: 'Week', exact: true }).click()
+  await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute('aria-pressed', 'true')
+  await page.getByRole('button', { name: 'Pin to Home' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'The shortcut has been added.' })).toBeVisible()
+
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Main Menu', exact: true }).click()
+  await page.getByRole('list', { name: 'Your shortcuts' }).getByRole('link', { name: / · / }).click()
+  await expect(page).toHaveURL(/\/charts\?kind=\w+&period=week&date=\d{4}-\d{2}-\d{2}$/)
+  await expect(page.getByRole('button', { name: 'Week', exact: true })).toHaveAttribute('aria-pressed', 'true')
+  await expect(page.getByRole('button', { name: 'Unpin' })).toBeVisible()
+})
