@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { existsSync } from 'node:fs'
 import nodemailer from 'nodemailer'
+import AxeBuilder from '@axe-core/playwright'
 import { logIn, PASSWORD } from './fixtures.ts'
 import { captureMail, decodeQp } from './mail-capture.ts'
 
@@ -25,6 +26,8 @@ test('a resident opens a ticket, support answers in the portal, the resident ans
   await expect(page.getByRole('heading', { level: 1, name: 'Support' })).toBeVisible()
   await expect(page.getByText('+41 44 000 00 00')).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Frequently asked questions' })).toBeVisible()
+  const supportScan = await new AxeBuilder({ page }).include('main').analyze()
+  expect(supportScan.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
   const form = page.getByRole('form', { name: 'Write to support' })
   await form.getByRole('button', { name: 'Send message' }).click()
   await expect(form.getByText('The field is required.').first()).toBeVisible()
@@ -69,6 +72,8 @@ test('a resident opens a ticket, support answers in the portal, the resident ans
   await expect(conversation.getByRole('listitem').nth(2)).toContainText('by e-mail')
   await expect(conversation.getByRole('listitem').nth(2)).toContainText('That worked, thank you!')
   await expect(conversation.getByRole('listitem').nth(2)).not.toContainText('On Mon')
+  const ticketScan = await new AxeBuilder({ page }).include('main').analyze()
+  expect(ticketScan.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
 })
 
 test('a pinned station is listed on Home and its shortcut opens the station', async ({ page }) => {
