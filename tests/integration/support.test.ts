@@ -7,6 +7,7 @@ import { auth, startWithTokens } from './helpers.ts'
 import { startSmtpReceiver } from '../../server/jobs/support-inbound.ts'
 import { createMailJob } from '../../server/jobs/mail-outbox.ts'
 import { REPLY_MARKER } from '../../server/domain/support/reply.ts'
+import { ConfigError, loadConfig } from '../../config/env.ts'
 
 /**
  * Support tickets with e-mail replies (issue 13 §1; SPEC §2, §3, §4, §7, §8): the portal calls, the rights,
@@ -112,6 +113,9 @@ describe('support tickets (issue 13 §1)', () => {
     await api().patch(`/api/emails/support-tickets/${id}/`).set(auth(env.tokens.user)).send({ status: 'closed' }).expect(403)
     await api().patch(`/api/emails/support-tickets/${id}/`).set(auth(env.tokens.admin)).send({ status: 'closed' }).expect(403)
     await api().get(`/api/emails/support-tickets/${id}/`).expect(401)
+    // Naming a facility one does not belong to links nothing to it.
+    const foreign = await api().post('/api/emails/send-support-email/').set(auth(env.tokens.bern)).send({ topic: 'other', message: 'x', installation_id: 1 }).expect(201)
+    expect(foreign.body.ticket.installation_id).toBeNull()
   })
 
   it('support answers in the portal, the resident answers by e-mail (quote stripped): the ticket shows all three', async () => {
@@ -178,5 +182,14 @@ describe('support tickets (issue 13 §1)', () => {
     const ticket = (await api().get(`/api/emails/support-tickets/${id}/`).set(auth(env.tokens.user)).expect(200)).body
     expect(ticket).toMatchObject({ status: 'open' })
     expect(ticket.messages.map((m: { body: string }) => m.body)).toEqual(['Close me', 'One more thing'])
+  })
+})
+
+describe('support mail settings', () => {
+  it('derive the support address from MAIL_FROM, and check the receiver port and the IMAP URL', () => {
+    expect(loadConfig({ MAIL_FROM: 'Cockpit <no-reply@cockpit.example.ch>' }).supportAddress).toBe('support@cockpit.example.ch')
+    expect(loadConfig({ SUPPORT_ADDRESS: 'help@example.ch', INBOUND_SMTP_PORT: '2525', IMAP_URL: 'imaps://u:p@mail.example.ch/INBOX' })).toMatchObject({ supportAddress: 'help@example.ch', inboundSmtpPort: 2525, imapUrl: 'imaps://u:p@mail.example.ch/INBOX' })
+    expect(() => loadConfig({ IMAP_URL: 'http://mail.example.ch' })).toThrow(ConfigError)
+    expect(() => loadConfig({ INBOUND_SMTP_PORT: '70000' })).toThrow(/INBOUND_SMTP_PORT/)
   })
 })
