@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { existsSync } from 'node:fs'
 import nodemailer from 'nodemailer'
-import AxeBuilder from '@axe-core/playwright'
+import { AxeBuilder } from '@axe-core/playwright'
 import { logIn, PASSWORD } from './fixtures.ts'
 import { captureMail, decodeQp } from './mail-capture.ts'
 
