@@ -73,7 +73,7 @@ export default function TicketPage({ installation, conversationId }: { installat
       <ol aria-label={t('detail.conversation')} className="space-y-3">
         {ticket.messages.map((m) => {
           const mine = (m.author === 'user') === own
-          const who = m.author === 'support' ? (support ? t('detail.fromSupportYou') : t('detail.fromSupport')) : own ? t('detail.fromYou') : ticket.owner.full_name
+          const who = m.author === 'support' ? t('detail.fromSupport') : own ? t('detail.fromYou') : ticket.owner.full_name
           return (
             <li key={m.id} aria-label={who} className={cx('rounded-2xl border p-4 shadow-sm', mine ? 'ml-8 border-brand-200 bg-brand-50' : 'mr-8 border-slate-200 bg-white')}>
               <p className="text-xs font-semibold text-slate-600">
