@@ -79,6 +79,8 @@ const T = {
   tag_objects: { en: 'Objects and meters.', de: 'Objekte und Zähler.', fr: 'Objets et compteurs.', it: 'Oggetti e contatori.' },
   tag_statistics: { en: 'Energy, water and heat statistics.', de: 'Energie-, Wasser- und Wärmestatistiken.', fr: "Statistiques d'énergie, d'eau et de chaleur.", it: 'Statistiche di energia, acqua e calore.' },
   tag_rates: { en: 'Power, water and heat rates; the tariff in force.', de: 'Strom-, Wasser- und Wärmetarife; der gültige Tarif.', fr: "Tarifs d'électricité, d'eau et de chaleur ; le tarif en vigueur.", it: 'Tariffe di energia, acqua e calore; la tariffa in vigore.' },
+  tag_support: { en: 'Support tickets; replies by e-mail land on them.', de: 'Support-Tickets; Antworten per E-Mail landen darin.', fr: "Tickets de support ; les réponses par e-mail y arrivent.", it: "Ticket di supporto; le risposte via e-mail vi arrivano." },
+  tag_shortcuts: { en: "A person's shortcuts to screens and objects.", de: 'Verknüpfungen einer Person zu Ansichten und Objekten.', fr: "Raccourcis d'une personne vers des écrans et des objets.", it: 'Scorciatoie di una persona verso schermate e oggetti.' },
   tag_reports: { en: 'Reports and their dispatch (CSV, XLSX).', de: 'Berichte und ihr Versand (CSV, XLSX).', fr: 'Rapports et leur envoi (CSV, XLSX).', it: 'Report e il loro invio (CSV, XLSX).' },
   tag_payments: { en: 'Payment methods, checkout and charging due sessions.', de: 'Zahlungsmittel, Bezahlvorgang und Abrechnung fälliger Ladevorgänge.', fr: 'Moyens de paiement, paiement et facturation des sessions dues.', it: 'Metodi di pagamento, checkout e addebito delle sessioni dovute.' },
 } satisfies Record<string, Record<Lang, string>>
@@ -100,6 +102,8 @@ export const TAGS: [string, RegExp][] = [
   ['reports', /\/reports\//],
   ['statistics', /^\/api\/statistics\//],
   ['sessions', /^\/api\/rfids-charge\//],
+  ['support', /(support-tickets|send-support-email)/],
+  ['shortcuts', /\/shortcuts\//],
   ['rfids', /(rfids|learned_rfid|send-ordering-new-rfid)/],
   ['live', /(^\/api\/metrics\/|\/(flow|overview|energy_return)$)/],
   ['stations', /(charging_stations|ladestation)/],
