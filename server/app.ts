@@ -25,7 +25,7 @@ import { createMailJob } from './jobs/mail-outbox.ts'
 import { createReportJob } from './jobs/reports.ts'
 import { createPaymentJob } from './jobs/payments.ts'
 import { createDeviceWatchdog } from './jobs/device-watchdog.ts'
-import { createSupportInboundJob } from './jobs/support-inbound.ts'
+import { createImapJob, createSmtpReceiverService } from './jobs/support-inbound.ts'
 import { registerSecurity, trustProxyOption } from './api/security.ts'
 import { compression, serveClient } from './lib/static.ts'
 
@@ -35,6 +35,8 @@ declare module 'fastify' {
     relay?: Relay
     simulator?: Simulator
     jobs: Job[]
+    /** The SMTP receiver for replies to support tickets (INBOUND_SMTP_PORT), started by startBackground. */
+    supportInbound?: { start(): Promise<void>; stop(): Promise<void> }
     /** Runs `jobs` once started (startBackground): timers in this process, or pg-boss on Postgres. */
     jobRunner?: JobRunner
     /** DATABASE_URL when the system of record is a Postgres server (jobs then go through pg-boss). */
@@ -124,8 +126,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     app.jobs.push(createReportJob({ domain, log: app.log }))
     app.jobs.push(createPaymentJob({ domain, log: app.log }))
     app.jobs.push(createDeviceWatchdog({ domain, log: app.log }))
-    if (config.inboundSmtpPort !== undefined || config.imapUrl) {
-      app.jobs.push(createSupportInboundJob({ domain, supportAddress: config.supportAddress ?? 'support@cockpit.local', smtpPort: config.inboundSmtpPort, smtpHost: config.inboundSmtpHost, imapUrl: config.imapUrl, log: app.log }))
+    // Replies to support tickets (issue 13 §1): an IMAP mailbox read by a job, and/or the built-in SMTP receiver.
+    const supportAddress = config.supportAddress ?? 'support@cockpit.local'
+    if (config.imapUrl) app.jobs.push(createImapJob({ domain, supportAddress, imapUrl: config.imapUrl, log: app.log }))
+    if (config.inboundSmtpPort !== undefined) {
+      const receiver = createSmtpReceiverService({ domain, supportAddress, port: config.inboundSmtpPort, host: config.inboundSmtpHost, log: app.log })
+      app.decorate('supportInbound', receiver)
+      app.addHook('onClose', async () => receiver.stop())
     }
     const d = domain
     await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
@@ -167,6 +174,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 /** Start what runs in the background: the simulator (with its backfill) and scheduled jobs. */
 export async function startBackground(app: FastifyInstance): Promise<void> {
   if (app.simulator) await app.simulator.start()
+  await app.supportInbound?.start()
   // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster
   // (issue 16 §2); the embedded database has one process, so timers in it suffice.
   app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log) : inProcessRunner(app.jobs, app.log)

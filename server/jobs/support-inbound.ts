@@ -5,6 +5,7 @@ import { ImapFlow } from 'imapflow'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Domain } from '../domain/index.ts'
 import type { InboundOutcome } from '../domain/support/service.ts'
+import type { Job } from './runner.ts'
 import { stripQuoted, tokensIn } from '../domain/support/reply.ts'
 
 /** Largest inbound mail accepted (SMTP SIZE); larger ones are refused with 552 before their data is read. */
@@ -132,33 +133,36 @@ export async function pollImap({ domain, supportAddress, imapUrl, log }: { domai
   return handled
 }
 
-/** The inbound mail job: the SMTP receiver when `smtpPort` is set, the IMAP poll when `imapUrl` is. */
-export function createSupportInboundJob({ domain, supportAddress, smtpPort, smtpHost, imapUrl, log }: { domain: Domain; supportAddress: string; smtpPort?: number; smtpHost?: string; imapUrl?: string; log: FastifyBaseLogger }) {
-  let receiver: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined
-  let timer: NodeJS.Timeout | undefined
-  let polling = false
-  const poll = () => {
-    if (polling || !imapUrl) return
-    polling = true
-    pollImap({ domain, supportAddress, imapUrl, log }).catch((err: unknown) => log.warn({ err: (err as Error).message }, 'IMAP mailbox not read, will retry')).finally(() => (polling = false))
-  }
+/**
+ * Read the IMAP mailbox every minute (server/jobs/runner.ts: on Postgres one process in the cluster reads it
+ * at a time, so two processes never hand the same message on twice).
+ */
+export function createImapJob({ domain, supportAddress, imapUrl, log }: { domain: Domain; supportAddress: string; imapUrl: string; log: FastifyBaseLogger }): Job {
   return {
-    start() {
-      if (smtpPort !== undefined) {
-        startSmtpReceiver({ domain, supportAddress, port: smtpPort, host: smtpHost, log }).then((r) => {
-          receiver = r
-          log.info({ port: r.port }, 'support SMTP receiver listening')
-        }, (err: unknown) => log.error({ err }, 'support SMTP receiver did not start'))
-      }
-      if (imapUrl) {
-        poll()
-        timer = setInterval(poll, IMAP_POLL_MS)
-        timer.unref()
-      }
+    name: 'support-imap',
+    schedule: { everySeconds: IMAP_POLL_MS / 1000 },
+    runAtStart: true,
+    async run() {
+      await pollImap({ domain, supportAddress, imapUrl, log }).catch((err: unknown) => log.warn({ err: (err as Error).message }, 'IMAP mailbox not read, will retry'))
     },
-    stop() {
-      clearInterval(timer)
-      void receiver?.close()
+  }
+}
+
+/**
+ * The SMTP receiver as a background service of this process (started by server/app.ts startBackground,
+ * stopped on close): a listener, not a scheduled job, so each process that is given INBOUND_SMTP_PORT
+ * listens on its own host.
+ */
+export function createSmtpReceiverService(opts: { domain: Domain; supportAddress: string; port: number; host?: string; log: FastifyBaseLogger }) {
+  let receiver: Awaited<ReturnType<typeof startSmtpReceiver>> | undefined
+  return {
+    async start() {
+      receiver = await startSmtpReceiver(opts)
+      opts.log.info({ port: receiver.port }, 'support SMTP receiver listening')
+    },
+    async stop() {
+      await receiver?.close()
+      receiver = undefined
     },
   }
 }

@@ -82,7 +82,7 @@ describe('support tickets (issue 13 §1)', () => {
     const address = await env.app.domain!.support.replyAddressOf(conversation_id)
     const job = createMailJob({ domain: env.app.domain!, smtpUrl, from: 'Cockpit <no-reply@cockpit.local>', log: env.app.log })
     await job.runOnce()
-    job.stop()
+    job.close()
     const mine = delivered.filter((d) => d.to === 'user@example.com' && d.raw.includes(address))
     expect(mine.length).toBeGreaterThan(0)
     expect(mine[0].raw).toMatch(new RegExp(`^Reply-To: ${address.replace('+', '\\+')}`, 'mi'))
