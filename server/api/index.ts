@@ -19,6 +19,7 @@ import { reportRoutes } from './reports.ts'
 import { paymentRoutes } from './payments.ts'
 import { openApiPlugin } from './openapi.ts'
 import { refuseNulBytes } from './nul-guard.ts'
+import { ocppRoutes } from './ocpp.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -41,4 +42,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   objectRoutes(app, domain)
   reportRoutes(app, domain)
   paymentRoutes(app, domain)
+  ocppRoutes(app, domain)
 }

@@ -28,6 +28,7 @@ import { createLegalService } from './legal/service.ts'
 import { createRegistrationService } from './users/registration.ts'
 import { createPaymentService } from './payments/service.ts'
 import { createDemoProvider } from './payments/provider.ts'
+import { createOcppService } from './ocpp/service.ts'
 
 /** All domain services wired with their dependencies; routes and devices use this. */
 export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000' }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string }) {
@@ -46,6 +47,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
   return {
     db,
     auth,
+    ocpp: createOcppService({ db, installations, sessions, stations, measurements }),
     users: createUserService({ db, endSessions: auth.endSessions }),
     installations,
     tariffs,

@@ -336,6 +336,18 @@ const M = {
     fr: 'Une entrée avec ces valeurs existe déjà.',
     it: 'Esiste già una voce con questi valori.',
   },
+  ocppIdTaken: {
+    en: 'This charge point id is already bound to another charging station.',
+    de: 'Diese Ladepunkt-ID ist bereits mit einer anderen Ladestation verbunden.',
+    fr: 'Cet identifiant de point de charge est déjà lié à une autre borne de recharge.',
+    it: 'Questo ID del punto di ricarica è già associato a un’altra stazione di ricarica.',
+  },
+  ocppNotBound: {
+    en: 'This charging station is not connected over OCPP.',
+    de: 'Diese Ladestation ist nicht über OCPP verbunden.',
+    fr: "Cette borne de recharge n'est pas connectée via OCPP.",
+    it: 'Questa stazione di ricarica non è collegata tramite OCPP.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

@@ -1,0 +1,345 @@
+import crypto from 'node:crypto'
+import { sql } from 'kysely'
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import type { SessionService } from '../sessions/service.ts'
+import type { StationService } from '../stations/service.ts'
+import type { MeasurementService } from '../measurements/service.ts'
+import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { isAdmin } from '../../../shared/rules/permissions.ts'
+import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
+import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.ts'
+
+/** SPEC §4 status codes the central system sets (shared/rules/status-codes.ts). */
+export const OCPP_STATUS_CODE = { ok: 0, evseError: 17, noHeartbeat: 18 } as const
+
+/** Where a charge point is bound: its station, the station's installation and the connector it charges on. */
+export interface ChargePointRef {
+  id: string
+  installationId: number
+  stationId: number
+  connectorId: number
+}
+
+/** OCPP 1.6 AuthorizationStatus of an idTag (OCPP 1.6 §7.2 IdTagInfo). */
+export type AuthorizationStatus = 'Accepted' | 'Blocked' | 'Expired' | 'Invalid' | 'ConcurrentTx'
+
+/** One sampled value of a MeterValues or StopTransaction transactionData entry (OCPP 1.6 §7.43). */
+export interface SampledValue {
+  value: string
+  measurand?: string
+  unit?: string
+  context?: string
+  phase?: string
+}
+
+/**
+ * OCPP 1.6 ChargePointStatus → the station's SPEC §4 status (issue 14 §3): Available → noCar, Preparing
+ * → carPluggedIn, Charging → charging, SuspendedEV/SuspendedEVSE/Finishing → carPluggedIn (the reason
+ * stays in the binding's last_status), Reserved → noCar with the `reserved` alert, Unavailable → off,
+ * Faulted → failure with status code 17 and the OCPP error code as an alert.
+ */
+export function stationStatusOf(status: string, errorCode = 'NoError'): { status: string; status_code: number; alerts: string[] } {
+  switch (status) {
+    case 'Available':
+      return { status: 'noCar', status_code: 0, alerts: [] }
+    case 'Preparing':
+    case 'SuspendedEV':
+    case 'SuspendedEVSE':
+    case 'Finishing':
+      return { status: 'carPluggedIn', status_code: 0, alerts: [] }
+    case 'Charging':
+      return { status: 'charging', status_code: 0, alerts: [] }
+    case 'Reserved':
+      return { status: 'noCar', status_code: 0, alerts: ['reserved'] }
+    case 'Unavailable':
+      return { status: 'off', status_code: 0, alerts: [] }
+    case 'Faulted':
+      return { status: 'failure', status_code: OCPP_STATUS_CODE.evseError, alerts: [errorCode] }
+    default:
+      return { status: 'unknown', status_code: 1, alerts: [] }
+  }
+}
+
+/** Energy register in Wh and power in kW from sampled values (units Wh/kWh, W/kW; OCPP 1.6 §7.43). */
+export function readSamples(values: SampledValue[]): { energyWh: number | null; powerKw: number | null; soc: number | null } {
+  let energyWh: number | null = null
+  let powerKw: number | null = null
+  let soc: number | null = null
+  for (const v of values) {
+    const n = Number(v.value)
+    if (!Number.isFinite(n)) continue
+    // Per phase values add up to the total only when no total is sent; a total wins.
+    if (v.phase && v.phase !== 'N') continue
+    const measurand = v.measurand ?? 'Energy.Active.Import.Register'
+    if (measurand === 'Energy.Active.Import.Register') energyWh = v.unit === 'kWh' ? n * 1000 : n
+    else if (measurand === 'Power.Active.Import') powerKw = v.unit === 'kW' ? n : n / 1000
+    else if (measurand === 'SoC') soc = n
+  }
+  return { energyWh, powerKw, soc }
+}
+
+/**
+ * The OCPP 1.6J central system's domain side (issue 14): admins bind a station (and connector) to a
+ * charge point id with a password shown once; the device side (server/devices/ocpp) checks charge point
+ * credentials and turns their messages into station states, RFID decisions, sessions with energy and
+ * prices, and meter readings, through the same tables the simulator writes.
+ */
+export function createOcppService({ db, installations, sessions, stations, measurements }: {
+  db: Db
+  installations: InstallationService
+  sessions: SessionService
+  stations: StationService
+  measurements: MeasurementService
+}) {
+  async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
+    if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
+  }
+
+  async function stationIn(installationId: number, stationId: number) {
+    const s = await db.selectFrom('charging_stations').select(['id', 'installation_id']).where('id', '=', stationId).where('installation_id', '=', installationId).executeTakeFirst()
+    if (!s) throw NotFound()
+    return s
+  }
+
+  function toBinding(r: { station_id: number; id: string; connector_id: number; vendor: string | null; model: string | null; firmware: string | null; last_status: string | null; last_boot_at: Date | null; last_message_at: Date | null; connected: boolean; messages_in: number; messages_out: number }): OcppBinding {
+    return {
+      station_id: r.station_id, charge_point_id: r.id, connector_id: r.connector_id, vendor: r.vendor, model: r.model, firmware: r.firmware,
+      last_status: r.last_status, last_boot_at: r.last_boot_at?.toISOString() ?? null, last_message_at: r.last_message_at?.toISOString() ?? null,
+      connected: r.connected, messages_in: Number(r.messages_in), messages_out: Number(r.messages_out),
+    }
+  }
+
+  const tzCache = new Map<number, string>()
+  async function tzOf(installationId: number): Promise<string> {
+    let tz = tzCache.get(installationId)
+    if (!tz) tzCache.set(installationId, (tz = (await installations.describe(installationId)).timezone))
+    return tz
+  }
+
+  async function patchStation(stationId: number, set: Record<string, unknown>): Promise<void> {
+    if ('alerts' in set) set.alerts = JSON.stringify(set.alerts)
+    await db.updateTable('charging_stations').set({ ...set, updated_at: new Date() }).where('id', '=', stationId).execute()
+  }
+
+  const service = {
+    /** GET …/charging_stations/{id}/ocpp (admins): the binding, or 404 ocppNotBound. */
+    async binding(actor: Actor, installationId: number, stationId: number): Promise<OcppBinding> {
+      await requireAdmin(actor, installationId)
+      await stationIn(installationId, stationId)
+      const r = await db.selectFrom('ocpp_charge_points').selectAll().where('station_id', '=', stationId).executeTakeFirst()
+      if (!r) throw new AppError(404, 'ocppNotBound')
+      return toBinding(r)
+    },
+
+    /**
+     * PUT …/charging_stations/{id}/ocpp (admins): bind the station to `charge_point_id` (replacing an
+     * earlier binding of this station) with `password` or a generated one (24 random bytes, base64url),
+     * returned this once and stored as argon2id. 400 `charge_point_id: ocppIdTaken` when another station
+     * has the id; 403 for non-admins, 404 unknown station.
+     */
+    async bind(actor: Actor, installationId: number, stationId: number, input: { charge_point_id: string; connector_id: number; password?: string }): Promise<OcppBinding & { password: string }> {
+      await requireAdmin(actor, installationId)
+      await stationIn(installationId, stationId)
+      const taken = await db.selectFrom('ocpp_charge_points').select('station_id').where(sql<boolean>`lower(id) = lower(${input.charge_point_id})`).executeTakeFirst()
+      if (taken && taken.station_id !== stationId) throw new Invalid({ charge_point_id: ['ocppIdTaken'] })
+      const password = input.password ?? crypto.randomBytes(24).toString('base64url')
+      const password_hash = await hashPassword(password)
+      await db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).execute()
+        await tx.insertInto('ocpp_charge_points').values({ id: input.charge_point_id, installation_id: installationId, station_id: stationId, connector_id: input.connector_id, password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null }).execute()
+        // Until the charge point is heard from, the station waits offline (SPEC §4 "no OCPP heartbeat").
+        await tx.updateTable('charging_stations').set({ status: 'unknown', status_code: OCPP_STATUS_CODE.noHeartbeat, alerts: JSON.stringify(['offline']), power_kw: 0, updated_at: new Date() }).where('id', '=', stationId).execute()
+      })
+      const r = await db.selectFrom('ocpp_charge_points').selectAll().where('station_id', '=', stationId).executeTakeFirstOrThrow()
+      return { ...toBinding(r), password }
+    },
+
+    /** DELETE …/charging_stations/{id}/ocpp (admins): unbind; the simulator runs the station again. 404 when not bound. */
+    async unbind(actor: Actor, installationId: number, stationId: number): Promise<void> {
+      await requireAdmin(actor, installationId)
+      await stationIn(installationId, stationId)
+      const r = await db.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).executeTakeFirst()
+      if (!Number(r.numDeletedRows)) throw new AppError(404, 'ocppNotBound')
+    },
+
+    /** Station ids bound to charge points (the simulator leaves them alone). */
+    async boundStationIds(): Promise<Set<number>> {
+      return new Set((await db.selectFrom('ocpp_charge_points').select('station_id').execute()).map((r) => r.station_id))
+    },
+
+    /**
+     * Device side, at the WebSocket upgrade: the charge point `id` if `password` is its HTTP Basic
+     * password, else null. An unknown id is checked against a dummy hash, so both refusals take as long.
+     */
+    async authenticate(id: string, password: string | null): Promise<ChargePointRef | null> {
+      const r = await db.selectFrom('ocpp_charge_points').select(['id', 'installation_id', 'station_id', 'connector_id', 'password_hash']).where('id', '=', id).executeTakeFirst()
+      const ok = await verifyPassword(r?.password_hash ?? (await dummyHash()), password ?? '')
+      if (!r || !ok || password === null) return null
+      return { id: r.id, installationId: r.installation_id, stationId: r.station_id, connectorId: r.connector_id }
+    },
+
+    /** Device side: the charge point's binding now (null when it was unbound meanwhile). */
+    async ref(id: string): Promise<ChargePointRef | null> {
+      const r = await db.selectFrom('ocpp_charge_points').select(['id', 'installation_id', 'station_id', 'connector_id']).where('id', '=', id).executeTakeFirst()
+      return r ? { id: r.id, installationId: r.installation_id, stationId: r.station_id, connectorId: r.connector_id } : null
+    },
+
+    /** BootNotification: keep vendor, model, firmware and serial (issue 14 §3). */
+    async boot(cp: ChargePointRef, info: { vendor: string; model: string; firmware?: string; serial?: string }, at: Date): Promise<void> {
+      await db.updateTable('ocpp_charge_points').set({ vendor: info.vendor, model: info.model, firmware: info.firmware ?? null, serial: info.serial ?? null, last_boot_at: at }).where('id', '=', cp.id).execute()
+    },
+
+    /**
+     * Connection state and what was heard since the last flush: last message time and message counts
+     * (issue 14 §6); batched by the device side so 500 charge points do not write on every frame.
+     */
+    async flushActivity(rows: { id: string; connected: boolean; lastMessageAt: Date | null; in: number; out: number }[]): Promise<void> {
+      for (const r of rows) {
+        await db.updateTable('ocpp_charge_points')
+          .set({ connected: r.connected, messages_in: sql`messages_in + ${r.in}`, messages_out: sql`messages_out + ${r.out}`, ...(r.lastMessageAt ? { last_message_at: sql`greatest(last_message_at, ${r.lastMessageAt})` } : {}) })
+          .where('id', '=', r.id).execute()
+      }
+    },
+
+    /** Mark every charge point disconnected (this process starts or stops serving them). */
+    async disconnectAll(ids?: string[]): Promise<void> {
+      let q = db.updateTable('ocpp_charge_points').set({ connected: false })
+      if (ids) {
+        if (!ids.length) return
+        q = q.where('id', 'in', ids)
+      }
+      await q.execute()
+    },
+
+    /**
+     * Heartbeat watch (issue 14 §3): stations whose charge point was last heard from before `before`
+     * (or never) get status unknown, status code 18 (NO_OCPP_HEARTBEAT), the `offline` alert and no power.
+     * `heard` overrides the stored time for charge points this process heard from since its last flush.
+     * Returns the charge point ids newly marked.
+     */
+    async markSilent(before: Date, heard: Map<string, Date>): Promise<string[]> {
+      const rows = await db.selectFrom('ocpp_charge_points as c').innerJoin('charging_stations as s', 's.id', 'c.station_id')
+        .select(['c.id', 'c.station_id', 'c.last_message_at', 'c.created_at']).where('s.status_code', '!=', OCPP_STATUS_CODE.noHeartbeat).execute()
+      const silent = rows.filter((r) => (heard.get(r.id) ?? r.last_message_at ?? r.created_at) < before)
+      for (const r of silent) await patchStation(r.station_id, { status: 'unknown', status_code: OCPP_STATUS_CODE.noHeartbeat, alerts: ['offline'], power_kw: 0 })
+      return silent.map((r) => r.id)
+    },
+
+    /** The charge point was heard from again after being marked silent: status code and offline alert cleared. */
+    async heardAgain(cp: ChargePointRef): Promise<void> {
+      await db.updateTable('charging_stations').set({ status_code: OCPP_STATUS_CODE.ok, alerts: sql`alerts - 'offline'`, updated_at: new Date() })
+        .where('id', '=', cp.stationId).where('status_code', '=', OCPP_STATUS_CODE.noHeartbeat).execute()
+    },
+
+    /** StatusNotification of the bound connector (or connector 0 when Faulted/Unavailable): the station status. */
+    async status(cp: ChargePointRef, connectorId: number, status: string, errorCode: string): Promise<void> {
+      // Connector 0 is the charge point itself: only its faults and unavailability concern the station.
+      if (connectorId !== cp.connectorId && !(connectorId === 0 && ['Faulted', 'Unavailable'].includes(status))) return
+      const mapped = stationStatusOf(status, errorCode)
+      await db.updateTable('ocpp_charge_points').set({ last_status: status }).where('id', '=', cp.id).execute()
+      await patchStation(cp.stationId, { ...mapped, ...(status === 'Charging' ? {} : { power_kw: 0 }) })
+    },
+
+    /**
+     * Authorize an idTag at the charge point's station (issue 14 §3, SPEC §4): Accepted for an active card
+     * of the installation, allowed at this station, ready (a learned card about 3 minutes after it was
+     * registered); Blocked for a deleted (inactive) card; Invalid otherwise. An unknown tag at a station
+     * in learning mode becomes its pending new RFID (and is Invalid until registered).
+     */
+    async authorize(cp: ChargePointRef, idTag: string, at: Date): Promise<{ status: AuthorizationStatus; rfid: { id: number; user_id: number | null } | null }> {
+      const cards = await db.selectFrom('rfids').select(['id', 'user_id', 'active', 'all_stations', 'ready_at']).where('installation_id', '=', cp.installationId).where('tag', '=', idTag).orderBy('active', 'desc').orderBy('id', 'desc').execute()
+      const card = cards[0]
+      if (!card) {
+        await stations.reportLearnedTag(cp.stationId, idTag, at)
+        return { status: 'Invalid', rfid: null }
+      }
+      if (!card.active) return { status: 'Blocked', rfid: null }
+      if (card.ready_at && card.ready_at > at) return { status: 'Invalid', rfid: null }
+      if (!card.all_stations) {
+        const link = await db.selectFrom('rfid_stations').select('rfid_id').where('rfid_id', '=', card.id).where('station_id', '=', cp.stationId).executeTakeFirst()
+        if (!link) return { status: 'Invalid', rfid: null }
+      }
+      return { status: 'Accepted', rfid: { id: card.id, user_id: card.user_id } }
+    },
+
+    /**
+     * StartTransaction (issue 14 §3): numbers the transaction (a repeated message with the same connector
+     * and timestamp gets the same id) and opens a session at `timestamp` when the tag is accepted, or when
+     * the transaction is late (started before `lateBefore`: it ran on the charger's own authorization while
+     * offline, and the energy was delivered, so it is billed; with the card when the tag is one).
+     */
+    async startTransaction(cp: ChargePointRef, input: { connectorId: number; idTag: string; meterStartWh: number; timestamp: Date }, lateBefore: Date): Promise<{ transactionId: number; status: AuthorizationStatus }> {
+      const auth = await service.authorize(cp, input.idTag, input.timestamp)
+      const known = await db.selectFrom('ocpp_transactions').select('id').where('charge_point_id', '=', cp.id).where('connector_id', '=', input.connectorId).where('started_at', '=', input.timestamp).executeTakeFirst()
+      if (known) return { transactionId: known.id, status: auth.status }
+      const late = input.timestamp < lateBefore
+      let sessionId: number | null = null
+      if (input.connectorId === cp.connectorId && (auth.status === 'Accepted' || late)) {
+        let rfid = auth.rfid
+        if (!rfid && late) {
+          const card = await db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', cp.installationId).where('tag', '=', input.idTag).orderBy('active', 'desc').executeTakeFirst()
+          rfid = card ?? null
+        }
+        sessionId = await sessions.start({ installationId: cp.installationId, stationId: cp.stationId, rfidId: rfid?.id ?? null, userId: rfid?.user_id ?? null, at: input.timestamp })
+      }
+      const row = await db.insertInto('ocpp_transactions').values({
+        charge_point_id: cp.id, station_id: cp.stationId, connector_id: input.connectorId, id_tag: input.idTag, session_id: sessionId,
+        meter_start_wh: input.meterStartWh, last_meter_wh: input.meterStartWh, last_meter_at: input.timestamp, meter_stop_wh: null, started_at: input.timestamp, stopped_at: null,
+      }).returning('id').executeTakeFirstOrThrow()
+      // A live transaction is the station's current session; a late one (already over) is not.
+      if (sessionId && !late) await patchStation(cp.stationId, { current_session_id: sessionId })
+      return { transactionId: row.id, status: auth.status }
+    },
+
+    /**
+     * Energy register `energyWh` at `at` for a transaction: the part above the last register goes to its
+     * session (high or low tariff by `at`) and to the station's meter; a register not above the last one
+     * (a repeated or out-of-order value) adds nothing. Returns the kWh added.
+     */
+    async meterReading(cp: ChargePointRef, transactionId: number, energyWh: number, at: Date, powerKw: number | null): Promise<number> {
+      const tx = await db.selectFrom('ocpp_transactions').select(['id', 'session_id', 'last_meter_wh', 'stopped_at']).where('id', '=', transactionId).where('charge_point_id', '=', cp.id).executeTakeFirst()
+      if (!tx || tx.stopped_at || energyWh <= tx.last_meter_wh) return 0
+      const kwh = (energyWh - tx.last_meter_wh) / 1000
+      const moved = await db.updateTable('ocpp_transactions').set({ last_meter_wh: energyWh, last_meter_at: at }).where('id', '=', tx.id).where('last_meter_wh', '=', tx.last_meter_wh).where('stopped_at', 'is', null).executeTakeFirst()
+      if (!Number(moved.numUpdatedRows)) return 0
+      if (tx.session_id) await sessions.addEnergy(tx.session_id, kwh, at, cp.installationId, await tzOf(cp.installationId))
+      const meter = await db.selectFrom('charging_stations').select('meter_id').where('id', '=', cp.stationId).executeTakeFirst()
+      if (meter) await measurements.record([{ meter_id: meter.meter_id, ts: at, power_kw: powerKw ?? 0, energy_in_kwh: kwh }])
+      return kwh
+    },
+
+    /** Live power of the station (a MeterValues sample that is current, not a late one), kW. */
+    async livePower(cp: ChargePointRef, powerKw: number): Promise<void> {
+      await patchStation(cp.stationId, { power_kw: Math.max(0, powerKw) })
+    },
+
+    /**
+     * StopTransaction (issue 14 §3): the energy up to `meterStopWh` is added, the session ends at
+     * `timestamp` (unpaid: the payment job bills it). Idempotent: a transaction already stopped (the
+     * message repeated) changes nothing, so the session is priced and billed once. False when unknown or
+     * already stopped.
+     */
+    async stopTransaction(cp: ChargePointRef, input: { transactionId: number; meterStopWh: number; timestamp: Date }): Promise<boolean> {
+      const tx = await db.selectFrom('ocpp_transactions').select(['id', 'session_id', 'stopped_at']).where('id', '=', input.transactionId).where('charge_point_id', '=', cp.id).executeTakeFirst()
+      if (!tx || tx.stopped_at) return false
+      await service.meterReading(cp, tx.id, input.meterStopWh, input.timestamp, 0)
+      const r = await db.updateTable('ocpp_transactions').set({ meter_stop_wh: input.meterStopWh, stopped_at: input.timestamp }).where('id', '=', tx.id).where('stopped_at', 'is', null).executeTakeFirst()
+      if (!Number(r.numUpdatedRows)) return false
+      if (tx.session_id) {
+        await sessions.finish(tx.session_id, input.timestamp)
+        await db.updateTable('charging_stations').set({ current_session_id: null, power_kw: 0, updated_at: new Date() }).where('id', '=', cp.stationId).where('current_session_id', '=', tx.session_id).execute()
+      }
+      return true
+    },
+
+    /** The open transaction on the bound connector, if any (RemoteStop, meter values without a transactionId). */
+    async openTransaction(cp: ChargePointRef): Promise<number | null> {
+      const r = await db.selectFrom('ocpp_transactions').select('id').where('charge_point_id', '=', cp.id).where('connector_id', '=', cp.connectorId).where('stopped_at', 'is', null).orderBy('started_at', 'desc').executeTakeFirst()
+      return r?.id ?? null
+    },
+  }
+  return service
+}
+export type OcppService = ReturnType<typeof createOcppService>
