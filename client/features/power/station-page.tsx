@@ -22,6 +22,7 @@ import { Badge, Loading, Notice, useDocumentTitle } from '../../components/ui.ts
 import { StationCard } from './station-card.tsx'
 import { StationTimers } from './station-timers.tsx'
 import { StationCharts } from './station-charts.tsx'
+import { StationOcpp } from './station-ocpp.tsx'
 import { updateStation } from './api.ts'
 import { stationJournal, stationRfids } from './station-api.ts'
 
@@ -102,7 +103,10 @@ export default function StationPage({ installation, stationId }: { installation:
             {tab === 'rfids' ? <RfidsTab installationId={installation.id} stationId={station.id} /> : null}
             {tab === 'management' ? (
               rights ? (
-                <ManagementTab installationId={installation.id} station={station} rights={rights} />
+                <>
+                  <ManagementTab installationId={installation.id} station={station} rights={rights} />
+                  {rights.admin ? <StationOcpp installationId={installation.id} stationId={station.id} f={f} /> : null}
+                </>
               ) : (
                 <Loading label={tc('loading')} />
               )
