@@ -5,7 +5,7 @@ import { createMeasurementService } from './measurements/service.ts'
 import { createMetricsService } from './measurements/metrics.ts'
 import { createOverviewService } from './measurements/overview.ts'
 import { createSessionService } from './sessions/service.ts'
-import { createStationService } from './stations/service.ts'
+import { createStationService, type StationEvents } from './stations/service.ts'
 import { createTariffService } from './tariffs/service.ts'
 import { createUserService } from './users/service.ts'
 import { createDeviceService } from './devices/service.ts'
@@ -40,14 +40,18 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
   const tariffs = createTariffService({ db })
   const measurements = createMeasurementService({ db })
   const sessions = createSessionService({ db, installations, tariffs })
-  const stations = createStationService({ db, installations })
+  // Station mode changes reach OCPP charge points (issue 14 §4); the OCPP service is made after stations.
+  const stationEvents: StationEvents = {}
+  const stations = createStationService({ db, installations, events: stationEvents })
   const metrics = createMetricsService({ db, installations, measurements })
   const statistics = createStatisticsService({ db, installations })
   const payments = createPaymentService({ db, sessions, provider: createDemoProvider(), secret: jwtSecret })
+  const ocpp = createOcppService({ db, installations, sessions, stations, measurements, tariffs })
+  stationEvents.modeChanged = ocpp.modeChanged
   return {
     db,
     auth,
-    ocpp: createOcppService({ db, installations, sessions, stations, measurements }),
+    ocpp,
     users: createUserService({ db, endSessions: auth.endSessions }),
     installations,
     tariffs,

@@ -348,6 +348,12 @@ const M = {
     fr: "Cette borne de recharge n'est pas connectée via OCPP.",
     it: 'Questa stazione di ricarica non è collegata tramite OCPP.',
   },
+  ocppNoTransaction: {
+    en: 'No charging transaction is running at this charging station.',
+    de: 'An dieser Ladestation läuft kein Ladevorgang.',
+    fr: "Aucune transaction de recharge n'est en cours à cette borne.",
+    it: 'Nessuna transazione di ricarica è in corso presso questa stazione.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

@@ -60,3 +60,8 @@ export function bindOcpp(installationId: number, stationId: number, body: { char
 export function unbindOcpp(installationId: number, stationId: number): Promise<void> {
   return apiFetch<void>(`${base(installationId)}/charging_stations/${stationId}/ocpp`, { method: 'DELETE' })
 }
+
+/** POST …/charging_stations/{id}/ocpp/commands → 202, the command queued (sent at once when the charger is connected). */
+export function ocppCommand(installationId: number, stationId: number, body: { action: 'RemoteStartTransaction' | 'RemoteStopTransaction' | 'UnlockConnector'; id_tag?: string }): Promise<{ id: number }> {
+  return apiFetch(`${base(installationId)}/charging_stations/${stationId}/ocpp/commands`, { method: 'POST', body })
+}

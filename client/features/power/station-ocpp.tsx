@@ -4,7 +4,7 @@ import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
 import { errorMessage } from '../../api/errors.ts'
 import type { Formats } from '../../components/use-formats.ts'
 import { Loading, Notice } from '../../components/ui.tsx'
-import { bindOcpp, stationOcpp, unbindOcpp } from './station-api.ts'
+import { bindOcpp, ocppCommand, stationOcpp, unbindOcpp } from './station-api.ts'
 
 /**
  * The station's OCPP charge point, in the Management tab for admins (issue 14 §2, §6): what its
@@ -14,7 +14,9 @@ import { bindOcpp, stationOcpp, unbindOcpp } from './station-api.ts'
 export function StationOcpp({ installationId, stationId, f }: { installationId: number; stationId: number; f: Formats }) {
   const { t } = useTranslation('charging')
   const { t: tc } = useTranslation()
-  const ids = { cp: useId(), connector: useId() }
+  const ids = { cp: useId(), connector: useId(), tag: useId() }
+  const [tag, setTag] = useState('')
+  const [sent, setSent] = useState<string | null>(null)
   const [binding, setBinding] = useState<OcppBinding | null | undefined>(undefined)
   const [cpId, setCpId] = useState('')
   const [connector, setConnector] = useState(1)
@@ -36,6 +38,19 @@ export function StationOcpp({ installationId, stationId, f }: { installationId: 
       const r = await bindOcpp(installationId, stationId, { charge_point_id: cpId.trim(), connector_id: connector })
       setPassword(r.password)
       setBinding(r)
+    } catch (err) {
+      setMessage(errorMessage(err, tc))
+    } finally {
+      setBusy(false)
+    }
+  }
+  async function send(action: 'RemoteStartTransaction' | 'RemoteStopTransaction' | 'UnlockConnector') {
+    setBusy(true)
+    setMessage(null)
+    setSent(null)
+    try {
+      await ocppCommand(installationId, stationId, action === 'RemoteStartTransaction' ? { action, id_tag: tag.trim() } : { action })
+      setSent(t('ocpp.sent'))
     } catch (err) {
       setMessage(errorMessage(err, tc))
     } finally {
@@ -94,6 +109,28 @@ export function StationOcpp({ installationId, stationId, f }: { installationId: 
               </div>
             ))}
           </dl>
+          {sent ? (
+            <Notice tone="info" role="status">
+              {sent}
+            </Notice>
+          ) : null}
+          <div className="flex flex-wrap items-end gap-2">
+            <div>
+              <label htmlFor={ids.tag} className="block text-sm font-medium text-slate-700">
+                {t('ocpp.idTag')}
+              </label>
+              <input id={ids.tag} value={tag} onChange={(e) => setTag(e.target.value)} maxLength={20} className="mt-1 block rounded-lg border border-slate-300 bg-white px-3 py-2 font-mono text-sm" />
+            </div>
+            <button type="button" className="btn-secondary" disabled={busy || !tag.trim()} onClick={() => void send('RemoteStartTransaction')}>
+              {t('ocpp.remoteStart')}
+            </button>
+            <button type="button" className="btn-secondary" disabled={busy} onClick={() => void send('RemoteStopTransaction')}>
+              {t('ocpp.remoteStop')}
+            </button>
+            <button type="button" className="btn-secondary" disabled={busy} onClick={() => void send('UnlockConnector')}>
+              {t('ocpp.unlock')}
+            </button>
+          </div>
           <button type="button" className="btn-secondary" disabled={busy} onClick={() => void unbind()}>
             {t('ocpp.unbind')}
           </button>

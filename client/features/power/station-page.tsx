@@ -185,7 +185,11 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
                   <p className="font-medium text-slate-900">{f.dateTime(e.start)}</p>
                   <p className="text-slate-600">
                     {t(`journal.kind.${e.type}`)} ·{' '}
-                    {e.detail === 'rfid_learned' ? t('journal.learned', { tag: e.rfid ?? '' }) : t('journal.modeChanged', { mode: tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }) })}
+                    {e.detail === 'rfid_learned'
+                      ? t('journal.learned', { tag: e.rfid ?? '' })
+                      : e.detail?.startsWith('ocpp:')
+                        ? t('journal.ocpp', { action: e.detail.split(':')[1], status: e.detail.split(':')[2] })
+                        : t('journal.modeChanged', { mode: tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }) })}
                     {e.set_by_timer ? ` · ${t('journal.byTimer')}` : ''}
                   </p>
                 </li>

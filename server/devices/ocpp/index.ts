@@ -33,6 +33,12 @@ interface Link {
   silent: boolean
   /** Messages of one charge point are handled one after another (a StopTransaction after its MeterValues). */
   chain: Promise<unknown>
+  /** Heard from on this connection: commands may be sent (OCPP: not before the charge point spoke). */
+  ready: boolean
+  closed: boolean
+  delivering: boolean
+  /** The last solar limit sent (A), so a moving surplus is re-sent only when it changed. */
+  solarAmps?: number
 }
 
 /** Counters for /live/metrics and the benchmark (issue 14 §6). */
@@ -98,7 +104,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     const earlier = links.get(cp.id)
     // A charge point that reconnects before its old socket timed out: the new connection wins.
     if (earlier) void earlier.client.close({ code: 1000, reason: 'replaced by a new connection' })
-    const link: Link = { client, cp, lastAt: null, in: 0, out: 0, silent: true, chain: Promise.resolve() }
+    const link: Link = { client, cp, lastAt: null, in: 0, out: 0, silent: true, chain: Promise.resolve(), ready: false, closed: false, delivering: false }
     links.set(cp.id, link)
     dirty.add(cp.id)
     log.info({ chargePoint: cp.id, station: cp.stationId }, 'OCPP charge point connected')
@@ -115,6 +121,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
       log.debug({ chargePoint: cp.id, outbound, frame: message.toString() }, 'OCPP frame')
     })
     client.on('close', ({ code, reason }: { code: number; reason: string }) => {
+      link.closed = true
       if (links.get(cp.id) === link) {
         links.delete(cp.id)
         leftSinceFlush.set(cp.id, link)
@@ -130,7 +137,12 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
           link.silent = false
           await ocpp.heardAgain(cp)
         }
-        return fn(cp)
+        const out = await fn(cp)
+        if (!link.ready) {
+          link.ready = true
+          setImmediate(() => void deliver(link))
+        }
+        return out
       })
       link.chain = next.catch(() => undefined)
       return next.catch((err) => {
@@ -142,6 +154,9 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
 
     client.handle('BootNotification', ({ params }) => serial(async () => {
       await ocpp.boot(cp, { vendor: params.chargePointVendor, model: params.chargePointModel, firmware: params.firmwareVersion, serial: params.chargePointSerialNumber ?? params.chargeBoxSerialNumber }, now())
+      // A rebooted charger may have lost its profile: the current mode's is sent again.
+      const p = await ocpp.profileOf(cp.stationId, now())
+      if (p) await ocpp.enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
       return { status: 'Accepted', currentTime: now().toISOString(), interval: heartbeatSeconds }
     }))
     client.handle('Heartbeat', () => serial(async () => ({ currentTime: now().toISOString() })))
@@ -184,6 +199,54 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     })
   })
 
+  /** Send the charge point's queued commands in order; one that the connection lost waits for the next. */
+  async function deliver(link: Link): Promise<void> {
+    if (link.delivering || link.closed || !link.ready) return
+    link.delivering = true
+    try {
+      for (;;) {
+        const cmds = await ocpp.queued(link.cp.id)
+        if (!cmds.length) return
+        for (const cmd of cmds) {
+          if (link.closed) return
+          if (!(await ocpp.sending(cmd.id))) continue
+          try {
+            const answer = (await link.client.call(cmd.action, cmd.payload)) as { status?: string } | undefined
+            await ocpp.answered(cmd, answer?.status ?? 'Accepted', answer)
+          } catch (err) {
+            if (link.closed) {
+              await ocpp.requeue(cmd.id)
+              return
+            }
+            await ocpp.answered(cmd, 'failed', { error: (err as Error).message })
+          }
+        }
+      }
+    } catch (err) {
+      log.error({ err, chargePoint: link.cp.id }, 'OCPP command delivery failed')
+    } finally {
+      link.delivering = false
+    }
+  }
+  const unlisten = ocpp.onCommand((id) => {
+    const link = links.get(id)
+    if (link) void deliver(link)
+  })
+
+  /** Solar stations follow the PV surplus (issue 14 §4): their limit is re-evaluated every minute. */
+  async function followSun(at: Date): Promise<void> {
+    for (const link of links.values()) {
+      if (!link.ready) continue
+      const p = await ocpp.profileOf(link.cp.stationId, at)
+      if (!p || p.mode !== 'solar') continue
+      const amps = p.profile.csChargingProfiles.chargingSchedule.chargingSchedulePeriod[0].limit
+      if (link.solarAmps === amps) continue
+      link.solarAmps = amps
+      await ocpp.enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
+    }
+  }
+  let lastSun = 0
+
   async function flush(): Promise<Map<string, Date>> {
     const rows = [...dirty].map((id) => {
       const link = links.get(id) ?? leftSinceFlush.get(id)
@@ -202,6 +265,15 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   async function sweep(at = now()): Promise<void> {
     const heard = await flush()
     const silent = await ocpp.markSilent(new Date(at.getTime() - silenceMs), heard)
+    // Commands queued by another process (or while delivery was busy) go out here at the latest.
+    for (const id of await ocpp.withQueued()) {
+      const link = links.get(id)
+      if (link) void deliver(link)
+    }
+    if (at.getTime() - lastSun >= 60_000) {
+      lastSun = at.getTime()
+      await followSun(at)
+    }
     for (const id of silent) {
       const link = links.get(id)
       if (link) link.silent = true
@@ -234,6 +306,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     },
     async stop() {
       stopped = true
+      unlisten()
       clearTimeout(timer)
       const ids = [...links.keys()]
       // A clean close (1001), unless a charge point does not answer it within 2 s.

@@ -24,7 +24,12 @@ export interface StationState {
  * Charging stations: reading with rights (ARCHITECTURE §4), editing name and charging mode, and the
  * device side's state reports.
  */
-export function createStationService({ db, installations }: { db: Db; installations: InstallationService }) {
+/** Who hears of station changes a device must follow: an OCPP charge point's profile (issue 14 §4). */
+export interface StationEvents {
+  modeChanged?: (stationId: number, mode: string, previous: string) => Promise<void>
+}
+
+export function createStationService({ db, installations, events = {} }: { db: Db; installations: InstallationService; events?: StationEvents }) {
   async function rows(installationId: number, stationId?: number): Promise<Station[]> {
     let q = db
       .selectFrom('charging_stations as s')
@@ -115,6 +120,7 @@ export function createStationService({ db, installations }: { db: Db; installati
       await db.updateTable('charging_stations').set(set).where('id', '=', stationId).execute()
       if (patch.charging_mode !== undefined && patch.charging_mode !== station.charging_mode) {
         await db.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: patch.charging_mode, at: new Date(), detail: 'mode_changed' }).execute()
+        await events.modeChanged?.(stationId, patch.charging_mode, station.charging_mode)
       }
       return this.get(actor, installationId, stationId)
     },
