@@ -131,7 +131,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const upstream = () => config.upstreamUrl ?? `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`
     const relay = createRelay({ upstream, credentials: credentials!, intervals: config.intervals, limits: config.relay })
     app.decorate('relay', relay)
-    await app.register(relayRoutes, { relay })
+    await app.register(relayRoutes, { relay, extraMetrics: async () => (await app.ocpp?.metricsText()) ?? '' })
     if (!config.roles.includes('api')) app.get('/api/health', async () => ({ status: 'ok', roles: config.roles }))
   }
 

@@ -15,7 +15,7 @@ const CP = 'DEMO-CP-1'
 const CARD = '04A1B2C3D4E501' // user@example.com's card, all stations
 
 beforeAll(async () => {
-  ;({ app, url } = await startApp({ roles: ['api', 'ocpp', 'simulator'], ocpp: { heartbeatSeconds: 30, simulator: false } }))
+  ;({ app, url } = await startApp({ roles: ['api', 'relay', 'ocpp', 'simulator'], ocpp: { heartbeatSeconds: 30, simulator: false } }))
   admin = await login(app, 'admin@example.com')
   user = await login(app, 'user@example.com')
   station7 = (await app.domain!.db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', CP).executeTakeFirstOrThrow()).station_id
@@ -75,6 +75,11 @@ describe('the OCPP endpoint', () => {
     expect(Date.now() - Date.parse(b.last_message_at)).toBeLessThan(10_000)
     // A resident without a right on the station learns nothing of it.
     await api().get(`/api/cockpit/installations/1/charging_stations/${station7}/ocpp`).set(auth(user)).expect(404)
+    // Observability for monitoring (issue 14 §6).
+    const metrics = (await api().get('/live/metrics').expect(200)).text
+    expect(metrics).toMatch(/cockpit_ocpp_charge_point_connected\{charge_point="DEMO-CP-1"\} 1/)
+    expect(metrics).toMatch(/cockpit_ocpp_messages_total\{charge_point="DEMO-CP-1",direction="in"\} [1-9]/)
+    expect(metrics).toMatch(/cockpit_ocpp_charge_point_last_message_seconds\{charge_point="DEMO-CP-1"\} \d/)
   })
 })
 

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyBaseLogger } from 'fastify'
 import ocppRpc from 'ocpp-rpc'
+import { Counter, Gauge, Registry } from 'prom-client'
 import type { Domain } from '../../domain/index.ts'
 import type { ChargePointRef, SampledValue } from '../../domain/ocpp/service.ts'
 import { readSamples } from '../../domain/ocpp/service.ts'
@@ -59,6 +60,8 @@ export interface OcppServer {
   stats(): OcppStats
   /** Whether charge point `id` is connected to this process. */
   isConnected(id: string): boolean
+  /** Prometheus text for /live/metrics: totals and, per charge point, connection, last message and counts. */
+  metricsText(): Promise<string>
 }
 
 /**
@@ -72,6 +75,23 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   const rpc = new RPCServer({ protocols: ['ocpp1.6'], strictMode: true, callTimeoutMs: 30_000 })
   const links = new Map<string, Link>()
   const totals = { messagesIn: 0, messagesOut: 0, refused: 0 }
+  // Per charge point since this process started: messages each way and the last one heard (issue 14 §6).
+  const perCp = new Map<string, { in: number; out: number; lastAt: number }>()
+  const registry = new Registry()
+  new Gauge({ name: 'cockpit_ocpp_connected', help: 'OCPP charge points connected to this process', registers: [registry], collect() { this.set(links.size) } })
+  new Counter({ name: 'cockpit_ocpp_refused_total', help: 'OCPP connections refused at the upgrade', registers: [registry], collect() { this.reset(); this.inc(totals.refused) } })
+  new Gauge({
+    name: 'cockpit_ocpp_charge_point_connected', help: 'Whether the charge point is connected (1) to this process', labelNames: ['charge_point'], registers: [registry],
+    collect() { this.reset(); for (const id of perCp.keys()) this.set({ charge_point: id }, links.has(id) ? 1 : 0) },
+  })
+  new Gauge({
+    name: 'cockpit_ocpp_charge_point_last_message_seconds', help: 'Unix time of the last message from the charge point', labelNames: ['charge_point'], registers: [registry],
+    collect() { this.reset(); for (const [id, c] of perCp) if (c.lastAt) this.set({ charge_point: id }, c.lastAt / 1000) },
+  })
+  new Counter({
+    name: 'cockpit_ocpp_messages_total', help: 'OCPP messages by charge point and direction', labelNames: ['charge_point', 'direction'], registers: [registry],
+    collect() { this.reset(); for (const [id, c] of perCp) { this.inc({ charge_point: id, direction: 'in' }, c.in); this.inc({ charge_point: id, direction: 'out' }, c.out) } },
+  })
   // Charge points that were connected here since the last flush, and the counts still to write.
   const dirty = new Set<string>()
   const leftSinceFlush = new Map<string, Link>()
@@ -108,14 +128,20 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     links.set(cp.id, link)
     dirty.add(cp.id)
     log.info({ chargePoint: cp.id, station: cp.stationId }, 'OCPP charge point connected')
+    let counts = perCp.get(cp.id)
+    if (!counts) perCp.set(cp.id, (counts = { in: 0, out: 0, lastAt: 0 }))
+    const c = counts
     client.on('message', ({ message, outbound }: { message: Buffer | string; outbound: boolean }) => {
       if (outbound) {
         link.out++
+        c.out++
         totals.messagesOut++
       } else {
         link.in++
+        c.in++
         totals.messagesIn++
         link.lastAt = now()
+        c.lastAt = link.lastAt.getTime()
       }
       dirty.add(cp.id)
       log.debug({ chargePoint: cp.id, outbound, frame: message.toString() }, 'OCPP frame')
@@ -319,5 +345,6 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     },
     stats: () => ({ connected: links.size, ...totals }),
     isConnected: (id) => links.has(id),
+    metricsText: () => registry.metrics(),
   }
 }
