@@ -34,7 +34,7 @@ if (isMainThread) {
     ...loadConfig({}), port: 0, host: '127.0.0.1', dataDir: '/nonexistent', memoryDb: true, demo: true, demoPassword: PASSWORD,
     roles: ['api', 'relay', 'ocpp'] as ('api' | 'relay' | 'ocpp')[], logLevel: 'warn',
     intervals: { metrics: 5000, stations: STATIONS_INTERVAL_MS, sessions: 30_000, info: 120_000, energy_return: 900_000 },
-    ocpp: { heartbeatSeconds: 300, simulator: false },
+    ocpp: { heartbeatSeconds: 300 },
   }
   const app = await buildApp(config)
   await app.listen({ port: 0, host: '127.0.0.1' })

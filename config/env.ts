@@ -62,7 +62,6 @@ const EnvSchema = z.object({
   SIM_SEED: z.coerce.number().int().default(42),
   SIM_BACKFILL_DAYS: z.coerce.number().int().min(0).max(3660).default(SIMULATOR.backfillDays),
   OCPP_HEARTBEAT_S: z.coerce.number().int().min(1).max(86_400).default(OCPP.heartbeatSeconds),
-  SIM_OCPP: onOff.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_INTERVAL_MS: interval(POLL_INTERVALS_MS.metrics),
   STATIONS_INTERVAL_MS: interval(POLL_INTERVALS_MS.stations),
@@ -109,9 +108,9 @@ export interface Config {
   logLevel: string
   /**
    * OCPP 1.6J central system (issue 14): the heartbeat interval (s) given to charge points at boot; a
-   * charge point silent for 2 intervals is offline. `simulator`: simulated stations speak OCPP (SIM_OCPP).
+   * charge point silent for 2 intervals is offline.
    */
-  ocpp?: { heartbeatSeconds: number; simulator: boolean }
+  ocpp?: { heartbeatSeconds: number }
   /** Relay poll interval per topic, ms. */
   intervals: { metrics: number; stations: number; sessions: number; info: number; energy_return: number }
   /** Relay limits; defaults in config/defaults.ts RELAY. */
@@ -174,7 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simSeed: e.SIM_SEED,
     simBackfillDays: e.SIM_BACKFILL_DAYS,
     logLevel: e.LOG_LEVEL,
-    ocpp: { heartbeatSeconds: e.OCPP_HEARTBEAT_S, simulator: e.SIM_OCPP },
+    ocpp: { heartbeatSeconds: e.OCPP_HEARTBEAT_S },
     intervals: {
       metrics: e.METRICS_INTERVAL_MS,
       stations: e.STATIONS_INTERVAL_MS,

@@ -53,7 +53,7 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     logLevel: 'silent',
     intervals: { metrics: 300, stations: 300, sessions: 300, info: 300, energy_return: 300, ...opts.intervals },
     relay: { maxStreamsPerUser: 100, ...opts.relay },
-    ocpp: opts.ocpp ?? { heartbeatSeconds: 30, simulator: false },
+    ocpp: opts.ocpp ?? { heartbeatSeconds: 30 },
   }
   const app = await buildApp(config)
   await app.listen({ port: 0, host: '127.0.0.1' })

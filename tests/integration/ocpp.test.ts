@@ -15,7 +15,7 @@ const CP = 'DEMO-CP-1'
 const CARD = '04A1B2C3D4E501' // user@example.com's card, all stations
 
 beforeAll(async () => {
-  ;({ app, url } = await startApp({ roles: ['api', 'relay', 'ocpp', 'simulator'], ocpp: { heartbeatSeconds: 30, simulator: false } }))
+  ;({ app, url } = await startApp({ roles: ['api', 'relay', 'ocpp', 'simulator'], ocpp: { heartbeatSeconds: 30 } }))
   admin = await login(app, 'admin@example.com')
   user = await login(app, 'user@example.com')
   station7 = (await app.domain!.db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', CP).executeTakeFirstOrThrow()).station_id
@@ -202,7 +202,8 @@ describe('transactions', () => {
   it('accepts transactions the charger ran while offline, late and in order, and bills each', async () => {
     const cp = await connect()
     await boot(cp)
-    const h = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3600_000).toISOString()
+    const base = Date.now()
+    const h = (hoursAgo: number) => new Date(base - hoursAgo * 3600_000).toISOString()
     // Two transactions that happened 5–4 and 3–2 hours ago, sent on reconnect in order.
     const ids: number[] = []
     for (const [from, to, meterStart, meterStop] of [[5, 4, 200_000, 210_000], [3, 2, 210_000, 214_000]] as const) {

@@ -172,6 +172,8 @@ export function createOcppService({ db, installations, sessions, stations, measu
   }
 
   const tzCache = new Map<number, string>()
+  // A station's meter never changes: looked up once per station.
+  const meterOf = new Map<number, number>()
   async function tzOf(installationId: number): Promise<string> {
     let tz = tzCache.get(installationId)
     if (!tz) tzCache.set(installationId, (tz = (await installations.describe(installationId)).timezone))
@@ -369,8 +371,12 @@ export function createOcppService({ db, installations, sessions, stations, measu
       const moved = await db.updateTable('ocpp_transactions').set({ last_meter_wh: energyWh, last_meter_at: at }).where('id', '=', tx.id).where('last_meter_wh', '=', tx.last_meter_wh).where('stopped_at', 'is', null).executeTakeFirst()
       if (!Number(moved.numUpdatedRows)) return 0
       if (tx.session_id) await sessions.addEnergy(tx.session_id, kwh, at, cp.installationId, await tzOf(cp.installationId))
-      const meter = await db.selectFrom('charging_stations').select('meter_id').where('id', '=', cp.stationId).executeTakeFirst()
-      if (meter) await measurements.record([{ meter_id: meter.meter_id, ts: at, power_kw: powerKw ?? 0, energy_in_kwh: kwh }])
+      let meterId = meterOf.get(cp.stationId)
+      if (meterId === undefined) {
+        meterId = (await db.selectFrom('charging_stations').select('meter_id').where('id', '=', cp.stationId).executeTakeFirst())?.meter_id
+        if (meterId !== undefined) meterOf.set(cp.stationId, meterId)
+      }
+      if (meterId !== undefined) await measurements.record([{ meter_id: meterId, ts: at, power_kw: powerKw ?? 0, energy_in_kwh: kwh }])
       return kwh
     },
 
