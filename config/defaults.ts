@@ -66,6 +66,16 @@ export const RELAY = {
   sweepMs: 5_000,
 } as const
 
+/** OCPP 1.6J central system (issue 14, docs/decisions.md). */
+export const OCPP = {
+  /** Heartbeat interval given to charge points in the BootNotification answer, seconds. */
+  heartbeatSeconds: 60,
+  /** A charge point silent for this many heartbeat intervals is offline (issue 14 §3). */
+  missedHeartbeats: 2,
+  /** Longest pause between flushes of last-message times and counts to the database, ms. */
+  flushMs: 5_000,
+} as const
+
 /** On close, requests still in flight after this long are cut (main.ts exits at the latest after 10 s). */
 export const SHUTDOWN_GRACE_MS = 4_000
 

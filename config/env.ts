@@ -1,13 +1,13 @@
 import { z } from 'zod'
 import path from 'node:path'
 import net from 'node:net'
-import { POLL_INTERVALS_MS, RELAY, SIMULATOR } from './defaults.ts'
+import { OCPP, POLL_INTERVALS_MS, RELAY, SIMULATOR } from './defaults.ts'
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], { message: 'use on or off' })
   .transform((v) => ['on', 'true', '1', 'yes'].includes(v))
 
-const ROLE_NAMES = ['api', 'relay', 'simulator'] as const
+const ROLE_NAMES = ['api', 'relay', 'simulator', 'ocpp'] as const
 export type Role = (typeof ROLE_NAMES)[number]
 
 const interval = (fallback: number) => z.coerce.number().int().min(500).max(86_400_000).default(fallback)
@@ -48,9 +48,9 @@ const EnvSchema = z.object({
   DEMO_PASSWORD: z.string().min(8).default('Cockpit-2026!'),
   ROLES: z
     .string()
-    .default('api,relay,simulator')
+    .default('api,relay,simulator,ocpp')
     .transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(ROLE_NAMES, { message: 'roles are api, relay, simulator' })).min(1)),
+    .pipe(z.array(z.enum(ROLE_NAMES, { message: 'roles are api, relay, simulator, ocpp' })).min(1)),
   UPSTREAM_URL: z.url({ message: 'must be a URL such as http://api-host:3000/api' }).optional(),
   RELAY_UPSTREAM_EMAIL: z.email().optional(),
   RELAY_UPSTREAM_PASSWORD: z.string().min(1).optional(),
@@ -65,6 +65,7 @@ const EnvSchema = z.object({
   CLIENT_DIR: z.string().min(1).optional(),
   SIM_SEED: z.coerce.number().int().default(42),
   SIM_BACKFILL_DAYS: z.coerce.number().int().min(0).max(3660).default(SIMULATOR.backfillDays),
+  OCPP_HEARTBEAT_S: z.coerce.number().int().min(1).max(86_400).default(OCPP.heartbeatSeconds),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_INTERVAL_MS: interval(POLL_INTERVALS_MS.metrics),
   STATIONS_INTERVAL_MS: interval(POLL_INTERVALS_MS.stations),
@@ -116,6 +117,11 @@ export interface Config {
   /** Days of 15-minute history the simulator backfills on first start (default SIMULATOR.backfillDays). */
   simBackfillDays?: number
   logLevel: string
+  /**
+   * OCPP 1.6J central system (issue 14): the heartbeat interval (s) given to charge points at boot; a
+   * charge point silent for 2 intervals is offline.
+   */
+  ocpp?: { heartbeatSeconds: number }
   /** Relay poll interval per topic, ms. */
   intervals: { metrics: number; stations: number; sessions: number; info: number; energy_return: number }
   /** Relay limits; defaults in config/defaults.ts RELAY. */
@@ -182,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simSeed: e.SIM_SEED,
     simBackfillDays: e.SIM_BACKFILL_DAYS,
     logLevel: e.LOG_LEVEL,
+    ocpp: { heartbeatSeconds: e.OCPP_HEARTBEAT_S },
     intervals: {
       metrics: e.METRICS_INTERVAL_MS,
       stations: e.STATIONS_INTERVAL_MS,

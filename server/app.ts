@@ -19,6 +19,7 @@ import { dbErrorAnswer } from './lib/db-errors.ts'
 import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
 import { createOwnership } from './devices/simulator/ownership.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
+import { createOcppServer, type OcppServer } from './devices/ocpp/index.ts'
 import { createRetentionJob } from './jobs/retention.ts'
 import { inProcessRunner, pgBossRunner, type Job, type JobRunner } from './jobs/runner.ts'
 import { createMailJob } from './jobs/mail-outbox.ts'
@@ -34,6 +35,7 @@ declare module 'fastify' {
     domain?: Domain
     relay?: Relay
     simulator?: Simulator
+    ocpp?: OcppServer
     jobs: Job[]
     /** The SMTP receiver for replies to support tickets (INBOUND_SMTP_PORT), started by startBackground. */
     supportInbound?: { start(): Promise<void>; stop(): Promise<void> }
@@ -78,6 +80,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.jobRunner?.stop()
     await app.simulator?.stop()
   })
+  // Before the database closes (its hook is added later): charge points are told and marked disconnected.
+  app.addHook('onClose', async () => app.ocpp?.stop())
   app.setErrorHandler((err, req, reply) => {
     const lang = pickLang(req.headers['accept-language'])
     // A request refused by its route's zod schema: SPEC §5 field messages, as for Invalid.
@@ -104,7 +108,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   })
 
   let domain: Domain | undefined
-  if (config.roles.includes('api') || config.roles.includes('simulator')) {
+  if (config.roles.includes('api') || config.roles.includes('simulator') || config.roles.includes('ocpp')) {
     const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb })
     app.addHook('onClose', async () => database.close())
     const { loadJwtSecret } = await import('./domain/auth/service.ts')
@@ -149,7 +153,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const upstream = () => config.upstreamUrl ?? `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`
     const relay = createRelay({ upstream, credentials: credentials!, intervals: config.intervals, limits: config.relay })
     app.decorate('relay', relay)
-    await app.register(relayRoutes, { relay })
+    await app.register(relayRoutes, { relay, extraMetrics: async () => (await app.ocpp?.metricsText()) ?? '' })
     if (!config.roles.includes('api')) app.get('/api/health', async () => ({ status: 'ok', roles: config.roles }))
   }
 
@@ -161,6 +165,16 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Readiness, unlike /api/health (liveness): 503 until the background start (the first backfill after
   // an outage can take a minute) is done, so a load balancer or a test sends users only then.
   app.get('/api/ready', async (_req, reply) => (app.started ? { status: 'ready' } : reply.code(503).send({ status: 'starting' })))
+  if (config.roles.includes('ocpp') && domain) {
+    // OCPP 1.6J charge points (issue 14): WebSocket upgrades of /ocpp/{id}, beside Fastify's routes.
+    const ocpp = createOcppServer({ domain, log: app.log, heartbeatSeconds: config.ocpp?.heartbeatSeconds })
+    app.decorate('ocpp', ocpp)
+    app.server.on('upgrade', (req, socket, head) => {
+      // Another path: answered here unless another listener takes WebSocket upgrades too.
+      if (!ocpp.handleUpgrade(req, socket, head) && app.server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+    })
+  }
+
   const CLIENT_DIR = config.clientDir ?? path.resolve(import.meta.dirname, '../dist/client')
   const notFound = (req: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) })
   if (fs.existsSync(path.join(CLIENT_DIR, 'index.html')) && (config.roles.includes('api') || config.roles.includes('relay'))) {
@@ -173,6 +187,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
 /** Start what runs in the background: the simulator (with its backfill) and scheduled jobs. */
 export async function startBackground(app: FastifyInstance): Promise<void> {
+  app.ocpp?.start()
   if (app.simulator) await app.simulator.start()
   await app.supportInbound?.start()
   // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster

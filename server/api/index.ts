@@ -23,6 +23,7 @@ import { openApiPlugin } from './openapi.ts'
 import { refuseNulBytes } from './nul-guard.ts'
 import { supportRoutes } from './support.ts'
 import { shortcutRoutes } from './shortcuts.ts'
+import { ocppRoutes } from './ocpp.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -49,4 +50,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   zevRoutes(app, domain)
   supportRoutes(app, domain)
   shortcutRoutes(app, domain)
+  ocppRoutes(app, domain)
 }

@@ -44,7 +44,8 @@ const HIGH_TARIFF: ScheduleEntry[] = [
  * Mon–Fri, 07–13 Sat), rates that started last year, three demo users and an RFID per resident.
  * Then, with ids after all of the first one's, "Demo Office Bern" (see {@link DEMO_SECOND}): a small
  * office with main meter, 15 kWp PV, two 22 kW stations, two cards and its admin admin2@example.com; the
- * simulator runs it like the first (its sessions come from the backfill).
+ * simulator runs it like the first (its sessions come from the backfill). Last, a 7th station of the first
+ * installation, "Garage OCPP", waiting for OCPP charge point DEMO-CP-1 (issue 14).
  * Does nothing when an installation exists; safe when processes start at once (an advisory lock). Returns the first installation's id, or null when it did nothing.
  */
 export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { passwordHash: string; now?: Date }): Promise<number | null> {
@@ -144,6 +145,7 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
       exp_year: now.getUTCFullYear() + 3, alias: '', favourite: true, provider: 'demo', token: 'demo_ok_seeded',
     }).execute()
     await seedSecond(tx, { passwordHash, lastYear })
+    await seedOcppStation(tx, { installation_id, garage, passwordHash })
     return installation_id
   })
 }
@@ -185,4 +187,25 @@ async function seedSecond(tx: Db, { passwordHash, lastYear }: { passwordHash: st
     { installation_id, user_id: admin.id, tag: '04B1E2A3C4D501', description: 'Pool car – Renault Megane E-Tech', active: true, all_stations: true },
     { installation_id, user_id: null, tag: '04B1E2A3C4D502', description: 'Visitor card', active: true, all_stations: true },
   ]).execute()
+}
+
+/** The demo's OCPP charge point (issue 14 §2): anyone can connect a charger or a simulator as it. */
+export const DEMO_CHARGE_POINT = { id: 'DEMO-CP-1', station: 'Garage OCPP' } as const
+
+/**
+ * The 7th station of the first installation, "Garage OCPP" (RFID mode), bound to charge point
+ * {@link DEMO_CHARGE_POINT} with DEMO_PASSWORD, waiting offline until it connects. Inserted after the
+ * second installation, so the ids the other demo rows had stay as they were.
+ */
+async function seedOcppStation(tx: Db, { installation_id, garage, passwordHash }: { installation_id: number; garage: number; passwordHash: string }): Promise<void> {
+  const meter = await tx.insertInto('meters').values({ installation_id, object_id: garage, meter_type: 'charging_station', name: 'Charging station OCPP', capacity: 11 }).returning('id').executeTakeFirstOrThrow()
+  const station = await tx.insertInto('charging_stations').values({
+    installation_id, object_id: garage, meter_id: meter.id, device_id: 'CH-ZH-DEMO-007', name: DEMO_CHARGE_POINT.station,
+    description: 'Garage, parking space 7 (OCPP charge point)', capacity_kw: 11, charging_mode: 'rfid',
+    status: 'unknown', status_code: 18, alerts: JSON.stringify(['offline']), rfid_lernmodus: 0, power_kw: 0, current_session_id: null,
+  }).returning('id').executeTakeFirstOrThrow()
+  await tx.insertInto('ocpp_charge_points').values({
+    id: DEMO_CHARGE_POINT.id, installation_id, station_id: station.id, connector_id: 1, password_hash: passwordHash,
+    vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null,
+  }).execute()
 }

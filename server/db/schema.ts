@@ -461,7 +461,61 @@ export interface SimulatorStateTable {
   saved_at: Ts
 }
 
+/** A station bound to an OCPP 1.6J charge point (migration 0090, issue 14). */
+export interface OcppChargePointsTable {
+  id: string
+  installation_id: number
+  station_id: number
+  connector_id: number
+  /** argon2id of the HTTP Basic password (security profile 1). */
+  password_hash: string
+  vendor: string | null
+  model: string | null
+  firmware: string | null
+  serial: string | null
+  /** The connector's last OCPP status (Available, SuspendedEV, …), as sent. */
+  last_status: string | null
+  last_boot_at: Ts | null
+  last_message_at: Ts | null
+  connected: Generated<boolean>
+  messages_in: ColumnType<number, number | undefined, number | import('kysely').RawBuilder<number>>
+  messages_out: ColumnType<number, number | undefined, number | import('kysely').RawBuilder<number>>
+  created_at: TsDefault
+}
+
+/** OCPP transactions (migration 0090): meter registers in Wh; the id is the OCPP transactionId. */
+export interface OcppTransactionsTable {
+  id: Generated<number>
+  charge_point_id: string
+  station_id: number
+  connector_id: number
+  id_tag: string
+  session_id: number | null
+  meter_start_wh: number
+  last_meter_wh: number
+  last_meter_at: Ts
+  meter_stop_wh: number | null
+  started_at: Ts
+  stopped_at: Ts | null
+}
+
+/** Commands to charge points (migration 0090): queued → sent → answered (status Accepted, Rejected, failed …). */
+export interface OcppCommandsTable {
+  id: Generated<number>
+  charge_point_id: string
+  action: string
+  payload: Json<Record<string, unknown>>
+  status: Generated<string>
+  answer: ColumnType<unknown, string | null | undefined, string | null>
+  created_at: TsDefault
+  sent_at: Ts | null
+  answered_at: Ts | null
+}
+
 export interface Database {
+  ocpp_charge_points: OcppChargePointsTable
+  ocpp_transactions: OcppTransactionsTable
+  ocpp_commands: OcppCommandsTable
   payment_methods: PaymentMethodsTable
   payment_checkouts: PaymentCheckoutsTable
   payment_charges: PaymentChargesTable

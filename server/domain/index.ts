@@ -5,7 +5,7 @@ import { createMeasurementService } from './measurements/service.ts'
 import { createMetricsService } from './measurements/metrics.ts'
 import { createOverviewService } from './measurements/overview.ts'
 import { createSessionService } from './sessions/service.ts'
-import { createStationService } from './stations/service.ts'
+import { createStationService, type StationEvents } from './stations/service.ts'
 import { createTariffService } from './tariffs/service.ts'
 import { createUserService } from './users/service.ts'
 import { createDeviceService } from './devices/service.ts'
@@ -32,6 +32,7 @@ import { createPaymentService } from './payments/service.ts'
 import { createDemoProvider } from './payments/provider.ts'
 import { createSupportService } from './support/service.ts'
 import { createShortcutService } from './shortcuts/service.ts'
+import { createOcppService } from './ocpp/service.ts'
 
 /** All domain services wired with their dependencies; routes and devices use this. */
 export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local' }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string }) {
@@ -45,13 +46,18 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
   const sessions = createSessionService({ db, installations, tariffs })
   // Issue 13 §3: heartbeats, offline state and the changes that wait for a facility's devices.
   const deviceLink = createDeviceLink({ db })
-  const stations = createStationService({ db, installations, link: deviceLink })
+  // Station mode changes reach OCPP charge points (issue 14 §4); the OCPP service is made after stations.
+  const stationEvents: StationEvents = {}
+  const stations = createStationService({ db, installations, link: deviceLink, events: stationEvents })
   const metrics = createMetricsService({ db, installations, measurements })
   const statistics = createStatisticsService({ db, installations })
   const payments = createPaymentService({ db, sessions, provider: createDemoProvider(), secret: jwtSecret })
+  const ocpp = createOcppService({ db, installations, sessions, stations, measurements, tariffs })
+  stationEvents.modeChanged = ocpp.modeChanged
   return {
     db,
     auth,
+    ocpp,
     users: createUserService({ db, endSessions: auth.endSessions }),
     installations,
     tariffs,

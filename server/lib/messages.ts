@@ -379,6 +379,24 @@ const M = {
     fr: "Vous pouvez garder au plus {{max}} raccourcis par installation. Supprimez-en d'abord un.",
     it: 'Puoi tenere al massimo {{max}} scorciatoie per struttura. Rimuovine prima una.',
   },
+  ocppIdTaken: {
+    en: 'This charge point id is already bound to another charging station.',
+    de: 'Diese Ladepunkt-ID ist bereits mit einer anderen Ladestation verbunden.',
+    fr: 'Cet identifiant de point de charge est déjà lié à une autre borne de recharge.',
+    it: 'Questo ID del punto di ricarica è già associato a un’altra stazione di ricarica.',
+  },
+  ocppNotBound: {
+    en: 'This charging station is not connected over OCPP.',
+    de: 'Diese Ladestation ist nicht über OCPP verbunden.',
+    fr: "Cette borne de recharge n'est pas connectée via OCPP.",
+    it: 'Questa stazione di ricarica non è collegata tramite OCPP.',
+  },
+  ocppNoTransaction: {
+    en: 'No charging transaction is running at this charging station.',
+    de: 'An dieser Ladestation läuft kein Ladevorgang.',
+    fr: "Aucune transaction de recharge n'est en cours à cette borne.",
+    it: 'Nessuna transazione di ricarica è in corso presso questa stazione.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

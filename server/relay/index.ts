@@ -114,7 +114,7 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
  * The relay's HTTP surface (ARCHITECTURE §5): POST /live/tickets and the SSE stream
  * GET /live/installations/:installationId. Access is checked with the API using the caller's own token.
  */
-export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Relay & { close(): void; limits: RelayLimits } }) {
+export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }: { relay: Relay & { close(): void; limits: RelayLimits }; extraMetrics?: () => Promise<string> }) {
   const { hub, upstream, limits } = relay
   const tickets = createTickets()
   const metrics = createRelayMetrics(hub, relay.pollers)
@@ -143,7 +143,8 @@ export async function relayRoutes(app: FastifyInstance, { relay }: { relay: Rela
     }
   }
 
-  app.get('/live/metrics', async (_req, reply) => reply.type(metrics.contentType).header('Cache-Control', 'no-store').send(await metrics.text()))
+  // Other roles of this process (the OCPP central system, issue 14 §6) may add their Prometheus text.
+  app.get('/live/metrics', async (_req, reply) => reply.type(metrics.contentType).header('Cache-Control', 'no-store').send((await metrics.text()) + ((await extraMetrics?.()) ?? '')))
 
   app.post('/live/tickets', async (req, reply) => {
     const parsed = TicketBody.safeParse(req.body ?? {})

@@ -31,7 +31,7 @@ test('an admin sees the overview cards and the installation tree', async ({ page
   const building = page.getByRole('region', { name: 'Residence Zürich' })
   await expect(building.getByRole('link', { name: 'Main power connection' })).toBeVisible()
   const garage = page.getByRole('region', { name: 'Garage' })
-  await expect(garage.getByRole('link')).toHaveCount(6)
+  await expect(garage.getByRole('link')).toHaveCount(7)
   await garage.getByRole('link', { name: 'Station 1' }).click()
   await expect(page).toHaveURL(/\/power$/)
 })

@@ -24,7 +24,7 @@ test('Power shows the tab\'s last figures, marked stale, while the live stream i
   await expect(page.getByRole('heading', { level: 1, name: 'Power' })).toBeVisible()
   await expect(grid).toContainText('kW')
   await expect(page.getByRole('region', { name: 'Energy today' })).toContainText('kWh')
-  await expect(page.getByRole('region', { name: 'Charging stations', exact: true }).getByRole('article')).toHaveCount(6)
+  await expect(page.getByRole('region', { name: 'Charging stations', exact: true }).getByRole('article')).toHaveCount(7)
   // Not passed off as live: the connection is still being made and the tiles say their data is stale.
   await expect(page.getByRole('status').filter({ hasText: 'Connecting' })).toBeVisible()
   await expect(page.getByRole('region', { name: 'Current power flow' }).getByText('Stale')).toBeVisible()

@@ -39,7 +39,7 @@ test('an admin logs in, sees live power values change, switches to German and lo
   await expect.poll(reading, { timeout: 15_000, intervals: [500] }).not.toBe(before)
 
   const stations = page.getByRole('region', { name: 'Charging stations', exact: true })
-  await expect(stations.getByRole('article')).toHaveCount(6)
+  await expect(stations.getByRole('article')).toHaveCount(7)
   await expect(stations.getByText('Disabled', { exact: true })).toHaveCount(1)
   await expect(stations.getByText(/As an administrator you can unlock it/)).toBeVisible()
 

@@ -101,7 +101,7 @@ describe('installations and stations per role', () => {
   })
   it('gives admins every station and users only the ones they may read', async () => {
     const adm = await api().get('/api/cockpit/installations/1/charging_stations/?limit=1000').set(auth(tokens.admin)).expect(200)
-    expect(adm.body.count).toBe(6)
+    expect(adm.body.count).toBe(7)
     expect(adm.body.results.filter((s: { charging_mode: string }) => s.charging_mode === 'locked')).toHaveLength(1)
     const usr = await api().get('/api/cockpit/installations/1/charging_stations/').set(auth(tokens.user)).expect(200)
     expect(usr.body.results.map((s: { id: number }) => s.id)).toEqual([1, 2])
@@ -146,7 +146,7 @@ describe('GET /api/metrics/', () => {
       expect(typeof v).toBe('number')
       expect(Math.round(v * 100) / 100).toBe(v)
     }
-    expect(Object.keys(m.charging_stations.stations)).toHaveLength(6)
+    expect(Object.keys(m.charging_stations.stations)).toHaveLength(7)
     expect(m.pv.peak_kw).toBe(30)
     expect(m.battery.capacity_kwh).toBe(20)
     // The balance holds: grid + PV = building + stations + battery.

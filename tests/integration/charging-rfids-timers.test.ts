@@ -90,7 +90,7 @@ describe('RFIDs, global family', () => {
   it('manages the stations of a card by device id', async () => {
     const all = await api().get('/api/rfids/3/charging_stations').set(auth(tokens.admin)).expect(200)
     expect(all.body.all_stations).toBe(true)
-    expect(all.body.results).toHaveLength(6)
+    expect(all.body.results).toHaveLength(7)
     const put = await api().put('/api/rfids/3/charging_stations').set(auth(tokens.admin)).send({ device_ids: ['CH-ZH-DEMO-001'] }).expect(200)
     expect(put.body.results.map((s: { device_id: string }) => s.device_id)).toEqual(['CH-ZH-DEMO-001'])
     const post = await api().post('/api/rfids/3/charging_stations').set(auth(tokens.admin)).send({ device_ids: ['CH-ZH-DEMO-003'] }).expect(200)

@@ -29,7 +29,7 @@ describe('station endpoints of SPEC §7', () => {
 
   it('serves the /ladestation/ aliases: list, edit, turn off', async () => {
     const list = await api().get('/api/ladestation/?installation=1&limit=2&offset=1').set(auth(tokens.admin)).expect(200)
-    expect(list.body.count).toBe(6)
+    expect(list.body.count).toBe(7)
     expect(list.body.results.map((s: { id: number }) => s.id)).toEqual([2, 3])
     const mine = await api().get('/api/ladestation/?installation=1').set(auth(tokens.user)).expect(200)
     expect(mine.body.results.map((s: { id: number }) => s.id)).toEqual([1, 2])
@@ -53,7 +53,7 @@ describe('station endpoints of SPEC §7', () => {
     const grouped = await api().get(`${inst}/objects/charging_stations`).set(auth(tokens.admin)).expect(200)
     expect(grouped.body).toHaveLength(1)
     expect(grouped.body[0]).toMatchObject({ description: 'Garage', object_type: 'garage' })
-    expect(grouped.body[0].charging_stations).toHaveLength(6)
+    expect(grouped.body[0].charging_stations).toHaveLength(7)
     const garage = grouped.body[0].id as number
     const objects = await api().get(`${inst}/objects/charging_stations/objects`).set(auth(tokens.user)).expect(200)
     expect(objects.body.map((o: { description: string }) => o.description)).toEqual(['Residence Zürich', 'Common areas', 'Garage'])
@@ -61,12 +61,12 @@ describe('station endpoints of SPEC §7', () => {
     const below = await api().get(`${inst}/objects/${building}/charging_stations`).set(auth(tokens.user)).expect(200)
     expect(below.body.map((s: { id: number }) => s.id)).toEqual([1, 2])
     const inGarage = await api().get(`${inst}/objects/${garage}/charging_stations`).set(auth(tokens.admin)).expect(200)
-    expect(inGarage.body).toHaveLength(6)
+    expect(inGarage.body).toHaveLength(7)
     await api().get(`${inst}/objects/99999/charging_stations`).set(auth(tokens.admin)).expect(404)
     await api().get(`${inst}/objects/charging_stations`).set(auth(tokens.bern)).expect(403)
     const stats = await api().get(`${inst}/objects/charging_stations/stats`).set(auth(tokens.admin)).expect(200)
-    expect(stats.body.count).toBe(6)
-    expect(stats.body.ready + stats.body.running + stats.body.error + stats.body.disabled).toBe(6)
+    expect(stats.body.count).toBe(7)
+    expect(stats.body.ready + stats.body.running + stats.body.error + stats.body.disabled).toBe(7)
     expect(stats.body.disabled).toBeGreaterThanOrEqual(2)
     const userStats = await api().get(`${inst}/objects/charging_stations/stats`).set(auth(tokens.user)).expect(200)
     expect(userStats.body.count).toBe(2)

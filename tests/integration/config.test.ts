@@ -8,7 +8,7 @@ import { DataDirLockedError, openDatabase } from '../../server/db/connection.ts'
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({})
-    expect(c).toMatchObject({ port: 3000, demo: false, demoPassword: 'Cockpit-2026!', roles: ['api', 'relay', 'simulator'] })
+    expect(c).toMatchObject({ port: 3000, demo: false, demoPassword: 'Cockpit-2026!', roles: ['api', 'relay', 'simulator', 'ocpp'] })
     expect(c.intervals).toEqual({ metrics: 5000, stations: 5000, sessions: 30000, info: 120000, energy_return: 900000 })
     expect(c.dataDir).toBe(path.resolve('./data'))
   })

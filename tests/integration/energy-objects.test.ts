@@ -41,7 +41,7 @@ describe('objects and meters (issue 5 §1)', () => {
     expect(building.electrical_meters.map((m: { meter_type: string }) => m.meter_type)).toEqual(['main_power', 'pv', 'battery'])
     expect(building.children.map((c: { description: string }) => c.description)).toEqual(['Apartment 1', 'Apartment 2', 'Apartment 3', 'Apartment 4', 'Apartment 5', 'Apartment 6', 'Common areas'])
     const garage = building.children[6].children[0]
-    expect(garage.charging_stations).toHaveLength(6)
+    expect(garage.charging_stations).toHaveLength(7)
     const apt = (await get(`/objects/${ids['Apartment 1']}/`, tokens.super).expect(200)).body
     expect(apt.water_meters.map((m: { name: string }) => m.name)).toEqual(['Cold water apartment 1', 'Hot water apartment 1'])
     expect(apt.heating_meters).toHaveLength(1)
@@ -51,7 +51,7 @@ describe('objects and meters (issue 5 §1)', () => {
 
   it('lists meters of an object subtree with today\'s figures, filtered by type', async () => {
     const all = await get(`/objects/${ids['Residence Zürich']}/meters/`, tokens.admin).expect(200)
-    expect(all.body).toHaveLength(3 + 18 + 6 + 6)
+    expect(all.body).toHaveLength(3 + 18 + 6 + 7)
     const cold = await get(`/objects/${ids['Apartment 1']}/meters/cold_water/`, tokens.admin).expect(200)
     expect(cold.body).toHaveLength(1)
     expect(cold.body[0]).toMatchObject({ unit: 'm3', today: { volume_m3: 0.175 }, latest: { power_kw: 0 } })
@@ -65,7 +65,7 @@ describe('objects and meters (issue 5 §1)', () => {
     expect((await get('/pv/', tokens.admin).expect(200)).body.results[0]).toMatchObject({ meter_type: 'pv', capacity: 30 })
     expect((await get('/water/?limit=5000', tokens.admin).expect(400)).body).toHaveProperty('limit')
     const cats = await get('/categories', tokens.admin).expect(200)
-    expect(cats.body.map((c: { category: string; count: number }) => [c.category, c.count])).toEqual([['electrical', 9], ['water', 12], ['heat', 6], ['charging_station', 6]])
+    expect(cats.body.map((c: { category: string; count: number }) => [c.category, c.count])).toEqual([['electrical', 9], ['water', 12], ['heat', 6], ['charging_station', 7]])
   })
 
   it('shows a user only readable objects, main meters only with the overview switch; other installations refused', async () => {

@@ -162,7 +162,7 @@ describe('statistics sub-paths', () => {
   const range = '?start=2025-10-20&end=2025-10-27&granularity=day'
   it('per station, one station, heat and water of an object, flow and battery states', async () => {
     const per = await get(`/object/charging_stations${range}`).expect(200)
-    expect(Object.keys(per.body.series)).toHaveLength(6)
+    expect(Object.keys(per.body.series)).toHaveLength(7)
     expect(sumOf(per.body.series[`station_${stations[0].id}`])).toBeCloseTo(storedSum(stations[0].meter_id, '2025-10-19T22:00:00Z', '2025-10-26T23:00:00Z'), 3)
     const one = await get(`/charging_station/${stations[2].id}${range}`).expect(200)
     expect(sumOf(one.body.series.charging_stations)).toBeCloseTo(storedSum(stations[2].meter_id, '2025-10-19T22:00:00Z', '2025-10-26T23:00:00Z'), 3)

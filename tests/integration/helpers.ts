@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig, type Config, type Role } from '../../config/env.ts'
+import ocppRpc from 'ocpp-rpc'
 
 export const PASSWORD = 'Cockpit-2026!'
 
@@ -32,7 +33,7 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
 }
 
 /** Build the app on a fresh database (in-memory PGlite, or Postgres with TEST_DB=postgres) with the demo seeded, listening on a free port. */
-export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string } = {}) {
+export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp'] } = {}) {
   const config: Config = {
     ...loadConfig({}),
     smtpUrl: opts.smtpUrl,
@@ -52,6 +53,7 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     logLevel: 'silent',
     intervals: { metrics: 300, stations: 300, sessions: 300, info: 300, energy_return: 300, ...opts.intervals },
     relay: { maxStreamsPerUser: 100, ...opts.relay },
+    ocpp: opts.ocpp ?? { heartbeatSeconds: 30 },
   }
   const app = await buildApp(config)
   await app.listen({ port: 0, host: '127.0.0.1' })
@@ -237,4 +239,22 @@ export async function startTenants() {
     }
   }
   return { ...started, tenants, tokens, freshToken, residentId: resident }
+}
+
+/** An OCPP 1.6J charge point client (ocpp-rpc, strict mode, as a real charger would speak). */
+export type ChargePoint = InstanceType<typeof ocppRpc.RPCClient>
+
+/**
+ * Connect an OCPP 1.6J charge point (ocpp-rpc client, strict schema validation) as `id` with HTTP Basic
+ * `password` to the app at `url` (issue 14). No automatic reconnect unless asked; rejects with the
+ * upgrade's HTTP status in `code` when refused.
+ */
+export async function connectChargePoint(url: string, id: string, password: string | undefined, opts: { path?: string; reconnect?: boolean } = {}): Promise<ChargePoint> {
+  const cp = new ocppRpc.RPCClient({
+    endpoint: `${url.replace(/^http/, 'ws')}${opts.path ?? '/ocpp'}`, identity: id, ...(password === undefined ? {} : { password }), protocols: ['ocpp1.6'], strictMode: true,
+    reconnect: opts.reconnect ?? false, backoff: { initialDelay: 50, maxDelay: 200, factor: 2, randomisationFactor: 0 },
+    // ocpp-rpc's typings mark every option required; its documentation and code give them defaults.
+  } as never)
+  await cp.connect()
+  return cp
 }

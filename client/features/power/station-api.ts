@@ -3,6 +3,8 @@ import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { Timer } from '../../../shared/schemas/timer.ts'
 import type { JournalEntry } from '../../../shared/schemas/journal.ts'
 import type { Rfid } from '../../../shared/schemas/rfid.ts'
+import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
+import { ApiError } from '../../api/errors.ts'
 
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}`
 
@@ -37,4 +39,29 @@ export function stationJournal(installationId: number, stationId: number, q: { p
 /** GET …/charging_stations/{id}/rfids → the cards that may charge at the station. */
 export function stationRfids(installationId: number, stationId: number, signal?: AbortSignal): Promise<PageOf<Rfid>> {
   return apiFetch<PageOf<Rfid>>(`${base(installationId)}/charging_stations/${stationId}/rfids`, { signal })
+}
+
+/** GET …/charging_stations/{id}/ocpp → the station's OCPP charge point (admins); null when not bound (404). */
+export async function stationOcpp(installationId: number, stationId: number, signal?: AbortSignal): Promise<OcppBinding | null> {
+  try {
+    return await apiFetch<OcppBinding>(`${base(installationId)}/charging_stations/${stationId}/ocpp`, { signal })
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null
+    throw err
+  }
+}
+
+/** PUT …/charging_stations/{id}/ocpp → the binding with its password (shown once; issue 14 §2). */
+export function bindOcpp(installationId: number, stationId: number, body: { charge_point_id: string; connector_id: number }): Promise<OcppBinding & { password: string }> {
+  return apiFetch(`${base(installationId)}/charging_stations/${stationId}/ocpp`, { method: 'PUT', body })
+}
+
+/** DELETE …/charging_stations/{id}/ocpp: the simulator runs the station again. */
+export function unbindOcpp(installationId: number, stationId: number): Promise<void> {
+  return apiFetch<void>(`${base(installationId)}/charging_stations/${stationId}/ocpp`, { method: 'DELETE' })
+}
+
+/** POST …/charging_stations/{id}/ocpp/commands → 202, the command queued (sent at once when the charger is connected). */
+export function ocppCommand(installationId: number, stationId: number, body: { action: 'RemoteStartTransaction' | 'RemoteStopTransaction' | 'UnlockConnector'; id_tag?: string }): Promise<{ id: number }> {
+  return apiFetch(`${base(installationId)}/charging_stations/${stationId}/ocpp/commands`, { method: 'POST', body })
 }

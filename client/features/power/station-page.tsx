@@ -22,6 +22,7 @@ import { Badge, Loading, Notice, useDocumentTitle } from '../../components/ui.ts
 import { StationCard } from './station-card.tsx'
 import { StationTimers } from './station-timers.tsx'
 import { StationCharts } from './station-charts.tsx'
+import { StationOcpp } from './station-ocpp.tsx'
 import { updateStation } from './api.ts'
 import { stationJournal, stationRfids } from './station-api.ts'
 import { PinButton } from '../../components/pin-button.tsx'
@@ -106,7 +107,10 @@ export default function StationPage({ installation, stationId }: { installation:
             {tab === 'rfids' ? <RfidsTab installationId={installation.id} stationId={station.id} /> : null}
             {tab === 'management' ? (
               rights ? (
-                <ManagementTab installationId={installation.id} station={station} rights={rights} />
+                <>
+                  <ManagementTab installationId={installation.id} station={station} rights={rights} />
+                  {rights.admin ? <StationOcpp installationId={installation.id} stationId={station.id} f={f} /> : null}
+                </>
               ) : (
                 <Loading label={tc('loading')} />
               )
@@ -185,7 +189,13 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
                   <p className="font-medium text-slate-900">{f.dateTime(e.start)}</p>
                   <p className="text-slate-600">
                     {t(`journal.kind.${e.type}`)} ·{' '}
-                    {e.detail === 'rfid_learned' ? t('journal.learned', { tag: e.rfid ?? '' }) : e.detail?.startsWith('offline_') ? offlineOutcome(e.detail, tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }), t) : t('journal.modeChanged', { mode: tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }) })}
+                    {e.detail === 'rfid_learned'
+                      ? t('journal.learned', { tag: e.rfid ?? '' })
+                      : e.detail?.startsWith('ocpp:')
+                        ? t('journal.ocpp', { action: e.detail.split(':')[1], status: e.detail.split(':')[2] })
+                        : e.detail?.startsWith('offline_')
+                          ? offlineOutcome(e.detail, tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }), t)
+                          : t('journal.modeChanged', { mode: tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }) })}
                     {e.set_by_timer ? ` · ${t('journal.byTimer')}` : ''}
                   </p>
                 </li>

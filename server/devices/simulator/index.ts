@@ -74,7 +74,9 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
     // car is still in the saved state continue.
     if (prev === undefined) {
       const tracked = new Set([...state.cars.values()].map((c) => c?.sessionId).filter((id) => id != null))
-      for (const open of await domain.sessions.open(installationId)) if (!tracked.has(open.id)) await domain.sessions.finish(open.id, t)
+      // Only sessions of stations the simulator runs: an OCPP charge point's session is its own (issue 14).
+      const simulated = new Set(eq.stations.map((s) => s.id))
+      for (const open of await domain.sessions.open(installationId)) if (simulated.has(open.station_id) && !tracked.has(open.id)) await domain.sessions.finish(open.id, t)
     }
     const r = step(eq, state, t, dt, { seed, highTariff })
     await domain.measurements.record(r.readings.map((x) => ({ ...x, ts: t })))

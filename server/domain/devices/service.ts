@@ -45,12 +45,15 @@ export function createDeviceService({ db }: { db: Db }) {
     async installationIds(): Promise<number[]> {
       return (await db.selectFrom('installations').select('id').orderBy('id').execute()).map((r) => r.id)
     },
+    /** An installation's equipment as the simulator runs it: stations bound to OCPP charge points are left out. */
     async equipment(installationId: number): Promise<Equipment> {
       const [installation, meters, objects, stations, rfids, timers] = await Promise.all([
         db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', installationId).executeTakeFirstOrThrow(),
         db.selectFrom('meters').select(['id', 'meter_type', 'object_id', 'capacity']).where('installation_id', '=', installationId).orderBy('id').execute(),
         db.selectFrom('objects').select(['id', 'object_type']).where('installation_id', '=', installationId).where('object_type', '=', 'apartment').orderBy('id').execute(),
-        db.selectFrom('charging_stations').select(['id', 'meter_id', 'capacity_kw', 'charging_mode', 'status', 'current_session_id']).where('installation_id', '=', installationId).orderBy('id').execute(),
+        // Stations bound to an OCPP charge point (issue 14) report for themselves: the simulator leaves them out.
+        db.selectFrom('charging_stations').select(['id', 'meter_id', 'capacity_kw', 'charging_mode', 'status', 'current_session_id']).where('installation_id', '=', installationId)
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('ocpp_charge_points as c').select('c.id').whereRef('c.station_id', '=', 'charging_stations.id')))).orderBy('id').execute(),
         // A learned card works only from its ready_at on (issue 4, SPEC §9: about 3 minutes).
         db.selectFrom('rfids').select(['id', 'user_id', 'all_stations']).where('installation_id', '=', installationId).where('active', '=', true)
           .where((eb) => eb.or([eb('ready_at', 'is', null), eb('ready_at', '<=', new Date())])).orderBy('id').execute(),

@@ -29,7 +29,12 @@ export interface StationState {
  * Charging stations: reading with rights (ARCHITECTURE §4), editing name and charging mode, and the
  * device side's state reports.
  */
-export function createStationService({ db, installations, link }: { db: Db; installations: InstallationService; link?: DeviceLink }) {
+/** Who hears of station changes a device must follow: an OCPP charge point's profile (issue 14 §4). */
+export interface StationEvents {
+  modeChanged?: (stationId: number, mode: string, previous: string) => Promise<void>
+}
+
+export function createStationService({ db, installations, link, events = {} }: { db: Db; installations: InstallationService; link?: DeviceLink; events?: StationEvents }) {
   async function rows(installationId: number, stationId?: number): Promise<Station[]> {
     const waiting = link ? await link.pending(installationId, 'charging_station') : []
     let q = db
@@ -141,6 +146,7 @@ export function createStationService({ db, installations, link }: { db: Db; inst
       // A replayed change is journaled with its outcome by journalSent.
       if (patch.charging_mode !== undefined && patch.charging_mode !== station.charging_mode && !opts.replay) {
         await db.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: patch.charging_mode, at: new Date(), detail: 'mode_changed' }).execute()
+        await events.modeChanged?.(stationId, patch.charging_mode, station.charging_mode)
       }
       return service.get(actor, installationId, stationId)
     },

@@ -1,0 +1,350 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { FastifyBaseLogger } from 'fastify'
+import ocppRpc from 'ocpp-rpc'
+import { Counter, Gauge, Registry } from 'prom-client'
+import type { Domain } from '../../domain/index.ts'
+import type { ChargePointRef, SampledValue } from '../../domain/ocpp/service.ts'
+import { readSamples } from '../../domain/ocpp/service.ts'
+import { OCPP } from '../../../config/defaults.ts'
+
+const { RPCServer, createRPCError } = ocppRpc
+
+/** The WebSocket path of charge points: ws(s)://HOST/ocpp/{chargePointId} (issue 14 §1). */
+export const OCPP_PATH = '/ocpp'
+
+type RpcServerClient = {
+  identity: string
+  session: { cp: ChargePointRef }
+  handle(method: string, handler: (call: { params: any }) => unknown): void
+  handle(handler: (call: { method: string; params: any }) => unknown): void
+  call(method: string, params?: unknown): Promise<any>
+  close(options?: { code?: number; reason?: string; force?: boolean }): Promise<unknown>
+  on(event: string, listener: (...args: any[]) => void): void
+}
+
+/** What this process knows of a connected charge point, between flushes to the database. */
+interface Link {
+  client: RpcServerClient
+  cp: ChargePointRef
+  lastAt: Date | null
+  in: number
+  out: number
+  /** Marked silent (status code 18) or not known not to be: the next message clears it. */
+  silent: boolean
+  /** Messages of one charge point are handled one after another (a StopTransaction after its MeterValues). */
+  chain: Promise<unknown>
+  /** Heard from on this connection: commands may be sent (OCPP: not before the charge point spoke). */
+  ready: boolean
+  closed: boolean
+  delivering: boolean
+  /** The last solar limit sent (A), so a moving surplus is re-sent only when it changed. */
+  solarAmps?: number
+}
+
+/** Counters for /live/metrics and the benchmark (issue 14 §6). */
+export interface OcppStats {
+  connected: number
+  messagesIn: number
+  messagesOut: number
+  refused: number
+}
+
+export interface OcppServer {
+  /** For the server's 'upgrade' event: takes /ocpp/{id} (true), leaves other paths alone (false). */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean
+  /** Flush activity and mark silent charge points now (tests drive the clock with this). */
+  sweep(now?: Date): Promise<void>
+  start(): void
+  stop(): Promise<void>
+  stats(): OcppStats
+  /** Whether charge point `id` is connected to this process. */
+  isConnected(id: string): boolean
+  /** Prometheus text for /live/metrics: totals and, per charge point, connection, last message and counts. */
+  metricsText(): Promise<string>
+}
+
+/**
+ * The OCPP 1.6J central system (issue 14): charge points connect over WebSocket (subprotocol ocpp1.6,
+ * strict schema validation by ocpp-rpc) with HTTP Basic auth (security profile 1), are refused at the
+ * upgrade when unknown or the password is wrong, and their messages go through the domain's OCPP service.
+ * Silence for 2 heartbeat intervals marks the station offline (status code 18, alert offline).
+ */
+export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbeatSeconds, now = () => new Date() }: { domain: Domain; log: FastifyBaseLogger; heartbeatSeconds?: number; now?: () => Date }): OcppServer {
+  const ocpp = domain.ocpp
+  const rpc = new RPCServer({ protocols: ['ocpp1.6'], strictMode: true, callTimeoutMs: 30_000 })
+  const links = new Map<string, Link>()
+  const totals = { messagesIn: 0, messagesOut: 0, refused: 0 }
+  // Per charge point since this process started: messages each way and the last one heard (issue 14 §6).
+  const perCp = new Map<string, { in: number; out: number; lastAt: number }>()
+  const registry = new Registry()
+  new Gauge({ name: 'cockpit_ocpp_connected', help: 'OCPP charge points connected to this process', registers: [registry], collect() { this.set(links.size) } })
+  new Counter({ name: 'cockpit_ocpp_refused_total', help: 'OCPP connections refused at the upgrade', registers: [registry], collect() { this.reset(); this.inc(totals.refused) } })
+  new Gauge({
+    name: 'cockpit_ocpp_charge_point_connected', help: 'Whether the charge point is connected (1) to this process', labelNames: ['charge_point'], registers: [registry],
+    collect() { this.reset(); for (const id of perCp.keys()) this.set({ charge_point: id }, links.has(id) ? 1 : 0) },
+  })
+  new Gauge({
+    name: 'cockpit_ocpp_charge_point_last_message_seconds', help: 'Unix time of the last message from the charge point', labelNames: ['charge_point'], registers: [registry],
+    collect() { this.reset(); for (const [id, c] of perCp) if (c.lastAt) this.set({ charge_point: id }, c.lastAt / 1000) },
+  })
+  new Counter({
+    name: 'cockpit_ocpp_messages_total', help: 'OCPP messages by charge point and direction', labelNames: ['charge_point', 'direction'], registers: [registry],
+    collect() { this.reset(); for (const [id, c] of perCp) { this.inc({ charge_point: id, direction: 'in' }, c.in); this.inc({ charge_point: id, direction: 'out' }, c.out) } },
+  })
+  // Charge points that were connected here since the last flush, and the counts still to write.
+  const dirty = new Set<string>()
+  const leftSinceFlush = new Map<string, Link>()
+  const silenceMs = heartbeatSeconds * 1000 * OCPP.missedHeartbeats
+  let timer: NodeJS.Timeout | undefined
+  let stopped = false
+  let sweeping: Promise<void> | null = null
+
+  rpc.auth((accept, reject, handshake) => {
+    const ip = handshake.remoteAddress
+    const refuse = (code: number, reason: string) => {
+      totals.refused++
+      log.warn({ chargePoint: handshake.identity, ip, reason }, 'OCPP connection refused')
+      reject(code, reason)
+    }
+    if (handshake.endpoint !== OCPP_PATH) return refuse(404, 'not found')
+    if (!handshake.protocols.has('ocpp1.6')) return refuse(400, 'subprotocol ocpp1.6 required')
+    const password = handshake.password ? handshake.password.toString('utf8') : null
+    ocpp.authenticate(handshake.identity, password).then(
+      (cp) => (cp ? accept({ cp }, 'ocpp1.6') : refuse(401, password === null ? 'no password' : 'unknown charge point or wrong password')),
+      (err) => {
+        log.error({ err }, 'OCPP authentication failed')
+        reject(500, 'server error')
+      },
+    )
+  })
+
+  rpc.on('client', (client: RpcServerClient) => {
+    const cp = client.session.cp
+    const earlier = links.get(cp.id)
+    // A charge point that reconnects before its old socket timed out: the new connection wins.
+    if (earlier) void earlier.client.close({ code: 1000, reason: 'replaced by a new connection' })
+    const link: Link = { client, cp, lastAt: null, in: 0, out: 0, silent: true, chain: Promise.resolve(), ready: false, closed: false, delivering: false }
+    links.set(cp.id, link)
+    dirty.add(cp.id)
+    log.info({ chargePoint: cp.id, station: cp.stationId }, 'OCPP charge point connected')
+    let counts = perCp.get(cp.id)
+    if (!counts) perCp.set(cp.id, (counts = { in: 0, out: 0, lastAt: 0 }))
+    const c = counts
+    client.on('message', ({ message, outbound }: { message: Buffer | string; outbound: boolean }) => {
+      if (outbound) {
+        link.out++
+        c.out++
+        totals.messagesOut++
+      } else {
+        link.in++
+        c.in++
+        totals.messagesIn++
+        link.lastAt = now()
+        c.lastAt = link.lastAt.getTime()
+      }
+      dirty.add(cp.id)
+      log.debug({ chargePoint: cp.id, outbound, frame: message.toString() }, 'OCPP frame')
+    })
+    client.on('close', ({ code, reason }: { code: number; reason: string }) => {
+      link.closed = true
+      if (links.get(cp.id) === link) {
+        links.delete(cp.id)
+        leftSinceFlush.set(cp.id, link)
+      }
+      dirty.add(cp.id)
+      log.info({ chargePoint: cp.id, code, reason: String(reason ?? '') }, 'OCPP charge point disconnected')
+    })
+
+    /** Run `fn` after the charge point's earlier messages; clears the silent mark first. */
+    const serial = <T>(fn: (ref: ChargePointRef) => Promise<T>): Promise<T> => {
+      const next = link.chain.then(async () => {
+        if (link.silent) {
+          link.silent = false
+          await ocpp.heardAgain(cp)
+        }
+        const out = await fn(cp)
+        if (!link.ready) {
+          link.ready = true
+          setImmediate(() => void deliver(link))
+        }
+        return out
+      })
+      link.chain = next.catch(() => undefined)
+      return next.catch((err) => {
+        log.error({ err, chargePoint: cp.id }, 'OCPP message failed')
+        throw createRPCError('InternalError', 'the central system could not handle the message')
+      })
+    }
+    const recent = (t: Date) => now().getTime() - t.getTime() < silenceMs
+
+    client.handle('BootNotification', ({ params }) => serial(async () => {
+      await ocpp.boot(cp, { vendor: params.chargePointVendor, model: params.chargePointModel, firmware: params.firmwareVersion, serial: params.chargePointSerialNumber ?? params.chargeBoxSerialNumber }, now())
+      // A rebooted charger may have lost its profile: the current mode's is sent again.
+      const p = await ocpp.profileOf(cp.stationId, now())
+      if (p) await ocpp.enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
+      return { status: 'Accepted', currentTime: now().toISOString(), interval: heartbeatSeconds }
+    }))
+    client.handle('Heartbeat', () => serial(async () => ({ currentTime: now().toISOString() })))
+    client.handle('StatusNotification', ({ params }) => serial(async () => {
+      await ocpp.status(cp, params.connectorId, params.status, params.errorCode)
+      return {}
+    }))
+    client.handle('Authorize', ({ params }) => serial(async () => {
+      const r = await ocpp.authorize(cp, params.idTag, now())
+      return { idTagInfo: { status: r.status } }
+    }))
+    client.handle('StartTransaction', ({ params }) => serial(async () => {
+      const r = await ocpp.startTransaction(cp, { connectorId: params.connectorId, idTag: params.idTag, meterStartWh: params.meterStart, timestamp: new Date(params.timestamp) }, new Date(now().getTime() - silenceMs))
+      return { transactionId: r.transactionId, idTagInfo: { status: r.status } }
+    }))
+    const meterValues = async (transactionId: number | null, values: { timestamp: string; sampledValue: SampledValue[] }[]) => {
+      const sorted = [...values].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp))
+      for (const mv of sorted) {
+        const at = new Date(mv.timestamp)
+        const s = readSamples(mv.sampledValue)
+        const tx = transactionId ?? (s.energyWh !== null ? await ocpp.openTransaction(cp) : null)
+        if (s.energyWh !== null && tx !== null) await ocpp.meterReading(cp, tx, s.energyWh, at, s.powerKw)
+        if (s.powerKw !== null && recent(at)) await ocpp.livePower(cp, s.powerKw)
+      }
+    }
+    client.handle('MeterValues', ({ params }) => serial(async () => {
+      if (params.connectorId === cp.connectorId) await meterValues(params.transactionId ?? null, params.meterValue)
+      return {}
+    }))
+    client.handle('StopTransaction', ({ params }) => serial(async () => {
+      if (params.transactionData) await meterValues(params.transactionId, params.transactionData)
+      await ocpp.stopTransaction(cp, { transactionId: params.transactionId, meterStopWh: params.meterStop, timestamp: new Date(params.timestamp) })
+      return params.idTag ? { idTagInfo: { status: 'Accepted' } } : {}
+    }))
+    client.handle('DataTransfer', () => serial(async () => ({ status: 'UnknownVendorId' })))
+    client.handle('DiagnosticsStatusNotification', () => serial(async () => ({})))
+    client.handle('FirmwareStatusNotification', () => serial(async () => ({})))
+    client.handle(({ method }) => {
+      throw createRPCError('NotImplemented', `${method} is not supported`)
+    })
+  })
+
+  /** Send the charge point's queued commands in order; one that the connection lost waits for the next. */
+  async function deliver(link: Link): Promise<void> {
+    if (link.delivering || link.closed || !link.ready) return
+    link.delivering = true
+    try {
+      for (;;) {
+        const cmds = await ocpp.queued(link.cp.id)
+        if (!cmds.length) return
+        for (const cmd of cmds) {
+          if (link.closed) return
+          if (!(await ocpp.sending(cmd.id))) continue
+          try {
+            const answer = (await link.client.call(cmd.action, cmd.payload)) as { status?: string } | undefined
+            await ocpp.answered(cmd, answer?.status ?? 'Accepted', answer)
+          } catch (err) {
+            if (link.closed) {
+              await ocpp.requeue(cmd.id)
+              return
+            }
+            await ocpp.answered(cmd, 'failed', { error: (err as Error).message })
+          }
+        }
+      }
+    } catch (err) {
+      log.error({ err, chargePoint: link.cp.id }, 'OCPP command delivery failed')
+    } finally {
+      link.delivering = false
+    }
+  }
+  const unlisten = ocpp.onCommand((id) => {
+    const link = links.get(id)
+    if (link) void deliver(link)
+  })
+
+  /** Solar stations follow the PV surplus (issue 14 §4): their limit is re-evaluated every minute. */
+  async function followSun(at: Date): Promise<void> {
+    for (const link of links.values()) {
+      if (!link.ready) continue
+      const p = await ocpp.profileOf(link.cp.stationId, at)
+      if (!p || p.mode !== 'solar') continue
+      const amps = p.profile.csChargingProfiles.chargingSchedule.chargingSchedulePeriod[0].limit
+      if (link.solarAmps === amps) continue
+      link.solarAmps = amps
+      await ocpp.enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
+    }
+  }
+  let lastSun = 0
+
+  async function flush(): Promise<Map<string, Date>> {
+    const rows = [...dirty].map((id) => {
+      const link = links.get(id) ?? leftSinceFlush.get(id)
+      const row = { id, connected: links.has(id), lastMessageAt: link?.lastAt ?? null, in: link?.in ?? 0, out: link?.out ?? 0 }
+      if (link) link.in = link.out = 0
+      return row
+    })
+    dirty.clear()
+    leftSinceFlush.clear()
+    await ocpp.flushActivity(rows)
+    const heard = new Map<string, Date>()
+    for (const [id, link] of links) if (link.lastAt) heard.set(id, link.lastAt)
+    return heard
+  }
+
+  async function sweep(at = now()): Promise<void> {
+    const heard = await flush()
+    const silent = await ocpp.markSilent(new Date(at.getTime() - silenceMs), heard)
+    // Commands queued by another process (or while delivery was busy) go out here at the latest.
+    for (const id of await ocpp.withQueued()) {
+      const link = links.get(id)
+      if (link) void deliver(link)
+    }
+    if (at.getTime() - lastSun >= 60_000) {
+      lastSun = at.getTime()
+      await followSun(at)
+    }
+    for (const id of silent) {
+      const link = links.get(id)
+      if (link) link.silent = true
+      log.warn({ chargePoint: id }, 'OCPP charge point silent for 2 heartbeat intervals: offline')
+    }
+  }
+
+  const sweepMs = Math.min(OCPP.flushMs, Math.max(100, (heartbeatSeconds * 1000) / 4))
+  return {
+    handleUpgrade(req, socket, head) {
+      const path = (req.url ?? '/').split('?')[0]
+      if (path !== OCPP_PATH && !path.startsWith(`${OCPP_PATH}/`)) return false
+      void rpc.handleUpgrade(req, socket as never, head)
+      return true
+    },
+    sweep: (at) => (sweeping ??= sweep(at).finally(() => (sweeping = null))),
+    start() {
+      stopped = false
+      void ocpp.disconnectAll().catch((err) => log.error({ err }, 'OCPP start failed'))
+      const tick = () => {
+        if (stopped) return
+        timer = setTimeout(() => {
+          void (sweeping ??= sweep().finally(() => (sweeping = null)))
+            .catch((err) => log.error({ err }, 'OCPP sweep failed'))
+            .finally(tick)
+        }, sweepMs)
+        timer.unref()
+      }
+      tick()
+    },
+    async stop() {
+      stopped = true
+      unlisten()
+      clearTimeout(timer)
+      const ids = [...links.keys()]
+      // A clean close (1001), unless a charge point does not answer it within 2 s.
+      const closing = rpc.close({ code: 1001, reason: 'server shutting down' }).catch(() => undefined)
+      const late = setTimeout(() => void rpc.close({ force: true }).catch(() => undefined), 2000)
+      await closing
+      clearTimeout(late)
+      await sweeping
+      await ocpp.disconnectAll(ids).catch(() => undefined)
+    },
+    stats: () => ({ connected: links.size, ...totals }),
+    isConnected: (id) => links.has(id),
+    metricsText: () => registry.metrics(),
+  }
+}
