@@ -58,7 +58,7 @@ describe('ZEV report', () => {
     const r = await zev()
     expect(r.allocation.map((a: { name: string }) => a.name)).toEqual([
       'Apartment 1', 'Apartment 2', 'Apartment 3', 'Apartment 4', 'Apartment 5', 'Apartment 6', 'building',
-      'Station 1', 'Station 2', 'Station 3', 'Station 4', 'Station 5', 'Station 6',
+      'Station 1', 'Station 2', 'Station 3', 'Station 4', 'Station 5', 'Station 6', 'Garage OCPP',
     ])
     const row = (name: string) => r.allocation.find((a: { name: string }) => a.name === name)
     // Flat 1: 8 kWh = 6 solar + 2 grid. Grid 2 × 24 = 48 Rp; standard 6 × 21 = 126 Rp; 80 % = 100.8 → 101.
