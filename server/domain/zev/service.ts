@@ -56,7 +56,8 @@ export interface ZevReport {
  * apartment), the building (consumption no participant meter measured: common areas), and the charging
  * stations, whose energy is billed per charging session and so carries no ZEV money. Order: flats by
  * meter id, the building, stations by id. The summary states the model, the cap, the feed-in revenue,
- * the intervals missing data (a 15-minute interval up to `now` without a row of every ZEV meter) and the
+ * the intervals missing data (a 15-minute interval up to `now` without a row of every ZEV meter that has ever
+ * reported) and the
  * total row (kWh and CHF summed over the rows, each row already rounded to the Rappen).
  */
 export async function computeZevReport(db: Db, installationId: number, tz: string, start: Date, end: Date, now: Date = new Date()): Promise<ZevReport> {
@@ -111,11 +112,17 @@ export async function computeZevReport(db: Db, installationId: number, tz: strin
     .where('installation_id', '=', installationId).where('kind', '=', 'power').execute()
   const bill = billZev([...intervals.values()], ratePrices(rates as PowerRate[], tz), settings.model, settings.flat_percent)
 
-  // Missing data: intervals up to now of which some ZEV meter has no row (or none at all).
+  // Missing data: intervals up to now of which some ZEV meter has no row (or none at all). A meter that
+  // never reported before the period's end is not installed yet (a station waiting for its OCPP charge
+  // point): it is not counted, or every report of such an installation would warn.
   const until = Math.min(end.getTime(), Math.floor(now.getTime() / Q) * Q)
   const expected = Math.max(0, Math.ceil((until - from.getTime()) / Q))
+  const reporting = meters.length
+    ? (await sql<{ id: number }>`select m.id from meters m where m.id in (${sql.join(meters.map((m) => m.id))})
+        and exists (select 1 from measurements_15m a where a.meter_id = m.id and a.bucket < ${end})`.execute(db)).rows.map((r) => r.id)
+    : []
   let complete = 0
-  for (const iv of intervals.values()) if (iv.start.getTime() < until && iv.meters.size >= meters.length) complete++
+  for (const iv of intervals.values()) if (iv.start.getTime() < until && reporting.every((id) => iv.meters.has(id))) complete++
 
   const zero = { consumption_kwh: 0, pv_kwh: 0, battery_kwh: 0, grid_kwh: 0, grid_rappen: 0, internal_rappen: 0, standard_rappen: 0, capped: false, cost_rappen: 0 }
   // Every participant is listed, idle ones with 0, so reports of different periods have the same rows.
