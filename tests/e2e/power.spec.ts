@@ -143,12 +143,17 @@ test('offline facility, stale data, serious alerts and the empty state are shown
       ]),
     }),
   )
+  // Every screen's offline alert also polls GET …/info (issue 13 §3): it must tell the same story.
+  await page.route('**/api/cockpit/installations/*/info', async (route) => {
+    const real = await route.fetch()
+    await route.fulfill({ response: real, json: { ...(await real.json()), online: false, offline_since: '2026-03-02T09:15:00Z' } })
+  })
   await page.goto(`/facility/${installation}/power`)
 
   const offline = page.getByRole('alert').filter({ hasText: 'The facility is offline' })
   await expect(offline).toContainText('Offline since 03/02/26, 10:15 AM')
   const flow = page.getByRole('region', { name: 'Current power flow' })
-  await expect(flow.getByText('Offline', { exact: true })).toBeVisible()
+  await expect(flow.getByText(/^Offline/).first()).toBeVisible()
   await expect(flow.getByRole('group', { name: 'Grid', exact: true })).toContainText('1.50 kW')
   await expect(flow.getByRole('group', { name: 'Grid', exact: true })).toContainText('Export')
   await expect(flow.getByRole('group', { name: 'Battery', exact: true })).toContainText('55 % charged')
