@@ -81,7 +81,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.simulator?.stop()
   })
   // Before the database closes (its hook is added later): charge points are told and marked disconnected.
-  app.addHook('onClose', async () => app.ocpp?.stop())
+  // ocpp-rpc's close can wait past the 10 s main.ts allows (seen with no charge point connected): bounded.
+  app.addHook('onClose', async () => {
+    if (!app.ocpp) return
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([app.ocpp.stop().catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, 2000)))])
+    clearTimeout(timer)
+  })
   app.setErrorHandler((err, req, reply) => {
     const lang = pickLang(req.headers['accept-language'])
     // A request refused by its route's zod schema: SPEC §5 field messages, as for Invalid.
