@@ -41,28 +41,7 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       const T = (k: Parameters<typeof invoiceText>[1], p?: Record<string, string | number>) => invoiceText(lang, k, p)
       const number = `AF-${String(feeId).padStart(6, '0')}`
       const operator = fee.operator
-      const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${T('title')} ${number}`, Author: operator?.name ?? fee.installation_name } })
-      const chunks: Buffer[] = []
-      doc.on('data', (c: Buffer) => chunks.push(c))
-      const done = new Promise<Buffer>((resolve, reject) => {
-        doc.on('end', () => resolve(Buffer.concat(chunks)))
-        doc.on('error', reject)
-      })
-      doc.font('Helvetica-Bold').fontSize(10).text(operator?.name ?? fee.installation_name)
-      if (operator) {
-        doc.font('Helvetica').text(`${operator.street} ${operator.building_number}`.trim() + `, ${operator.country}-${operator.zip} ${operator.city}`)
-        if (operator.vat_number) doc.text(`${T('vatNumber')}: ${operator.vat_number}`)
-      }
-      doc.moveDown(2)
-      doc.font('Helvetica-Bold').fontSize(20).text(`${T('title')} ${number}`)
-      doc.moveDown(0.5)
-      doc.font('Helvetica').fontSize(10)
-      const line = (label: string, value: string) => {
-        const y = doc.y
-        doc.font('Helvetica-Bold').text(label, 50, y, { width: 170 })
-        doc.font('Helvetica').text(value, 230, y, { width: 315 })
-        doc.moveDown(0.3)
-      }
+      const { doc, done, line } = invoiceHead(T, number, operator, fee.installation_name)
       line(T('date'), formatDate(fee.paid_on ?? fee.created_at, region, fee.timezone))
       line(T('facility'), fee.installation_name)
       line(T('customer'), `${owner.first_name} ${owner.last_name}`.trim())
@@ -104,30 +83,8 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       const number = `CS-${String(sessionId).padStart(6, '0')}`
 
       const operator = inst.operator
-      const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${T('title')} ${number}`, Author: operator?.name ?? inst.name } })
-      const chunks: Buffer[] = []
-      doc.on('data', (c: Buffer) => chunks.push(c))
-      const done = new Promise<Buffer>((resolve, reject) => {
-        doc.on('end', () => resolve(Buffer.concat(chunks)))
-        doc.on('error', reject)
-      })
-
       // The operator billing the charging (issue 12 §3), set by the installation's admins.
-      doc.font('Helvetica-Bold').fontSize(10).text(operator?.name ?? inst.name)
-      if (operator) {
-        doc.font('Helvetica').text(`${operator.street} ${operator.building_number}`.trim() + `, ${operator.country}-${operator.zip} ${operator.city}`)
-        if (operator.vat_number) doc.text(`${T('vatNumber')}: ${operator.vat_number}`)
-      }
-      doc.moveDown(2)
-      doc.font('Helvetica-Bold').fontSize(20).text(`${T('title')} ${number}`)
-      doc.moveDown(0.5)
-      doc.font('Helvetica').fontSize(10)
-      const line = (label: string, value: string) => {
-        const y = doc.y
-        doc.font('Helvetica-Bold').text(label, 50, y, { width: 170 })
-        doc.font('Helvetica').text(value, 230, y, { width: 315 })
-        doc.moveDown(0.3)
-      }
+      const { doc, done, line } = invoiceHead(T, number, operator, inst.name)
       line(T('date'), formatDate(session.end, region, tz))
       line(T('facility'), inst.name)
       if (owner) line(T('customer'), `${owner.first_name} ${owner.last_name}`.trim())
@@ -180,3 +137,36 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
   }
 }
 export type InvoiceService = ReturnType<typeof createInvoiceService>
+
+/**
+ * The head every invoice PDF shares: an A4 pdfkit document, the operator who bills (issue 12 §3; the
+ * installation's name when none is set) with address and VAT number, the title with the invoice
+ * number, and `line(label, value)` for the label/value rows. `done` resolves to the PDF bytes once
+ * the caller ends the document.
+ */
+function invoiceHead(T: (k: Parameters<typeof invoiceText>[1]) => string, number: string, operator: { name: string; street: string; building_number: string; country: string; zip: string; city: string; vat_number?: string | null } | null | undefined, fallbackName: string) {
+  const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${T('title')} ${number}`, Author: operator?.name ?? fallbackName } })
+  const chunks: Buffer[] = []
+  doc.on('data', (c: Buffer) => chunks.push(c))
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)))
+    doc.on('error', reject)
+  })
+  doc.font('Helvetica-Bold').fontSize(10).text(operator?.name ?? fallbackName)
+  if (operator) {
+    doc.font('Helvetica').text(`${operator.street} ${operator.building_number}`.trim() + `, ${operator.country}-${operator.zip} ${operator.city}`)
+    if (operator.vat_number) doc.text(`${T('vatNumber')}: ${operator.vat_number}`)
+  }
+  doc.moveDown(2)
+  doc.font('Helvetica-Bold').fontSize(20).text(`${T('title')} ${number}`)
+  doc.moveDown(0.5)
+  doc.font('Helvetica').fontSize(10)
+  const line = (label: string, value: string) => {
+    const y = doc.y
+    doc.font('Helvetica-Bold').text(label, 50, y, { width: 170 })
+    doc.font('Helvetica').text(value, 230, y, { width: 315 })
+    doc.moveDown(0.3)
+  }
+  return { doc, done, line }
+}
+
