@@ -1,20 +1,11 @@
 import { expect, test } from '@playwright/test'
-import type { APIRequestContext, Page } from '@playwright/test'
+import type { APIRequestContext } from '@playwright/test'
 import { existsSync } from 'node:fs'
+import { logIn, PASSWORD } from './fixtures.ts'
 
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
-const PASSWORD = 'Cockpit-2026!'
-
-async function logIn(page: Page, email: string): Promise<void> {
-  await page.goto('/login')
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  // The first sign-in after the server starts can wait for its start-up work (backfill) on a busy machine.
-  await expect(page).toHaveURL(/\/facility\/\d+$/, { timeout: 30_000 })
-}
 
 async function token(request: APIRequestContext, email: string): Promise<string> {
   const r = await request.post('/api/authentication/token/', { data: { email, password: PASSWORD } })

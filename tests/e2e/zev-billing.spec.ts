@@ -1,19 +1,10 @@
 import { expect, test } from '@playwright/test'
-import type { Page } from '@playwright/test'
 import { existsSync } from 'node:fs'
+import { logIn } from './fixtures.ts'
 
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
-const PASSWORD = 'Cockpit-2026!'
-
-async function logIn(page: Page, email: string): Promise<void> {
-  await page.goto('/login')
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await expect(page).toHaveURL(/\/facility\/\d+$/)
-}
 
 test('an admin picks the ZEV billing model on Pricing; a flat rate above 80 % is refused; the ZEV report states the model', async ({ page }) => {
   await logIn(page, 'admin@example.com')
