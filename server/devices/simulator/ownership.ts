@@ -59,6 +59,8 @@ export function createOwnership(databaseUrl: string | undefined, { retryMs = 10_
       const c = client
       client = null
       mine.clear()
+      // A closed ownership starts afresh: the next call tries every installation at once.
+      triedAt.clear()
       await c?.end().catch(() => {})
     },
   }
