@@ -94,5 +94,6 @@ describe('relays started apart (compose.yaml)', () => {
     } finally {
       await api.close()
     }
-  })
+    // A whole API start with its demo seed: as long as the other files' beforeAll on a loaded machine.
+  }, 180_000)
 })
