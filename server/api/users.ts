@@ -137,7 +137,7 @@ export function userManagementRoutes(fastify: FastifyInstance, domain: Domain) {
   for (const method of ['put', 'patch'] as const) {
     app[method]('/cockpit/users/:userId/installations/:installationId', { schema: { summary: "Change a user's role in an installation", params: memberParams, body: MembershipChange, response: { 200: Membership } } }, async (req) => {
       const actor = await actorOf(domain, req)
-      return m.setMembership(actor, req.params.userId, req.params.installationId, req.body.role)
+      return m.changeMembership(actor, req.params.userId, req.params.installationId, req.body.role)
     })
   }
   app.delete('/cockpit/users/:userId/installations/:installationId', { schema: { summary: 'Remove a user from an installation', params: memberParams, response: { 204: NoContent } } }, async (req, reply) => {

@@ -31,6 +31,8 @@ export interface UsersTable {
   telephone: Generated<string>
   company: Generated<string>
   comment: Generated<string>
+  /** SPEC §3 description, shown in brackets after the name (migration 0120); '' when not given. */
+  description: Generated<string>
 }
 
 export interface InstallationsTable {

@@ -49,6 +49,8 @@ export const UserDetails = z.object({
   telephone: z.string().trim().regex(/^[+0-9 ()/.-]{0,30}$/).optional(),
   company: text(200).optional(),
   comment: Text(2000, { multiline: true }).optional(),
+  /** SPEC §3: a short label shown in brackets after the name (e.g. the flat); 255 characters at most. */
+  description: text(255).optional(),
   ietf_lang_tag: LangTag.optional(),
 })
 export type UserDetails = z.infer<typeof UserDetails>
@@ -66,7 +68,8 @@ export const MemberRole = z.enum(['installation_admin', 'installation_user'])
 /**
  * A user as admins see them (GET /api/cockpit/users/): SPEC §3 fields, `role` (superuser, else
  * installation_admin when admin in any of the caller's installations, else installation_user) and the
- * memberships in the caller's installations.
+ * memberships in the caller's installations. Superusers shown to a caller who is not one carry only
+ * id, names, e-mail, role and state (the other details '' or null, no memberships).
  */
 export const ManagedUser = z.object({
   id: z.number().int(),
@@ -86,6 +89,8 @@ export const ManagedUser = z.object({
   telephone: z.string(),
   company: z.string(),
   comment: z.string(),
+  /** SPEC §3, shown in brackets after the name; '' when not given. */
+  description: z.string(),
   last_login: z.string().nullable(),
   role: z.enum(['superuser', 'installation_admin', 'installation_user']),
   installations: z.array(z.object({ id: z.number().int(), role: MemberRole })),

@@ -31,6 +31,8 @@ export const User = z.object({
   telephone: z.string().optional(),
   company: z.string().optional(),
   comment: z.string().optional(),
+  /** SPEC §3 description, shown in brackets after the name (issue 13 §5). */
+  description: z.string().optional(),
   deactivation_datetime: z.string().nullable().optional(),
 })
 export type User = z.infer<typeof User>

@@ -213,3 +213,90 @@ describe('identity of a person who also belongs to another installation (ARCHITE
     await api().post(`/api/users/${shared}/active`).set(auth(tokens.admin)).send({ active: true }).expect(200)
   })
 })
+
+describe('users screen (issue 13 §5)', () => {
+  const db = () => app.domain!.db
+  const list = async (token: string, role: string, installation = 1) =>
+    (await api().get('/api/cockpit/users/').query({ role, installation }).set(auth(token)).expect(200)).body.results as { id: number; email: string; role: string; telephone: string; installations: unknown[] }[]
+
+  it('the Superuser filter of an installation lists the superusers, who hold every installation without a membership', async () => {
+    // The screen always asks for one installation; the demo superuser is a member of none.
+    expect((await list(tokens.super, 'superuser')).map((u) => u.email)).toEqual(['super@example.com'])
+    expect((await list(tokens.super, 'all')).map((u) => u.email)).toContain('super@example.com')
+    // An admin sees who operates the portal, but not their personal details.
+    await db().updateTable('users').set({ telephone: '+41 44 000 00 00' }).where('id', '=', ids.super).execute()
+    const seen = await list(tokens.admin, 'superuser')
+    expect(seen).toEqual([expect.objectContaining({ email: 'super@example.com', role: 'superuser', telephone: '', installations: [] })])
+    // The filters stay disjoint.
+    expect((await list(tokens.admin, 'installation_user')).map((u) => u.email)).not.toContain('super@example.com')
+    expect((await list(tokens.admin, 'installation_admin')).map((u) => u.email)).not.toContain('super@example.com')
+    // The other installation's admin sees no Zürich people, only the superuser.
+    expect((await list(tokens.bern, 'all', other)).map((u) => u.email)).not.toContain('user@example.com')
+  })
+
+  it('a user has a description (SPEC §3), set by an admin and shown in the list', async () => {
+    const made = await create(tokens.admin, 1, { email: 'desc@example.com', first_name: 'Dora', last_name: 'Desc', description: 'Flat 2.1' }).expect(201)
+    expect(made.body.description).toBe('Flat 2.1')
+    const patched = await api().patch(`/api/users/${made.body.id}/`).set(auth(tokens.admin)).send({ description: 'Flat 2.2, garage 7' }).expect(200)
+    expect(patched.body.description).toBe('Flat 2.2, garage 7')
+    expect((await list(tokens.admin, 'all')).find((u) => u.id === made.body.id)).toMatchObject({ description: 'Flat 2.2, garage 7' })
+    expect((await api().get(`/api/cockpit/users/${made.body.id}/`).set(auth(tokens.admin)).expect(200)).body.description).toBe('Flat 2.2, garage 7')
+    await api().patch(`/api/users/${made.body.id}/`).set(auth(tokens.admin)).send({ description: 'x'.repeat(256) }).expect(400)
+    // The other installation's admin cannot reach the person.
+    await api().patch(`/api/users/${made.body.id}/`).set(auth(tokens.bern)).send({ description: 'hacked' }).expect(404)
+  })
+
+  it('role per installation: an admin changes it in their installation only, never their own; a superuser anywhere', async () => {
+    const id = (await create(tokens.admin, 1, { email: 'role@example.com', first_name: 'R', last_name: 'Ole' }).expect(201)).body.id as number
+    await api().post(`/api/cockpit/users/${id}/installations/`).set(auth(tokens.super)).send({ installation_id: other, role: 'installation_user' }).expect(201)
+    const promoted = await api().patch(`/api/cockpit/users/${id}/installations/1`).set(auth(tokens.admin)).send({ role: 'installation_admin' }).expect(200)
+    expect(promoted.body).toEqual({ id: 1, role: 'installation_admin' })
+    // Admin of 1 only: the role in Bern is not theirs (and Bern stays as it was).
+    await api().put(`/api/cockpit/users/${id}/installations/${other}`).set(auth(tokens.admin)).send({ role: 'installation_admin' }).expect(403)
+    const memberships = await db().selectFrom('installation_users').select(['installation_id', 'role']).where('user_id', '=', id).orderBy('installation_id').execute()
+    expect(memberships).toEqual([{ installation_id: 1, role: 'installation_admin' }, { installation_id: other, role: 'installation_user' }])
+    // The new admin can now manage installation 1's users.
+    await api().get('/api/cockpit/users/installation/1').set(auth(await loginAs(id))).expect(200)
+    // Nobody changes their own role (an admin would lock themselves out).
+    const self = await api().patch(`/api/cockpit/users/${ids.admin}/installations/1`).set(auth(tokens.admin)).send({ role: 'installation_user' }).expect(400)
+    expect(self.body.detail).toMatch(/own account/)
+    expect((await db().selectFrom('installation_users').select('role').where('user_id', '=', ids.admin).where('installation_id', '=', 1).executeTakeFirstOrThrow()).role).toBe('installation_admin')
+    // A resident and the other installation's admin cannot change it; a superuser can, anywhere.
+    await api().patch(`/api/cockpit/users/${id}/installations/1`).set(auth(tokens.user)).send({ role: 'installation_user' }).expect(403)
+    await api().patch(`/api/cockpit/users/${id}/installations/1`).set(auth(tokens.bern)).send({ role: 'installation_user' }).expect(403)
+    await api().patch(`/api/cockpit/users/${id}/installations/${other}`).set(auth(tokens.super)).send({ role: 'installation_admin' }).expect(200)
+    // Changing the role of a user who is not a member answers 404, not a new membership.
+    const stranger = (await create(tokens.bern, other, { email: 'stranger@example.com', first_name: 'S', last_name: 'T' }).expect(201)).body.id
+    await api().patch(`/api/cockpit/users/${stranger}/installations/1`).set(auth(tokens.super)).send({ role: 'installation_admin' }).expect(404)
+    expect(await db().selectFrom('installation_users').select('role').where('user_id', '=', stranger).where('installation_id', '=', 1).executeTakeFirst()).toBeUndefined()
+  })
+
+  it('assigning an RFID card to a user: admins of the card’s installation, to members of it', async () => {
+    const id = (await create(tokens.admin, 1, { email: 'cardholder@example.com', first_name: 'C', last_name: 'Holder' }).expect(201)).body.id as number
+    const card = (await api().post('/api/cockpit/installations/1/rfids/').set(auth(tokens.admin)).send({ tag: 'ASSIGN01', description: 'spare' }).expect(201)).body
+    expect(card.user_id).toBeNull()
+    const assigned = await api().patch(`/api/cockpit/installations/1/rfids/${card.id}/`).set(auth(tokens.admin)).send({ user_id: id }).expect(200)
+    expect(assigned.body).toMatchObject({ user_id: id, user_name: 'C Holder' })
+    // A person of another installation cannot get the card; nor can other admins or the resident assign it.
+    const bernOnly = (await create(tokens.bern, other, { email: 'bern-only@example.com', first_name: 'B', last_name: 'O' }).expect(201)).body.id
+    const refused = await api().patch(`/api/cockpit/installations/1/rfids/${card.id}/`).set(auth(tokens.admin)).send({ user_id: bernOnly }).expect(400)
+    expect(Object.keys(refused.body)).toEqual(['user_id'])
+    await api().patch(`/api/cockpit/installations/1/rfids/${card.id}/`).set(auth(tokens.bern)).send({ user_id: ids.bern }).expect(404)
+    await api().patch(`/api/cockpit/installations/${other}/rfids/${card.id}/`).set(auth(tokens.bern)).send({ user_id: bernOnly }).expect(404)
+    await api().patch(`/api/cockpit/installations/1/rfids/${card.id}/`).set(auth(tokens.user)).send({ user_id: ids.user }).expect(404)
+    expect((await db().selectFrom('rfids').select('user_id').where('id', '=', card.id).executeTakeFirstOrThrow()).user_id).toBe(id)
+    // The new holder sees their card; unassigning takes it away again.
+    const holder = await loginAs(id)
+    expect((await api().get('/api/cockpit/installations/1/rfids/').set(auth(holder)).expect(200)).body.results.map((r: { id: number }) => r.id)).toEqual([card.id])
+    await api().patch(`/api/cockpit/installations/1/rfids/${card.id}/`).set(auth(tokens.admin)).send({ user_id: null }).expect(200)
+    expect((await api().get('/api/cockpit/installations/1/rfids/').set(auth(holder)).expect(200)).body.results).toEqual([])
+  })
+})
+
+/** Give a test user the demo password and sign in as them. */
+async function loginAs(userId: number): Promise<string> {
+  const db = app.domain!.db
+  const hash = (await db.selectFrom('users').select('password_hash').where('id', '=', ids.user).executeTakeFirstOrThrow()).password_hash
+  const u = await db.updateTable('users').set({ password_hash: hash }).where('id', '=', userId).returning('email').executeTakeFirstOrThrow()
+  return login(app, u.email)
+}

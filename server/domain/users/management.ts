@@ -55,7 +55,12 @@ export function createUserManagementService({ db, installations, mail, passwordR
     return user
   }
 
-  async function rows(userIds: number[], scope: number[] | 'all'): Promise<ManagedUser[]> {
+  /**
+   * Managed-user rows in name order; memberships limited to `scope`. Superusers appear in every
+   * installation's list (they hold all of them); to a caller who is not one, only as the operator they are:
+   * id, names, e-mail, role and state, no other details and no memberships.
+   */
+  async function rows(actor: Actor, userIds: number[], scope: number[] | 'all'): Promise<ManagedUser[]> {
     if (!userIds.length) return []
     const users = await db.selectFrom('users').selectAll().where('id', 'in', userIds).orderBy('last_name').orderBy('first_name').orderBy('id').execute()
     let mq = db.selectFrom('installation_users').select(['user_id', 'installation_id as id', 'role']).where('user_id', 'in', userIds)
@@ -68,15 +73,22 @@ export function createUserManagementService({ db, installations, mail, passwordR
         full_name: `${u.first_name} ${u.last_name}`.trim(), is_active: u.is_active, is_superuser: u.is_superuser,
         deactivation_datetime: u.deactivation_datetime?.toISOString() ?? null, ietf_lang_tag: u.ietf_lang_tag,
         address: u.address, zip_code: u.zip_code, city: u.city, country: u.country, telephone: u.telephone, company: u.company, comment: u.comment,
-        last_login: u.last_login?.toISOString() ?? null,
+        description: u.description, last_login: u.last_login?.toISOString() ?? null,
         role: u.is_superuser ? 'superuser' : mine.some((m) => m.role === 'installation_admin') ? 'installation_admin' : 'installation_user',
         installations: mine,
-      }
-    })
+      } satisfies ManagedUser
+    }).map((u) => (!actor.is_superuser && u.is_superuser ? operatorView(u) : u))
+  }
+
+  function operatorView(u: ManagedUser): ManagedUser {
+    return {
+      ...u, title: null, deactivation_datetime: null, address: '', zip_code: '', city: '', country: '', telephone: '', company: '', comment: '', description: '',
+      last_login: null, installations: [],
+    }
   }
 
   async function one(actor: Actor, userId: number): Promise<ManagedUser> {
-    const [u] = await rows([userId], await administered(actor))
+    const [u] = await rows(actor, [userId], await administered(actor))
     return u
   }
 
@@ -84,7 +96,8 @@ export function createUserManagementService({ db, installations, mail, passwordR
     /**
      * GET /api/cockpit/users/?role=&installation=&limit=&offset=: the users the caller manages (all for a
      * superuser), optionally of one installation (which the caller must administer), filtered by role
-     * (`all` or missing: everyone). Memberships are limited to the caller's installations.
+     * (`all` or missing: everyone). Memberships are limited to the caller's installations. Superusers count
+     * as users of every installation (they have no membership row), so `superuser` and `all` list them.
      */
     async list(actor: Actor, q: { role?: UserRoleFilter; installation?: number; limit: number; offset: number }): Promise<PageOf<ManagedUser>> {
       let scope = await administered(actor)
@@ -96,7 +109,8 @@ export function createUserManagementService({ db, installations, mail, passwordR
       let base = db.selectFrom('users').select('users.id').where('users.is_service', '=', false)
       if (scope !== 'all') {
         const ids = scope
-        base = base.where('users.id', 'in', db.selectFrom('installation_users').select('user_id').where('installation_id', 'in', ids))
+        // Superusers hold every installation without a membership row (issue 13 §5: the Superuser filter was empty).
+        base = base.where((eb) => eb.or([eb('users.id', 'in', db.selectFrom('installation_users').select('user_id').where('installation_id', 'in', ids)), eb('users.is_superuser', '=', true)]))
       }
       if (q.role === 'superuser') base = base.where('users.is_superuser', '=', true)
       else if (q.role === 'installation_admin' || q.role === 'installation_user') {
@@ -116,7 +130,7 @@ export function createUserManagementService({ db, installations, mail, passwordR
       }
       const all = await base.orderBy('users.id').execute()
       const page = all.slice(q.offset, q.offset + q.limit).map((r) => r.id)
-      const results = await rows(page, scope)
+      const results = await rows(actor, page, scope)
       return { count: all.length, next: null, previous: null, results }
     },
 
@@ -125,7 +139,7 @@ export function createUserManagementService({ db, installations, mail, passwordR
       await requireAdmin(actor, installationId)
       const ids = await db.selectFrom('installation_users').innerJoin('users', 'users.id', 'installation_users.user_id')
         .select('users.id').where('installation_id', '=', installationId).where('users.is_service', '=', false).execute()
-      return rows(ids.map((r) => r.id), [installationId])
+      return rows(actor, ids.map((r) => r.id), [installationId])
     },
 
     /** GET /api/cockpit/users/{user_id}/ (one managed user, memberships limited to the caller's installations). */
@@ -148,7 +162,7 @@ export function createUserManagementService({ db, installations, mail, passwordR
         email, password_hash, first_name: body.first_name, last_name: body.last_name, title: body.title ?? null, is_superuser: false, is_active: true,
         deactivation_datetime: null, ietf_lang_tag: body.ietf_lang_tag ?? 'de-CH', last_login: null, previous_login: null,
         address: body.address ?? '', zip_code: body.zip_code ?? '', city: body.city ?? '', country: body.country ?? '', telephone: body.telephone ?? '',
-        company: body.company ?? '', comment: body.comment ?? '',
+        company: body.company ?? '', comment: body.comment ?? '', description: body.description ?? '',
       }).returning('id').executeTakeFirstOrThrow()
       await db.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: body.role }).execute()
       if (body.send_welcome) await service.sendWelcome(actor, u.id, installationId)
@@ -216,9 +230,25 @@ export function createUserManagementService({ db, installations, mail, passwordR
     async setMembership(actor: Actor, userId: number, installationId: number, role: MemberRole): Promise<{ id: number; role: MemberRole }> {
       await requireAdmin(actor, installationId)
       await target(actor, userId)
+      if (userId === actor.id) throw new AppError(400, 'notOnYourself')
       await db.insertInto('installation_users').values({ user_id: userId, installation_id: installationId, role })
         .onConflict((oc) => oc.columns(['user_id', 'installation_id']).doUpdateSet({ role }))
         .execute()
+      return { id: installationId, role }
+    },
+
+    /**
+     * PUT/PATCH /api/cockpit/users/{user_id}/installations/{installation_id} {role} (issue 13 §5, SPEC §5
+     * confirmation in the client): the user's role in that installation. The caller must administer it
+     * (403; superusers every one); the role elsewhere is not theirs to change (issue 10). 404 when the
+     * user is not a member there (adding is POST); 400 notOnYourself for one's own role.
+     */
+    async changeMembership(actor: Actor, userId: number, installationId: number, role: MemberRole): Promise<{ id: number; role: MemberRole }> {
+      await requireAdmin(actor, installationId)
+      await target(actor, userId)
+      if (userId === actor.id) throw new AppError(400, 'notOnYourself')
+      const changed = await db.updateTable('installation_users').set({ role }).where('user_id', '=', userId).where('installation_id', '=', installationId).executeTakeFirst()
+      if (!Number(changed.numUpdatedRows)) throw NotFound()
       return { id: installationId, role }
     },
 

@@ -60,6 +60,7 @@ export function createUserService({ db, endSessions }: { db: Db; endSessions?: (
       telephone: user.telephone,
       company: user.company,
       comment: user.comment,
+      description: user.description,
       deactivation_datetime: user.deactivation_datetime?.toISOString() ?? null,
     }
   }
