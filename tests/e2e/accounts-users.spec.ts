@@ -110,3 +110,56 @@ test('a superuser sees the mail outbox with the delivery state; an admin does no
   await expect(page.getByRole('region', { name: 'All users' })).toBeVisible()
   await expect(page.getByRole('region', { name: 'Mail outbox' })).toHaveCount(0)
 })
+
+/**
+ * Issue 13 §5: the Superuser filter lists the operator; an admin gives a new user a description, makes
+ * them a facility admin (SPEC §5: the role change is confirmed first) and assigns them an RFID card.
+ */
+test('an admin changes a user’s role with confirmation and assigns an RFID card', async ({ page }) => {
+  const email = `e2e-role-${Date.now()}@example.com`
+  await logIn(page, 'admin@example.com', PASSWORD)
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management' }).click()
+  const list = page.getByRole('region', { name: 'All users' })
+  await list.getByLabel('Role').selectOption('superuser')
+  await expect(list.getByRole('listitem')).toHaveCount(1)
+  await expect(list.getByRole('listitem')).toContainText('Sophie Keller')
+  await list.getByLabel('Role').selectOption('all')
+
+  await page.getByRole('button', { name: 'New user' }).click()
+  const form = page.getByRole('region', { name: 'New user' })
+  await form.getByLabel('E-mail', { exact: true }).fill(email)
+  await form.getByLabel('First name').fill('Rolf')
+  await form.getByLabel('Last name').fill('Rolle')
+  await form.getByLabel('Description (shown in brackets)').fill('Flat 4')
+  await form.getByLabel('Send the welcome e-mail now').uncheck()
+  await form.getByRole('button', { name: 'Create user' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Rolf Rolle (Flat 4)' })).toBeVisible()
+
+  // Role: cancelling the confirmation changes nothing; confirming makes Rolf a facility admin.
+  const facilities = page.getByRole('region', { name: 'Facilities' })
+  const role = facilities.getByLabel('Role in Demo Residence Zürich')
+  await role.selectOption('installation_admin')
+  const dialog = page.getByRole('dialog', { name: 'Change the role?' })
+  await expect(dialog).toContainText('Rolf Rolle becomes Facility admin in Demo Residence Zürich.')
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(role).toHaveValue('installation_user')
+  await role.selectOption('installation_admin')
+  await dialog.getByRole('button', { name: 'Change role' }).click()
+  await expect(facilities.getByRole('status')).toHaveText('The data has been saved.')
+  await expect(role).toHaveValue('installation_admin')
+  await page.reload()
+  await expect(page.getByRole('region', { name: 'Facilities' }).getByLabel('Role in Demo Residence Zürich')).toHaveValue('installation_admin')
+
+  // RFID card: assign a free card of the facility, then take it back.
+  const cards = page.getByRole('region', { name: 'RFID cards' })
+  await expect(cards).toContainText('No RFID card of this facility is assigned to this user.')
+  await cards.getByLabel('Assign an RFID card').selectOption({ label: '04A1B2C3D4E506 · Apartment 6 – Hyundai Kona · not assigned' })
+  await cards.getByRole('button', { name: 'Assign' }).click()
+  await expect(cards.getByRole('listitem')).toHaveCount(1)
+  await expect(cards.getByRole('listitem')).toContainText('04A1B2C3D4E506')
+  await page.getByRole('link', { name: 'Back to users' }).click()
+  await expect(page.getByRole('region', { name: 'All users' }).getByRole('listitem').filter({ hasText: email })).toContainText('Rolf Rolle (Flat 4)')
+  await page.goBack()
+  await page.getByRole('region', { name: 'RFID cards' }).getByRole('button', { name: 'Take back card 04A1B2C3D4E506' }).click()
+  await expect(page.getByRole('region', { name: 'RFID cards' })).toContainText('No RFID card of this facility is assigned to this user.')
+})

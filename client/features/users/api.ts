@@ -3,6 +3,7 @@ import { apiFetch } from '../../api/http.ts'
 import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
+import type { Rfid } from '../../../shared/schemas/rfid.ts'
 
 /** GET /api/cockpit/users/?role=&installation= → the users of one installation (admins and superusers). */
 export function fetchUsers(installationId: number, role: UserRoleFilter, signal?: AbortSignal): Promise<PageOf<ManagedUser>> {
@@ -97,4 +98,14 @@ export function fetchOutbox(signal?: AbortSignal): Promise<PageOf<OutboxMessage>
 /** PATCH /api/cockpit/installations/{id}/: switch self-registration for the installation (admins). */
 export function setRegistration(installationId: number, enabled: boolean): Promise<Installation> {
   return apiFetch<Installation>(`/api/cockpit/installations/${installationId}/`, { method: 'PATCH', body: { registration_enabled: enabled } })
+}
+
+/** GET …/installations/{id}/rfids/?limit=1000 → the installation's active cards (an admin reads them all). */
+export function fetchInstallationRfids(installationId: number, signal?: AbortSignal): Promise<PageOf<Rfid>> {
+  return apiFetch(`/api/cockpit/installations/${installationId}/rfids/`, { query: { limit: 1000 }, signal })
+}
+
+/** PATCH …/installations/{id}/rfids/{rfid_id}/ {user_id}: give the card to a user of the installation, or to nobody (null). */
+export function assignRfid(installationId: number, rfidId: number, userId: number | null): Promise<Rfid> {
+  return apiFetch(`/api/cockpit/installations/${installationId}/rfids/${rfidId}/`, { method: 'PATCH', body: { user_id: userId } })
 }

@@ -14,9 +14,10 @@ import { SelectField, TextField } from '../../components/text-field.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import {
-  addMembership, changeEmail, deleteUser, fetchManagedUser, fetchMemberships, removeMembership, sendWelcome, setActive, setSuperuser, updateUser,
-  type Membership,
+  addMembership, assignRfid, changeEmail, changeMembership, deleteUser, fetchInstallationRfids, fetchManagedUser, fetchMemberships, removeMembership, sendWelcome, setActive,
+  setSuperuser, updateUser, type Membership,
 } from './api.ts'
+import type { Rfid } from '../../../shared/schemas/rfid.ts'
 
 function FeedbackNotice({ feedback, className }: { feedback: Feedback; className?: string }) {
   if (!feedback) return null
@@ -24,9 +25,11 @@ function FeedbackNotice({ feedback, className }: { feedback: Feedback; className
 }
 
 /**
- * One user for admins (SPEC §2 Users): contact details, additional info, facilities, welcome e-mail,
- * activation, superuser rights and deletion, each change that SPEC §5 names confirmed first; a link to
- * the permissions editor. Route /facility/:installationId/management/users/:userId.
+ * One user for admins (SPEC §2 Users): contact details, additional info (with the SPEC §3 description),
+ * facilities with the role in each, the RFID cards of this facility given to the user, welcome e-mail,
+ * activation, superuser rights and deletion, each change that SPEC §5 names (role and superuser rights,
+ * activation, removal, deletion) confirmed first; a link to the permissions editor.
+ * Route /facility/:installationId/management/users/:userId.
  */
 export default function UserPage({ installation, userId }: { installation: Installation; userId: number }) {
   const { t } = useTranslation('users')
@@ -54,14 +57,18 @@ export default function UserPage({ installation, userId }: { installation: Insta
       ) : (
         <>
           <div className="flex flex-wrap items-center gap-2">
-            <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{user.full_name || user.email}</h1>
+            <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
+              {user.full_name || user.email}
+              {user.description ? <span className="font-normal text-slate-600"> ({user.description})</span> : null}
+            </h1>
             <Badge tone={user.role === 'installation_user' ? 'gray' : 'blue'}>{t(`roles.${user.role}`)}</Badge>
             {user.is_active ? <Badge tone="green">{t('status.active')}</Badge> : <Badge tone="red">{t('status.inactive')}</Badge>}
           </div>
           <Link href={paths.userPermissions(installation.id, user.id)} className="btn-secondary">{t('permissionsLink')}</Link>
           <ContactSection user={user} onSaved={setUser} />
           <AdditionalSection user={user} onSaved={setUser} />
-          <FacilitiesSection user={user} />
+          <FacilitiesSection user={user} onChanged={() => load()} />
+          <RfidsSection user={user} installation={installation} />
           <ActionsSection user={user} installation={installation} onChanged={setUser} />
         </>
       )}
@@ -129,7 +136,7 @@ function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: Man
 function AdditionalSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: ManagedUser) => void }) {
   const { t } = useTranslation('users')
   const titleId = useId()
-  const [form, setForm] = useState({ company: user.company, comment: user.comment })
+  const [form, setForm] = useState({ description: user.description, company: user.company, comment: user.comment })
   const { busy, feedback, run } = useAction()
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
@@ -142,6 +149,7 @@ function AdditionalSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: 
   return (
     <Card title={t('additional.title')} titleId={titleId}>
       <form noValidate onSubmit={onSubmit} aria-busy={busy} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <TextField label={t('fields.description')} value={form.description} maxLength={255} onChange={(e) => setForm({ ...form, description: e.target.value })} />
         <TextField label={t('fields.company')} value={form.company} onChange={(e) => setForm({ ...form, company: e.target.value })} />
         <TextField label={t('fields.comment')} value={form.comment} onChange={(e) => setForm({ ...form, comment: e.target.value })} />
         <div className="sm:col-span-2">
@@ -153,7 +161,7 @@ function AdditionalSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: 
   )
 }
 
-function FacilitiesSection({ user }: { user: ManagedUser }) {
+function FacilitiesSection({ user, onChanged }: { user: ManagedUser; onChanged: () => void }) {
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()
   const titleId = useId()
@@ -162,6 +170,9 @@ function FacilitiesSection({ user }: { user: ManagedUser }) {
   const [adding, setAdding] = useState('')
   const [role, setRole] = useState<Membership['role']>('installation_user')
   const [removing, setRemoving] = useState<Membership | null>(null)
+  const [changing, setChanging] = useState<{ membership: Membership; role: Membership['role'] } | null>(null)
+  const { user: me } = useSnapshot(session)
+  const self = me?.id === user.id
   const { busy, feedback, setFeedback, run: act } = useAction()
   const reload = useCallback(() => fetchMemberships(user.id).then(setList, (err) => setFeedback({ tone: 'error', text: errorMessage(err, tc) })), [user.id, tc])
   useEffect(() => {
@@ -173,9 +184,11 @@ function FacilitiesSection({ user }: { user: ManagedUser }) {
     await act(async () => {
       await action()
       await reload()
+      onChanged()
       return t('saved')
     })
     setRemoving(null)
+    setChanging(null)
   }
 
   return (
@@ -183,8 +196,16 @@ function FacilitiesSection({ user }: { user: ManagedUser }) {
       {list === null ? <Loading label={tc('loading')} /> : (
         <ul className="divide-y divide-slate-100">
           {list.map((m) => (
-            <li key={m.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-              <span className="text-sm text-slate-800">{m.name} · {t(`roles.${m.role}`)}</span>
+            <li key={m.id} className="flex flex-wrap items-end justify-between gap-2 py-2">
+              {self ? (
+                <span className="text-sm text-slate-800">{m.name} · {t(`roles.${m.role}`)}</span>
+              ) : (
+                <div className="min-w-56">
+                  <SelectField label={t('facilities.roleIn', { name: m.name })} value={m.role} disabled={busy}
+                    onChange={(e) => setChanging({ membership: m, role: e.target.value as Membership['role'] })}
+                    options={(['installation_user', 'installation_admin'] as const).map((r) => ({ value: r, label: t(`roles.${r}`) }))} />
+                </div>
+              )}
               <button type="button" className="btn-secondary" onClick={() => setRemoving(m)} aria-label={t('facilities.remove', { name: m.name })}>
                 {t('facilities.removeShort')}
               </button>
@@ -209,6 +230,79 @@ function FacilitiesSection({ user }: { user: ManagedUser }) {
         onCancel={() => setRemoving(null)} onConfirm={() => removing && void run(() => removeMembership(user.id, removing.id))}>
         {removing ? t('facilities.confirmText', { name: removing.name }) : null}
       </ConfirmDialog>
+      <ConfirmDialog open={changing !== null} title={t('facilities.roleConfirmTitle')} confirmLabel={t('facilities.roleConfirmButton')} cancelLabel={t('cancel')} busy={busy}
+        onCancel={() => setChanging(null)} onConfirm={() => changing && void run(() => changeMembership(user.id, changing.membership.id, changing.role))}>
+        {changing ? t('facilities.roleConfirmText', { name: user.full_name || user.email, facility: changing.membership.name, role: t(`roles.${changing.role}`) }) : null}
+      </ConfirmDialog>
+    </Card>
+  )
+}
+
+/**
+ * The RFID cards of this facility given to the user (issue 13 §5): give one of the facility's other
+ * cards to the user (a card held by someone else changes hands) or take one back. Shown when the user
+ * belongs to this facility (a card goes only to its members).
+ */
+function RfidsSection({ user, installation }: { user: ManagedUser; installation: Installation }) {
+  const { t } = useTranslation('users')
+  const { t: tc } = useTranslation()
+  const titleId = useId()
+  const [cards, setCards] = useState<Rfid[] | null>(null)
+  const [choice, setChoice] = useState('')
+  const { busy, feedback, setFeedback, run } = useAction()
+  const reload = useCallback((signal?: AbortSignal) => fetchInstallationRfids(installation.id, signal).then((p) => setCards(p.results),
+    (err) => !signal?.aborted && setFeedback({ tone: 'error', text: errorMessage(err, tc) })), [installation.id, tc])
+  useEffect(() => {
+    const ctl = new AbortController()
+    void reload(ctl.signal)
+    return () => ctl.abort()
+  }, [reload])
+  if (!user.installations.some((m) => m.id === installation.id)) return null
+  const mine = (cards ?? []).filter((c) => c.user_id === user.id)
+  const others = (cards ?? []).filter((c) => c.user_id !== user.id)
+  const label = (c: Rfid) => [c.tag, c.description, c.user_name ? t('rfids.heldBy', { name: c.user_name }) : t('rfids.unassigned')].filter(Boolean).join(' · ')
+
+  async function give(rfidId: number, userId: number | null, done: string) {
+    const ok = await run(async () => {
+      await assignRfid(installation.id, rfidId, userId)
+      await reload()
+      return done
+    })
+    if (ok) setChoice('')
+  }
+
+  return (
+    <Card title={t('rfids.title')} titleId={titleId}>
+      {cards === null ? <Loading label={tc('loading')} /> : (
+        <>
+          {mine.length ? (
+            <ul aria-labelledby={titleId} className="divide-y divide-slate-100">
+              {mine.map((c) => (
+                <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                  <span className="text-sm text-slate-800"><span className="font-mono font-semibold">{c.tag}</span>{c.description ? ` · ${c.description}` : ''}</span>
+                  <button type="button" className="btn-secondary" disabled={busy} aria-label={t('rfids.unassignNamed', { tag: c.tag })}
+                    onClick={() => void give(c.id, null, t('saved'))}>
+                    {t('rfids.unassign')}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : <p className="text-sm text-slate-600">{t('rfids.none')}</p>}
+          {others.length ? (
+            <form className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-3 sm:items-end" onSubmit={(e) => {
+              e.preventDefault()
+              if (choice) void give(Number(choice), user.id, t('saved'))
+            }}>
+              <div className="sm:col-span-2">
+                <SelectField label={t('rfids.choose')} value={choice} onChange={(e) => setChoice(e.target.value)}
+                  options={[{ value: '', label: t('rfids.chooseNone') }, ...others.map((c) => ({ value: String(c.id), label: label(c) }))]} />
+              </div>
+              <button type="submit" className="btn-primary" disabled={busy || !choice}>{t('rfids.assign')}</button>
+            </form>
+          ) : null}
+        </>
+      )}
+      <FeedbackNotice feedback={feedback} />
     </Card>
   )
 }

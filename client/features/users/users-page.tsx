@@ -18,8 +18,8 @@ import { session } from '../../session/session.ts'
 const ROLES: UserRoleFilter[] = ['all', 'superuser', 'installation_admin', 'installation_user']
 
 /**
- * Management → Users (SPEC §2, §6): the installation's users with a role filter (including all) and
- * the new-user form. Admins and superusers only (the API answers 403 otherwise).
+ * Management → Users (SPEC §2, §6): the installation's users, each with their description in brackets
+ * (SPEC §3), with a role filter (including all; superusers hold every installation) and the new-user form. Admins and superusers only (the API answers 403 otherwise).
  */
 export default function UsersPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('users')
@@ -69,9 +69,15 @@ export default function UsersPage({ installation }: { installation: Installation
             {users.map((u) => (
               <li key={u.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
                 <div className="min-w-0">
-                  <Link href={paths.user(installation.id, u.id)} className="font-medium text-brand-700 hover:underline">
-                    {u.full_name || u.email}
-                  </Link>
+                  {/* A superuser is not an admin's to manage (the API answers 403): shown, not linked. */}
+                  {u.is_superuser && !me?.is_superuser ? (
+                    <span className="font-medium text-slate-900">{u.full_name || u.email}</span>
+                  ) : (
+                    <Link href={paths.user(installation.id, u.id)} className="font-medium text-brand-700 hover:underline">
+                      {u.full_name || u.email}
+                    </Link>
+                  )}
+                  {u.description ? <span className="text-slate-600"> ({u.description})</span> : null}
                   <p className="truncate text-sm text-slate-600">{u.email}</p>
                 </div>
                 <div className="flex flex-wrap gap-1">
@@ -94,7 +100,7 @@ function NewUserForm({ installation, onCancel, onCreated }: { installation: Inst
   const { t: tc } = useTranslation()
   const [, navigate] = useLocation()
   const titleId = useId()
-  const [form, setForm] = useState({ email: '', title: '', first_name: '', last_name: '', role: 'installation_user', language: 'de', send_welcome: true })
+  const [form, setForm] = useState({ email: '', title: '', first_name: '', last_name: '', description: '', role: 'installation_user', language: 'de', send_welcome: true })
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [failure, setFailure] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -110,7 +116,7 @@ function NewUserForm({ installation, onCancel, onCreated }: { installation: Inst
     setBusy(true)
     try {
       const created = await createUser(installation.id, {
-        email: form.email.trim(), first_name: form.first_name.trim(), last_name: form.last_name.trim(),
+        email: form.email.trim(), first_name: form.first_name.trim(), last_name: form.last_name.trim(), description: form.description.trim(),
         title: form.title === 'mr' || form.title === 'ms' ? form.title : null,
         role: form.role as 'installation_user', ietf_lang_tag: `${form.language}-CH`, send_welcome: form.send_welcome,
       })
@@ -133,6 +139,7 @@ function NewUserForm({ installation, onCancel, onCreated }: { installation: Inst
           options={[{ value: '', label: t('fields.noTitle') }, { value: 'mr', label: t('fields.mr') }, { value: 'ms', label: t('fields.ms') }]} />
         <TextField label={t('fields.first_name')} value={form.first_name} error={errors.first_name} onChange={(e) => setForm({ ...form, first_name: e.target.value })} />
         <TextField label={t('fields.last_name')} value={form.last_name} error={errors.last_name} onChange={(e) => setForm({ ...form, last_name: e.target.value })} />
+        <TextField label={t('fields.description')} value={form.description} maxLength={255} onChange={(e) => setForm({ ...form, description: e.target.value })} />
         <SelectField label={t('fields.role')} value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })}
           options={(['installation_user', 'installation_admin'] as const).map((r) => ({ value: r, label: t(`roles.${r}`) }))} />
         <SelectField label={t('fields.language')} value={form.language} onChange={(e) => setForm({ ...form, language: e.target.value })}
