@@ -72,7 +72,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     payments,
     stationObjects: createStationObjectsService({ db, installations, stations }),
     devices: { ...createDeviceService({ db }), heartbeat: deviceLink.heartbeat, sweep: deviceLink.sweep, disconnect: deviceLink.disconnect },
-    rfids: createRfidService({ db, installations }),
+    rfids: createRfidService({ db, installations, link: deviceLink }),
     timers: createTimerService({ db, installations, link: deviceLink }),
     statistics,
     rates: createRateService({ db, installations }),

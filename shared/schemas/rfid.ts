@@ -39,6 +39,20 @@ export const RfidPatch = z
 export const DeviceIds = z.object({ device_ids: z.array(Text(100).min(1)).max(1000) })
 
 /**
+ * Card fields that reach the stations and so wait while the facility is offline (issue 13 §3, SPEC §4):
+ * `create` (a new card, recorded at once but not yet sent), `tag`, `stations` ({all_stations,
+ * station_ids}) and `active` (false: deleted).
+ */
+export const RFID_PENDING_FIELDS = ['create', 'tag', 'stations', 'active'] as const
+export const RfidPendingChange = z.object({
+  field: z.enum(RFID_PENDING_FIELDS),
+  /** null for `create`; the new tag; the new {all_stations, station_ids}; false for a deletion. */
+  value: z.union([z.string(), z.boolean(), z.object({ all_stations: z.boolean(), station_ids: z.array(z.number().int()) }), z.null()]),
+  requested_at: z.string(),
+})
+export type RfidPendingChange = z.infer<typeof RfidPendingChange>
+
+/**
  * An RFID card as the API answers it (SPEC §3). `station_ids` lists the stations it may charge at when
  * `all_stations` is false (empty otherwise). `active` false after DELETE (SPEC §4). `user_name` is the
  * owner's full name or null.
@@ -56,6 +70,8 @@ export const Rfid = z.object({
   /** ISO time from which a learned card works (about 3 minutes after registering, SPEC §9); null: now. */
   ready_at: z.string().nullable(),
   created_at: z.string(),
+  /** Changes made while the facility was offline, waiting to be sent (oldest first; empty when none). */
+  pending_changes: z.array(RfidPendingChange),
 })
 export type Rfid = z.infer<typeof Rfid>
 

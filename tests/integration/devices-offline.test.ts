@@ -141,3 +141,68 @@ describe('demo control of the connection', () => {
     }
   })
 })
+
+describe('RFID changes made while offline (issue 13 §3)', () => {
+  const rfid = (id: number) => `/api/cockpit/installations/1/rfids/${id}/`
+  const db = () => app.domain!.db
+  const cardsOf = async () => (await db().selectFrom('rfids').select(['id', 'tag', 'user_id']).where('installation_id', '=', 1).where('active', '=', true).orderBy('id').execute())
+  const seenByDevices = async (id: number) => (await app.domain!.devices.equipment(1)).rfids.find((r) => r.id === id)
+
+  it('wait as pending on the card, the latest change of a field wins, and each is sent once, in order, and journaled', async () => {
+    await app.domain!.devices.heartbeat(1, at(2000))
+    await app.domain!.devices.sweep(at(2100))
+    expect((await info()).online).toBe(false)
+    const [a, b, c] = (await cardsOf()).filter((r) => r.user_id === null)
+
+    // Allowed stations reach the stations: they wait; the description is the portal's own and changes at once.
+    const limited = await api().patch(rfid(a.id)).set(auth(tokens.admin)).send({ all_stations: false, station_ids: [2], description: 'Limited' }).expect(200)
+    expect(limited.body).toMatchObject({ description: 'Limited', all_stations: true, station_ids: [], pending_changes: [{ field: 'stations', value: { all_stations: false, station_ids: [2] } }] })
+    // Deleting (deactivating, SPEC §4) waits too: the card still works until the facility is back.
+    await api().delete(rfid(b.id)).set(auth(tokens.admin)).expect(204)
+    expect((await api().get(rfid(b.id)).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ active: true, pending_changes: [{ field: 'active', value: false }] })
+    // A tag change that will collide by the time it is sent.
+    await api().patch(rfid(c.id)).set(auth(tokens.admin)).send({ tag: 'OFFLINE02' }).expect(200)
+    // A new card is recorded at once and marked as not yet sent.
+    const created = (await api().post('/api/cockpit/installations/1/rfids/').set(auth(tokens.admin)).send({ tag: 'OFFLINE02' }).expect(201)).body
+    expect(created.pending_changes).toEqual([expect.objectContaining({ field: 'create' })])
+    // A later change of the same field supersedes the waiting one.
+    await api().post(`/api/rfids/${a.id}/charging_stations`).set(auth(tokens.admin)).send({ device_ids: [] }).expect(200)
+    await api().put(`/api/rfids/${a.id}/charging_stations`).set(auth(tokens.admin)).send({ device_ids: [(await db().selectFrom('charging_stations').select('device_id').where('id', '=', 3).executeTakeFirstOrThrow()).device_id] }).expect(200)
+    const listed = (await api().get('/api/cockpit/installations/1/rfids/').set(auth(tokens.admin)).expect(200)).body.results as { id: number; pending_changes: { field: string; value: unknown }[] }[]
+    expect(listed.find((r) => r.id === a.id)!.pending_changes).toEqual([expect.objectContaining({ field: 'stations', value: { all_stations: false, station_ids: [3] } })])
+    // The stations still work with what they have.
+    expect(await seenByDevices(a.id)).toEqual({ id: a.id, user_id: null })
+    expect(await seenByDevices(b.id)).toBeDefined()
+    // A refused change is refused now, not queued: a resident may not limit even their own card.
+    const own = (await cardsOf()).find((r) => r.user_id !== null)!
+    await api().patch(rfid(own.id)).set(auth(tokens.user)).send({ all_stations: false, station_ids: [1] }).expect(403)
+
+    const sent = await app.domain!.devices.heartbeat(1, at(2200))
+    expect(sent.map((x) => [x.target_type, x.target_id, x.field, x.outcome, x.reason])).toEqual([
+      ['rfid', b.id, 'active', 'applied', null],
+      ['rfid', c.id, 'tag', 'failed', 'rfidTagExists'],
+      ['rfid', created.id, 'create', 'applied', null],
+      ['rfid', a.id, 'stations', 'applied', null],
+    ])
+    expect((await api().get(rfid(a.id)).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ all_stations: false, station_ids: [3], pending_changes: [] })
+    expect(await seenByDevices(a.id)).toEqual({ id: a.id, user_id: null, station_ids: [3] })
+    expect((await api().get(rfid(b.id)).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ active: false, pending_changes: [] })
+    expect(await seenByDevices(b.id)).toBeUndefined()
+    expect((await api().get(rfid(c.id)).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ tag: c.tag, pending_changes: [] })
+    expect(await app.domain!.devices.heartbeat(1, at(2205))).toEqual([])
+
+    // Journaled on the stations the change reached, with the card for those who may read it.
+    const onStation3 = (await journal(3)).filter((e) => /^offline_\w+:card_/.test(e.detail))
+    expect(onStation3.map((e) => e.detail).sort()).toEqual(['offline_applied:card_active', 'offline_applied:card_create', 'offline_applied:card_stations', 'offline_failed:card_tag:rfidTagExists'])
+    expect((await journal(1)).map((e) => e.detail)).toContain('offline_applied:card_stations')
+    const cardJournal = (await api().get(`${rfid(c.id)}journal`).query({ entry_type: 'journal_entry' }).set(auth(tokens.admin)).expect(200)).body.results
+    expect(cardJournal.map((e: { detail: string; rfid: string }) => [e.detail, e.rfid])).toContainEqual(['offline_failed:card_tag:rfidTagExists', c.tag])
+  })
+
+  it('apply at once while online, with no pending marker', async () => {
+    expect((await info()).online).toBe(true)
+    const [a] = (await cardsOf()).filter((r) => r.user_id === null)
+    const r = await api().patch(rfid(a.id)).set(auth(tokens.admin)).send({ all_stations: true }).expect(200)
+    expect(r.body).toMatchObject({ all_stations: true, pending_changes: [] })
+  })
+})

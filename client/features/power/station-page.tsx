@@ -194,7 +194,7 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
                       : e.detail?.startsWith('ocpp:')
                         ? t('journal.ocpp', { action: e.detail.split(':')[1], status: e.detail.split(':')[2] })
                         : e.detail?.startsWith('offline_')
-                          ? offlineOutcome(e.detail, tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }), t)
+                          ? offlineOutcome(e.detail, tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }), t, e.rfid)
                           : t('journal.modeChanged', { mode: tp(`mode.${e.charging_mode}`, { defaultValue: e.charging_mode }) })}
                     {e.set_by_timer ? ` · ${t('journal.byTimer')}` : ''}
                   </p>
@@ -230,11 +230,13 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
 
 /**
  * A change made while the facility was offline, sent on reconnect (issue 13 §3): journal detail
- * `offline_applied:<field>` or `offline_failed:<field>:<reason>`; timers `offline_applied:timer_<op>:<HH:mm>`.
+ * `offline_applied:<field>` or `offline_failed:<field>:<reason>`; timers `offline_applied:timer_<op>:<HH:mm>`; RFID
+ * cards `offline_applied:card_<create|tag|stations|active>` (the card's tag only for those who may read it).
  */
-function offlineOutcome(detail: string, mode: string, t: (key: string, opts?: Record<string, string>) => string): string {
+function offlineOutcome(detail: string, mode: string, t: (key: string, opts?: Record<string, string>) => string, rfid: string | null): string {
   const [outcome, field, ...rest] = detail.split(':')
   const change = field === 'charging_mode' ? t('journal.modeChanged', { mode })
+    : field.startsWith('card_') ? t(`journal.${{ card_create: 'rfidCreated', card_tag: 'rfidTag', card_stations: 'rfidStations' }[field] ?? 'rfidDeleted'}`, { tag: rfid ? ` ${rfid}` : '' })
     : field.startsWith('timer_') ? t(`journal.${field === 'timer_create' ? 'timerCreated' : field === 'timer_delete' ? 'timerDeleted' : 'timerChanged'}`, { time: rest.join(':') })
     : t('journal.learningMode')
   return outcome === 'offline_applied' ? t('journal.offlineApplied', { change }) : t('journal.offlineFailed', { change })

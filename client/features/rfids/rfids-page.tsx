@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import type { Rfid } from '../../../shared/schemas/rfid.ts'
+import type { Rfid, RfidPendingChange } from '../../../shared/schemas/rfid.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { live } from '../../live/store.ts'
@@ -18,8 +18,8 @@ import { createRfid, deleteRfid, ignoreLearned, listRfids, listStations, registe
 import type { RfidFields } from './api.ts'
 
 /**
- * RFIDs (SPEC §2): the cards the caller may read with an empty state; admins add by tag, edit, delete
- * (with confirmation) and use learning mode per station, whose learned tags arrive live through the
+ * RFIDs (SPEC §2): the cards the caller may read with an empty state, each with what waits for the
+ * facility while it is offline (issue 13 §3); admins add by tag, edit, delete (with confirmation) and use learning mode per station, whose learned tags arrive live through the
  * stations topic (ARCHITECTURE §5) to be registered or ignored. Residents rename the cards they may
  * change (their own, read_and_write); cards they may only read have no edit button.
  */
@@ -56,10 +56,11 @@ export default function RfidsPage({ installation }: { installation: Installation
   }, [reload])
 
   async function save(fields: RfidFields) {
-    if (editing === 'new') await createRfid(installation.id, fields)
-    else if (editing) await updateRfid(installation.id, editing.id, fields)
+    let saved: Rfid | null = null
+    if (editing === 'new') saved = await createRfid(installation.id, fields)
+    else if (editing) saved = await updateRfid(installation.id, editing.id, fields)
     setEditing(null)
-    setDone(t('rfids.saved'))
+    setDone(saved?.pending_changes.length ? t('rfids.savedPending') : t('rfids.saved'))
     await reload()
   }
 
@@ -69,8 +70,10 @@ export default function RfidsPage({ installation }: { installation: Installation
     setActionError(null)
     try {
       await deleteRfid(installation.id, toDelete.id)
-      setDone(t('rfids.deleted', { tag: toDelete.tag }))
       setToDelete(null)
+      // Offline (issue 13 §3) the card stays, marked, until the deletion is sent.
+      const still = (await listRfids(installation.id)).results.find((r) => r.id === toDelete.id)
+      setDone(still ? t('rfids.deletePending', { tag: toDelete.tag }) : t('rfids.deleted', { tag: toDelete.tag }))
       await reload()
     } catch (err) {
       setActionError(errorMessage(err, tc))
@@ -81,6 +84,14 @@ export default function RfidsPage({ installation }: { installation: Installation
   }
 
   const stationName = (id: number) => stations.find((s) => s.id === id)?.name ?? `#${id}`
+  // Issue 13 §3: what waits for the offline facility, in words.
+  const pendingText = (c: RfidPendingChange): string => {
+    if (c.field === 'create') return t('rfids.pendingCreate')
+    if (c.field === 'active') return t('rfids.pendingDelete')
+    if (c.field === 'tag') return t('rfids.pendingTag', { tag: String(c.value) })
+    const v = c.value as { all_stations: boolean; station_ids: number[] }
+    return v.all_stations ? t('rfids.allStations') : v.station_ids.length ? v.station_ids.map(stationName).join(', ') : t('rfids.noStations')
+  }
 
   return (
     <div className="mx-auto max-w-5xl space-y-5">
@@ -145,6 +156,9 @@ export default function RfidsPage({ installation }: { installation: Installation
                     {r.all_stations ? t('rfids.allStations') : r.station_ids.length ? r.station_ids.map(stationName).join(', ') : t('rfids.noStations')}
                   </p>
                   {r.ready_at && new Date(r.ready_at).getTime() > Date.now() ? <Badge tone="amber" className="mt-1">{t('rfids.readySoon')}</Badge> : null}
+                  {r.pending_changes.map((c) => (
+                    <Badge key={c.field} tone="amber" className="mr-1 mt-1">{t('rfids.pending', { change: pendingText(c) })}</Badge>
+                  ))}
                 </div>
                 <div className="flex items-center gap-2">
                   {rights?.writeRfid(r.id) ? (

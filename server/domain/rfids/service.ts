@@ -4,8 +4,9 @@ import type { InstallationService } from '../installations/service.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import type { MessageKey } from '../../lib/messages.ts'
 import { canWrite, isAdmin, mayReadRfid, mayReadStation, rfidLevel, type PermissionEntry } from '../../../shared/rules/permissions.ts'
-import { tagHasSpaces, type PendingRfid, type Rfid } from '../../../shared/schemas/rfid.ts'
+import { tagHasSpaces, type PendingRfid, type Rfid, type RfidPendingChange } from '../../../shared/schemas/rfid.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
+import type { DeviceLink, SentChange } from '../devices/link.ts'
 
 /** A learned card works this long after it was registered (SPEC §9: about 3 minutes). */
 export const LEARNED_READY_MS = 3 * 60_000
@@ -24,8 +25,15 @@ export interface RfidInput {
  * rfid permission entries grant), creating and editing by admins (owners and read_and_write holders may
  * change the description), deleting by admins (sets active false, SPEC §4), per-station permissions or
  * all stations. Errors: 404 unknown or unreadable, 403 readable but not writable, 400 `{field: [msg]}`.
+ *
+ * While the installation is offline (issue 13 §3, SPEC §4) what reaches the stations waits in the device
+ * link, after the same rights and input checks as online: the tag, the allowed stations and a deletion
+ * stay as they were until the facility is back (the cards answer them in `pending_changes`), then are
+ * applied as the person who made them (checks again) and journaled on the stations the card reaches. A
+ * new card is recorded at once (the devices read it once connected) and marked as not yet sent. The
+ * description and the card's holder are the portal's own and change at once.
  */
-export function createRfidService({ db, installations }: { db: Db; installations: InstallationService }) {
+export function createRfidService({ db, installations, link }: { db: Db; installations: InstallationService; link?: DeviceLink }) {
   async function load(installationId: number, ids?: number[], activeOnly = true): Promise<Rfid[]> {
     let q = db.selectFrom('rfids as r').leftJoin('users as u', 'u.id', 'r.user_id').where('r.installation_id', '=', installationId)
     if (ids) {
@@ -37,6 +45,7 @@ export function createRfidService({ db, installations }: { db: Db; installations
     const links = rows.length
       ? await db.selectFrom('rfid_stations').select(['rfid_id', 'station_id']).where('rfid_id', 'in', rows.map((r) => r.id)).orderBy('station_id').execute()
       : []
+    const waiting = link && rows.length ? await link.pending(installationId, 'rfid') : []
     return rows.map((r) => ({
       id: r.id,
       installation_id: r.installation_id,
@@ -49,7 +58,24 @@ export function createRfidService({ db, installations }: { db: Db; installations
       station_ids: r.all_stations ? [] : links.filter((l) => l.rfid_id === r.id).map((l) => l.station_id),
       ready_at: r.ready_at?.toISOString() ?? null,
       created_at: r.created_at.toISOString(),
+      pending_changes: waiting.filter((c) => c.target_id === r.id)
+        .map((c) => ({ field: c.field as RfidPendingChange['field'], value: c.value as RfidPendingChange['value'], requested_at: c.requested_at })),
     }))
+  }
+
+  /** Whether changes that reach the stations must wait (issue 13 §3); never for a change being sent. */
+  async function mustWait(installationId: number, replay?: boolean): Promise<boolean> {
+    return Boolean(link && !replay && (await link.offline(installationId)))
+  }
+
+  /** The stations a card works at (all of the installation's for an all-stations card). */
+  async function reach(installationId: number, rfidId: number): Promise<number[]> {
+    const r = await db.selectFrom('rfids').select('all_stations').where('id', '=', rfidId).executeTakeFirst()
+    if (!r) return []
+    const rows = r.all_stations
+      ? await db.selectFrom('charging_stations').select('id as station_id').where('installation_id', '=', installationId).execute()
+      : await db.selectFrom('rfid_stations').select('station_id').where('rfid_id', '=', rfidId).execute()
+    return rows.map((x) => x.station_id)
   }
 
   /** The installation of an RFID (global endpoints); 404 when unknown. */
@@ -112,6 +138,46 @@ export function createRfidService({ db, installations }: { db: Db; installations
     return rows.map((r) => r.id)
   }
 
+  /**
+   * Offline: store the fields of `patch` that reach the stations as waiting changes (only those that
+   * change something, or that replace a change still waiting) and return the rest, which applies now.
+   */
+  async function deferDeviceFields(actor: Actor, installationId: number, current: Rfid, patch: RfidInput): Promise<RfidInput> {
+    const at = new Date()
+    const waiting = new Set(current.pending_changes.map((c) => c.field))
+    const defer = (field: 'tag' | 'stations', value: unknown) => link!.defer({ installationId, targetType: 'rfid', targetId: current.id, field, value, userId: actor.id, at })
+    if (patch.tag !== undefined && (patch.tag !== current.tag || waiting.has('tag'))) await defer('tag', patch.tag)
+    if (patch.all_stations !== undefined || patch.station_ids !== undefined) {
+      const all = patch.all_stations ?? current.all_stations
+      const ids = all ? [] : [...new Set(patch.station_ids ?? current.station_ids)].sort((x, y) => x - y)
+      const same = all === current.all_stations && ids.join() === current.station_ids.join()
+      if (!same || waiting.has('stations')) await defer('stations', { all_stations: all, station_ids: ids })
+    }
+    return { description: patch.description, user_id: patch.user_id }
+  }
+
+  // Issue 13 §3: how a waiting change is sent on reconnect, and where its outcome is journaled: on every
+  // station the card reached before or reaches after it (the card shows it in its own journal too).
+  const reachedBefore = new Map<number, number[]>()
+  link?.handle('rfid', {
+    apply: async (actor, installationId, change) => {
+      reachedBefore.set(change.id, await reach(installationId, change.target_id))
+      const replay = { replay: true }
+      if (change.field === 'tag') await service.update(actor, installationId, change.target_id, { tag: change.value as string }, replay)
+      else if (change.field === 'stations') await service.update(actor, installationId, change.target_id, change.value as { all_stations: boolean; station_ids: number[] }, replay)
+      else if (change.field === 'active') await service.remove(actor, installationId, change.target_id, replay)
+      // 'create': the card is recorded already; the devices read it once connected.
+    },
+    journal: async (installationId: number, change: SentChange, at: Date) => {
+      const stations = [...new Set([...(reachedBefore.get(change.id) ?? []), ...(await reach(installationId, change.target_id))])]
+      reachedBefore.delete(change.id)
+      if (!stations.length) return
+      const modes = await db.selectFrom('charging_stations').select(['id', 'charging_mode']).where('installation_id', '=', installationId).where('id', 'in', stations).execute()
+      const detail = change.outcome === 'applied' ? `offline_applied:card_${change.field}` : `offline_failed:card_${change.field}:${change.reason}`
+      await db.insertInto('journal_events').values(modes.map((s) => ({ installation_id: installationId, station_id: s.id, rfid_id: change.target_id, kind: 'journal_entry' as const, charging_mode: s.charging_mode, at, detail }))).execute()
+    },
+  })
+
   const service = {
     installationOf,
 
@@ -146,6 +212,7 @@ export function createRfidService({ db, installations }: { db: Db; installations
         .returning('id')
         .executeTakeFirstOrThrow()
       if (!input.all_stations) await setStations(row.id, input.station_ids)
+      if (await mustWait(installationId)) await link!.defer({ installationId, targetType: 'rfid', targetId: row.id, field: 'create', value: null, userId: actor.id, at: new Date() })
       return readable(actor, installationId, row.id)
     },
 
@@ -153,7 +220,7 @@ export function createRfidService({ db, installations }: { db: Db; installations
      * PUT/PATCH a card. Admins change every field; the owner or a read_and_write holder only the
      * description (403 for other fields); readers get 403, others 404.
      */
-    async update(actor: Actor, installationId: number, rfidId: number, patch: RfidInput): Promise<Rfid> {
+    async update(actor: Actor, installationId: number, rfidId: number, patch: RfidInput, opts: { replay?: boolean } = {}): Promise<Rfid> {
       const current = await readable(actor, installationId, rfidId)
       const role = await installations.requireRole(actor, installationId)
       if (!isAdmin(role)) {
@@ -162,6 +229,7 @@ export function createRfidService({ db, installations }: { db: Db; installations
         if (adminOnly) throw Forbidden()
       }
       await validate(installationId, patch, rfidId)
+      if (await mustWait(installationId, opts.replay)) patch = await deferDeviceFields(actor, installationId, current, patch)
       const set: Record<string, unknown> = {}
       if (patch.tag !== undefined) set.tag = patch.tag
       if (patch.description !== undefined) set.description = patch.description
@@ -174,9 +242,14 @@ export function createRfidService({ db, installations }: { db: Db; installations
     },
 
     /** DELETE a card (admins only): sets active false (SPEC §4); the row and its sessions stay. */
-    async remove(actor: Actor, installationId: number, rfidId: number): Promise<void> {
+    async remove(actor: Actor, installationId: number, rfidId: number, opts: { replay?: boolean } = {}): Promise<void> {
       await readable(actor, installationId, rfidId)
       await requireAdmin(actor, installationId)
+      if (await mustWait(installationId, opts.replay)) {
+        // A deletion makes the card's other waiting changes moot.
+        await link!.defer({ installationId, targetType: 'rfid', targetId: rfidId, field: 'active', value: false, userId: actor.id, at: new Date(), supersedeAll: true })
+        return
+      }
       await db.updateTable('rfids').set({ active: false }).where('id', '=', rfidId).execute()
     },
 
@@ -199,8 +272,8 @@ export function createRfidService({ db, installations }: { db: Db; installations
       await requireAdmin(actor, installationId)
       const ids = await stationIdsOf(installationId, deviceIds)
       const next = mode === 'add' && !r.all_stations ? [...r.station_ids, ...ids] : ids
-      await db.updateTable('rfids').set({ all_stations: false }).where('id', '=', rfidId).execute()
-      await setStations(rfidId, next)
+      // Through update, so that it waits like any other change of the allowed stations while offline.
+      await service.update(actor, installationId, rfidId, { all_stations: false, station_ids: [...new Set(next)] })
       return service.stations(actor, rfidId)
     },
 
@@ -215,11 +288,10 @@ export function createRfidService({ db, installations }: { db: Db; installations
       if (r.all_stations) {
         // "All stations" minus one: list every other station explicitly.
         const others = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', installationId).where('id', '!=', stationId).execute()
-        await db.updateTable('rfids').set({ all_stations: false }).where('id', '=', rfidId).execute()
-        await setStations(rfidId, others.map((o) => o.id))
+        await service.update(actor, installationId, rfidId, { all_stations: false, station_ids: others.map((o) => o.id) })
       } else {
         if (!r.station_ids.includes(stationId)) throw NotFound()
-        await db.deleteFrom('rfid_stations').where('rfid_id', '=', rfidId).where('station_id', '=', stationId).execute()
+        await service.update(actor, installationId, rfidId, { all_stations: false, station_ids: r.station_ids.filter((id) => id !== stationId) })
       }
     },
 
