@@ -58,3 +58,40 @@ test('a change made while the facility is offline waits, then is applied once an
     await request.patch('/api/cockpit/installations/1/charging_stations/5/', { headers, data: { charging_mode: 'rfid' } })
   }
 })
+
+// Issue 13 §3, RFID cards: a card's allowed stations changed while offline wait on the card and are sent once on reconnect.
+test('an RFID card changed while the facility is offline shows the change pending until it is sent', async ({ page, request }) => {
+  test.setTimeout(120_000)
+  const token = (await (await request.post('/api/authentication/token/', { data: { email: 'admin@example.com', password: PASSWORD } })).json()).access as string
+  const headers = { Authorization: `Bearer ${token}` }
+  const connection = (online: boolean) => request.post('/api/cockpit/installations/1/simulator/connection', { headers, data: { online } })
+  const cards = (await (await request.get('/api/cockpit/installations/1/rfids/', { headers })).json()).results as { id: number; tag: string }[]
+  const card = cards.find((c) => c.tag === '04A1B2C3D4E505')!
+  await logIn(page, 'admin@example.com')
+
+  try {
+    expect((await connection(false)).status()).toBe(202)
+    await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'RFIDs' }).click()
+    await page.getByRole('button', { name: 'Edit RFID 04A1B2C3D4E505' }).click()
+    await page.getByRole('checkbox', { name: 'All charging stations' }).uncheck()
+    await page.getByRole('checkbox', { name: 'Station 2', exact: true }).check()
+    await page.getByRole('button', { name: 'Save' }).click()
+    await expect(page.getByRole('status').filter({ hasText: 'Saved. The facility is offline: the change is sent to the stations as soon as it is back online.' })).toBeVisible()
+    const item = page.getByRole('listitem', { name: '04A1B2C3D4E505' })
+    await expect(item).toContainText('All charging stations')
+    await expect(item).toContainText('Waiting for the facility: Station 2')
+
+    expect((await connection(true)).status()).toBe(202)
+    await expect.poll(async () => {
+      await page.reload()
+      return item.textContent()
+    }, { timeout: 30_000, intervals: [1000] }).not.toContain('Waiting for the facility')
+    await expect(item).toContainText('Station 2')
+    await expect(item).not.toContainText('All charging stations')
+    const journal = await (await request.get('/api/cockpit/installations/1/charging_stations/2/journal', { headers, params: { entry_type: 'journal_entry' } })).json()
+    expect(journal.results.filter((e: { detail: string; rfid: string }) => e.detail === 'offline_applied:card_stations' && e.rfid === '04A1B2C3D4E505')).toHaveLength(1)
+  } finally {
+    await connection(true)
+    await request.patch(`/api/cockpit/installations/1/rfids/${card.id}/`, { headers, data: { all_stations: true } })
+  }
+})
