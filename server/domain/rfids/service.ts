@@ -218,7 +218,8 @@ export function createRfidService({ db, installations, link }: { db: Db; install
 
     /**
      * PUT/PATCH a card. Admins change every field; the owner or a read_and_write holder only the
-     * description (403 for other fields); readers get 403, others 404.
+     * description (403 for other fields); readers get 403, others 404. Offline, the tag and the allowed
+     * stations wait (`pending_changes`); `replay` is the sending of such a change on reconnect.
      */
     async update(actor: Actor, installationId: number, rfidId: number, patch: RfidInput, opts: { replay?: boolean } = {}): Promise<Rfid> {
       const current = await readable(actor, installationId, rfidId)
@@ -241,7 +242,10 @@ export function createRfidService({ db, installations, link }: { db: Db; install
       return readable(actor, installationId, rfidId)
     },
 
-    /** DELETE a card (admins only): sets active false (SPEC §4); the row and its sessions stay. */
+    /**
+     * DELETE a card (admins only): sets active false (SPEC §4); the row and its sessions stay. Offline,
+     * the deletion waits (the card stays active until it is sent, issue 13 §3).
+     */
     async remove(actor: Actor, installationId: number, rfidId: number, opts: { replay?: boolean } = {}): Promise<void> {
       await readable(actor, installationId, rfidId)
       await requireAdmin(actor, installationId)
