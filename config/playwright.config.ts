@@ -62,7 +62,7 @@ export default defineConfig({
         // Ready, not only alive: the first start backfills 30 days, and tests should not race it.
         url: `http://127.0.0.1:${PORT}/api/ready`,
         reuseExistingServer: false,
-        timeout: 120_000,
+        timeout: 300_000, // a quiet machine is ready in ~20 s; a loaded one took over 120 s
         stdout: 'ignore',
         stderr: 'pipe',
         env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, INBOUND_SMTP_PORT: String(E2E_INBOUND_SMTP_PORT), INBOUND_SMTP_HOST: '127.0.0.1', ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
