@@ -123,14 +123,16 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
 function Sidebar({ installationId, installation }: { installationId: number; installation: Installation | undefined }) {
   const { t } = useTranslation()
   return (
-    <div className="flex h-full flex-col overflow-y-auto">
+    // One landmark for the whole sidebar: the logo, facility selector and log-out belong to it too
+    // (axe "region": content outside landmarks is skipped by landmark navigation, issue 15).
+    <nav aria-label={t('nav.label')} className="flex h-full flex-col overflow-y-auto">
       <div className="flex items-center gap-2 px-5 pb-3 pt-5">
         <Brand />
       </div>
       <div className="px-4 pb-4">
         <FacilitySelect installationId={installationId} />
       </div>
-      <nav aria-label={t('nav.label')} className="flex-1 px-3">
+      <div className="flex-1 px-3">
         <ul className="space-y-0.5">
           <NavLink href={paths.facility(installationId)}>{t('nav.mainMenu')}</NavLink>
           <NavLink href={paths.power(installationId)}>{t('nav.power')}</NavLink>
@@ -145,7 +147,7 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
           <NavLink href={paths.settings(installationId)}>{t('nav.settings')}</NavLink>
           <NavLink href={paths.support(installationId)}>{t('nav.support')}</NavLink>
         </ul>
-      </nav>
+      </div>
       <div className="border-t border-slate-200 p-3">
         <button
           type="button"
@@ -158,7 +160,7 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
           {t('nav.logout')}
         </button>
       </div>
-    </div>
+    </nav>
   )
 }
 
