@@ -206,7 +206,7 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
                 </p>
                 <p className="text-slate-600">
                   {t(`journal.kind.${e.type}`)} · {f.kwh(e.charge)} ({t('sessions.high')} {f.kwh(e.peak)}, {t('sessions.low')} {f.kwh(e.off_peak)})
-                  {e.cost !== null ? ` · CHF ${f.number(e.cost)}` : ''}
+                  {e.cost !== null ? ` · ${f.money(e.cost)}` : ''}
                   {e.payment_status ? ` · ${t(`sessions.status.${e.payment_status}`)}` : ''}
                   {e.set_by_timer ? ` · ${t('journal.byTimer')}` : ''}
                 </p>
