@@ -22,7 +22,8 @@ interface ShellProps {
 
 /**
  * The logged-in frame (SPEC §2 sidebar): facility selector, menu, language, log out. Below the
- * md breakpoint the sidebar is a drawer behind a menu button (aria-expanded; Escape closes).
+ * md breakpoint the sidebar is a drawer behind a menu button (aria-expanded); while open it is modal:
+ * Tab and Shift+Tab stay inside it and Escape closes it, focus back on the menu button (issue 15).
  */
 export function Shell({ installationId, installation, children }: ShellProps) {
   const { t } = useTranslation()
@@ -42,6 +43,20 @@ export function Shell({ installationId, installation, children }: ShellProps) {
       if (e.key === 'Escape') {
         setOpen(false)
         menuButton.current?.focus()
+      } else if (e.key === 'Tab' && drawer.current) {
+        // Focus trap: the overlay covers the page, so focus must not go behind it.
+        const items = [...drawer.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), select:not([disabled]), input:not([disabled])')]
+        if (!items.length) return
+        const first = items[0]
+        const last = items[items.length - 1]
+        const inside = drawer.current.contains(document.activeElement)
+        if (e.shiftKey && (document.activeElement === first || !inside)) {
+          e.preventDefault()
+          last.focus()
+        } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+          e.preventDefault()
+          first.focus()
+        }
       }
     }
     document.addEventListener('keydown', onKey)
@@ -62,6 +77,7 @@ export function Shell({ installationId, installation, children }: ShellProps) {
       <div
         id="sidebar"
         ref={drawer}
+        {...(open ? { role: 'dialog', 'aria-modal': true, 'aria-label': t('nav.menu') } : {})}
         className={cx(
           'z-40 w-72 shrink-0 flex-col border-r border-slate-200 bg-white md:sticky md:top-0 md:flex md:h-screen md:w-72',
           open ? 'fixed inset-y-0 left-0 flex shadow-xl' : 'hidden',
