@@ -62,7 +62,7 @@ test('an admin opens Charts, switches day → month, goes back one period and se
   await expect(zev.getByRole('row', { name: /Apartment 1/ })).toContainText('CHF')
   await expect(zev.getByRole('row', { name: /Station 1 \(billed per charging session\)/ })).toContainText('CHF 0.00')
   await expect(zev.getByRole('row', { name: /Total/ })).toContainText('CHF')
-  await expect(zev).toContainText(/Model: (flat rate, \d+ %|actual costs)/)
+  await expect(zev).toContainText(/Model: (flat rate, \d+%|actual costs)/)
   await expect(zev).toContainText(/Cap: \d+% of the external standard product/)
   await expect(zev.getByRole('status')).toContainText('missing meter data')
 })
