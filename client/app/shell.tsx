@@ -22,7 +22,8 @@ interface ShellProps {
 
 /**
  * The logged-in frame (SPEC §2 sidebar): facility selector, menu, language, log out. Below the
- * md breakpoint the sidebar is a drawer behind a menu button (aria-expanded; Escape closes).
+ * md breakpoint the sidebar is a drawer behind a menu button (aria-expanded); while open it is modal:
+ * Tab and Shift+Tab stay inside it and Escape closes it, focus back on the menu button (issue 15).
  */
 export function Shell({ installationId, installation, children }: ShellProps) {
   const { t } = useTranslation()
@@ -42,6 +43,20 @@ export function Shell({ installationId, installation, children }: ShellProps) {
       if (e.key === 'Escape') {
         setOpen(false)
         menuButton.current?.focus()
+      } else if (e.key === 'Tab' && drawer.current) {
+        // Focus trap: the overlay covers the page, so focus must not go behind it.
+        const items = [...drawer.current.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), select:not([disabled]), input:not([disabled])')]
+        if (!items.length) return
+        const first = items[0]
+        const last = items[items.length - 1]
+        const inside = drawer.current.contains(document.activeElement)
+        if (e.shiftKey && (document.activeElement === first || !inside)) {
+          e.preventDefault()
+          last.focus()
+        } else if (!e.shiftKey && (document.activeElement === last || !inside)) {
+          e.preventDefault()
+          first.focus()
+        }
       }
     }
     document.addEventListener('keydown', onKey)
@@ -62,6 +77,7 @@ export function Shell({ installationId, installation, children }: ShellProps) {
       <div
         id="sidebar"
         ref={drawer}
+        {...(open ? { role: 'dialog', 'aria-modal': true, 'aria-label': t('nav.menu') } : {})}
         className={cx(
           'z-40 w-72 shrink-0 flex-col border-r border-slate-200 bg-white md:sticky md:top-0 md:flex md:h-screen md:w-72',
           open ? 'fixed inset-y-0 left-0 flex shadow-xl' : 'hidden',
@@ -123,14 +139,16 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
 function Sidebar({ installationId, installation }: { installationId: number; installation: Installation | undefined }) {
   const { t } = useTranslation()
   return (
-    <div className="flex h-full flex-col overflow-y-auto">
+    // One landmark for the whole sidebar: the logo, facility selector and log-out belong to it too
+    // (axe "region": content outside landmarks is skipped by landmark navigation, issue 15).
+    <nav aria-label={t('nav.label')} className="flex h-full flex-col overflow-y-auto">
       <div className="flex items-center gap-2 px-5 pb-3 pt-5">
         <Brand />
       </div>
       <div className="px-4 pb-4">
         <FacilitySelect installationId={installationId} />
       </div>
-      <nav aria-label={t('nav.label')} className="flex-1 px-3">
+      <div className="flex-1 px-3">
         <ul className="space-y-0.5">
           <NavLink href={paths.facility(installationId)}>{t('nav.mainMenu')}</NavLink>
           <NavLink href={paths.power(installationId)}>{t('nav.power')}</NavLink>
@@ -145,7 +163,7 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
           <NavLink href={paths.settings(installationId)}>{t('nav.settings')}</NavLink>
           <NavLink href={paths.support(installationId)}>{t('nav.support')}</NavLink>
         </ul>
-      </nav>
+      </div>
       <div className="border-t border-slate-200 p-3">
         <button
           type="button"
@@ -158,7 +176,7 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
           {t('nav.logout')}
         </button>
       </div>
-    </div>
+    </nav>
   )
 }
 

@@ -118,3 +118,21 @@ export function useDocumentTitle(title: string): void {
     document.title = title ? `${title} · ${app}` : app
   }, [title, app])
 }
+
+/**
+ * A box that scrolls sideways when its table is wider than a phone (issue 15): keyboard users reach
+ * the hidden columns by focusing it (axe scrollable-region-focusable), labelled by its card's heading.
+ */
+export function ScrollArea({ labelledBy, children, className }: { labelledBy: string; children: ReactNode; className?: string }) {
+  return (
+    <div
+      // A group, not a region: its card already is the region of that name.
+      role="group"
+      aria-labelledby={labelledBy}
+      tabIndex={0}
+      className={cx('overflow-x-auto rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500', className)}
+    >
+      {children}
+    </div>
+  )
+}

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { defaultRegion, formatDate, formatDateTime, formatNumber, formatTime } from '../../shared/rules/formats.ts'
+import { defaultRegion, formatDate, formatDateTime, formatMoney, formatNumber, formatPercent, formatTime, formatUnit, intlLocale } from '../../shared/rules/formats.ts'
 import type { Region } from '../../shared/rules/formats.ts'
 import { DEFAULT_TIMEZONE } from '../../config/defaults.ts'
 import { useSnapshot } from 'valtio'
@@ -17,9 +17,17 @@ export function regionOfTag(tag: string | null | undefined): Region | null {
 export interface Formats {
   language: string
   region: Region
+  /** The Intl locale of language and region ("de-CH"): every number below is formatted in it. */
+  locale: string
   timezone: string
-  /** Number with `digits` decimals (2 by default, SPEC §3) in the UI language. */
+  /** Number with `digits` decimals (2 by default, SPEC §3). */
   number: (value: number, digits?: number) => string
+  /** "CHF 12.50" (Intl currency CHF, never wrapping); `digits` 4 for prices per kWh. */
+  money: (value: number, digits?: number) => string
+  /** A value in percent: 12.5 → "12.5%" (`digits` decimals at most, 0 by default). */
+  percent: (value: number, digits?: number) => string
+  /** "3.25 m3": a number and its unit, never wrapping. */
+  unit: (value: number, unit: string, digits?: number) => string
   /** "3.25 kW" */
   kw: (value: number) => string
   /** "12.50 kWh" */
@@ -31,9 +39,9 @@ export interface Formats {
 }
 
 /**
- * Number and date formatting for the UI language (region from the user's region format setting, else
- * defaultRegion, SPEC §9) in the
- * installation's time zone.
+ * The one formatting source of the client (issue 15 §4): numbers, amounts and percentages by Intl in
+ * the UI language and the region of Settings (de-CH, fr-CH, it-CH, en-CH until one is chosen), dates in
+ * that region's SPEC §9 pattern in the installation's time zone.
  */
 export function useFormats(timezone: string = DEFAULT_TIMEZONE): Formats {
   const { i18n } = useTranslation()
@@ -42,14 +50,19 @@ export function useFormats(timezone: string = DEFAULT_TIMEZONE): Formats {
   const userRegion = regionOfTag(useSnapshot(session).user?.ietf_lang_tag)
   return useMemo(() => {
     const region = userRegion ?? defaultRegion(language)
-    const number = (value: number, digits = 2) => formatNumber(value, language, digits)
+    const locale = intlLocale(language, region)
+    const number = (value: number, digits = 2) => formatNumber(value, locale, digits)
     return {
       language,
       region,
+      locale,
       timezone,
       number,
-      kw: (value) => `${number(value)} kW`,
-      kwh: (value) => `${number(value)} kWh`,
+      money: (value, digits = 2) => formatMoney(value, locale, digits),
+      percent: (value, digits = 0) => formatPercent(value, locale, digits),
+      unit: (value, unit, digits = 2) => formatUnit(value, unit, locale, digits),
+      kw: (value) => formatUnit(value, 'kW', locale),
+      kwh: (value) => formatUnit(value, 'kWh', locale),
       dateTime: (value) => formatDateTime(value, region, timezone),
       date: (value) => formatDate(value, region, timezone),
       time: (value) => formatTime(value, region, timezone),

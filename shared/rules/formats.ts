@@ -21,9 +21,25 @@ export function datePatterns(region: Region): { dateTime: string; date: string; 
   }
 }
 
-/** The region a language implies until the user picks one (issue 3 adds the setting). */
-export function defaultRegion(lang: string): Region {
-  return lang.startsWith('en') ? 'GB' : lang === 'it' ? 'IT' : 'CH'
+/**
+ * The region in force until the user picks one in Settings: Switzerland for every language (issue 15:
+ * Settings showed "English / Switzerland" while English used US dates and Italian Italian ones).
+ */
+export function defaultRegion(_lang: string): Region {
+  return 'CH'
+}
+
+const LANGUAGES = ['de', 'fr', 'it', 'en'] as const
+
+/**
+ * The BCP 47 locale every number, percentage and amount is formatted with (issue 15 §4, one source):
+ * the UI language and the region of Settings, "de-CH", "fr-CH", "it-CH", "en-CH" by default; an
+ * unknown language falls back to English, a missing region to CH. A full tag ("it-CH") passes through.
+ */
+export function intlLocale(lang: string, region: Region = 'CH'): string {
+  const [base, tagRegion] = lang.split('-')
+  const language = (LANGUAGES as readonly string[]).includes(base) ? base : 'en'
+  return `${language}-${tagRegion && /^[A-Z]{2}$/.test(tagRegion) ? tagRegion : region}`
 }
 
 /** Format an instant as display date-time in a time zone (SPEC §9), e.g. CH "22.11.26, 14:05". */
@@ -41,15 +57,40 @@ export function formatTime(value: string | number | Date, region: Region, tz: st
   return dayjs(value).tz(tz).format(datePatterns(region).time)
 }
 
-/** A number with fixed decimals in the language's notation (2 decimals by default, SPEC §3). */
-export function formatNumber(value: number, lang: string, digits = 2): string {
-  const locale = lang === 'de' ? 'de-CH' : lang === 'fr' ? 'fr-CH' : lang === 'it' ? 'it-CH' : 'en-GB'
-  // One formatter per locale and precision: building one costs far more than formatting (charts
-  // format every axis label on every redraw).
-  const key = `${locale}/${digits}`
+/**
+ * A number with fixed decimals (2 by default, SPEC §3) by Intl in `locale`: a full tag ("fr-CH") or a
+ * bare language, which gets the default region CH (intlLocale).
+ */
+export function formatNumber(value: number, locale: string, digits = 2): string {
+  return numberFormat(intlLocale(locale), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value)
+}
+
+/**
+ * An amount in Swiss francs by Intl.NumberFormat currency CHF (SPEC §9): "CHF 1'234.50" in de-CH,
+ * "1 234.50 CHF" in fr-CH; `digits` decimals (2, or 4 for prices per kWh). Intl joins the code and the
+ * digits with a no-break space, so an amount never wraps (issue 15).
+ */
+export function formatMoney(value: number, locale: string, digits = 2): string {
+  return numberFormat(intlLocale(locale), { style: 'currency', currency: 'CHF', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value)
+}
+
+/** A percentage given in percent (12.5 → "12.5%" in de-CH, "12,5 %" in fr-CH) by Intl, `digits` decimals at most. */
+export function formatPercent(percent: number, locale: string, digits = 0): string {
+  return numberFormat(intlLocale(locale), { style: 'percent', maximumFractionDigits: digits }).format(percent / 100)
+}
+
+/** A number with its unit ("3.25 kW"), joined by a no-break space so the two never part. */
+export function formatUnit(value: number, unit: string, locale: string, digits = 2): string {
+  return `${formatNumber(value, locale, digits)}\u00a0${unit}`
+}
+
+// One formatter per locale and options: building one costs far more than formatting (charts format
+// every axis label on every redraw).
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}/${JSON.stringify(options)}`
   let format = numberFormats.get(key)
-  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits })))
-  return format.format(value)
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)))
+  return format
 }
 const numberFormats = new Map<string, Intl.NumberFormat>()
 

@@ -28,9 +28,9 @@ test('an admin opens Charts, switches day → month, goes back one period and se
   await expect(periods.getByRole('button', { name: 'Day' })).toHaveAttribute('aria-pressed', 'true')
   const consumption = page.getByRole('group', { name: 'Consumption', exact: true })
   await expect(consumption).toContainText('kWh')
-  // Today: hourly buckets from local midnight (the table lists them).
+  // Today: hourly buckets from local midnight (the table lists them), in Swiss 24-hour time by default (issue 15).
   await page.getByText('Show the values as a table').click()
-  await expect(page.getByRole('rowheader').first()).toContainText('12:00 AM')
+  await expect(page.getByRole('rowheader').first()).toContainText('00:00')
   const hours = Math.round((new Date().setHours(24, 0, 0, 0) - new Date().setHours(0, 0, 0, 0)) / 3_600_000)
   await expect(page.getByRole('rowheader')).toHaveCount(hours)
 
@@ -62,8 +62,8 @@ test('an admin opens Charts, switches day → month, goes back one period and se
   await expect(zev.getByRole('row', { name: /Apartment 1/ })).toContainText('CHF')
   await expect(zev.getByRole('row', { name: /Station 1 \(billed per charging session\)/ })).toContainText('CHF 0.00')
   await expect(zev.getByRole('row', { name: /Total/ })).toContainText('CHF')
-  await expect(zev).toContainText(/Model: (flat rate, \d+ %|actual costs)/)
-  await expect(zev).toContainText(/Cap: \d+ % of the external standard product/)
+  await expect(zev).toContainText(/Model: (flat rate, \d+%|actual costs)/)
+  await expect(zev).toContainText(/Cap: \d+% of the external standard product/)
   await expect(zev.getByRole('status')).toContainText('missing meter data')
 })
 

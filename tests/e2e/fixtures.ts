@@ -12,3 +12,53 @@ export async function logIn(page: Page, email: string, password: string = PASSWO
   await page.getByRole('button', { name: 'Log in' }).click()
   await expect(page).toHaveURL(/\/facility\/\d+$/)
 }
+
+/** The logged-out routes (client/app/paths.ts). */
+export const publicRoutes = ['/login', '/login/forgot', '/login/register', '/login/reset?token=x', '/login/verify?token=x'] as const
+
+/** The first `href` on the page matching `pattern`, after visiting `route`; null when there is none. */
+async function firstHref(page: Page, route: string, pattern: RegExp): Promise<string | null> {
+  await page.goto(route)
+  await settle(page)
+  const hrefs = await page.locator('main a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))
+  return hrefs.find((h) => pattern.test(h)) ?? null
+}
+
+/**
+ * Every route of demo installation 1 (client/app/paths.ts), with the ids of a station, a charging
+ * session and a user the logged-in user can see. Not `admin`: one admin route only, as the others give
+ * a resident the same no-access page.
+ */
+export async function appRoutes(page: Page, admin: boolean): Promise<string[]> {
+  const base = '/facility/1'
+  const station = await firstHref(page, `${base}/power`, /\/power\/stations\/\d+$/)
+  const session = await firstHref(page, `${base}/sessions`, /\/sessions\/\d+$/)
+  const userId = await page.evaluate(() => localStorage.getItem('cockpit.userId'))
+  const user = admin ? ((await firstHref(page, `${base}/management/users`, /\/management\/users\/\d+$/)) ?? `${base}/management/users/${userId}`) : null
+  return [
+    base,
+    `${base}/power`,
+    ...(station ? [station] : []),
+    `${base}/charts`,
+    `${base}/sessions`,
+    ...(session ? [session] : []),
+    `${base}/rfids`,
+    `${base}/pricing`,
+    `${base}/overview`,
+    `${base}/installation-view`,
+    `${base}/management/users`,
+    ...(user ? [user, `${user}/permissions`, `${base}/rates`, `${base}/reports`] : []),
+    `${base}/settings`,
+    `${base}/settings/payment-method`,
+    `${base}/support`,
+    `${base}/support/inbox`,
+  ]
+}
+
+/** Wait until a page has its heading and no spinner (the route chunk and its first data are in). */
+export async function settle(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
+  await expect(page.locator('[role="status"] .animate-spin')).toHaveCount(0)
+  // Live pages keep a stream open, so "network idle" may never come: wait for it briefly only.
+  await page.waitForLoadState('networkidle', { timeout: 1_000 }).catch(() => undefined)
+}

@@ -151,12 +151,12 @@ test('offline facility, stale data, serious alerts and the empty state are shown
   await page.goto(`/facility/${installation}/power`)
 
   const offline = page.getByRole('alert').filter({ hasText: 'The facility is offline' })
-  await expect(offline).toContainText('Offline since 03/02/26, 10:15 AM')
+  await expect(offline).toContainText('Offline since 02.03.26, 10:15')
   const flow = page.getByRole('region', { name: 'Current power flow' })
   await expect(flow.getByText(/^Offline/).first()).toBeVisible()
   await expect(flow.getByRole('group', { name: 'Grid', exact: true })).toContainText('1.50 kW')
   await expect(flow.getByRole('group', { name: 'Grid', exact: true })).toContainText('Export')
-  await expect(flow.getByRole('group', { name: 'Battery', exact: true })).toContainText('55 % charged')
+  await expect(flow.getByRole('group', { name: 'Battery', exact: true })).toContainText('55% charged')
 
   const card = page.getByRole('article', { name: 'Garage A' })
   await expect(card.getByText('Error', { exact: true })).toBeVisible()

@@ -24,7 +24,7 @@ test('an admin picks the ZEV billing model on Pricing; a flat rate above 80 % is
   await page.getByLabel('Chart').selectOption({ label: 'ZEV' })
   const zev = page.getByRole('region', { name: 'ZEV allocation' })
   await expect(zev).toContainText('Model: actual costs less feed-in revenue (EnV Art. 16 para. 2)')
-  await expect(zev).toContainText('Cap: 100 % of the external standard product')
+  await expect(zev).toContainText('Cap: 100% of the external standard product')
   await expect(zev).toContainText('Feed-in revenue deducted: CHF')
 
   // Back to the default, so other specs see the demo as seeded.

@@ -169,7 +169,8 @@ describe('ordering a new RFID card', () => {
     expect(mails.map((m) => m.recipient).sort()).toEqual(['admin@example.com', 'user@example.com'])
     for (const m of mails) {
       expect(m.subject).toBe('New RFID card ordered: Demo Residence Zürich')
-      expect(m.body_text).toContain('CHF 50.00 (CHF 25 per card), charged to the stored card. Delivery in 3–4 working days.')
+      // Amounts by Intl (en-CH): a no-break space between code and digits.
+      expect(m.body_text).toContain('CHF\u00a050.00 (CHF\u00a025.00 per card), charged to the stored card. Delivery in 3–4 working days.')
       expect(m.body_text).toContain('Seestrasse 12\nCH-8002 Zürich')
     }
   })

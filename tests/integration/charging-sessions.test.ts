@@ -146,8 +146,9 @@ describe('invoice PDF', () => {
     const res = await api().get(`/api/rfids-charge/${boundarySession}/invoice`).set({ ...auth(tokens.admin), 'Accept-Language': 'fr-CH' }).buffer(true).parse(binary).expect(200)
     const text = await pdfText(res.body as Buffer)
     expect(text).toContain('Facture')
-    expect(text).toMatch(/Frais de transaction\s+CHF 0\.12/)
-    expect(text).toMatch(/Total\s+CHF 0\.84/)
+    // French Swiss amounts by Intl (fr-CH, issue 15 §4): the code after the digits.
+    expect(text).toMatch(/Frais de transaction\s+0\.12 CHF/)
+    expect(text).toMatch(/Total\s+0\.84 CHF/)
     expect(text).toMatch(/Payée le 14\.01\.2026/)
     expect(text).not.toContain('Récépissé')
   })

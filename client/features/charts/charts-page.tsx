@@ -104,7 +104,7 @@ export default function ChartsPage({ installation }: { installation: Installatio
   const step = (offset: number) => setDate(periodRange(period, date, tz, { offset }).date)
   const periodLabel = useMemo(() => {
     const at = Date.parse(range.start)
-    const fmt = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(f.language, { ...o, timeZone: tz }).format(at)
+    const fmt = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(f.locale, { ...o, timeZone: tz }).format(at)
     if (period === 'day') return f.date(range.start)
     if (period === 'week') return `${f.date(range.start)} – ${f.date(Date.parse(range.end) - 1)}`
     if (period === 'month') return fmt({ month: 'long', year: 'numeric' })
@@ -112,8 +112,8 @@ export default function ChartsPage({ installation }: { installation: Installatio
   }, [range, period, f, tz])
   const value = (name: string, v: number) => {
     const unit = data?.stats.units[name] ?? data?.totals.units[name] ?? ''
-    if (unit === '%') return `${f.number(v, 0)} %`
-    return unit === 'CHF' ? `CHF ${f.number(v)}` : `${f.number(v)} ${unit}`
+    if (unit === '%') return f.percent(v)
+    return unit === 'CHF' ? f.money(v) : f.unit(v, unit)
   }
   // Averages are over time: the server's for the state of charge, else each bucket weighted by its length.
   const headlineAverage = (s: string) => {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import type { ZevRow } from '../../../shared/schemas/zev.ts'
-import { Card, Notice } from '../../components/ui.tsx'
+import { Card, Notice, ScrollArea } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import type { ZevData } from './api.ts'
 
@@ -23,9 +23,9 @@ export function ZevReport({ data, tz }: { data: ZevData; tz: string }) {
       <td className="py-1 pr-3 tabular-nums">{f.kwh(r.grid_kwh)}</td>
       {money ? (
         <>
-          <td className="py-1 pr-3 tabular-nums">CHF {f.number(r.grid_chf ?? 0)}</td>
-          <td className="py-1 pr-3 tabular-nums">CHF {f.number(r.internal_chf ?? 0)}</td>
-          <td className="py-1 pr-3 tabular-nums">CHF {f.number(r.cost_chf ?? 0)}</td>
+          <td className="py-1 pr-3 tabular-nums">{f.money(r.grid_chf ?? 0)}</td>
+          <td className="py-1 pr-3 tabular-nums">{f.money(r.internal_chf ?? 0)}</td>
+          <td className="py-1 pr-3 tabular-nums">{f.money(r.cost_chf ?? 0)}</td>
         </>
       ) : null}
     </>
@@ -33,9 +33,9 @@ export function ZevReport({ data, tz }: { data: ZevData; tz: string }) {
   return (
     <Card titleId="charts-zev" title={t('zev.title')}>
       <div className="space-y-1 text-sm text-slate-700">
-        <p>{s.model === 'flat_rate' ? t('zev.modelFlat', { percent: f.number(s.flat_percent, 0) }) : t('zev.modelActual')}</p>
-        <p>{t('zev.cap', { percent: f.number(s.cap_percent, 0), cap: f.number(s.cap_chf_per_kwh, 4), standard: f.number(s.standard_chf_per_kwh, 4) })}</p>
-        {money && s.feed_in_deducted ? <p>{t('zev.feedIn', { amount: f.number(s.feed_in_revenue_chf ?? 0) })}</p> : null}
+        <p>{s.model === 'flat_rate' ? t('zev.modelFlat', { percent: f.percent(s.flat_percent) }) : t('zev.modelActual')}</p>
+        <p>{t('zev.cap', { percent: f.percent(s.cap_percent), cap: f.money(s.cap_chf_per_kwh, 4), standard: f.money(s.standard_chf_per_kwh, 4) })}</p>
+        {money && s.feed_in_deducted ? <p>{t('zev.feedIn', { amount: f.money(s.feed_in_revenue_chf ?? 0) })}</p> : null}
       </div>
       {s.missing_intervals > 0 ? (
         <Notice tone="warning" role="status" className="mt-2">{t('zev.missing', { missing: s.missing_intervals, expected: s.expected_intervals })}</Notice>
@@ -43,7 +43,7 @@ export function ZevReport({ data, tz }: { data: ZevData; tz: string }) {
       {rows.length === 0 ? (
         <p className="mt-2 text-sm text-slate-500">{t('empty')}</p>
       ) : (
-        <div className="mt-2 overflow-x-auto">
+        <ScrollArea labelledBy="charts-zev" className="mt-2">
           <table className="w-full text-left text-sm">
             <thead>
               <tr>
@@ -76,7 +76,7 @@ export function ZevReport({ data, tz }: { data: ZevData; tz: string }) {
               </tr>
             </tfoot>
           </table>
-        </div>
+        </ScrollArea>
       )}
     </Card>
   )

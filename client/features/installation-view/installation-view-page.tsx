@@ -64,7 +64,7 @@ function Node({ node, installationId, meters, level }: { node: ObjectNode; insta
   const today = (id: number) => {
     const m = meters.get(id)
     if (!m) return null
-    return m.unit === 'm3' ? `${f.number(m.today.volume_m3)} m3` : f.kwh(m.meter_type === 'main_power' ? m.today.energy_in_kwh : m.today.energy_in_kwh || m.today.energy_out_kwh)
+    return m.unit === 'm3' ? f.unit(m.today.volume_m3, 'm3') : f.kwh(m.meter_type === 'main_power' ? m.today.energy_in_kwh : m.today.energy_in_kwh || m.today.energy_out_kwh)
   }
   return (
     <li>

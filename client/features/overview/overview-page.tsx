@@ -37,7 +37,7 @@ export default function OverviewPage({ installation }: { installation: Installat
   // A figure counting from a later day than the period's first (records begin inside it) says so.
   const returnLabel = (period: 'month' | 'year', since: string) =>
     since.endsWith(period === 'year' ? '-01-01' : '-01') ? t(`return.${period}`) : t(`return.${period}Since`, { date: f.date(`${since}T12:00:00Z`) })
-  const m3 = (v: number | undefined) => `${f.number(v ?? 0)} m3`
+  const m3 = (v: number | undefined) => f.unit(v ?? 0, 'm3')
 
   return (
     <div className="mx-auto max-w-5xl space-y-4">
@@ -83,7 +83,7 @@ export default function OverviewPage({ installation }: { installation: Installat
             ) : null}
             {data.battery ? (
               <Card titleId="ov-battery" title={t('battery.title')}>
-                <Facts rows={[[t('battery.soc'), `${f.number(data.battery.soc, 0)} %`], [t('battery.now'), f.kw(data.battery.power_kw)], [t('battery.charged'), kwh(data.today.series.battery_charge)], [t('battery.discharged'), kwh(data.today.series.battery_discharge)]]} />
+                <Facts rows={[[t('battery.soc'), f.percent(data.battery.soc)], [t('battery.now'), f.kw(data.battery.power_kw)], [t('battery.charged'), kwh(data.today.series.battery_charge)], [t('battery.discharged'), kwh(data.today.series.battery_discharge)]]} />
               </Card>
             ) : null}
             {data.energy_return ? (

@@ -139,13 +139,10 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
 
   const last = history[history.length - 1]
   return (
-    <div>
-      <div
-        ref={box}
-        role="img"
-        aria-label={t('chart.label')}
-        className="h-56 w-full sm:h-64"
-      />
+    // A figure, not role="img": the chart library puts its attribution link in the canvas box, and a
+    // link inside an image is unreachable for screen readers (axe nested-interactive, issue 15).
+    <figure aria-label={t('chart.label')}>
+      <div ref={box} className="h-56 w-full sm:h-64" />
       {history.length < 2 ? <p className="mt-2 text-sm text-slate-500">{t('chart.collecting')}</p> : null}
       <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label={t('chart.legend')}>
         {shown.map((s) => {
@@ -159,6 +156,6 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
           )
         })}
       </ul>
-    </div>
+    </figure>
   )
 }

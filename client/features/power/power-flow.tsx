@@ -84,7 +84,7 @@ export function flowNodes(m: Metrics, t: (key: string, o?: Record<string, unknow
       label: t('flow.battery'),
       kw: Math.abs(m.battery.power_kw),
       detail: d === 'out' ? t('flow.charging') : d === 'in' ? t('flow.discharging') : t('flow.idle'),
-      extra: t('flow.soc', { soc: f.number(m.battery.soc, 0) }),
+      extra: t('flow.soc', { soc: f.percent(m.battery.soc) }),
       direction: d,
     })
   }

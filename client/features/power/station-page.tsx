@@ -79,7 +79,8 @@ export default function StationPage({ installation, stationId }: { installation:
             <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{station.name}</h1>
             <PinButton installationId={installation.id} name={station.name} url={`/facility/${installation.id}/power/stations/${station.id}`} />
           </div>
-          <div role="tablist" aria-label={t('station.tabs')} className="-mx-4 flex gap-1 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0" onKeyDown={onKey}>
+          <div role="tablist" aria-label={t('station.tabs')} // Wrapping, not scrolling sideways: on a phone every tab, Management (the charging mode) too, is on the first view (issue 15).
+            className="flex flex-wrap gap-x-1 border-b border-slate-200" onKeyDown={onKey}>
             {TABS.map((name) => (
               <button
                 key={name}
@@ -206,7 +207,7 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
                 </p>
                 <p className="text-slate-600">
                   {t(`journal.kind.${e.type}`)} · {f.kwh(e.charge)} ({t('sessions.high')} {f.kwh(e.peak)}, {t('sessions.low')} {f.kwh(e.off_peak)})
-                  {e.cost !== null ? ` · CHF ${f.number(e.cost)}` : ''}
+                  {e.cost !== null ? ` · ${f.money(e.cost)}` : ''}
                   {e.payment_status ? ` · ${t(`sessions.status.${e.payment_status}`)}` : ''}
                   {e.set_by_timer ? ` · ${t('journal.byTimer')}` : ''}
                 </p>

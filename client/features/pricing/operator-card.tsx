@@ -4,6 +4,7 @@ import type { Installation, Operator } from '../../../shared/schemas/installatio
 import { Card, Notice } from '../../components/ui.tsx'
 import { intoFieldErrors, useAction } from '../../components/use-action.ts'
 import { parseLocaleNumber } from '../../components/parse-number.ts'
+import { useFormats } from '../../components/use-formats.ts'
 import { saveOperator } from './api.ts'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-base sm:text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
@@ -15,6 +16,7 @@ const FIELDS = ['name', 'street', 'building_number', 'zip', 'city', 'iban', 'vat
  */
 export function OperatorCard({ installation, onSaved }: { installation: Installation; onSaved: (i: Installation) => void }) {
   const { t } = useTranslation('pricing')
+  const { locale } = useFormats()
   const op = installation.operator
   const [values, setValues] = useState<Record<(typeof FIELDS)[number], string>>({
     name: op?.name ?? '', street: op?.street ?? '', building_number: op?.building_number ?? '', zip: op?.zip ?? '', city: op?.city ?? '',
@@ -28,7 +30,7 @@ export function OperatorCard({ installation, onSaved }: { installation: Installa
   async function submit(e: FormEvent) {
     e.preventDefault()
     setErrors({})
-    const vat = parseLocaleNumber(rate)
+    const vat = parseLocaleNumber(rate, locale)
     const operator = { ...values, vat_number: values.vat_number.trim() || null, country, vat_rate: Number.isNaN(vat) ? (null as unknown as number) : vat }
     await run(async () => {
       onSaved(await saveOperator(installation.id, operator as Operator))

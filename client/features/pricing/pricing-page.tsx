@@ -4,7 +4,7 @@ import type { Installation } from '../../../shared/schemas/installation.ts'
 import { WEEKDAYS } from '../../../shared/rules/tariff.ts'
 import { ApiError } from '../../api/errors.ts'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
-import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Card, Loading, Notice, ScrollArea, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { localDate } from '../../../shared/rules/granularity.ts'
 import { fetchPricing, fetchTariffVersions, type Pricing } from './api.ts'
@@ -52,7 +52,7 @@ export default function PricingPage({ installation }: { installation: Installati
   // Versions come newest first: the next one to start is the last that has not started.
   const upcoming = versions.filter((v) => v.editable).at(-1) ?? null
 
-  const perKwh = (v: number) => `${f.number(v, 4)} CHF/kWh`
+  const perKwh = (v: number) => f.unit(v, 'CHF/kWh', 4)
   const spans = (list: Span[]) => (list.length ? list.map(([s, e]) => `${hhmm(s)}–${hhmm(e)}`).join(', ') : t('none'))
   const day = (d: string) => f.date(`${d}T12:00:00Z`)
 
@@ -87,7 +87,7 @@ export default function PricingPage({ installation }: { installation: Installati
           <Card titleId="pricing-tariffs" title={pricing.name}>
             <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
               {[
-                ['basic', `${f.number(pricing.basic_tariff)} CHF/${t('month')}`],
+                ['basic', f.unit(pricing.basic_tariff, `CHF/${t('month')}`)],
                 ['high', perKwh(pricing.high_tariff)],
                 ['low', perKwh(pricing.low_tariff)],
                 ['flat', pricing.flat_tariff == null ? t('none') : perKwh(pricing.flat_tariff) + (pricing.flat ? ` (${t('flatActive')})` : '')],
@@ -103,7 +103,7 @@ export default function PricingPage({ installation }: { installation: Installati
             </p>
           </Card>
           <Card titleId="pricing-schedule" title={t('schedule')}>
-            <div className="overflow-x-auto">
+            <ScrollArea labelledBy="pricing-schedule">
               <table className="w-full text-left text-sm">
                 <thead>
                   <tr>
@@ -135,7 +135,7 @@ export default function PricingPage({ installation }: { installation: Installati
                   })}
                 </tbody>
               </table>
-            </div>
+            </ScrollArea>
           </Card>
         </>
       )}
@@ -151,7 +151,7 @@ export default function PricingPage({ installation }: { installation: Installati
       {isAdmin ? <ZevCard installationId={installation.id} /> : null}
       {versions.length ? (
         <Card titleId="pricing-versions" title={t('versions')}>
-          <div className="overflow-x-auto">
+          <ScrollArea labelledBy="pricing-versions">
             <table className="w-full text-left text-sm">
               <thead>
                 <tr>
@@ -174,7 +174,7 @@ export default function PricingPage({ installation }: { installation: Installati
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollArea>
         </Card>
       ) : null}
     </div>

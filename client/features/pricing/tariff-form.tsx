@@ -32,7 +32,7 @@ export function TariffForm({ installationId, from, tomorrow, onSaved, onCancel }
     e.preventDefault()
     setErrors({})
     const number = (text: string) => {
-      const v = parseLocaleNumber(text)
+      const v = parseLocaleNumber(text, f.locale)
       return Number.isNaN(v) ? (null as unknown as number) : v
     }
     const body: TariffInput = {

@@ -5,6 +5,7 @@ import { ZEV_FLAT_MAX_PERCENT, type ZevModel, type ZevSettings } from '../../../
 import { Card, Notice } from '../../components/ui.tsx'
 import { intoFieldErrors, useAction } from '../../components/use-action.ts'
 import { parseLocaleNumber } from '../../components/parse-number.ts'
+import { useFormats } from '../../components/use-formats.ts'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-base sm:text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
 
@@ -25,6 +26,7 @@ export function saveZevSettings(installationId: number, body: ZevSettings): Prom
  */
 export function ZevCard({ installationId }: { installationId: number }) {
   const { t } = useTranslation('pricing')
+  const f = useFormats()
   const [model, setModel] = useState<ZevModel>('flat_rate')
   const [percent, setPercent] = useState('80')
   // The stored percentage: sent unchanged when the model does not use it (the field is disabled then).
@@ -47,7 +49,7 @@ export function ZevCard({ installationId }: { installationId: number }) {
   async function submit(e: FormEvent) {
     e.preventDefault()
     setErrors({})
-    const pct = model === 'flat_rate' ? parseLocaleNumber(percent) : savedPercent
+    const pct = model === 'flat_rate' ? parseLocaleNumber(percent, f.locale) : savedPercent
     await run(async () => {
       const saved = await saveZevSettings(installationId, { model, flat_percent: Number.isNaN(pct) ? -1 : pct })
       setModel(saved.model)
@@ -63,7 +65,7 @@ export function ZevCard({ installationId }: { installationId: number }) {
 
   return (
     <Card titleId="pricing-zev" title={t('zev.title')}>
-      <p className="text-sm text-slate-600">{t('zev.hint', { max: ZEV_FLAT_MAX_PERCENT })}</p>
+      <p className="text-sm text-slate-600">{t('zev.hint', { max: f.percent(ZEV_FLAT_MAX_PERCENT) })}</p>
       <form onSubmit={submit} className="mt-3 space-y-3" aria-labelledby="pricing-zev" aria-busy={!loaded}>
         {feedback ? <Notice tone={feedback.tone} role={feedback.tone === 'error' ? 'alert' : 'status'}>{feedback.text}</Notice> : null}
         {/* Disabled until the stored model arrives, so nothing typed before is overwritten by it. */}
@@ -80,7 +82,7 @@ export function ZevCard({ installationId }: { installationId: number }) {
           </div>
           <div>
             <label className="block text-sm font-medium text-slate-700">
-              {t('zev.percent', { max: ZEV_FLAT_MAX_PERCENT })}
+              {t('zev.percent', { max: f.percent(ZEV_FLAT_MAX_PERCENT) })}
               <input inputMode="decimal" className={input} value={percent} disabled={model !== 'flat_rate'} onChange={(e) => setPercent(e.target.value)}
                 {...(errors.flat_percent ? { 'aria-invalid': true as const, 'aria-describedby': 'zev-percent-error' } : {})} />
             </label>

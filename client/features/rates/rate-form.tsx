@@ -44,7 +44,7 @@ export function RateForm({ installationId, kind, rate, today, onSaved, onCancel 
           name,
           start_date: start || null,
           end_date: end || null,
-          prices: Object.fromEntries(RATE_FIELDS[kind].map((k) => [k, parseLocaleNumber(prices[k] ?? '')])),
+          prices: Object.fromEntries(RATE_FIELDS[kind].map((k) => [k, parseLocaleNumber(prices[k] ?? '', f.locale)])),
           ...(kind === 'power' ? { time_spans: spans, flat_enabled: flat && future } : {}),
         }
         // NaN is not JSON: send null so the server names the field.

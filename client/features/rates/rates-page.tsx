@@ -123,7 +123,7 @@ export default function RatesPage({ installation }: { installation: Installation
                   <div key={k} className="flex justify-between gap-2 border-b border-slate-100 py-0.5">
                     <dt className="text-slate-600">{t(`price.${k}`)}</dt>
                     <dd className="tabular-nums">
-                      {f.number(r.prices[k] ?? 0, 4)} {unit}
+                      {f.unit(r.prices[k] ?? 0, unit, 4)}
                     </dd>
                   </div>
                 ))}

@@ -5,6 +5,7 @@ import { errorMessage, fieldErrors } from '../../api/errors.ts'
 import { fetchUser } from '../../session/api.ts'
 import { session } from '../../session/session.ts'
 import { cx } from '../../components/ui.tsx'
+import { useFormats } from '../../components/use-formats.ts'
 import { orderRfid, type OrderFields } from './api.ts'
 
 const COUNTRIES = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US'] as const
@@ -17,6 +18,7 @@ const REQUIRED = ['first_name', 'last_name', 'address', 'zip_code', 'city'] as c
  */
 export function OrderForm({ installationId, onOrdered, onCancel }: { installationId: number; onOrdered: (message: string) => void; onCancel: () => void }) {
   const { t } = useTranslation('charging')
+  const formats = useFormats()
   const { t: tc } = useTranslation()
   const titleId = useId()
   const prefix = useId()
@@ -134,7 +136,7 @@ export function OrderForm({ installationId, onOrdered, onCancel }: { installatio
           />
         </div>
       </div>
-      <p className="text-sm font-medium text-slate-800">{t('order.total', { price: (25 * fields.quantity).toFixed(2) })}</p>
+      <p className="text-sm font-medium text-slate-800">{t('order.total', { price: formats.money(25 * fields.quantity) })}</p>
       <div className="flex flex-wrap justify-end gap-2">
         <button type="button" className="btn-secondary" onClick={onCancel}>
           {t('rfids.cancel')}

@@ -88,7 +88,7 @@ export default function SessionDetailPage({ installation, sessionId }: { install
                 {session.price_lines.map((l) => (
                   <tr key={l.label} className="border-t border-slate-100">
                     <th scope="row" className="py-1.5 pr-3 font-normal">{t(`sessions.${l.label}`)}</th>
-                    <td className="py-1.5 pr-3 tabular-nums">{f.kwh(l.kwh)} × {f.number(l.unit_price, 4)} CHF/kWh</td>
+                    <td className="py-1.5 pr-3 tabular-nums">{f.kwh(l.kwh)} × {f.unit(l.unit_price, 'CHF/kWh', 4)}</td>
                     <td className="whitespace-nowrap py-1.5 text-right tabular-nums">{chf(l.amount)}</td>
                   </tr>
                 ))}

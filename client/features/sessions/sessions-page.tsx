@@ -5,7 +5,7 @@ import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { ChargingSession } from '../../../shared/schemas/session.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { useFormats } from '../../components/use-formats.ts'
-import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Badge, Card, Loading, Notice, ScrollArea, useDocumentTitle } from '../../components/ui.tsx'
 import { useRights } from '../../app/use-rights.ts'
 import { exportSessions, listSessions, type SessionPage } from './api.ts'
 import { periodRange, recentYears, type Period } from './periods.ts'
@@ -15,10 +15,9 @@ type PeriodKind = Period['kind']
 /** Sessions per page of the list (issue 13 §4). */
 export const PAGE_SIZE = 20
 
-/** "CHF 12.50" in the UI language's digits (SPEC §9 currency CHF). */
+/** "CHF 12.50" by the one formatting source (SPEC §9 currency CHF, issue 15 §4). */
 export function useChf() {
-  const f = useFormats()
-  return (value: number) => `CHF ${f.number(value)}`
+  return useFormats().money
 }
 
 /** The status badge of a session: paid, unpaid or charging (SPEC §3). */
@@ -139,7 +138,7 @@ export default function SessionsPage({ installation }: { installation: Installat
           <p className="rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-500">{t('sessions.empty')}</p>
         ) : (
           <>
-            <div className="-mx-4 overflow-x-auto sm:mx-0">
+            <ScrollArea labelledBy="sessions-list-title" className="-mx-4 sm:mx-0">
               <table className="w-full min-w-[20rem] text-left text-sm" aria-labelledby="sessions-list-title">
                 <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
                   <tr>
@@ -183,7 +182,7 @@ export default function SessionsPage({ installation }: { installation: Installat
                   </tfoot>
                 ) : null}
               </table>
-            </div>
+            </ScrollArea>
             {data && data.count > PAGE_SIZE ? (
               <nav aria-label={t('sessions.pages')} className="mt-3 flex items-center justify-between gap-3 text-sm">
                 <button type="button" className="btn-secondary" disabled={page === 0} onClick={() => setPage((p) => p - 1)}>

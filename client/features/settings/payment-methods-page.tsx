@@ -172,7 +172,7 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
                 <div className="min-w-0 text-sm">
                   <p className="font-medium text-slate-900">{t('payments.appFeeMonth', { month: fee.month, installation: fee.installation_name })}</p>
                   <p className="text-slate-600">
-                    {t('payments.appFeeAmount', { amount: `CHF ${f.number(fee.amount)}`, fee: `CHF ${f.number(fee.transaction_fee)}`, total: `CHF ${f.number(fee.total)}` })}
+                    {t('payments.appFeeAmount', { amount: f.money(fee.amount), fee: f.money(fee.transaction_fee), total: f.money(fee.total) })}
                   </p>
                   <p className="text-slate-600">{fee.status === 'paid' && fee.paid_on ? t('payments.appFeePaid', { date: f.date(fee.paid_on) }) : t('payments.appFeeUnpaid')}</p>
                 </div>

@@ -7,7 +7,7 @@ import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
 import { COUNTRIES, type UserDetails } from '../../../shared/schemas/accounts.ts'
 import { isStrongPassword } from '../../../shared/rules/password.ts'
-import { formatDate, formatDateTime, type Region } from '../../../shared/rules/formats.ts'
+import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent, intlLocale, type Region } from '../../../shared/rules/formats.ts'
 import { session, logout } from '../../session/session.ts'
 import { writeTokens } from '../../session/tokens.ts'
 import { ensureUser } from '../../session/api.ts'
@@ -161,6 +161,7 @@ function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
     })
   }
 
+  const locale = intlLocale(language, region as Region)
   return (
     <Card title={t('language.title')} titleId={titleId}>
       <form noValidate onSubmit={onSubmit} aria-busy={busy} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
@@ -170,6 +171,10 @@ function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
           options={COUNTRIES.map((c) => ({ value: c, label: t(`countries.${c}`) }))} />
         <p className="text-sm text-slate-600 sm:col-span-2">
           {t('language.example', { dateTime: formatDateTime(now, region as Region, timezone), date: formatDate(now, region as Region, timezone) })}
+        </p>
+        {/* What is in force for numbers too (issue 15 §4): the same Intl locale the whole app formats with. */}
+        <p className="text-sm text-slate-600 sm:col-span-2">
+          {t('language.numbers', { number: formatNumber(1234.5, locale), money: formatMoney(1234.5, locale), percent: formatPercent(12.5, locale, 1), locale })}
         </p>
         <div className="sm:col-span-2">
           <button type="submit" className="btn-primary" disabled={busy}>

@@ -7,14 +7,20 @@ import type { SessionService } from '../sessions/service.ts'
 import type { PaymentService } from '../payments/service.ts'
 import { AppError, Forbidden } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
-import { defaultRegion, formatDate, formatDateTime } from '../../../shared/rules/formats.ts'
+import { defaultRegion, formatDate, formatDateTime, formatMoney, formatUnit } from '../../../shared/rules/formats.ts'
 import { invoiceText } from './texts.ts'
 
-/** "CHF 1'234.50": Swiss grouping with an apostrophe, 2 decimals (SPEC §9 currency CHF). */
-export function chf(rappen: number): string {
-  const [int, dec] = (Math.abs(rappen) / 100).toFixed(2).split('.')
-  return `${rappen < 0 ? '-' : ''}CHF ${int.replace(/\B(?=(\d{3})+(?!\d))/g, "'")}.${dec}`
+/**
+ * An amount of Rappen as CHF by the app's one formatting source (shared/rules/formats.ts, issue 15 §4)
+ * in the invoice's language and region: "CHF 1'234.50" in de-CH and en-CH, "1 234.50 CHF" in fr-CH.
+ * Intl's no-break spaces become plain ones: PDFKit's standard fonts have no narrow no-break space, and
+ * a PDF line is laid out once, never re-wrapped.
+ */
+export function chf(rappen: number, lang: string = 'de'): string {
+  return pdfText(formatMoney(rappen / 100, lang))
 }
+
+const pdfText = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
 
 /**
  * PDF invoices of charging sessions (issue 4 §7): energy split into high and low tariff (or flat) at the
@@ -47,16 +53,16 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       line(T('customer'), `${owner.first_name} ${owner.last_name}`.trim())
       line(T('month'), fee.month)
       doc.moveDown(1)
-      line(T('appFee'), chf(fee.amount_rappen))
-      line(T('fee'), chf(fee.fee_rappen))
+      line(T('appFee'), chf(fee.amount_rappen, lang))
+      line(T('fee'), chf(fee.fee_rappen, lang))
       doc.moveDown(0.3)
       doc.fontSize(13)
-      line(T('total'), chf(fee.amount_rappen + fee.fee_rappen))
+      line(T('total'), chf(fee.amount_rappen + fee.fee_rappen, lang))
       doc.fontSize(10)
       line(T('status'), fee.status === 'paid' && fee.paid_on ? T('paid', { date: formatDate(fee.paid_on, region, fee.timezone) }) : T('unpaid'))
       doc.moveDown(1)
       const vat = operator ? Math.round((fee.amount_rappen * operator.vat_rate) / (100 + operator.vat_rate)) : null
-      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!) }) : T('vat'), 50)
+      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!, lang) }) : T('vat'), 50)
       doc.fillColor('#000000')
       doc.end()
       return { filename: `${T('title').toLowerCase()}-${number}.pdf`, content: await done }
@@ -93,22 +99,22 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       line(T('period'), `${formatDateTime(session.start, region, tz)} – ${formatDateTime(session.end, region, tz)}`)
       doc.moveDown(1)
 
-      const kwh = (x: number) => `${x.toFixed(2)} kWh`
+      const kwh = (x: number) => pdfText(formatUnit(x, 'kWh', lang))
       // The session's own price lines (shared/rules/price-lines.ts): the PDF and the JSON print the same.
       const lines = session.price_lines ?? []
-      for (const l of lines) line(`${T('energy')} (${T(l.label)})`, `${kwh(l.kwh)} × ${l.unit_price.toFixed(4)} CHF/kWh = ${chf(Math.round(l.amount * 100))}`)
+      for (const l of lines) line(`${T('energy')} (${T(l.label)})`, `${kwh(l.kwh)} × ${pdfText(formatUnit(l.unit_price, 'CHF/kWh', lang, 4))} = ${chf(Math.round(l.amount * 100), lang)}`)
       if (!lines.length) line(T('energy'), kwh(row.high_kwh + row.low_kwh))
-      line(T('subtotal'), chf(row.price_rappen))
-      line(T('fee'), chf(row.fee_rappen))
+      line(T('subtotal'), chf(row.price_rappen, lang))
+      line(T('fee'), chf(row.fee_rappen, lang))
       doc.moveDown(0.3)
       doc.fontSize(13)
-      line(T('total'), chf(total))
+      line(T('total'), chf(total, lang))
       doc.fontSize(10)
       line(T('status'), session.status === 'paid' && session.paid_on ? T('paid', { date: formatDate(session.paid_on, region, tz) }) : T('unpaid'))
       doc.moveDown(1)
       // VAT included in the energy price (card fees are the payment provider's): rate × price / (100 + rate).
       const vat = operator ? Math.round((row.price_rappen * operator.vat_rate) / (100 + operator.vat_rate)) : null
-      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!) }) : T('vat'), 50)
+      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!, lang) }) : T('vat'), 50)
       doc.fillColor('#000000')
 
       if (session.status !== 'paid' && total > 0 && !operator) doc.moveDown(1).fontSize(10).text(T('noPaymentDetails'), 50)

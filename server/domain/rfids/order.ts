@@ -5,33 +5,34 @@ import type { MailService } from '../mail/service.ts'
 import type { PaymentService } from '../payments/service.ts'
 import { LANGS, type Lang } from '../../lib/messages.ts'
 import { RFID_CARD_PRICE_RAPPEN, type RfidOrder } from '../../../shared/schemas/rfid.ts'
+import { formatMoney } from '../../../shared/rules/formats.ts'
 
 const TEXTS = {
   en: {
     subject: 'New RFID card ordered: {{facility}}',
     intro: '{{name}} ordered {{quantity}} new RFID card(s) for {{facility}}.',
-    terms: 'Price: CHF {{price}} (CHF 25 per card), charged to the stored card. Delivery in 3–4 working days.',
+    terms: 'Price: {{price}} ({{each}} per card), charged to the stored card. Delivery in 3–4 working days.',
     delivery: 'Delivery address',
     comment: 'Comment',
   },
   de: {
     subject: 'Neue RFID-Karte bestellt: {{facility}}',
     intro: '{{name}} hat {{quantity}} neue RFID-Karte(n) für {{facility}} bestellt.',
-    terms: 'Preis: CHF {{price}} (CHF 25 pro Karte), belastet auf die hinterlegte Karte. Lieferung in 3–4 Arbeitstagen.',
+    terms: 'Preis: {{price}} ({{each}} pro Karte), belastet auf die hinterlegte Karte. Lieferung in 3–4 Arbeitstagen.',
     delivery: 'Lieferadresse',
     comment: 'Bemerkung',
   },
   fr: {
     subject: 'Nouvelle carte RFID commandée : {{facility}}',
     intro: '{{name}} a commandé {{quantity}} nouvelle(s) carte(s) RFID pour {{facility}}.',
-    terms: 'Prix : CHF {{price}} (CHF 25 par carte), débité de la carte enregistrée. Livraison en 3 à 4 jours ouvrables.',
+    terms: 'Prix : {{price}} ({{each}} par carte), débité de la carte enregistrée. Livraison en 3 à 4 jours ouvrables.',
     delivery: 'Adresse de livraison',
     comment: 'Remarque',
   },
   it: {
     subject: 'Nuova carta RFID ordinata: {{facility}}',
     intro: '{{name}} ha ordinato {{quantity}} nuova/e carta/e RFID per {{facility}}.',
-    terms: 'Prezzo: CHF {{price}} (CHF 25 per carta), addebitato sulla carta registrata. Consegna in 3–4 giorni lavorativi.',
+    terms: 'Prezzo: {{price}} ({{each}} per carta), addebitato sulla carta registrata. Consegna in 3–4 giorni lavorativi.',
     delivery: 'Indirizzo di consegna',
     comment: 'Osservazione',
   },
@@ -63,12 +64,15 @@ export function createRfidOrderService({ db, installations, mail, payments }: { 
       // SPEC §9: charged to the stored (primary) card before the order goes out; refused without one.
       await payments.chargeOrder(actor, RFID_CARD_PRICE_RAPPEN * order.quantity, `RFID card order (${order.quantity})`)
       const price = (RFID_CARD_PRICE_RAPPEN * order.quantity) / 100
-      const params = { facility: inst.name, name: `${me.first_name} ${me.last_name}`.trim() || me.email, quantity: order.quantity, price: price.toFixed(2) }
+      const params = { facility: inst.name, name: `${me.first_name} ${me.last_name}`.trim() || me.email, quantity: order.quantity }
       const address = [`${order.first_name} ${order.last_name}`, order.company, order.address, `${order.country}-${order.zip_code} ${order.city}`].filter(Boolean).join('\n')
       const recipients = [{ email: me.email, ietf_lang_tag: me.ietf_lang_tag }, ...staff.filter((s) => s.email !== me.email)]
       for (const r of recipients) {
-        const T = TEXTS[langOf(r.ietf_lang_tag)]
-        const text = [fill(T.intro, params), fill(T.terms, params), '', `${T.delivery}:`, address, order.comment ? `\n${T.comment}: ${order.comment}` : ''].join('\n').trim()
+        const lang = langOf(r.ietf_lang_tag)
+        const T = TEXTS[lang]
+        // Amounts by the one formatting source in the recipient's language (issue 15 §4).
+        const terms = fill(T.terms, { price: formatMoney(price, lang), each: formatMoney(RFID_CARD_PRICE_RAPPEN / 100, lang) })
+        const text = [fill(T.intro, params), terms, '', `${T.delivery}:`, address, order.comment ? `\n${T.comment}: ${order.comment}` : ''].join('\n').trim()
         await mail.enqueue({ kind: 'rfid-order', to: r.email, subject: fill(T.subject, params), text })
       }
       return { quantity: order.quantity, price, mails: recipients.length }
