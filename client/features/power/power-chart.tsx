@@ -38,7 +38,7 @@ export function seriesPoints(history: readonly MetricsSample[], key: SeriesKey):
  * Live power of the last hour (lightweight-charts), fed from the live store's metrics history.
  * Loaded as its own chunk. Times are shown in the installation's time zone.
  */
-export default function PowerChart({ installationId, timezone, overview }: { installationId: number; timezone: string; overview: boolean }) {
+export default function PowerChart({ installationId, timezone, overview, fill = false }: { installationId: number; timezone: string; overview: boolean; fill?: boolean }) {
   const { t } = useTranslation('power')
   const f = useFormats(timezone)
   const snap = useSnapshot(live)
@@ -59,7 +59,8 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
     if (!box.current) return
     const c = createChart(box.current, {
       autoSize: true,
-      layout: { background: { color: 'transparent' }, textColor: '#475569', fontSize: 11 },
+      // Display mode (fill): axis labels scale with the screen, readable from across a room.
+      layout: { background: { color: 'transparent' }, textColor: '#475569', fontSize: fill ? Math.max(11, Math.round(window.innerHeight * 0.018)) : 11 },
       grid: { vertLines: { color: '#f1f5f9' }, horzLines: { color: '#f1f5f9' } },
       rightPriceScale: { borderVisible: false },
       timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, minBarSpacing: 0.05 },
@@ -78,7 +79,7 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
       chart.current = null
       series.current = {}
     }
-  }, [shown])
+  }, [shown, fill])
 
   // Axis and crosshair labels in the UI language and the installation's time zone.
   useEffect(() => {
@@ -139,15 +140,15 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
 
   const last = history[history.length - 1]
   return (
-    <div>
+    <div className={fill ? 'flex h-full flex-col' : undefined}>
       <div
         ref={box}
         role="img"
         aria-label={t('chart.label')}
-        className="h-56 w-full sm:h-64"
+        className={fill ? 'min-h-0 w-full flex-1' : 'h-56 w-full sm:h-64'}
       />
-      {history.length < 2 ? <p className="mt-2 text-sm text-slate-500">{t('chart.collecting')}</p> : null}
-      <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label={t('chart.legend')}>
+      {history.length < 2 ? <p className={fill ? 'text-[2.2vh] text-slate-500' : 'mt-2 text-sm text-slate-500'}>{t('chart.collecting')}</p> : null}
+      <ul className={fill ? 'mt-[0.8vh] flex flex-wrap gap-x-[2vw] text-[2.2vh] text-slate-600' : 'mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600'} aria-label={t('chart.legend')}>
         {shown.map((s) => {
           const value = last?.[s.key]
           return (
