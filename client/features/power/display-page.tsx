@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSnapshot } from 'valtio'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
@@ -19,6 +19,17 @@ import { flowNodes } from './power-flow.tsx'
 import { tileStatus } from './live-status.ts'
 
 const PowerChart = lazy(() => import('./power-chart.tsx'))
+
+const PORTRAIT = '(orientation: portrait)'
+const subscribePortrait = (fn: () => void) => {
+  const m = window.matchMedia(PORTRAIT)
+  m.addEventListener('change', fn)
+  return () => m.removeEventListener('change', fn)
+}
+/** Whether the screen is taller than wide (a phone): the view then scrolls in two columns. */
+function usePortrait(): boolean {
+  return useSyncExternalStore(subscribePortrait, () => window.matchMedia(PORTRAIT).matches)
+}
 
 /** The display link's key: the URL fragment (never sent to the server, so never in its logs). */
 export function displayKeyOf(hash: string): string | null {
@@ -104,12 +115,12 @@ export default function DisplayPage() {
   }, [key])
 
   return (
-    <div className="h-screen w-screen cursor-none overflow-hidden bg-slate-950 text-slate-50" data-wake-lock={wakeLock ? 'on' : 'off'}>
+    <div className="display-mode h-screen w-screen cursor-none overflow-hidden bg-slate-950 text-slate-50 portrait:h-auto portrait:min-h-screen portrait:overflow-visible" data-wake-lock={wakeLock ? 'on' : 'off'}>
       {loaded.state === 'ready' ? (
         <DisplayView display={loaded.display} credential={key!} />
       ) : (
-        <main className="grid h-full place-items-center p-[4vh] text-center">
-          <p role={loaded.state === 'loading' ? 'status' : 'alert'} className="max-w-[80vw] text-[4.5vh] font-semibold">
+        <main className="grid h-full place-items-center p-[calc(var(--u)*4)] text-center">
+          <p role={loaded.state === 'loading' ? 'status' : 'alert'} className="max-w-[80vw] text-[length:calc(var(--u)*4.5)] font-semibold">
             {loaded.state === 'invalid' ? t('display.invalid') : loaded.state === 'error' ? t('connection.reconnecting') : t('loadingLive')}
           </p>
         </main>
@@ -140,29 +151,29 @@ function DisplayView({ display, credential }: { display: DisplaySelf; credential
   const revoked = inst?.connection === 'failed'
 
   return (
-    <main className="flex h-full flex-col gap-[1.6vh] p-[2.2vh]">
+    <main className="flex h-full flex-col gap-[calc(var(--u)*1.6)] p-[calc(var(--u)*2.2)] portrait:h-auto">
       <header className="flex items-baseline justify-between gap-[2vw]">
-        <h1 className="truncate text-[3.6vh] font-semibold leading-tight">{installation.name}</h1>
+        <h1 className="truncate text-[length:calc(var(--u)*3.6)] font-semibold leading-tight">{installation.name}</h1>
         {inst ? <Freshness inst={inst} /> : null}
       </header>
       {revoked ? (
-        <p role="alert" className="rounded-[1.2vh] bg-red-700 px-[2vw] py-[1.4vh] text-[4.5vh] font-bold leading-tight">
+        <p role="alert" className="rounded-[calc(var(--u)*1.2)] bg-red-700 px-[2vw] py-[calc(var(--u)*1.4)] text-[length:calc(var(--u)*4.5)] font-bold leading-tight">
           {t('display.invalid')}
         </p>
       ) : offline ? (
-        <p role="alert" className="rounded-[1.2vh] bg-red-700 px-[2vw] py-[1.4vh] text-[4.5vh] font-bold leading-tight">
+        <p role="alert" className="rounded-[calc(var(--u)*1.2)] bg-red-700 px-[2vw] py-[calc(var(--u)*1.4)] text-[length:calc(var(--u)*4.5)] font-bold leading-tight">
           {t('connection.facilityOffline')}
           {inst?.topics.info.data?.offline_since ? ` · ${t('display.since', { date: f.dateTime(inst.topics.info.data.offline_since) })}` : ''}
         </p>
       ) : null}
       {!metrics ? (
-        <p role="status" className="grid flex-1 place-items-center text-[4.5vh]">
+        <p role="status" className="grid flex-1 place-items-center text-[length:calc(var(--u)*4.5)]">
           {t('loadingLive')}
         </p>
       ) : (
         <>
           <Figures metrics={metrics} energyReturnKwh={inst?.topics.energy_return.data?.today_kwh ?? null} f={f} dim={offline} />
-          <section aria-labelledby="display-chart" className="min-h-0 flex-[1.1] rounded-[1.6vh] bg-white p-[1.4vh] text-slate-900">
+          <section aria-labelledby="display-chart" className="min-h-0 flex-[1.1] portrait:h-[45vh] portrait:flex-none rounded-[calc(var(--u)*1.6)] bg-white p-[calc(var(--u)*1.4)] text-slate-900">
             <h2 id="display-chart" className="sr-only">
               {t('chart.title')}
             </h2>
@@ -196,17 +207,18 @@ function Freshness({ inst }: { inst: InstallationLive }) {
   const label = status === 'live' ? t('connection.live') : status === 'stale' ? tc('live.stale') : tc('live.offline')
   const tone = status === 'live' ? 'bg-emerald-500' : status === 'stale' ? 'bg-amber-400' : 'bg-red-500'
   return (
-    <p role="status" className="flex shrink-0 items-center gap-[1vh] text-[2.8vh] font-medium tabular-nums" data-testid="data-age">
-      <span aria-hidden="true" className={`h-[2vh] w-[2vh] rounded-full ${tone}`} />
+    <p role="status" className="flex shrink-0 items-center gap-[calc(var(--u)*1)] text-[length:calc(var(--u)*2.8)] font-medium tabular-nums" data-testid="data-age">
+      <span aria-hidden="true" className={`h-[calc(var(--u)*2)] w-[calc(var(--u)*2)] rounded-full ${tone}`} />
       <span>{label}</span>
       {age ? <span className="text-slate-300">· {age}</span> : null}
     </p>
   )
 }
 
-/** The main figures: one tile per power-flow node and today's energy; values at 6 % of the viewport height. */
+/** The main figures: one tile per power-flow node and today's energy; values at 5 units (5 % of the height of a 16:9 screen). */
 function Figures({ metrics, energyReturnKwh, f, dim }: { metrics: Metrics; energyReturnKwh: number | null; f: Formats; dim: boolean }) {
   const { t } = useTranslation('power')
+  const portrait = usePortrait()
   const nodes = flowNodes(metrics, t, f)
   const energy = [
     metrics.e_sourced_today !== null ? { label: t('energy.sourced'), value: f.kwh(metrics.e_sourced_today) } : null,
@@ -214,22 +226,22 @@ function Figures({ metrics, energyReturnKwh, f, dim }: { metrics: Metrics; energ
     energyReturnKwh !== null ? { label: t('energy.returned'), value: f.kwh(energyReturnKwh) } : null,
   ].filter((e) => e !== null)
   return (
-    <section aria-label={t('flow.title')} className={`grid shrink-0 gap-[1.4vh] ${dim ? 'opacity-60' : ''}`} style={{ gridTemplateColumns: `repeat(${nodes.length + (energy.length ? 1 : 0)}, minmax(0, 1fr))` }}>
+    <section aria-label={t('flow.title')} className={`grid shrink-0 gap-[calc(var(--u)*1.4)] ${dim ? 'opacity-60' : ''}`} style={{ gridTemplateColumns: portrait ? 'repeat(2, minmax(0, 1fr))' : `repeat(${nodes.length}, minmax(0, 1fr))${energy.length ? ' minmax(0, 1.7fr)' : ''}` }}>
       {nodes.map((n) => (
-        <div key={n.key} className="rounded-[1.6vh] bg-slate-800 px-[1.6vh] py-[1.2vh]">
-          <p className="truncate text-[2.4vh] font-medium text-slate-300">{n.label}</p>
-          <p className="whitespace-nowrap text-[6vh] font-semibold leading-none tabular-nums" data-figure>
+        <div key={n.key} className="rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1.2)]">
+          <p className="truncate text-[length:calc(var(--u)*2.4)] font-medium text-slate-300">{n.label}</p>
+          <p className="whitespace-nowrap text-[length:calc(var(--u)*5)] font-semibold leading-none tabular-nums" data-figure>
             {f.kw(n.kw)}
           </p>
-          <p className="truncate text-[2.2vh] text-slate-400">{[n.detail, n.extra].filter(Boolean).join(' · ') || '\u00a0'}</p>
+          <p className="truncate text-[length:calc(var(--u)*2.2)] text-slate-400">{[n.detail, n.extra].filter(Boolean).join(' · ') || '\u00a0'}</p>
         </div>
       ))}
       {energy.length ? (
-        <div className="rounded-[1.6vh] bg-slate-800 px-[1.6vh] py-[1.2vh]">
+        <div className="rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1.2)] portrait:col-span-2">
           {energy.map((e) => (
-            <p key={e.label} className="flex items-baseline justify-between gap-[1vh] text-[2.2vh] text-slate-300">
+            <p key={e.label} className="flex items-baseline justify-between gap-[calc(var(--u)*1)] text-[length:calc(var(--u)*2.2)] text-slate-300">
               <span className="truncate">{e.label}</span>
-              <span className="whitespace-nowrap text-[3.2vh] font-semibold tabular-nums text-slate-50">{e.value}</span>
+              <span className="whitespace-nowrap text-[length:calc(var(--u)*3.2)] font-semibold tabular-nums text-slate-50">{e.value}</span>
             </p>
           ))}
         </div>
@@ -243,23 +255,25 @@ const STATUS_COLOR = { ready: 'bg-emerald-600', running: 'bg-sky-600', error: 'b
 /** Every station at once: columns and type shrink with their number so that all fit on one screen. */
 function Stations({ inst, f }: { inst: InstallationLive; f: Formats }) {
   const { t } = useTranslation('power')
+  const portrait = usePortrait()
   const stations = Object.values((inst.topics.stations.data ?? {}) as Record<string, Station>).sort((a, b) => a.name.localeCompare(b.name, f.language, { numeric: true }))
   const n = stations.length
-  const cols = n <= 4 ? Math.max(n, 1) : n <= 8 ? 4 : n <= 15 ? 5 : n <= 24 ? 6 : 8
-  const scale = n <= 8 ? 1 : n <= 15 ? 0.8 : n <= 24 ? 0.65 : 0.5
+  // Landscape screens show every station at once; a portrait phone scrolls through two columns.
+  const cols = portrait ? 2 : n <= 4 ? Math.max(n, 1) : n <= 8 ? 4 : n <= 15 ? 5 : n <= 24 ? 6 : 8
+  const scale = portrait || n <= 8 ? 1 : n <= 15 ? 0.8 : n <= 24 ? 0.65 : 0.5
   return (
-    <section aria-labelledby="display-stations" className="min-h-0 flex-1">
+    <section aria-labelledby="display-stations" className="min-h-0 flex-1 portrait:flex-none">
       <h2 id="display-stations" className="sr-only">
         {t('stations.title')}
       </h2>
-      <ul className="grid h-full gap-[1.2vh]" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: 'minmax(0, 1fr)' }}>
+      <ul className="grid h-full gap-[calc(var(--u)*1.2)]" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: portrait ? 'auto' : 'minmax(0, 1fr)' }}>
         {stations.map((s) => {
           const d = displayStatus(s.status)
           return (
-            <li key={s.id} className="flex min-h-0 flex-col justify-center rounded-[1.6vh] bg-slate-800 px-[1.6vh] py-[1vh]" style={{ fontSize: `${scale * 2.6}vh` }}>
-              <div className="flex items-center justify-between gap-[1vh]">
+            <li key={s.id} className="flex min-h-0 flex-col justify-center rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1)]" style={{ fontSize: `calc(var(--u) * ${scale * 2.6})` }}>
+              <div className="flex items-center justify-between gap-[calc(var(--u)*1)]">
                 <h3 className="truncate font-semibold">{s.name}</h3>
-                {d ? <span className={`shrink-0 rounded-full px-[1vh] text-[0.85em] font-semibold ${STATUS_COLOR[d]}`}>{t(`status.${d}`)}</span> : null}
+                {d ? <span className={`shrink-0 rounded-full px-[calc(var(--u)*1)] text-[0.85em] font-semibold ${STATUS_COLOR[d]}`}>{t(`status.${d}`)}</span> : null}
               </div>
               <p className="whitespace-nowrap text-[1.9em] font-semibold leading-tight tabular-nums">{f.kw(s.power_kw)}</p>
               <p className="truncate text-[0.85em] text-slate-300">
