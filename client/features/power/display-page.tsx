@@ -152,8 +152,8 @@ function DisplayView({ display, credential }: { display: DisplaySelf; credential
 
   return (
     <main className="flex h-full flex-col gap-[calc(var(--u)*1.6)] p-[calc(var(--u)*2.2)] portrait:h-auto">
-      <header className="flex items-baseline justify-between gap-[2vw]">
-        <h1 className="truncate text-[length:calc(var(--u)*3.6)] font-semibold leading-tight">{installation.name}</h1>
+      <header className="flex items-baseline justify-between gap-[2vw] portrait:flex-wrap">
+        <h1 className="truncate portrait:whitespace-normal text-[length:calc(var(--u)*3.6)] font-semibold leading-tight">{installation.name}</h1>
         {inst ? <Freshness inst={inst} /> : null}
       </header>
       {revoked ? (
