@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import type { Browser, Page } from '@playwright/test'
 import { existsSync, mkdirSync } from 'node:fs'
-import { logIn } from './fixtures.ts'
+import { logIn, PASSWORD } from './fixtures.ts'
 
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -53,7 +53,7 @@ async function openDisplay(browser: Browser, url: string, width: number, height:
 /** The view is live: figures shown, data fresh (updated seconds ago), no login page, no error. */
 async function expectLive(page: Page) {
   await expect(page).toHaveURL(/\/display#cdk_/)
-  await expect(page.locator('[data-figure]').first()).toContainText('kW')
+  await expect(page.locator('[data-figure]').first()).toContainText('kW', { timeout: 30_000 })
   await expect(page.getByTestId('data-age')).toContainText(/Live\W*updated \d+ s ago/, { timeout: 15_000 })
 }
 
@@ -149,6 +149,28 @@ test('after the stream drops, the display reconnects within 3 s of the server an
     expect(ms).toBeLessThan(3000)
     await expectLive(display)
   } finally {
+    await context.close()
+  }
+})
+
+test('a display shows the facility offline across the room (≥ 4 % of the screen height) and recovers', async ({ page, browser, request }) => {
+  test.setTimeout(360_000)
+  const url = await createLink(page, `Offline ${Date.now()}`)
+  const token = (await (await request.post('/api/authentication/token/', { data: { email: 'admin@example.com', password: PASSWORD } })).json()).access as string
+  const connection = (online: boolean) => request.post('/api/cockpit/installations/1/simulator/connection', { headers: { Authorization: `Bearer ${token}` }, data: { online } })
+  const { context, page: display } = await openDisplay(browser, url, 1920, 1080)
+  try {
+    await expectLive(display)
+    expect((await connection(false)).status()).toBe(202)
+    // The relay looks at the facility's state every 2 minutes (ARCHITECTURE §5 info topic).
+    const banner = display.getByRole('alert').filter({ hasText: 'Facility offline' })
+    await expect(banner).toContainText(/since .*\d/, { timeout: 200_000 })
+    expect(parseFloat(await banner.evaluate((e) => getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(0.04 * 1080)
+    await expect(display.getByTestId('data-age')).toContainText('Offline')
+    mkdirSync(SHOTS, { recursive: true })
+    await display.screenshot({ path: `${SHOTS}/display-1920x1080-offline.png` })
+  } finally {
+    await connection(true)
     await context.close()
   }
 })

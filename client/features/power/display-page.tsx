@@ -173,7 +173,7 @@ function DisplayView({ display, credential }: { display: DisplaySelf; credential
       ) : (
         <>
           <Figures metrics={metrics} energyReturnKwh={inst?.topics.energy_return.data?.today_kwh ?? null} f={f} dim={offline} />
-          <section aria-labelledby="display-chart" className="min-h-0 flex-[1.1] portrait:h-[45vh] portrait:flex-none rounded-[calc(var(--u)*1.6)] bg-white p-[calc(var(--u)*1.4)] text-slate-900">
+          <section aria-labelledby="display-chart" className="min-h-0 flex-1 portrait:h-[45vh] portrait:flex-none rounded-[calc(var(--u)*1.6)] bg-white p-[calc(var(--u)*1.4)] text-slate-900">
             <h2 id="display-chart" className="sr-only">
               {t('chart.title')}
             </h2>
@@ -226,7 +226,7 @@ function Figures({ metrics, energyReturnKwh, f, dim }: { metrics: Metrics; energ
     energyReturnKwh !== null ? { label: t('energy.returned'), value: f.kwh(energyReturnKwh) } : null,
   ].filter((e) => e !== null)
   return (
-    <section aria-label={t('flow.title')} className={`grid shrink-0 gap-[calc(var(--u)*1.4)] ${dim ? 'opacity-60' : ''}`} style={{ gridTemplateColumns: portrait ? 'repeat(2, minmax(0, 1fr))' : `repeat(${nodes.length}, minmax(0, 1fr))${energy.length ? ' minmax(0, 1.7fr)' : ''}` }}>
+    <section aria-label={t('flow.title')} className={`grid shrink-0 gap-[calc(var(--u)*1.4)] ${dim ? 'opacity-60' : ''}`} style={{ gridTemplateColumns: portrait ? 'repeat(2, minmax(0, 1fr))' : `repeat(${nodes.length}, minmax(0, 1fr))${energy.length ? ' minmax(0, 2fr)' : ''}` }}>
       {nodes.map((n) => (
         <div key={n.key} className="rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1.2)]">
           <p className="truncate text-[length:calc(var(--u)*2.4)] font-medium text-slate-300">{n.label}</p>
@@ -239,7 +239,7 @@ function Figures({ metrics, energyReturnKwh, f, dim }: { metrics: Metrics; energ
       {energy.length ? (
         <div className="rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1.2)] portrait:col-span-2">
           {energy.map((e) => (
-            <p key={e.label} className="flex items-baseline justify-between gap-[calc(var(--u)*1)] text-[length:calc(var(--u)*2.2)] text-slate-300">
+            <p key={e.label} className="flex items-baseline justify-between gap-[calc(var(--u)*1)] text-[length:calc(var(--u)*2)] text-slate-300">
               <span className="truncate">{e.label}</span>
               <span className="whitespace-nowrap text-[length:calc(var(--u)*3.2)] font-semibold tabular-nums text-slate-50">{e.value}</span>
             </p>
@@ -262,15 +262,15 @@ function Stations({ inst, f }: { inst: InstallationLive; f: Formats }) {
   const cols = portrait ? 2 : n <= 4 ? Math.max(n, 1) : n <= 8 ? 4 : n <= 15 ? 5 : n <= 24 ? 6 : 8
   const scale = portrait || n <= 8 ? 1 : n <= 15 ? 0.8 : n <= 24 ? 0.65 : 0.5
   return (
-    <section aria-labelledby="display-stations" className="min-h-0 flex-1 portrait:flex-none">
+    <section aria-labelledby="display-stations" className="flex-none">
       <h2 id="display-stations" className="sr-only">
         {t('stations.title')}
       </h2>
-      <ul className="grid h-full gap-[calc(var(--u)*1.2)]" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: portrait ? 'auto' : 'minmax(0, 1fr)' }}>
+      <ul className="grid gap-[calc(var(--u)*1.2)]" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: 'auto' }}>
         {stations.map((s) => {
           const d = displayStatus(s.status)
           return (
-            <li key={s.id} className="flex min-h-0 flex-col justify-center rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1)]" style={{ fontSize: `calc(var(--u) * ${scale * 2.6})` }}>
+            <li key={s.id} className="flex flex-col justify-center rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1)]" style={{ fontSize: `calc(var(--u) * ${scale * 2.6})` }}>
               <div className="flex items-center justify-between gap-[calc(var(--u)*1)]">
                 <h3 className="truncate font-semibold">{s.name}</h3>
                 {d ? <span className={`shrink-0 rounded-full px-[calc(var(--u)*1)] text-[0.85em] font-semibold ${STATUS_COLOR[d]}`}>{t(`status.${d}`)}</span> : null}
