@@ -71,7 +71,9 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
     chart.current = c
     const made: Partial<Record<SeriesKey, ISeriesApi<'Line'>>> = {}
     for (const s of shown) {
-      made[s.key] = c.addSeries(LineSeries, { color: s.color, lineWidth: 2, priceLineVisible: false, lastValueVisible: false })
+      // Display mode: lines as thick as the screen is large (2 px at 1080p, 4 px at 4K).
+      const lineWidth = (fill ? Math.min(4, Math.max(2, Math.round(window.innerHeight / 540))) : 2) as 1 | 2 | 3 | 4
+      made[s.key] = c.addSeries(LineSeries, { color: s.color, lineWidth, priceLineVisible: false, lastValueVisible: false })
     }
     series.current = made
     return () => {
@@ -153,7 +155,7 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
           const value = last?.[s.key]
           return (
             <li key={s.key} className="flex items-center gap-1.5">
-              <span aria-hidden="true" className="h-0.5 w-4 rounded" style={{ background: s.color }} />
+              <span aria-hidden="true" className={fill ? 'h-[0.4vh] w-[3vh] rounded' : 'h-0.5 w-4 rounded'} style={{ background: s.color }} />
               <span>{labels[s.key]}</span>
               {value !== undefined && value !== null ? <span className="tabular-nums text-slate-900">{f.kw(value)}</span> : null}
             </li>
