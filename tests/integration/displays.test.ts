@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { EventSource } from 'eventsource'
-import { auth, startWithTokens, until, type RoleTokens } from './helpers.ts'
+import { auth, sleep, startWithTokens, until, type RoleTokens } from './helpers.ts'
 import { applyUpdate, UPDATE_EVENTS } from '../live-updates.ts'
 
 let env: Awaited<ReturnType<typeof startWithTokens>>
@@ -129,6 +129,9 @@ describe('display links API (issue 15 §1)', () => {
     const t = (await request(server()).post('/live/tickets').set(auth(key)).send({ installation_id: 1 }).expect(201)).body.ticket
     const w = watch(`${env.url}/live/installations/1?ticket=${t}&topics=stations`)
     await until(() => w.state.stations, 5000, 'snapshot')
+    // Past the re-check of streams that just joined (every 300 ms in tests): only the end date can close it now.
+    await sleep(1000)
+    expect(w.isOpen()).toBe(true)
     // As time passing would: the end date moves into the past and the rights revision stays as it is.
     const before = await request(server()).get('/api/cockpit/rights-revision').set(auth(tokens.super)).expect(200)
     await env.app.domain!.db.updateTable('displays').set({ valid_until: new Date(Date.now() - 1000) }).where('id', '=', link.id).execute()
