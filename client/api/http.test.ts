@@ -4,7 +4,7 @@ const forceLogout = vi.fn()
 vi.mock('../session/session.ts', () => ({ forceLogout: () => forceLogout() }))
 vi.mock('../i18n/index.ts', () => ({ currentLanguage: () => 'de' }))
 
-const { apiFetch, resetRefreshForTests } = await import('./http.ts')
+const { apiFetch, resetRefreshForTests, keepSessionAlive } = await import('./http.ts')
 const { ApiError } = await import('./errors.ts')
 const { readTokens, writeTokens } = await import('../session/tokens.ts')
 
@@ -146,5 +146,36 @@ describe('apiFetch', () => {
     expect(err.retryAfter).toBe(42)
     expect(calls).toHaveLength(1)
     expect(calls[0].auth).toBeNull()
+  })
+
+  it('a page kept open for a week stays signed in: the session is renewed before the 24 h refresh token lapses (issue 15 §1)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+    try {
+      // A server whose refresh tokens live 24 h and rotate (ARCHITECTURE §3).
+      const issued = new Map<string, number>([['r0', Date.now()]])
+      let n = 0
+      mockFetch((c) => {
+        if (!c.url.includes('refresh')) return json(200, 'ok')
+        const token = (c.body as { refresh: string }).refresh
+        const at = issued.get(token)
+        if (at === undefined || Date.now() - at > 24 * 3600_000) return json(401, { detail: 'expired' })
+        issued.delete(token)
+        const next = `r${++n}`
+        issued.set(next, Date.now())
+        return json(200, { access: jwt(7, 300, next), refresh: next })
+      })
+      writeTokens(jwt(7, 300), 'r0')
+      const stop = keepSessionAlive()
+      for (let day = 0; day < 7; day++) await vi.advanceTimersByTimeAsync(24 * 3600_000)
+      await expect(apiFetch('/api/x')).resolves.toBe('ok')
+      expect(forceLogout).not.toHaveBeenCalled()
+      stop()
+      // Without it the same week ends in a forced logout.
+      await vi.advanceTimersByTimeAsync(25 * 3600_000)
+      await expect(apiFetch('/api/y')).rejects.toBeInstanceOf(ApiError)
+      expect(forceLogout).toHaveBeenCalled()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

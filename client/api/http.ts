@@ -12,6 +12,11 @@ export interface RequestOptions {
   signal?: AbortSignal
   /** Send the bearer token and handle 401 with one refresh (default true). */
   auth?: boolean
+  /**
+   * A display link's key (issue 15 §1) sent as the bearer instead of the session's token; a 401 then
+   * throws without refreshing or logging anyone out.
+   */
+  credential?: string
 }
 
 type RefreshOutcome = 'ok' | 'logout'
@@ -23,8 +28,8 @@ let inflight: Promise<RefreshOutcome> | null = null
  * instead of spending the rotated refresh token twice (reuse would revoke the family).
  * Resolves 'logout' when there is no refresh token or the server answers 401; other failures reject.
  */
-export function refreshTokens(staleAccess: string | null): Promise<RefreshOutcome> {
-  inflight ??= runExclusive(() => doRefresh(staleAccess)).finally(() => {
+export function refreshTokens(staleAccess: string | null, force = false): Promise<RefreshOutcome> {
+  inflight ??= runExclusive(() => doRefresh(staleAccess, force)).finally(() => {
     inflight = null
   })
   return inflight
@@ -35,9 +40,9 @@ function runExclusive<T>(fn: () => Promise<T>): Promise<T> {
   return locks ? (locks.request('cockpit-token-refresh', fn) as Promise<T>) : fn()
 }
 
-async function doRefresh(staleAccess: string | null): Promise<RefreshOutcome> {
+async function doRefresh(staleAccess: string | null, force: boolean): Promise<RefreshOutcome> {
   const tokens = readTokens()
-  if (tokens.access && tokens.access !== staleAccess && !isExpiring(tokens.access)) return 'ok'
+  if (!force && tokens.access && tokens.access !== staleAccess && !isExpiring(tokens.access)) return 'ok'
   if (!tokens.refresh) return 'logout'
   const res = await fetch('/api/authentication/token/refresh/', {
     method: 'POST',
@@ -85,6 +90,11 @@ async function loggedOutError(url: string): Promise<ApiError> {
  */
 export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const url = buildUrl(path, opts.query)
+  if (opts.credential) {
+    const res = await send(url, opts, opts.credential)
+    if (!res.ok) throw await apiErrorFrom(res)
+    return (res.status === 204 ? undefined : await res.json()) as T
+  }
   const auth = opts.auth !== false
   let access = auth ? readTokens().access : null
   // An access token known to be expired would only earn a 401: refresh first.
@@ -101,6 +111,22 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
   if (res.status === 204) return undefined as T
   const text = await res.text()
   return (text ? JSON.parse(text) : undefined) as T
+}
+
+/** How often an open page renews its session: well inside the 24 h a refresh token lives (ARCHITECTURE §3). */
+export const RENEW_EVERY_MS = 60 * 60_000
+
+/**
+ * Keep the session alive while a page is open (issue 15 §1: a wall display showing Power was logged out
+ * once its 24 h refresh token lapsed, since an open live page makes no API calls): rotate the refresh
+ * token every {@link RENEW_EVERY_MS}, which gives it a fresh 24 h. Failures are left to the next call
+ * (a 401 there logs out as usual). Returns the stop function.
+ */
+export function keepSessionAlive(everyMs = RENEW_EVERY_MS): () => void {
+  const timer = setInterval(() => {
+    if (readTokens().refresh) refreshTokens(readTokens().access, true).catch(() => undefined)
+  }, everyMs)
+  return () => clearInterval(timer)
 }
 
 /** Test hook: forget a pending refresh. */

@@ -12,6 +12,8 @@ const ForgotPasswordPage = lazy(() => import('../features/login/forgot-password-
 const ResetPasswordPage = lazy(() => import('../features/login/reset-password-page.tsx'))
 const RegisterPage = lazy(() => import('../features/login/register-page.tsx'))
 const VerifyPage = lazy(() => import('../features/login/verify-page.tsx'))
+// Display mode (issue 15 §1): no login, no shell; its key is its credential.
+const DisplayPage = lazy(withNamespaces(() => import('../features/power/display-page.tsx'), ['power']))
 
 /** The routes (SPEC §2); screens are code-split with React.lazy. */
 export function App() {
@@ -23,6 +25,7 @@ export function App() {
         <Route path={patterns.resetPassword} component={ResetPasswordPage} />
         <Route path={patterns.register} component={RegisterPage} />
         <Route path={patterns.verify} component={VerifyPage} />
+        <Route path={patterns.display} component={DisplayPage} />
         <Route path="/" component={RootRedirect} />
         <Route path={patterns.facilityAny}>{(params) => <FacilityLayout installationId={params.installationId} />}</Route>
         <Route>

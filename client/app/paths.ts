@@ -24,6 +24,9 @@ export const paths = {
   support: (installationId: number | string) => `/facility/${installationId}/support`,
   supportTicket: (installationId: number | string, conversationId: number | string) => `/facility/${installationId}/support/${conversationId}`,
   supportInbox: (installationId: number | string) => `/facility/${installationId}/support/inbox`,
+  displays: (installationId: number | string) => `/facility/${installationId}/management/displays`,
+  /** Display mode (issue 15 §1): the key follows in the fragment, `/display#cdk_…`. */
+  display: '/display',
 } as const
 
 /** Route patterns for wouter. */
@@ -54,6 +57,8 @@ export const patterns = {
   support: '/facility/:installationId/support',
   supportInbox: '/facility/:installationId/support/inbox',
   supportTicket: '/facility/:installationId/support/:conversationId',
+  displays: '/facility/:installationId/management/displays',
+  display: '/display',
 } as const
 
 /**

@@ -19,6 +19,8 @@ export const GUARDED_SCREENS = {
   rates: mayReadRates,
   /** Management → Reports (SPEC §6: admins manage reports). */
   reports: (a: Access) => isAdmin(a.role),
+  /** Management → Display links (issue 15 §1: admins create and revoke them). */
+  displays: (a: Access) => isAdmin(a.role),
 } as const satisfies Record<string, (a: Access) => boolean>
 
 export type GuardedScreen = keyof typeof GUARDED_SCREENS

@@ -190,6 +190,7 @@ function ManagementLinks({ installation }: { installation: Installation }) {
       {rights.mayOpen('users') ? <NavLink href={paths.users(installation.id)}>{t('nav.management')}</NavLink> : null}
       {rights.mayOpen('rates') ? <NavLink href={paths.rates(installation.id)}>{t('nav.rates')}</NavLink> : null}
       {rights.mayOpen('reports') ? <NavLink href={paths.reports(installation.id)}>{t('nav.reports')}</NavLink> : null}
+      {rights.mayOpen('displays') ? <NavLink href={paths.displays(installation.id)}>{t('nav.displays')}</NavLink> : null}
     </>
   )
 }

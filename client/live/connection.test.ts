@@ -4,7 +4,7 @@ const apiFetch = vi.fn()
 vi.mock('../api/http.ts', () => ({ apiFetch: (...args: unknown[]) => apiFetch(...args) }))
 vi.mock('../session/session.ts', () => ({ onLogout: () => () => {}, onInstallationChange: () => () => {} }))
 
-const { retainStream, closeAllStreams, backoffDelay, HIDDEN_CLOSE_MS } = await import('./connection.ts')
+const { retainStream, closeAllStreams, backoffDelay, HIDDEN_CLOSE_MS, RECONNECT_WITHIN_MS, setStreamCredential } = await import('./connection.ts')
 const { live, resetLive } = await import('./store.ts')
 const { ApiError } = await import('../api/errors.ts')
 
@@ -72,7 +72,8 @@ describe('live connection', () => {
     const release2 = retainStream(4)
     await flush()
     expect(apiFetch).toHaveBeenCalledTimes(1)
-    expect(apiFetch).toHaveBeenCalledWith('/live/tickets', { method: 'POST', body: { installation_id: 4 } })
+    expect(apiFetch).toHaveBeenCalledWith('/live/tickets', expect.objectContaining({ method: 'POST', body: { installation_id: 4 } }))
+    expect(apiFetch.mock.calls[0][1].credential).toBeUndefined()
     expect(FakeEventSource.all.map((s) => s.url)).toEqual(['/live/installations/4?ticket=t1'])
     const es = FakeEventSource.last()
     es.onopen?.()
@@ -98,11 +99,67 @@ describe('live connection', () => {
     expect(FakeEventSource.last().url).toBe('/live/installations/4?ticket=t2&lastEventId=ep.7')
   })
 
-  it('backs off exponentially up to 30 s', () => {
-    expect(backoffDelay(0, () => 1)).toBe(1000)
-    expect(backoffDelay(3, () => 1)).toBe(8000)
-    expect(backoffDelay(10, () => 1)).toBe(30_000)
-    expect(backoffDelay(10, () => 0)).toBe(15_000)
+  it('backs off exponentially with jitter, capped so a returning server is tried again within 3 s (issue 15 §5)', () => {
+    expect(backoffDelay(0, () => 1)).toBe(500)
+    expect(backoffDelay(1, () => 1)).toBe(1000)
+    expect(backoffDelay(10, () => 1)).toBe(2000)
+    expect(backoffDelay(10, () => 0)).toBe(1000)
+    expect(RECONNECT_WITHIN_MS).toBeLessThanOrEqual(3000)
+    for (let attempt = 0; attempt < 50; attempt++) expect(backoffDelay(attempt)).toBeLessThan(RECONNECT_WITHIN_MS)
+  })
+
+  it('reconnects within 3 s of the server answering again after a long outage (issue 15 §5)', async () => {
+    retainStream(4)
+    await flush()
+    FakeEventSource.last().onerror?.()
+    // The server is down for 5 minutes: every ticket request fails.
+    let down = true
+    apiFetch.mockImplementation(async () => {
+      if (down) throw new TypeError('network')
+      return { ticket: `t${++tickets}`, expires_in: 30 }
+    })
+    await vi.advanceTimersByTimeAsync(5 * 60_000)
+    expect(FakeEventSource.all).toHaveLength(1)
+    down = false
+    await vi.advanceTimersByTimeAsync(3000)
+    expect(FakeEventSource.all).toHaveLength(2)
+  })
+
+  it('tries at once when the browser comes back online or the page is shown, without waiting out the back-off', async () => {
+    retainStream(4)
+    await flush()
+    apiFetch.mockImplementation(async () => {
+      throw new TypeError('network')
+    })
+    FakeEventSource.last().onerror?.()
+    await vi.advanceTimersByTimeAsync(20_000)
+    const calls = apiFetch.mock.calls.length
+    apiFetch.mockImplementation(async () => ({ ticket: `t${++tickets}`, expires_in: 30 }))
+    win.dispatch('online')
+    await flush()
+    expect(apiFetch.mock.calls.length).toBe(calls + 1)
+    expect(FakeEventSource.all).toHaveLength(2)
+    // A stream that errors while the page is hidden is retried the moment it is shown.
+    apiFetch.mockImplementation(async () => {
+      throw new TypeError('network')
+    })
+    FakeEventSource.last().onerror?.()
+    await vi.advanceTimersByTimeAsync(20_000)
+    apiFetch.mockImplementation(async () => ({ ticket: `t${++tickets}`, expires_in: 30 }))
+    doc.dispatch('visibilitychange')
+    await flush()
+    expect(FakeEventSource.all).toHaveLength(3)
+  })
+
+  it('asks for tickets with a display key when one is set (issue 15 §1)', async () => {
+    setStreamCredential('cdk_key')
+    try {
+      retainStream(4)
+      await flush()
+      expect(apiFetch.mock.calls[0][1].credential).toBe('cdk_key')
+    } finally {
+      setStreamCredential(null)
+    }
   })
 
   it('closes after 30 s hidden and resumes when shown again', async () => {

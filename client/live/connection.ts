@@ -6,8 +6,15 @@ import { clearSavedLive, saveLive, scheduleSave } from './persist.ts'
 
 /** Close the stream after the tab has been hidden this long (issue 2). */
 export const HIDDEN_CLOSE_MS = 30_000
-const BACKOFF_MIN_MS = 1_000
-const BACKOFF_MAX_MS = 30_000
+/**
+ * A server that answers again is tried within this long (issue 15 §5: reconnect within 3 s; it was
+ * up to 30 s). The back-off is capped below it; jitter still spreads a fleet of clients over the window.
+ */
+export const RECONNECT_WITHIN_MS = 3_000
+const BACKOFF_MIN_MS = 500
+const BACKOFF_MAX_MS = 2_000
+/** A ticket request that hangs (a proxy in front of a restarting server) is given up after this. */
+const TICKET_TIMEOUT_MS = 5_000
 const EVENT_TYPES = ['snapshot', 'patch', 'merge', 'status'] as const
 
 interface Stream {
@@ -24,10 +31,21 @@ interface Stream {
 
 const streams = new Map<number, Stream>()
 
-/** Reconnect delay for the n-th failed attempt: exponential from 1 s to 30 s, with jitter. */
+/**
+ * Reconnect delay (ms) for the n-th failed attempt: exponential from 0.5 s, capped at 2 s, each a random
+ * 50–100 % of that (jitter), so always below {@link RECONNECT_WITHIN_MS}.
+ */
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempt)
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.min(attempt, 20))
   return Math.round(base * (0.5 + random() / 2))
+}
+
+/** A display link's key (issue 15 §1), used instead of the signed-in session to ask for tickets. */
+let credential: string | null = null
+
+/** Ask for stream tickets with a display link's key (the display view), or with the session again (null). */
+export function setStreamCredential(key: string | null): void {
+  credential = key
 }
 
 /** POST /live/tickets → a single-use ticket for the stream URL (the access token never goes in a URL). */
@@ -35,6 +53,8 @@ async function requestTicket(installationId: number): Promise<string> {
   const res = await apiFetch<{ ticket: string; expires_in: number }>('/live/tickets', {
     method: 'POST',
     body: { installation_id: installationId },
+    signal: AbortSignal.timeout(TICKET_TIMEOUT_MS),
+    ...(credential ? { credential } : {}),
   })
   return res.ticket
 }
@@ -81,9 +101,10 @@ async function connect(stream: Stream): Promise<void> {
   } catch (err) {
     if (generation !== stream.generation || stream.stopped) return
     if (err instanceof ApiError && err.loggedOut) return
-    if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
+    // A display key that was revoked or passed its end date answers 401: as final as a 403.
+    if (err instanceof ApiError && (err.status === 403 || err.status === 404 || (credential && err.status === 401))) {
       // No access to this installation's stream: retrying will not help.
-      setConnection(installationId, 'failed', err.status === 403 ? 'forbidden' : 'notFound')
+      setConnection(installationId, 'failed', err.status === 404 ? 'notFound' : 'forbidden')
       return
     }
     scheduleReconnect(stream)
@@ -145,6 +166,7 @@ function onPageHide(): void {
   for (const stream of streams.values()) saveLive(stream.installationId)
 }
 
+// Back online (issue 15 §5): try at once rather than waiting out the back-off.
 function onOnline(): void {
   for (const stream of streams.values()) {
     if (!stream.source && stream.retryTimer) {

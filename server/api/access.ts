@@ -14,6 +14,12 @@ const UserIds = z.object({
     .transform((s) => s.split(',').filter(Boolean).map(Number))
     .pipe(z.array(IdNumber).max(1000))
     .describe('Comma-separated user ids'),
+  display_ids: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').filter(Boolean).map(Number))
+    .pipe(z.array(IdNumber).max(1000))
+    .describe('Comma-separated display link ids (issue 15 §1); their Access carries user_id = −id'),
 })
 
 /**
@@ -29,6 +35,10 @@ export function accessRoutes(fastify: FastifyInstance, domain: Domain) {
   app.get(
     '/cockpit/installations/:installationId/accesses',
     { schema: { summary: 'The resolved rights of several users (superusers; the relay)', security: superusersOnly, params: z.object({ installationId: Id }), querystring: UserIds, response: { 200: z.object({ results: z.array(Access) }) } } },
-    async (req) => ({ results: await domain.installations.accessOfUsers(await actorOf(domain, req), req.params.installationId, req.query.user_ids) }),
+    async (req) => {
+      const actor = await actorOf(domain, req)
+      const users = await domain.installations.accessOfUsers(actor, req.params.installationId, req.query.user_ids)
+      return { results: [...users, ...(await domain.displays.accessOf(actor, req.params.installationId, req.query.display_ids))] }
+    },
   )
 }

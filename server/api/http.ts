@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
-import { AppError, Invalid, Unauthorized, type FieldMessage } from '../lib/errors.ts'
+import { AppError, Forbidden, Invalid, Unauthorized, type FieldMessage } from '../lib/errors.ts'
+import { DISPLAY_KEY_PREFIX } from '../../shared/schemas/display.ts'
 import { Id } from '../../shared/schemas/common.ts'
 import type { Actor } from '../domain/auth/service.ts'
 import type { Domain } from '../domain/index.ts'
@@ -48,14 +49,30 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S
   throw invalidFields(r.error.issues as IssueLike[])
 }
 
-/** The caller from `Authorization: Bearer <access>`; 401 when missing, invalid or expired. */
+/**
+ * The caller from `Authorization: Bearer <access>` (or a display link's key, issue 15 §1); 401 when
+ * missing, invalid, revoked or expired.
+ */
 export async function actorOf(domain: Domain, req: FastifyRequest): Promise<Actor> {
   const known = (req as FastifyRequest & { actor?: Actor }).actor
   if (known) return known
   const header = req.headers.authorization
   if (!header?.startsWith('Bearer ')) throw Unauthorized()
-  return domain.auth.verify(header.slice(7).trim())
+  const token = header.slice(7).trim()
+  return token.startsWith(DISPLAY_KEY_PREFIX) ? domain.displays.verify(token) : domain.auth.verify(token)
 }
+
+/**
+ * The only operations a display link's key opens (issue 15 §1: a read-only credential for the Power view
+ * of one installation): which link it is, the resolved access (the relay's ticket check) and the stored
+ * hour of power flow the chart starts from. Everything else answers 403 displayReadOnly; the services
+ * themselves confine a display to its own installation.
+ */
+export const DISPLAY_OPERATIONS: ReadonlySet<string> = new Set([
+  'GET /api/display/',
+  'GET /api/cockpit/installations/:installationId/access',
+  'GET /api/statistics/:installationId/flow',
+])
 
 /**
  * Sign-in before anything else (issue 10): on every operation that is not public (`security: []`), the
@@ -68,7 +85,9 @@ export function requireSignIn(app: FastifyInstance, domain: Domain): void {
     const security = (req.routeOptions.schema as { security?: unknown[] } | undefined)?.security
     if (Array.isArray(security) && security.length === 0) return
     if (!req.routeOptions.url) return
-    ;(req as FastifyRequest & { actor?: Actor }).actor = await actorOf(domain, req)
+    const actor = await actorOf(domain, req)
+    if (actor.display && !DISPLAY_OPERATIONS.has(`${req.method === 'HEAD' ? 'GET' : req.method} ${req.routeOptions.url}`)) throw Forbidden('displayReadOnly')
+    ;(req as FastifyRequest & { actor?: Actor }).actor = actor
   })
 }
 

@@ -24,6 +24,7 @@ import { refuseNulBytes } from './nul-guard.ts'
 import { supportRoutes } from './support.ts'
 import { shortcutRoutes } from './shortcuts.ts'
 import { ocppRoutes } from './ocpp.ts'
+import { displayRoutes } from './displays.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -51,4 +52,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   supportRoutes(app, domain)
   shortcutRoutes(app, domain)
   ocppRoutes(app, domain)
+  displayRoutes(app, domain)
 }

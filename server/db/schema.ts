@@ -366,6 +366,18 @@ export interface JournalEventsTable {
   detail: Generated<string>
 }
 
+/** Display links (migration 0140, issue 15 §1): a wall display's read-only key, stored as its SHA-256. */
+export interface DisplaysTable {
+  id: Generated<number>
+  installation_id: number
+  name: string
+  key_hash: string
+  created_by: number | null
+  created_at: TsDefault
+  valid_until: Ts | null
+  revoked_at: Ts | null
+}
+
 export interface RightsRevisionTable {
   id: number
   revision: string | number
@@ -544,6 +556,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable
   app_settings: AppSettingsTable
   rights_revision: RightsRevisionTable
+  displays: DisplaysTable
   mail_outbox: MailOutboxTable
   journal_events: JournalEventsTable
   device_changes: DeviceChangesTable

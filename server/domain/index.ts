@@ -33,6 +33,7 @@ import { createDemoProvider } from './payments/provider.ts'
 import { createSupportService } from './support/service.ts'
 import { createShortcutService } from './shortcuts/service.ts'
 import { createOcppService } from './ocpp/service.ts'
+import { createDisplayService } from './displays/service.ts'
 
 /** All domain services wired with their dependencies; routes and devices use this. */
 export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local' }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string }) {
@@ -58,6 +59,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     db,
     auth,
     ocpp,
+    displays: createDisplayService({ db, installations, publicUrl }),
     users: createUserService({ db, endSessions: auth.endSessions }),
     installations,
     tariffs,

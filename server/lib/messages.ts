@@ -397,6 +397,13 @@ const M = {
     fr: "Aucune transaction de recharge n'est en cours à cette borne.",
     it: 'Nessuna transazione di ricarica è in corso presso questa stazione.',
   },
+  // Issue 15 §1: a display link's key used for anything but its installation's Power view.
+  displayReadOnly: {
+    en: 'A display link may only show the live Power view of its installation.',
+    de: 'Ein Anzeige-Link darf nur die Live-Ansicht «Leistung» seiner Anlage zeigen.',
+    fr: "Un lien d'affichage ne peut montrer que la vue « Puissance » en direct de son installation.",
+    it: 'Un link di visualizzazione può mostrare solo la vista «Potenza» in tempo reale del suo impianto.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

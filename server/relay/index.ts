@@ -54,9 +54,13 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
   let revision: number | null = null
   const fetchAccesses = async (installationId: number, users: number[]): Promise<Access[]> => {
     const accesses: Access[] = []
+    // Display links (issue 15 §1) watch as user −id: asked for by their own id.
     for (let i = 0; i < users.length; i += 500) {
       hub.stats.accessChecks++
-      const page = await upstream.get<{ results: Access[] }>(`/cockpit/installations/${installationId}/accesses?user_ids=${users.slice(i, i + 500).join(',')}`)
+      const part = users.slice(i, i + 500)
+      const displays = part.filter((u) => u < 0).map((u) => -u)
+      const query = `user_ids=${part.filter((u) => u > 0).join(',')}${displays.length ? `&display_ids=${displays.join(',')}` : ''}`
+      const page = await upstream.get<{ results: Access[] }>(`/cockpit/installations/${installationId}/accesses?${query}`)
       accesses.push(...page.results)
     }
     return accesses
@@ -79,6 +83,17 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
       }
       // Only the users asked about are judged: a stream that joins while the call is in flight is left
       // alone here (and checked next time as a joiner), never closed for missing from the answer.
+      // Display links are re-checked every time as well: one may pass its end date (valid_until) without
+      // any rights change.
+      if (!changed) {
+        for (const [id, users] of hub.watchers()) {
+          const displays = users.filter((u) => u < 0)
+          if (!displays.length) continue
+          const set = joined.get(id) ?? new Set<number>()
+          for (const u of displays) set.add(u)
+          joined.set(id, set)
+        }
+      }
       const work: [number, number[], Set<number>][] = changed
         ? [...hub.watchers()].map(([id, users]) => [id, users, new Set(users)])
         : [...joined].map(([id, users]) => [id, [...users], users])

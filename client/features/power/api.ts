@@ -1,5 +1,6 @@
 import { apiFetch } from '../../api/http.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
+import type { Display, DisplayCreated, DisplaySelf } from '../../../shared/schemas/display.ts'
 import type { ChargingMode } from '../../../shared/rules/status.ts'
 import type { MetricsSample } from '../../live/store.ts'
 import { HISTORY_MS } from '../../live/store.ts'
@@ -16,10 +17,30 @@ export interface FlowAnswer {
  * GET /api/statistics/{id}/flow for the last hour in 15-minute buckets (SPEC §7): the stored power
  * history the "last hour" chart starts from before live samples arrive (issue 11).
  */
-export function fetchRecentFlow(installationId: number, now: number = Date.now(), signal?: AbortSignal): Promise<FlowAnswer> {
+export function fetchRecentFlow(installationId: number, now: number = Date.now(), signal?: AbortSignal, credential?: string): Promise<FlowAnswer> {
   const start = new Date(Math.floor((now - HISTORY_MS) / QUARTER_MS) * QUARTER_MS).toISOString()
   const query = new URLSearchParams({ start, end: new Date(now).toISOString(), granularity: 'fifteen_minutes' })
-  return apiFetch<FlowAnswer>(`/api/statistics/${installationId}/flow?${query.toString()}`, { signal })
+  return apiFetch<FlowAnswer>(`/api/statistics/${installationId}/flow?${query.toString()}`, { signal, credential })
+}
+
+/** GET /api/display/ with a display link's key (issue 15 §1): the link and its installation. 401 when revoked. */
+export function fetchDisplay(key: string): Promise<DisplaySelf> {
+  return apiFetch<DisplaySelf>('/api/display/', { credential: key })
+}
+
+/** GET …/installations/{id}/displays (admins): the display links, without keys. */
+export async function listDisplays(installationId: number): Promise<Display[]> {
+  return (await apiFetch<{ results: Display[] }>(`/api/cockpit/installations/${installationId}/displays/`)).results
+}
+
+/** POST …/installations/{id}/displays {name, valid_until?} → the link with its URL (shown once). */
+export function createDisplay(installationId: number, body: { name: string; valid_until?: string | null }): Promise<DisplayCreated> {
+  return apiFetch<DisplayCreated>(`/api/cockpit/installations/${installationId}/displays/`, { method: 'POST', body })
+}
+
+/** DELETE …/installations/{id}/displays/{displayId}: revoke (its screens stop within one relay poll). */
+export function revokeDisplay(installationId: number, displayId: number): Promise<void> {
+  return apiFetch<void>(`/api/cockpit/installations/${installationId}/displays/${displayId}/`, { method: 'DELETE' })
 }
 
 /**

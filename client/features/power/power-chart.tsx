@@ -38,7 +38,7 @@ export function seriesPoints(history: readonly MetricsSample[], key: SeriesKey):
  * Live power of the last hour (lightweight-charts), fed from the live store's metrics history.
  * Loaded as its own chunk. Times are shown in the installation's time zone.
  */
-export default function PowerChart({ installationId, timezone, overview }: { installationId: number; timezone: string; overview: boolean }) {
+export default function PowerChart({ installationId, timezone, overview, fill = false }: { installationId: number; timezone: string; overview: boolean; fill?: boolean }) {
   const { t } = useTranslation('power')
   const f = useFormats(timezone)
   const snap = useSnapshot(live)
@@ -59,7 +59,8 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
     if (!box.current) return
     const c = createChart(box.current, {
       autoSize: true,
-      layout: { background: { color: 'transparent' }, textColor: '#475569', fontSize: 11 },
+      // Display mode (fill): axis labels scale with the screen, readable from across a room.
+      layout: { background: { color: 'transparent' }, textColor: '#475569', fontSize: fill ? Math.max(11, Math.round(window.innerHeight * 0.018)) : 11 },
       grid: { vertLines: { color: '#f1f5f9' }, horzLines: { color: '#f1f5f9' } },
       rightPriceScale: { borderVisible: false },
       timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, minBarSpacing: 0.05 },
@@ -70,7 +71,9 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
     chart.current = c
     const made: Partial<Record<SeriesKey, ISeriesApi<'Line'>>> = {}
     for (const s of shown) {
-      made[s.key] = c.addSeries(LineSeries, { color: s.color, lineWidth: 2, priceLineVisible: false, lastValueVisible: false })
+      // Display mode: lines as thick as the screen is large (2 px at 1080p, 4 px at 4K).
+      const lineWidth = (fill ? Math.min(4, Math.max(2, Math.round(window.innerHeight / 540))) : 2) as 1 | 2 | 3 | 4
+      made[s.key] = c.addSeries(LineSeries, { color: s.color, lineWidth, priceLineVisible: false, lastValueVisible: false })
     }
     series.current = made
     return () => {
@@ -78,7 +81,7 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
       chart.current = null
       series.current = {}
     }
-  }, [shown])
+  }, [shown, fill])
 
   // Axis and crosshair labels in the UI language and the installation's time zone.
   useEffect(() => {
@@ -141,15 +144,15 @@ export default function PowerChart({ installationId, timezone, overview }: { ins
   return (
     // A figure, not role="img": the chart library puts its attribution link in the canvas box, and a
     // link inside an image is unreachable for screen readers (axe nested-interactive, issue 15).
-    <figure aria-label={t('chart.label')}>
-      <div ref={box} className="h-56 w-full sm:h-64" />
-      {history.length < 2 ? <p className="mt-2 text-sm text-slate-500">{t('chart.collecting')}</p> : null}
-      <ul className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label={t('chart.legend')}>
+    <figure aria-label={t('chart.label')} className={fill ? 'flex h-full flex-col' : undefined}>
+      <div ref={box} className={fill ? 'min-h-0 w-full flex-1' : 'h-56 w-full sm:h-64'} />
+      {history.length < 2 ? <p className={fill ? 'text-[2.2vh] text-slate-500' : 'mt-2 text-sm text-slate-500'}>{t('chart.collecting')}</p> : null}
+      <ul className={fill ? 'mt-[0.8vh] flex flex-wrap gap-x-[2vw] text-[2.2vh] text-slate-600' : 'mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600'} aria-label={t('chart.legend')}>
         {shown.map((s) => {
           const value = last?.[s.key]
           return (
             <li key={s.key} className="flex items-center gap-1.5">
-              <span aria-hidden="true" className="h-0.5 w-4 rounded" style={{ background: s.color }} />
+              <span aria-hidden="true" className={fill ? 'h-[0.4vh] w-[3vh] rounded' : 'h-0.5 w-4 rounded'} style={{ background: s.color }} />
               <span>{labels[s.key]}</span>
               {value !== undefined && value !== null ? <span className="tabular-nums text-slate-900">{f.kw(value)}</span> : null}
             </li>

@@ -10,6 +10,7 @@ import { retainStream } from '../../live/connection.ts'
 import { restoreLive } from '../../live/persist.ts'
 import { seedHistory } from '../../live/store.ts'
 import { fetchRecentFlow, flowSamples } from './api.ts'
+import { keepSessionAlive } from '../../api/http.ts'
 import { isAdmin } from '../../session/session.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import type { Formats } from '../../components/use-formats.ts'
@@ -45,6 +46,8 @@ export default function PowerPage({ installation }: { installation: Installation
   // stored hour of power history in parallel.
   useState(() => restoreLive(installation.id))
   useEffect(() => retainStream(installation.id), [installation.id])
+  // A Power page left open (a wall display signed in as a person) must not be logged out after 24 h.
+  useEffect(() => keepSessionAlive(), [])
   useEffect(() => {
     const abort = new AbortController()
     fetchRecentFlow(installation.id, Date.now(), abort.signal).then(

@@ -13,6 +13,11 @@ import type { TokenResponse } from '../../../shared/schemas/auth.ts'
 export interface Actor {
   id: number
   is_superuser: boolean
+  /**
+   * Set when the caller is a display link (issue 15 §1), not a person: `id` is then the link's id
+   * negated, and only the few reads of the display view are open to it (server/api/http.ts).
+   */
+  display?: { id: number; installation_id: number }
 }
 
 /** The `token_type` claim of access JWTs (the name djangorestframework-simplejwt uses). */

@@ -7,6 +7,7 @@ import { isAdmin, resolveAccess, type Access, type PermissionEntry, type Role } 
 import { isSeriousAlert } from '../../../shared/rules/status.ts'
 import type { Operator, Installation, InstallationInfo } from '../../../shared/schemas/installation.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
+import { displayAccess } from '../displays/service.ts'
 
 /**
  * Check an operator's payment details (issue 12 §3): the IBAN must pass its mod-97 checksum and be Swiss or
@@ -28,6 +29,8 @@ export function checkOperator(op: Operator): void {
 export function createInstallationService({ db }: { db: Db }) {
   async function roleIn(actor: Actor, installationId: number): Promise<Role | null> {
     if (actor.is_superuser) return 'superuser'
+    // A display link reads its own installation only, and never as more than a resident.
+    if (actor.display) return actor.display.installation_id === installationId ? 'installation_user' : null
     const row = await db
       .selectFrom('installation_users')
       .select('role')
@@ -103,6 +106,7 @@ export function createInstallationService({ db }: { db: Db }) {
     /** What `actor` may see in installation `id`, resolved from role, entries and the object tree. */
     async access(actor: Actor, id: number): Promise<Access> {
       const role = await requireRole(actor, id)
+      if (actor.display) return displayAccess(actor.display.id, id)
       const [entries, objects, stations, rfids, user] = await Promise.all([
         db.selectFrom('permissions').select(['object_type', 'object_id', 'level', 'cost', 'overview'])
           .where('user_id', '=', actor.id).where('installation_id', '=', id).execute(),

@@ -1,0 +1,288 @@
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useSnapshot } from 'valtio'
+import type { Metrics } from '../../../shared/schemas/metrics.ts'
+import type { Station } from '../../../shared/schemas/station.ts'
+import type { DisplaySelf } from '../../../shared/schemas/display.ts'
+import { displayStatus } from '../../../shared/rules/status.ts'
+import { live, seedHistory } from '../../live/store.ts'
+import type { InstallationLive } from '../../live/store.ts'
+import { retainStream, setStreamCredential } from '../../live/connection.ts'
+import { ApiError } from '../../api/errors.ts'
+import { useFormats } from '../../components/use-formats.ts'
+import type { Formats } from '../../components/use-formats.ts'
+import { useNow } from '../../components/use-now.ts'
+import { useDocumentTitle } from '../../components/ui.tsx'
+import { isLanguage, setLanguage } from '../../i18n/index.ts'
+import { fetchDisplay, fetchRecentFlow, flowSamples } from './api.ts'
+import { flowNodes } from './power-flow.tsx'
+import { tileStatus } from './live-status.ts'
+
+const PowerChart = lazy(() => import('./power-chart.tsx'))
+
+const PORTRAIT = '(orientation: portrait)'
+const subscribePortrait = (fn: () => void) => {
+  const m = window.matchMedia(PORTRAIT)
+  m.addEventListener('change', fn)
+  return () => m.removeEventListener('change', fn)
+}
+/** Whether the screen is taller than wide (a phone): the view then scrolls in two columns. */
+function usePortrait(): boolean {
+  return useSyncExternalStore(subscribePortrait, () => window.matchMedia(PORTRAIT).matches)
+}
+
+/** The display link's key: the URL fragment (never sent to the server, so never in its logs). */
+export function displayKeyOf(hash: string): string | null {
+  const key = decodeURIComponent(hash.replace(/^#/, '')).trim()
+  return /^cdk_[A-Za-z0-9_-]{20,}$/.test(key) ? key : null
+}
+
+/**
+ * Keep the screen on while the view is shown (Wake Lock API; issue 15 §1). A lock is released by the
+ * browser whenever the page is hidden, so it is asked for again each time the page is shown.
+ * Answers whether a lock is held (false where the API is missing or refused).
+ */
+function useWakeLock(): boolean {
+  const [held, setHeld] = useState(false)
+  useEffect(() => {
+    let sentinel: WakeLockSentinel | null = null
+    let stopped = false
+    const acquire = async () => {
+      if (stopped || document.visibilityState !== 'visible' || !('wakeLock' in navigator)) return
+      try {
+        sentinel = await navigator.wakeLock.request('screen')
+        if (stopped) return void sentinel.release()
+        setHeld(true)
+        sentinel.addEventListener('release', () => setHeld(false))
+      } catch {
+        setHeld(false)
+      }
+    }
+    void acquire()
+    const onVisible = () => void acquire()
+    document.addEventListener('visibilitychange', onVisible)
+    return () => {
+      stopped = true
+      document.removeEventListener('visibilitychange', onVisible)
+      void sentinel?.release().catch(() => undefined)
+    }
+  }, [])
+  return held
+}
+
+type Loaded = { state: 'loading' } | { state: 'invalid' } | { state: 'error' } | { state: 'ready'; display: DisplaySelf }
+
+/**
+ * Display mode (issue 15 §1): /display#<key> opens the installation's Power view full-screen without a
+ * login, for wall displays. Everything scales with the viewport (figures ≥ 4 % of its height), every
+ * station fits at 1080p, the cursor is hidden, the screen kept awake, the chart starts from the stored
+ * hour, and data age and facility-offline are shown large enough to read across a room.
+ * `?lang=de|fr|it|en` picks the language.
+ */
+export default function DisplayPage() {
+  const { t } = useTranslation('power')
+  const [key] = useState(() => displayKeyOf(window.location.hash))
+  const [loaded, setLoaded] = useState<Loaded>(() => (key ? { state: 'loading' } : { state: 'invalid' }))
+  const wakeLock = useWakeLock()
+
+  useEffect(() => {
+    const lang = new URLSearchParams(window.location.search).get('lang')
+    if (isLanguage(lang)) void setLanguage(lang)
+  }, [])
+
+  useEffect(() => {
+    if (!key) return
+    setStreamCredential(key)
+    let stopped = false
+    let retry: ReturnType<typeof setTimeout> | undefined
+    const load = () =>
+      fetchDisplay(key).then(
+        (display) => !stopped && setLoaded({ state: 'ready', display }),
+        (err) => {
+          if (stopped) return
+          if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return setLoaded({ state: 'invalid' })
+          // Server not reachable yet (a display booting before the server): keep trying.
+          setLoaded({ state: 'error' })
+          retry = setTimeout(load, 2000)
+        },
+      )
+    void load()
+    return () => {
+      stopped = true
+      clearTimeout(retry)
+      setStreamCredential(null)
+    }
+  }, [key])
+
+  return (
+    <div className="display-mode h-screen w-screen cursor-none overflow-hidden bg-slate-950 text-slate-50 portrait:h-auto portrait:min-h-screen portrait:overflow-visible" data-wake-lock={wakeLock ? 'on' : 'off'}>
+      {loaded.state === 'ready' ? (
+        <DisplayView display={loaded.display} credential={key!} />
+      ) : (
+        <main className="grid h-full place-items-center p-[calc(var(--u)*4)] text-center">
+          <p role={loaded.state === 'loading' ? 'status' : 'alert'} className="max-w-[80vw] text-[length:calc(var(--u)*4.5)] font-semibold">
+            {loaded.state === 'invalid' ? t('display.invalid') : loaded.state === 'error' ? t('connection.reconnecting') : t('loadingLive')}
+          </p>
+        </main>
+      )}
+    </div>
+  )
+}
+
+function DisplayView({ display, credential }: { display: DisplaySelf; credential: string }) {
+  const { t } = useTranslation('power')
+  const installation = display.installation
+  const f = useFormats(installation.timezone)
+  useDocumentTitle(`${installation.name} – ${t('title')}`)
+  useEffect(() => retainStream(installation.id), [installation.id])
+  useEffect(() => {
+    const abort = new AbortController()
+    fetchRecentFlow(installation.id, Date.now(), abort.signal, credential).then(
+      (answer) => seedHistory(installation.id, flowSamples(answer)),
+      () => undefined,
+    )
+    return () => abort.abort()
+  }, [installation.id, credential])
+
+  const snap = useSnapshot(live)
+  const inst = snap.installations[String(installation.id)] as InstallationLive | undefined
+  const metrics = inst?.topics.metrics.loaded ? (inst.topics.metrics.data as Metrics) : null
+  const offline = inst?.topics.info.data?.online === false
+  const revoked = inst?.connection === 'failed'
+
+  return (
+    <main className="flex h-full flex-col gap-[calc(var(--u)*1.6)] p-[calc(var(--u)*2.2)] portrait:h-auto">
+      <header className="flex items-baseline justify-between gap-[2vw] portrait:flex-wrap">
+        <h1 className="truncate portrait:whitespace-normal text-[length:calc(var(--u)*3.6)] font-semibold leading-tight">{installation.name}</h1>
+        {inst ? <Freshness inst={inst} /> : null}
+      </header>
+      {revoked ? (
+        <p role="alert" className="rounded-[calc(var(--u)*1.2)] bg-red-700 px-[2vw] py-[calc(var(--u)*1.4)] text-[length:calc(var(--u)*4.5)] font-bold leading-tight">
+          {t('display.invalid')}
+        </p>
+      ) : offline ? (
+        <p role="alert" className="rounded-[calc(var(--u)*1.2)] bg-red-700 px-[2vw] py-[calc(var(--u)*1.4)] text-[length:calc(var(--u)*4.5)] font-bold leading-tight">
+          {t('connection.facilityOffline')}
+          {inst?.topics.info.data?.offline_since ? ` · ${t('display.since', { date: f.dateTime(inst.topics.info.data.offline_since) })}` : ''}
+        </p>
+      ) : null}
+      {!metrics ? (
+        <p role="status" className="grid flex-1 place-items-center text-[length:calc(var(--u)*4.5)]">
+          {t('loadingLive')}
+        </p>
+      ) : (
+        <>
+          <Figures metrics={metrics} energyReturnKwh={inst?.topics.energy_return.data?.today_kwh ?? null} f={f} dim={offline} />
+          <section aria-labelledby="display-chart" className="min-h-0 flex-1 portrait:h-[45vh] portrait:flex-none rounded-[calc(var(--u)*1.6)] bg-white p-[calc(var(--u)*1.4)] text-slate-900">
+            <h2 id="display-chart" className="sr-only">
+              {t('chart.title')}
+            </h2>
+            <Suspense fallback={null}>
+              <PowerChart installationId={installation.id} timezone={installation.timezone} overview={metrics.grid !== null} fill />
+            </Suspense>
+          </section>
+          <Stations inst={inst!} f={f} />
+        </>
+      )}
+    </main>
+  )
+}
+
+/** Data age and connection, large: a wall display must say when its figures stop moving. */
+function Freshness({ inst }: { inst: InstallationLive }) {
+  const { t } = useTranslation('power')
+  const { t: tc } = useTranslation()
+  const now = useNow()
+  const updatedAt = inst.topics.metrics.updatedAt
+  const status = tileStatus(inst, 'metrics')
+  const seconds = updatedAt === null ? null : Math.max(0, Math.floor((now - updatedAt) / 1000))
+  const age =
+    seconds === null
+      ? ''
+      : seconds < 60
+        ? tc('age.seconds', { seconds })
+        : seconds < 3600
+          ? tc('age.minutes', { minutes: Math.floor(seconds / 60) })
+          : tc('age.hours', { hours: Math.floor(seconds / 3600) })
+  const label = status === 'live' ? t('connection.live') : status === 'stale' ? tc('live.stale') : tc('live.offline')
+  const tone = status === 'live' ? 'bg-emerald-500' : status === 'stale' ? 'bg-amber-400' : 'bg-red-500'
+  return (
+    <p role="status" className="flex shrink-0 items-center gap-[calc(var(--u)*1)] text-[length:calc(var(--u)*2.8)] font-medium tabular-nums" data-testid="data-age">
+      <span aria-hidden="true" className={`h-[calc(var(--u)*2)] w-[calc(var(--u)*2)] rounded-full ${tone}`} />
+      <span>{label}</span>
+      {age ? <span className="text-slate-300">· {age}</span> : null}
+    </p>
+  )
+}
+
+/** The main figures: one tile per power-flow node and today's energy; values at 5 units (5 % of the height of a 16:9 screen). */
+function Figures({ metrics, energyReturnKwh, f, dim }: { metrics: Metrics; energyReturnKwh: number | null; f: Formats; dim: boolean }) {
+  const { t } = useTranslation('power')
+  const portrait = usePortrait()
+  const nodes = flowNodes(metrics, t, f)
+  const energy = [
+    metrics.e_sourced_today !== null ? { label: t('energy.sourced'), value: f.kwh(metrics.e_sourced_today) } : null,
+    metrics.consumption_today !== null ? { label: t('energy.consumed'), value: f.kwh(metrics.consumption_today) } : null,
+    energyReturnKwh !== null ? { label: t('energy.returned'), value: f.kwh(energyReturnKwh) } : null,
+  ].filter((e) => e !== null)
+  return (
+    <section aria-label={t('flow.title')} className={`grid shrink-0 gap-[calc(var(--u)*1.4)] ${dim ? 'opacity-60' : ''}`} style={{ gridTemplateColumns: portrait ? 'repeat(2, minmax(0, 1fr))' : `repeat(${nodes.length}, minmax(0, 1fr))${energy.length ? ' minmax(0, 2fr)' : ''}` }}>
+      {nodes.map((n) => (
+        <div key={n.key} className="rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1.2)]">
+          <p className="truncate text-[length:calc(var(--u)*2.4)] font-medium text-slate-300">{n.label}</p>
+          <p className="whitespace-nowrap text-[length:calc(var(--u)*5)] font-semibold leading-none tabular-nums" data-figure>
+            {f.kw(n.kw)}
+          </p>
+          <p className="truncate text-[length:calc(var(--u)*2.2)] text-slate-400">{[n.detail, n.extra].filter(Boolean).join(' · ') || '\u00a0'}</p>
+        </div>
+      ))}
+      {energy.length ? (
+        <div className="rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1.2)] portrait:col-span-2">
+          {energy.map((e) => (
+            <p key={e.label} className="flex items-baseline justify-between gap-[calc(var(--u)*1)] text-[length:calc(var(--u)*2)] text-slate-300">
+              <span className="truncate">{e.label}</span>
+              <span className="whitespace-nowrap text-[length:calc(var(--u)*3.2)] font-semibold tabular-nums text-slate-50">{e.value}</span>
+            </p>
+          ))}
+        </div>
+      ) : null}
+    </section>
+  )
+}
+
+const STATUS_COLOR = { ready: 'bg-emerald-600', running: 'bg-sky-600', error: 'bg-red-600', disabled: 'bg-slate-600' } as const
+
+/** Every station at once: columns and type shrink with their number so that all fit on one screen. */
+function Stations({ inst, f }: { inst: InstallationLive; f: Formats }) {
+  const { t } = useTranslation('power')
+  const portrait = usePortrait()
+  const stations = Object.values((inst.topics.stations.data ?? {}) as Record<string, Station>).sort((a, b) => a.name.localeCompare(b.name, f.language, { numeric: true }))
+  const n = stations.length
+  // Landscape screens show every station at once; a portrait phone scrolls through two columns.
+  const cols = portrait ? 2 : n <= 4 ? Math.max(n, 1) : n <= 8 ? 4 : n <= 15 ? 5 : n <= 24 ? 6 : 8
+  const scale = portrait || n <= 8 ? 1 : n <= 15 ? 0.8 : n <= 24 ? 0.65 : 0.5
+  return (
+    <section aria-labelledby="display-stations" className="flex-none">
+      <h2 id="display-stations" className="sr-only">
+        {t('stations.title')}
+      </h2>
+      <ul className="grid gap-[calc(var(--u)*1.2)]" style={{ gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gridAutoRows: 'auto' }}>
+        {stations.map((s) => {
+          const d = displayStatus(s.status)
+          return (
+            <li key={s.id} className="flex flex-col justify-center rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1)]" style={{ fontSize: `calc(var(--u) * ${scale * 2.6})` }}>
+              <div className="flex items-center justify-between gap-[calc(var(--u)*1)]">
+                <h3 className="truncate font-semibold">{s.name}</h3>
+                {d ? <span className={`shrink-0 rounded-full px-[calc(var(--u)*1)] text-[0.85em] font-semibold ${STATUS_COLOR[d]}`}>{t(`status.${d}`)}</span> : null}
+              </div>
+              <p className="whitespace-nowrap text-[1.9em] font-semibold leading-tight tabular-nums">{f.kw(s.power_kw)}</p>
+              <p className="truncate text-[0.85em] text-slate-300">
+                {t(`mode.${s.charging_mode}`)} · {f.kwh(s.energy_kwh)}
+              </p>
+            </li>
+          )
+        })}
+      </ul>
+    </section>
+  )
+}
