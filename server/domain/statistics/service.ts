@@ -365,12 +365,13 @@ export function createStatisticsService({ db, installations, rollups = process.e
         ? sql`${v} / (extract(epoch from (lead(b.start, 1, ${q.end}::timestamptz) over (order by b.start) - b.start)) / 3600.0) as ${sql.ref(`v${i}`)}`
         : sql`${v} as ${sql.ref(`v${i}`)}`
     })
+    // The rollup path reads only the SQL label: a timestamptz column would be parsed into a Date per bucket.
     const { rows } = await sql<Record<string, unknown> & { start: Date; label: string }>`
       with b as (${bucketSeries(q.granularity, q.start, q.end, scope.tz)}),
       agg as (select ${key(src)} as start ${plain.length ? sql`, ${sql.join(plain)}` : sql``}
         ${from(scope, q, src, false)} group by 1)
       ${costSrc ? sql`, cagg as (${costAggregate(scope, q, costSrc, defs, key(costSrc))})` : sql``}
-      select b.start, ${localLabel(sql`b.start`, scope.tz)} as label ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
+      select ${localLabel(sql`b.start`, scope.tz)} as label ${rollups ? sql`` : sql`, b.start`} ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
       from b left join agg on agg.start = b.start ${costSrc ? sql`left join cagg on cagg.start = b.start` : sql``}
       order by b.start`.execute(db)
     const out: Record<string, StateBucket[]> = {}
