@@ -185,15 +185,11 @@ const AUTO_ANALYZE_MS = 60_000
  * autovacuum does; PGlite has no such daemon, so its planner never had statistics and guessed one row
  * for the rollups (sorts and nested loops where hash aggregates win: "a year by day" took twice as
  * long). Growth is read from the catalog (pages now vs. pages at the last ANALYZE), which costs nothing.
- * A table never analyzed (reltuples −1) is analyzed once it has a page: small tables such as meters
- * (27 rows) never "grow" by 8 pages, and were planned as 4 rows, so the 15-minute statistics' join
- * was estimated at 1/150 of its rows and sorted on disk instead of hashing (issue 11).
  */
 export async function analyzeGrownTables(db: Db): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`
     select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'public' and c.relkind = 'r'
-      and (pg_relation_size(c.oid) / 8192 > greatest(c.relpages, 0) * 1.2 + 8 or (c.reltuples < 0 and pg_relation_size(c.oid) > 0))`.execute(db)
+    where n.nspname = 'public' and c.relkind = 'r' and pg_relation_size(c.oid) / 8192 > greatest(c.relpages, 0) * 1.2 + 8`.execute(db)
   for (const r of rows) await sql`analyze ${sql.table(r.name)}`.execute(db)
   return rows.map((r) => r.name)
 }
