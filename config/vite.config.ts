@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react'
 import tailwindcss from 'tailwindcss'
 import autoprefixer from 'autoprefixer'
 import { fileURLToPath } from 'node:url'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { VitePWA } from 'vite-plugin-pwa'
 import tailwindConfig from './tailwind.config.ts'
 import { PRELOAD_BOOT_SCRIPT, PRELOAD_INITIAL_NS, PRELOAD_MAP_ID, PRELOAD_ROUTES } from './preload-boot.ts'
@@ -107,6 +107,46 @@ function offlinePage(): Plugin {
 }
 
 /**
+ * Writes `.prerender/login-<lng>.html` (issue 11: Login's first paint): the built index.html with the
+ * logged-out frame (client/features/login/auth-frame.tsx, brand, greeting and intro of the login screen)
+ * inside #root, from the texts of client/i18n/locales/<lng>/{common,login}.json. The server sends it for
+ * /login (server/lib/static.ts), so the screen paints as soon as the HTML and the stylesheet are in;
+ * React replaces it on its first render. Markup only: the CSP allows no inline code and needs none here.
+ */
+function loginShells(): Plugin {
+  let outDir = ''
+  return {
+    name: 'cockpit-login-shells',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir
+    },
+    writeBundle() {
+      const index = readFileSync(`${outDir}/index.html`, 'utf8')
+      if (!index.includes('<div id="root"></div>')) throw new Error('login shells: no empty #root in index.html')
+      mkdirSync(`${outDir}/.prerender`, { recursive: true })
+      for (const lng of LANGUAGE_ORDER) {
+        const text = (ns: string) => JSON.parse(readFileSync(`${repo}client/i18n/locales/${lng}/${ns}.json`, 'utf8')) as Record<string, unknown>
+        const common = text('common')
+        const login = text('login')
+        const shell =
+          '<div class="flex min-h-screen flex-col bg-gradient-to-br from-brand-50 via-white to-sky-50">' +
+          '<header class="flex items-center justify-between px-4 py-4 sm:px-8"><div class="flex items-center gap-2">' +
+          '<span aria-hidden="true" class="grid h-8 w-8 place-items-center rounded-lg bg-brand-600 text-white"><svg viewBox="0 0 24 24" class="h-5 w-5" fill="currentColor"><path d="M13 2 4 14h7l-1 8 9-12h-7l1-8z" /></svg></span>' +
+          `<span class="text-lg font-semibold tracking-tight text-slate-900">${escapeHtml(String(common.appName))}</span></div></header>` +
+          '<main class="flex flex-1 items-start justify-center px-4 pb-16 pt-6 sm:items-center sm:pt-0">' +
+          '<div class="w-full max-w-sm rounded-2xl border border-slate-200 bg-white p-6 shadow-lg shadow-slate-200/60 sm:p-8">' +
+          `<h1 class="text-2xl font-semibold tracking-tight text-slate-900">${escapeHtml(String(login.greeting))}</h1>` +
+          `<p class="mt-1 text-sm text-slate-600">${escapeHtml(String(login.intro))}</p>` +
+          '</div></main></div>'
+        const html = index.replace('<html lang="en">', `<html lang="${lng}">`).replace('<div id="root"></div>', `<div id="root">${shell}</div>`)
+        writeFileSync(`${outDir}/.prerender/login-${lng}.html`, html)
+      }
+    },
+  }
+}
+
+/**
  * The installable app (issue 15 §3, vite-plugin-pwa; docs/decisions.md "PWA: what the service worker
  * caches"): the web app manifest, and a service worker (sw.js, Workbox) that
  * - precaches the app shell: the hashed JS and CSS except translation chunks, icons, the offline page;
@@ -179,7 +219,7 @@ function pwa() {
 export default defineConfig({
   root: `${repo}client`,
   base: '/',
-  plugins: [react(), routePreloads(), offlinePage(), pwa()],
+  plugins: [react(), routePreloads(), offlinePage(), pwa(), loginShells()],
   css: { postcss: { plugins: [tailwindcss(tailwindConfig), autoprefixer()] } },
   build: {
     // CLIENT_OUT_DIR: build elsewhere (side-by-side work); the server serves it with CLIENT_DIR.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Domain } from '../domain/index.ts'
 import { authRoutes } from './auth.ts'
 import { requireSignIn } from './http.ts'
+import { rightsRequestScope } from '../domain/auth/rights-cache.ts'
 import { installationRoutes } from './installations.ts'
 import { liveDataRoutes } from './metrics.ts'
 import { userRoutes } from './users.ts'
@@ -29,6 +30,8 @@ import { displayRoutes } from './displays.ts'
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
   app.addHook('preValidation', refuseNulBytes)
+  // One read of the rights revision per request (issue 11), before sign-in reads the token's user.
+  app.addHook('onRequest', rightsRequestScope)
   requireSignIn(app, domain)
   await openApiPlugin(app)
   authRoutes(app, domain)

@@ -6,6 +6,7 @@ import { DayOrDateTime, Id } from '../../shared/schemas/common.ts'
 import { GRANULARITIES } from '../../shared/rules/granularity.ts'
 import { BatteryStatesAnswer, StatisticsAnswer, StationStatisticsAnswer, TotalsAnswer, ZevAnswer } from '../../shared/schemas/statistics.ts'
 import { actorOf } from './http.ts'
+import { statisticsSerializerCompiler } from './statistics-json.ts'
 
 const instantFormat = DayOrDateTime
 // A plain string first, so a missing value reads "The field is required." rather than a union error.
@@ -39,7 +40,11 @@ const SectionParams = z.object({ installationId: Id, objectType: z.enum(['electr
 export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const base = '/statistics/:installationId'
-  const schema = <P extends z.ZodObject, R extends z.ZodType>(summary: string, params: P, response: R) => ({ schema: { summary, params, querystring: StatisticsQuerySchema, response: { 200: response } } })
+  // The response schemas document the answers (OpenAPI); large series are written by the fast serializer.
+  const schema = <P extends z.ZodObject, R extends z.ZodType>(summary: string, params: P, response: R) => ({
+    schema: { summary, params, querystring: StatisticsQuerySchema, response: { 200: response } },
+    serializerCompiler: statisticsSerializerCompiler as never, // typed for the response schema it is given
+  })
   app.get(base, schema("The installation's series by bucket", InstallationParams, StatisticsAnswer), async (req) =>
     domain.statistics.installation(await actorOf(domain, req), req.params.installationId, req.query),
   )

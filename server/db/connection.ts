@@ -64,6 +64,8 @@ const types = {
  * they stay inside the 10 s main.ts allows a shutdown.
  */
 const POOL_END_MS = 2_000
+/** Sort and hash memory of the embedded database's session (Postgres's default is 4 MB). */
+const EMBEDDED_WORK_MEM = '32MB'
 const WORKER_CLOSE_MS = 2_000
 
 /**
@@ -247,6 +249,9 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     clients.add(client)
     client.on('error', () => {})
     client.on('end', () => clients.delete(client))
+    // The embedded database's one connection: a year at 15 minutes sorts ~6 MB of buckets, which the
+    // 4 MB default spilled to temporary files (issue 11); a Postgres server keeps its operator's setting.
+    if (!opts.databaseUrl) void client.query(`set work_mem = '${EMBEDDED_WORK_MEM}'`).catch(() => {})
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   let analyzer: NodeJS.Timeout | undefined

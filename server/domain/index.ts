@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection.ts'
 import { createAuthService } from './auth/service.ts'
+import { createRightsCache } from './auth/rights-cache.ts'
 import { createInstallationService } from './installations/service.ts'
 import { createMeasurementService } from './measurements/service.ts'
 import { createMetricsService } from './measurements/metrics.ts'
@@ -38,8 +39,10 @@ import { createDisplayService } from './displays/service.ts'
 /** All domain services wired with their dependencies; routes and devices use this. */
 export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local' }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string }) {
   const mail = createMailService({ db })
-  const auth = createAuthService({ db, secret: jwtSecret })
-  const installations = createInstallationService({ db })
+  // Sign-in and rights facts kept while the rights revision stands (issue 11).
+  const rights = createRightsCache(db)
+  const auth = createAuthService({ db, secret: jwtSecret, rights })
+  const installations = createInstallationService({ db, rights })
   const legal = createLegalService({ db })
   const passwordReset = createPasswordResetService({ db, mail, publicUrl, log: (err) => console.error('password reset mail failed', err) })
   const tariffs = createTariffService({ db })

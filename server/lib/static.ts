@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import crypto from 'node:crypto'
+import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyCompress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
@@ -132,6 +133,7 @@ export async function serveClient(
   }
   app.get('/', sendIndex)
   app.get('/index.html', sendIndex)
+  serveLoginShells(app, root)
 
   for (const entry of rootFiles(root)) {
     const body = fs.readFileSync(entry.file)
@@ -156,4 +158,34 @@ export async function serveClient(
     if ((req.method === 'GET' || req.method === 'HEAD') && clientRoute) return sendIndex(req, reply)
     return notFound(req, reply)
   })
+}
+
+/**
+ * `/login` with the login screen already in its HTML (issue 11: Login's LCP waited for the scripts): the
+ * build writes `.prerender/login-<lang>.html` (config/vite.config.ts), index.html with the logged-out frame,
+ * greeting and intro inside #root, which React replaces on its first render. The language is the one the
+ * app will pick on a first visit (client/i18n initialLanguage, config/preload-boot.ts): English for an
+ * `en*` browser, else German; a stored other choice repaints once the app runs. Compressed once here,
+ * `no-cache` with an ETag like index.html. Without the files (an older build), index.html as before.
+ */
+function serveLoginShells(app: FastifyInstance, root: string): void {
+  const shells: Partial<Record<'en' | 'de', { plain: Buffer; etag: string; packed: Record<Encoding, Buffer> }>> = {}
+  for (const lang of ['en', 'de'] as const) {
+    const file = path.join(root, '.prerender', `login-${lang}.html`)
+    if (!fs.existsSync(file)) continue
+    const plain = fs.readFileSync(file)
+    const etag = `"${crypto.createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`
+    shells[lang] = { plain, etag, packed: { br: zlib.brotliCompressSync(plain), gzip: zlib.gzipSync(plain, { level: 9 }) } }
+  }
+  if (!shells.en || !shells.de) return
+  const send = (req: FastifyRequest, reply: FastifyReply) => {
+    const first = (req.headers['accept-language'] ?? 'en').split(',')[0].trim()
+    const shell = /^en/i.test(first) ? shells.en! : shells.de!
+    reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('ETag', shell.etag).header('Vary', 'Accept-Encoding, Accept-Language')
+    if (req.headers['if-none-match'] === shell.etag) return reply.code(304).send()
+    const enc = pickEncoding(req.headers['accept-encoding'], ['br', 'gzip'])
+    if (enc) return reply.header('Content-Encoding', enc).send(shell.packed[enc])
+    return reply.send(shell.plain)
+  }
+  app.get('/login', send)
 }

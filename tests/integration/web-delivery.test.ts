@@ -64,6 +64,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(clientDir, 'manifest.webmanifest'), WEB_MANIFEST)
   fs.writeFileSync(path.join(clientDir, 'sw.js'), SW)
   fs.writeFileSync(path.join(clientDir, 'workbox-0a1b2c3d.js'), SW)
+  // The login screen prerendered per language by the build (config/vite.config.ts loginShells).
+  fs.mkdirSync(path.join(clientDir, '.prerender'))
+  for (const lng of ['en', 'de']) fs.writeFileSync(path.join(clientDir, '.prerender', `login-${lng}.html`), INDEX.replace('<div id="root"></div>', `<div id="root"><h1>login ${lng}</h1></div>`))
   precompressDir(clientDir)
   ;({ app, url: base } = await startApp({ roles: ['api', 'relay'], clientDir }))
 })
@@ -106,6 +109,25 @@ describe('the app shell', () => {
     const again = await raw(`${base}/`, { headers: { 'If-None-Match': first.headers.etag! } })
     expect(again.status).toBe(304)
     expect(again.body.length).toBe(0)
+  })
+
+  it('answers /login with the login screen already in the HTML, in the language the app will pick (paints before the scripts run)', async () => {
+    const de = await raw(`${base}/login`, { headers: { 'Accept-Language': 'de-CH,de;q=0.9,en;q=0.5' } })
+    expect(de.status).toBe(200)
+    expect(de.headers['content-type']).toMatch(/^text\/html/)
+    expect(de.body.toString()).toContain('<div id="root"><h1>login de</h1></div>')
+    expect(de.headers.vary).toMatch(/Accept-Language/)
+    expect(de.headers['cache-control']).toBe('no-cache')
+    // client/i18n initialLanguage: English for an en* browser, else German (SPEC §9).
+    expect((await raw(`${base}/login/`, { headers: { 'Accept-Language': 'en-GB' } })).body.toString()).toContain('login en')
+    expect((await raw(`${base}/login`, { headers: { 'Accept-Language': 'fr-CH' } })).body.toString()).toContain('login de')
+    const br = await raw(`${base}/login`, { headers: { 'Accept-Language': 'en', 'Accept-Encoding': 'br' } })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(br.body).toString()).toContain('login en')
+    expect((await raw(`${base}/login`, { headers: { 'Accept-Language': 'en', 'If-None-Match': br.headers.etag! } })).status).toBe(304)
+    // Other screens keep the plain app shell; the prerendered files are not served as files.
+    expect((await raw(`${base}/login/forgot`)).body.toString()).toBe(INDEX)
+    expect((await raw(`${base}/.prerender/login-en.html`)).status).toBe(404)
   })
 
   it('sends the precompressed index.html by Accept-Encoding', async () => {

@@ -8,6 +8,7 @@ import { isStrongPassword } from '../../../shared/rules/password.ts'
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts'
 import { createDbThrottle, withdrawFailures } from './db-throttle.ts'
 import type { TokenResponse } from '../../../shared/schemas/auth.ts'
+import type { RightsCache } from './rights-cache.ts'
 
 /** The caller behind a verified access token. */
 export interface Actor {
@@ -29,7 +30,7 @@ const newToken = () => crypto.randomBytes(32).toString('base64url')
  * Sign-in and tokens (ARCHITECTURE §3): access JWTs (HS256, 5 min) and rotating refresh tokens (24 h,
  * stored hashed; reusing a rotated token revokes its whole family).
  */
-export function createAuthService({ db, secret, limits = {} }: { db: Db; secret: Uint8Array; limits?: { perPair?: number; perIp?: number } }) {
+export function createAuthService({ db, secret, limits = {}, rights }: { db: Db; secret: Uint8Array; limits?: { perPair?: number; perIp?: number }; rights?: RightsCache }) {
   // Failed sign-ins (issue 10 item 3), kept in the database: a guesser is stopped per (account, IP) and
   // per IP; the account as such only gets a growing, capped delay, so nobody can lock its owner out.
   const { account: A, pair: P, ip: I } = AUTH.signIn
@@ -153,7 +154,9 @@ export function createAuthService({ db, secret, limits = {} }: { db: Db; secret:
       } catch {
         throw Unauthorized('tokenInvalid')
       }
-      const user = await db.selectFrom('users').select(['id', 'is_superuser', 'is_active', 'sessions_valid_after']).where('id', '=', userId).executeTakeFirst()
+      const read = () => db.selectFrom('users').select(['id', 'is_superuser', 'is_active', 'sessions_valid_after']).where('id', '=', userId).executeTakeFirst()
+      // Kept while the rights revision stands: deactivation, deletion, ended sessions and the superuser flag bump it.
+      const user = rights ? await rights.get(`user:${userId}`, read) : await read()
       if (!user || !user.is_active) throw Unauthorized('tokenInvalid')
       // Sessions ended after this token was issued (password change or reset): refuse it at once.
       if (user.sessions_valid_after && issuedAt * 1000 < user.sessions_valid_after.getTime()) throw Unauthorized('tokenInvalid')

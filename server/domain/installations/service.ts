@@ -8,6 +8,7 @@ import { isSeriousAlert } from '../../../shared/rules/status.ts'
 import type { Operator, Installation, InstallationInfo } from '../../../shared/schemas/installation.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import { displayAccess } from '../displays/service.ts'
+import type { RightsCache } from '../auth/rights-cache.ts'
 
 /**
  * Check an operator's payment details (issue 12 §3): the IBAN must pass its mod-97 checksum and be Swiss or
@@ -26,26 +27,53 @@ export function checkOperator(op: Operator): void {
  * Installations and who may do what in them (ARCHITECTURE §4). `requireRole` is the gate every
  * installation-scoped call passes: 404 for an unknown installation, 403 for one the caller has no role in.
  */
-export function createInstallationService({ db }: { db: Db }) {
+export function createInstallationService({ db, rights }: { db: Db; rights?: RightsCache }) {
+  // Rights facts are kept while the rights revision stands (auth/rights-cache.ts); without a cache, read each time.
+  const kept = <T>(key: string, load: () => Promise<T>): Promise<T> => (rights ? rights.get(key, load) : load())
+
   async function roleIn(actor: Actor, installationId: number): Promise<Role | null> {
     if (actor.is_superuser) return 'superuser'
     // A display link reads its own installation only, and never as more than a resident.
     if (actor.display) return actor.display.installation_id === installationId ? 'installation_user' : null
-    const row = await db
-      .selectFrom('installation_users')
-      .select('role')
-      .where('user_id', '=', actor.id)
-      .where('installation_id', '=', installationId)
-      .executeTakeFirst()
-    return row?.role ?? null
+    return kept(`role:${actor.id}:${installationId}`, async () => {
+      const row = await db
+        .selectFrom('installation_users')
+        .select('role')
+        .where('user_id', '=', actor.id)
+        .where('installation_id', '=', installationId)
+        .executeTakeFirst()
+      return row?.role ?? null
+    })
   }
 
   async function requireRole(actor: Actor, installationId: number): Promise<Role> {
-    const exists = await db.selectFrom('installations').select('id').where('id', '=', installationId).executeTakeFirst()
+    const exists = await kept(`installation:${installationId}`, async () => !!(await db.selectFrom('installations').select('id').where('id', '=', installationId).executeTakeFirst()))
     if (!exists) throw NotFound()
     const role = await roleIn(actor, installationId)
     if (!role) throw Forbidden()
     return role
+  }
+
+  /** What `actor` with `role` may see in installation `id`, from the entries, the object tree, stations and cards. */
+  async function resolvedAccess(actor: Actor, id: number, role: Role): Promise<Access> {
+    const [entries, objects, stations, rfids, user] = await Promise.all([
+      db.selectFrom('permissions').select(['object_type', 'object_id', 'level', 'cost', 'overview'])
+        .where('user_id', '=', actor.id).where('installation_id', '=', id).execute(),
+      db.selectFrom('objects').select(['id', 'parent_object_id']).where('installation_id', '=', id).execute(),
+      db.selectFrom('charging_stations').select(['id', 'object_id']).where('installation_id', '=', id).execute(),
+      db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', id).where('active', '=', true).execute(),
+      db.selectFrom('users').select('sessions_valid_after').where('id', '=', actor.id).executeTakeFirst(),
+    ])
+    const resolved = resolveAccess({
+      user_id: actor.id,
+      installation_id: id,
+      role,
+      entries: entries as PermissionEntry[],
+      tree: new Map(objects.map((o) => [o.id, o.parent_object_id])),
+      stations,
+      rfids,
+    })
+    return { ...resolved, sessions_valid_after: user?.sessions_valid_after?.toISOString() ?? null }
   }
 
   function toInstallation(row: { id: number; name: string; timezone: string; currency: string; latitude: number; longitude: number; pay_enabled: boolean; registration_enabled: boolean; operator: Operator | null }, role: Role): Installation {
@@ -107,24 +135,7 @@ export function createInstallationService({ db }: { db: Db }) {
     async access(actor: Actor, id: number): Promise<Access> {
       const role = await requireRole(actor, id)
       if (actor.display) return displayAccess(actor.display.id, id)
-      const [entries, objects, stations, rfids, user] = await Promise.all([
-        db.selectFrom('permissions').select(['object_type', 'object_id', 'level', 'cost', 'overview'])
-          .where('user_id', '=', actor.id).where('installation_id', '=', id).execute(),
-        db.selectFrom('objects').select(['id', 'parent_object_id']).where('installation_id', '=', id).execute(),
-        db.selectFrom('charging_stations').select(['id', 'object_id']).where('installation_id', '=', id).execute(),
-        db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', id).where('active', '=', true).execute(),
-        db.selectFrom('users').select('sessions_valid_after').where('id', '=', actor.id).executeTakeFirst(),
-      ])
-      const resolved = resolveAccess({
-        user_id: actor.id,
-        installation_id: id,
-        role,
-        entries: entries as PermissionEntry[],
-        tree: new Map(objects.map((o) => [o.id, o.parent_object_id])),
-        stations,
-        rfids,
-      })
-      return { ...resolved, sessions_valid_after: user?.sessions_valid_after?.toISOString() ?? null }
+      return kept(`access:${actor.id}:${actor.is_superuser}:${id}`, () => resolvedAccess(actor, id, role))
     },
 
     /**
@@ -155,7 +166,7 @@ export function createInstallationService({ db }: { db: Db }) {
 
     /** Installation facts the device side needs (time zone, position). */
     async describe(id: number) {
-      return db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', id).executeTakeFirstOrThrow()
+      return kept(`describe:${id}`, () => db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', id).executeTakeFirstOrThrow())
     },
   }
 }

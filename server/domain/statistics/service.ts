@@ -308,14 +308,14 @@ export function createStatisticsService({ db, installations, rollups = process.e
    * the high and low prices of the tariff in force on its local date, or all of it at the flat price. The
    * direct path (`rollups: false`) prices every 15-minute meter row instead; both give the same sums.
    */
-  function pricedBuckets(scope: Scope, q: StatisticsQuery, src: Source, defs: SeriesDef[]) {
+  function pricedBuckets(scope: Scope, q: StatisticsQuery, src: Source, defs: SeriesDef[], perBucket?: RawBuilder<unknown>) {
     const e = (t: CostMeter) => sql.ref(`e_${t}`)
     const h = (t: CostMeter) => sql.ref(`h_${t}`)
     const sums = COST_METERS.flatMap((t) => [
       sql`coalesce(sum(a.energy_in_kwh) filter (where ${type(t)}), 0) as ${e(t)}`,
       ...(src === 'measurements_15m' ? [] : [sql`coalesce(sum(a.energy_in_high_kwh) filter (where ${type(t)}), 0) as ${h(t)}`]),
     ])
-    const energy = sql`select a.bucket, ${sql.join(sums)} ${from(scope, q, src, false)} and mt.meter_type in ('main_power', 'charging_station') group by a.bucket`
+    const energy = perBucket ?? sql`select a.bucket, ${sql.join(sums)} ${from(scope, q, src, false)} and mt.meter_type in ('main_power', 'charging_station') group by a.bucket`
     const flat = sql`(${!!q.flat} or t.flat) and t.flat_rappen_per_kwh is not null`
     // Grid energy at the day's purchase price (docs/zev-method.md), station energy at the charging tariff.
     const cost = (m: CostMeter) =>
@@ -338,12 +338,12 @@ export function createStatisticsService({ db, installations, rollups = process.e
   }
 
   /** The `cagg` relation: cost columns `v<i>` per bucket `start` of `key` (or one row when `key` is null). */
-  function costAggregate(scope: Scope, q: StatisticsQuery, src: Source, defs: SeriesDef[], key: RawBuilder<unknown> | null) {
+  function costAggregate(scope: Scope, q: StatisticsQuery, src: Source, defs: SeriesDef[], key: RawBuilder<unknown> | null, perBucket?: RawBuilder<unknown>) {
     if (!rollups) {
       const costs = columns(defs, isCost)
       return key ? sql`select ${key} as start, ${sql.join(costs)} ${from(scope, q, src, true)} group by 1` : sql`select ${sql.join(costs)} ${from(scope, q, src, true)}`
     }
-    const p = pricedBuckets(scope, q, src, defs)
+    const p = pricedBuckets(scope, q, src, defs, perBucket)
     return key
       ? sql`select ${key} as start, ${sql.join(p.columns)} from (${p.energy}) a ${p.price} group by 1`
       : sql`select ${sql.join(p.columns)} from (${p.energy}) a ${p.price}`
@@ -358,6 +358,11 @@ export function createStatisticsService({ db, installations, rollups = process.e
     const { src, costSrc } = sources(scope, q, defs)
     const key = (s: Source) => bucketKey(q.granularity, scope.tz, s)
     const plain = columns(defs, (d) => !isCost(d))
+    // 15-minute buckets from the 15-minute rows: `agg` already groups by bucket, so it also sums the cost
+    // meters' energy and the costs are priced from it, instead of a second scan of the rows (issue 11).
+    const costFromAgg = rollups && costSrc === 'measurements_15m' && src === costSrc && q.granularity === 'fifteen_minutes'
+    if (costFromAgg) plain.push(...COST_METERS.map((t) => sql`coalesce(sum(a.energy_in_kwh) filter (where ${type(t)}), 0) as ${sql.ref(`e_${t}`)}`))
+    const perBucket = costFromAgg ? sql`select agg.start as bucket, ${sql.join(COST_METERS.map((t) => sql.ref(`agg.e_${t}`)))} from agg` : undefined
     const outer = defs.map((d, i) => {
       const ref = sql.ref(`${isCost(d) ? 'cagg' : 'agg'}.v${i}`)
       const v = d.kind === 'last' ? sql`${ref}` : sql`coalesce(${ref}, 0)`
@@ -365,12 +370,13 @@ export function createStatisticsService({ db, installations, rollups = process.e
         ? sql`${v} / (extract(epoch from (lead(b.start, 1, ${q.end}::timestamptz) over (order by b.start) - b.start)) / 3600.0) as ${sql.ref(`v${i}`)}`
         : sql`${v} as ${sql.ref(`v${i}`)}`
     })
+    // The rollup path reads only the SQL label: a timestamptz column would be parsed into a Date per bucket.
     const { rows } = await sql<Record<string, unknown> & { start: Date; label: string }>`
       with b as (${bucketSeries(q.granularity, q.start, q.end, scope.tz)}),
       agg as (select ${key(src)} as start ${plain.length ? sql`, ${sql.join(plain)}` : sql``}
         ${from(scope, q, src, false)} group by 1)
-      ${costSrc ? sql`, cagg as (${costAggregate(scope, q, costSrc, defs, key(costSrc))})` : sql``}
-      select b.start, ${localLabel(sql`b.start`, scope.tz)} as label ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
+      ${costSrc ? sql`, cagg as (${costAggregate(scope, q, costSrc, defs, key(costSrc), perBucket)})` : sql``}
+      select ${localLabel(sql`b.start`, scope.tz)} as label ${rollups ? sql`` : sql`, b.start`} ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
       from b left join agg on agg.start = b.start ${costSrc ? sql`left join cagg on cagg.start = b.start` : sql``}
       order by b.start`.execute(db)
     const out: Record<string, StateBucket[]> = {}
