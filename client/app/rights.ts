@@ -19,6 +19,8 @@ export const GUARDED_SCREENS = {
   rates: mayReadRates,
   /** Management → Reports (SPEC §6: admins manage reports). */
   reports: (a: Access) => isAdmin(a.role),
+  /** Management → Legal texts (issue 13 §6): superusers publish terms and privacy policy for everyone. */
+  legal: (a: Access) => a.role === 'superuser',
 } as const satisfies Record<string, (a: Access) => boolean>
 
 export type GuardedScreen = keyof typeof GUARDED_SCREENS
