@@ -50,7 +50,7 @@ test('a superuser publishes new terms; a resident is asked to read and accept th
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click()
 
   const form = page.getByRole('form', { name: 'Publish a new version' })
-  await form.getByLabel('Version').fill('2026-12-01-e2e')
+  await form.getByLabel('Version', { exact: true }).fill('2026-12-01-e2e')
   await form.getByLabel('Text in English').fill('Terms of use, e2e edition.\n\n1. Be kind to the chargers.')
   await form.getByLabel('Text in Italian').fill('')
   await form.getByRole('button', { name: 'Publish' }).click()
