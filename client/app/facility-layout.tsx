@@ -30,6 +30,7 @@ const PricingPage = lazy(() => import('../features/pricing/pricing-page.tsx'))
 const RatesPage = lazy(() => import('../features/rates/rates-page.tsx'))
 const ReportsPage = lazy(() => import('../features/reports/reports-page.tsx'))
 const DisplaysPage = lazy(withNamespaces(() => import('../features/power/displays-page.tsx'), ['power']))
+const LegalPage = lazy(() => import('../features/legal/legal-page.tsx'))
 const OverviewPage = lazy(() => import('../features/overview/overview-page.tsx'))
 const InstallationViewPage = lazy(() => import('../features/installation-view/installation-view-page.tsx'))
 const SupportPage = lazy(withNamespaces(() => import('../features/support/support-page.tsx'), ['support']))
@@ -169,6 +170,11 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
           <Route path={patterns.displays}>
             <Guard installation={installation} screen="displays">
               <DisplaysPage installation={installation} />
+            </Guard>
+          </Route>
+          <Route path={patterns.legal}>
+            <Guard installation={installation} screen="legal">
+              <LegalPage installation={installation} />
             </Guard>
           </Route>
           <Route path={patterns.overview}>

@@ -21,6 +21,8 @@ export const GUARDED_SCREENS = {
   reports: (a: Access) => isAdmin(a.role),
   /** Management → Display links (issue 15 §1: admins create and revoke them). */
   displays: (a: Access) => isAdmin(a.role),
+  /** Management → Legal texts (issue 13 §6): superusers publish terms and privacy policy for everyone. */
+  legal: (a: Access) => a.role === 'superuser',
 } as const satisfies Record<string, (a: Access) => boolean>
 
 export type GuardedScreen = keyof typeof GUARDED_SCREENS

@@ -10,6 +10,7 @@ import { useRights } from './use-rights.ts'
 import { paths, switchFacilityPath } from './paths.ts'
 import { LanguageSelect } from '../components/language-select.tsx'
 import { cx } from '../components/ui.tsx'
+import { LegalReminder } from './legal-reminder.tsx'
 
 // Its own chunk: it brings the live store, which stays out of the Login route's bundle.
 const OfflineBanner = lazy(() => import('./offline-banner.tsx'))
@@ -111,6 +112,7 @@ export function Shell({ installationId, installation, children }: ShellProps) {
               <OfflineBanner installation={installation} />
             </Suspense>
           ) : null}
+          <LegalReminder installationId={installationId} />
           {children}
         </main>
       </div>
@@ -191,6 +193,7 @@ function ManagementLinks({ installation }: { installation: Installation }) {
       {rights.mayOpen('rates') ? <NavLink href={paths.rates(installation.id)}>{t('nav.rates')}</NavLink> : null}
       {rights.mayOpen('reports') ? <NavLink href={paths.reports(installation.id)}>{t('nav.reports')}</NavLink> : null}
       {rights.mayOpen('displays') ? <NavLink href={paths.displays(installation.id)}>{t('nav.displays')}</NavLink> : null}
+      {rights.mayOpen('legal') ? <NavLink href={paths.legal(installation.id)}>{t('nav.legal')}</NavLink> : null}
     </>
   )
 }

@@ -11,8 +11,20 @@ import { Forbidden } from '../lib/errors.ts'
 /** POST /api/cockpit/legal body: the document and the version the user accepts. */
 export const LegalAccept = z.object({ document: z.string().trim().min(1).max(40), version: z.string().trim().min(1).max(40) })
 
-/** A legal document's current version, its title in the caller's language and when the caller accepted it (ISO) or null. */
-const LegalStatus = z.object({ document: z.string(), version: z.string(), title: z.string(), accepted_at: z.string().nullable() })
+/** A legal document's current version: title and text in the caller's language, when it was published (ISO). */
+const LegalText = z.object({ document: z.string(), version: z.string(), title: z.string(), text: z.string(), published_at: z.string() })
+
+/** {@link LegalText} and when the caller accepted this version (ISO) or null. */
+const LegalStatus = LegalText.extend({ accepted_at: z.string().nullable() })
+
+/** A document's text in each UI language (issue 13 §6): all four are required, up to 100,000 characters each. */
+const LegalTexts = z.object({ en: z.string().trim().min(1).max(100_000), de: z.string().trim().min(1).max(100_000), fr: z.string().trim().min(1).max(100_000), it: z.string().trim().min(1).max(100_000) })
+
+/** POST /api/cockpit/legal/versions body: the document, a new version label (e.g. a date) and its texts. */
+export const LegalPublish = z.object({ document: z.enum(['terms', 'privacy']), version: z.string().trim().min(1).max(40).regex(/^[\w.-]+$/), texts: LegalTexts })
+
+/** A published version with its four texts, when and by whom (e-mail, or null) it was published. */
+const LegalVersion = z.object({ document: z.string(), version: z.string(), texts: LegalTexts, published_at: z.string(), published_by: z.string().nullable() })
 
 /** One mail of the outbox (superusers): state, attempts, next attempt and last error; times ISO. */
 const OutboxMail = z.object({
@@ -29,7 +41,8 @@ const OutboxMail = z.object({
 })
 
 /**
- * SPEC §7 GET, POST /cockpit/legal (signed in) and GET /cockpit/countries (limit, offset),
+ * SPEC §7 GET, POST /cockpit/legal (signed in), GET /cockpit/legal/texts (public), GET and POST
+ * /cockpit/legal/versions (superusers publish new versions, issue 13 §6), GET /cockpit/countries (limit, offset),
  * /cockpit/countries/{country}/cities (public lookups for the registration form); GET /cockpit/mail/outbox
  * (superusers: the mail outbox's state, not in SPEC §7).
  */
@@ -41,6 +54,17 @@ export function legalRoutes(fastify: FastifyInstance, domain: Domain) {
   app.post('/cockpit/legal', { schema: { summary: 'Accept a version of a legal document', body: LegalAccept, response: { 200: z.array(LegalStatus) } } }, async (req) => {
     const actor = await actorOf(domain, req)
     return domain.legal.accept(actor, req.body.document, req.body.version, pickLang(req.headers['accept-language']))
+  })
+  // Issue 13 §6: the texts are readable before "Accept" (registration, signed out) and published by superusers.
+  app.get('/cockpit/legal/texts', { schema: { summary: 'The current legal documents with their text in the request language (public, for registration)', security: [], response: { 200: z.array(LegalText) } } }, async (req) =>
+    domain.legal.texts(pickLang(req.headers['accept-language'])),
+  )
+  app.get('/cockpit/legal/versions', { schema: { summary: 'Every published version of the legal documents with their texts (superusers)', security: superusersOnly, response: { 200: z.array(LegalVersion) } } }, async (req) =>
+    domain.legal.versions(await actorOf(domain, req)),
+  )
+  app.post('/cockpit/legal/versions', { schema: { summary: 'Publish a new version of a legal document; everyone is asked to accept it again (superusers)', security: superusersOnly, body: LegalPublish, response: { 201: LegalVersion } } }, async (req, reply) => {
+    const actor = await actorOf(domain, req)
+    return reply.code(201).send(await domain.legal.publish(actor, req.body))
   })
   // The mail outbox for superusers (issue 3 §7): state, attempts, next attempt and last error, newest first.
   app.get('/cockpit/mail/outbox', { schema: { summary: 'The mail outbox, newest first (superusers)', security: superusersOnly, querystring: ListQuery, response: { 200: Page(OutboxMail) } } }, async (req) => {

@@ -12,6 +12,14 @@ const InstallationParams = z.object({ installationId: Id })
 const ReportParams = z.object({ installationId: Id, reportId: Id })
 
 /**
+ * A report's output directory (SPEC §3): a relative path of folder names (letters, digits, ".", "_",
+ * "-") separated by "/", e.g. "exports/heat". Never absolute, never "." or "..", no drive letter or
+ * backslash, so it cannot name a place outside the folder it is meant to be read under (issue 13 §9).
+ */
+export const OutputDirectory = Text(500).regex(/^(?!\.{1,2}(?:\/|$))[A-Za-z0-9._-]+(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._-]+)*$/)
+  .describe('Relative folder path, e.g. "exports/heat"')
+
+/**
  * A report (SPEC §3): name, report_type (zev, electrical, water, heat), year, recipients (e-mail
  * addresses), output_directory, intervals (d, w, m, q, s, y), show_deltas, language (fallback for
  * recipients without an account: en, de, fr, it).
@@ -21,7 +29,7 @@ export const ReportFields = z.object({
   report_type: z.enum(['zev', 'electrical', 'water', 'heat']),
   year: z.number().int().min(2000).max(2100).nullable(),
   recipients: z.array(z.email().max(254)).max(50),
-  output_directory: Text(500).nullable(),
+  output_directory: OutputDirectory.nullable(),
   intervals: z.array(z.enum(INTERVALS)),
   show_deltas: z.boolean(),
   language: z.enum(['en', 'de', 'fr', 'it']),

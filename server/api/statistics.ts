@@ -28,13 +28,14 @@ export const StatisticsQuerySchema = z.object({
 
 const InstallationParams = z.object({ installationId: Id })
 const ObjectParams = z.object({ installationId: Id, objectId: Id })
-const TypedParams = z.object({ installationId: Id, objectType: z.enum(['object', 'charging_station']), objectId: Id })
+const TypedParams = z.object({ installationId: Id, objectType: z.enum(['object', 'charging_station', 'meter']).describe('object, charging_station or meter (one meter, issue 13 §7)'), objectId: Id })
+const MeterRef = z.object({ id: z.number().int(), name: z.string(), meter_type: z.string() }).describe('The meter of a …/meter/{meter_id} answer')
 const SectionParams = z.object({ installationId: Id, objectType: z.enum(['electrical', 'water', 'heat', 'charging_station']) })
 
 /**
  * GET /api/statistics/{installation_id} and its sub-paths (SPEC §7): /totals, /flow, /battery/states,
  * /heat/{object_id}, /water/{object_id}, /object/charging_stations, /{object_type} (electrical, water,
- * heat, charging_station) and /{object_type}/{object_id} (object, charging_station). Rights and shapes:
+ * heat, charging_station) and /{object_type}/{object_id} (object, charging_station, meter). Rights and shapes:
  * server/domain/statistics/service.ts.
  */
 export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
@@ -76,9 +77,10 @@ export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
       ? domain.statistics.perStation(actor, installationId, req.query)
       : domain.statistics.section(actor, installationId, objectType, req.query)
   })
-  app.get(`${base}/:objectType/:objectId`, schema('Series of an object or a charging station', TypedParams, StatisticsAnswer), async (req) => {
+  app.get(`${base}/:objectType/:objectId`, schema('Series of an object, a charging station or one meter', TypedParams, StatisticsAnswer.extend({ meter: MeterRef.optional() })), async (req) => {
     const { installationId, objectType, objectId } = req.params
     const actor = await actorOf(domain, req)
+    if (objectType === 'meter') return domain.statistics.meter(actor, installationId, objectId, req.query)
     return objectType === 'object'
       ? domain.statistics.ofObject(actor, installationId, objectId, req.query, 'all')
       : domain.statistics.station(actor, installationId, objectId, req.query)

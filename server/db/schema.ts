@@ -316,6 +316,16 @@ export interface AuthFailuresTable {
   at: TsDefault
 }
 
+/** A published version of a legal document (migration 0125): its text per UI language. */
+export interface LegalVersionsTable {
+  id: Generated<number>
+  document: string
+  version: string
+  texts: Json<Record<'en' | 'de' | 'fr' | 'it', string>>
+  published_at: TsDefault
+  published_by: number | null
+}
+
 /** Legal acceptance (migration 0012): one row per user, document and version. */
 export interface LegalAcceptancesTable {
   id: Generated<number>
@@ -562,6 +572,7 @@ export interface Database {
   device_changes: DeviceChangesTable
   password_reset_tokens: PasswordResetTokensTable
   legal_acceptances: LegalAcceptancesTable
+  legal_versions: LegalVersionsTable
   auth_failures: AuthFailuresTable
   support_tickets: SupportTicketsTable
   support_messages: SupportMessagesTable

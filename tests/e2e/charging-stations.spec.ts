@@ -27,6 +27,9 @@ test('an admin manages the timers of a station in its Timer tab and reads its jo
   const tabs = page.getByRole('tablist', { name: 'Station pages' })
   await expect(tabs.getByRole('tab', { name: 'Status', selected: true })).toBeVisible()
   await expect(page.getByRole('tabpanel').getByRole('article')).toBeVisible()
+  // Issue 13 §8: the status code is named in words, not as the raw constant.
+  await expect(page.getByRole('tabpanel')).toContainText(/Status code: \d+ \([A-Z][a-z]/)
+  await expect(page.getByRole('tabpanel')).not.toContainText(/[A-Z]+_[A-Z_]+/)
 
   // Keyboard: the arrow key moves to the Timer tab.
   await tabs.getByRole('tab', { name: 'Status' }).focus()
@@ -71,6 +74,17 @@ test('an admin manages the timers of a station in its Timer tab and reads its jo
   await page.getByText('Show the figures').click()
   await expect(page.getByRole('tabpanel').getByRole('table')).toContainText('kWh')
   await expect(page.getByRole('tabpanel')).toContainText(/Energy charged: \d/)
+  // Issue 13 §8: each chart names its unit and has a value axis in it and dates in the user's format under the bars.
+  const energyChart = page.getByRole('figure', { name: 'Energy (kWh)' })
+  await expect(energyChart).toBeVisible()
+  await expect(energyChart.getByTestId('axis-bars')).toContainText(/0 kWh/)
+  await expect(energyChart.getByTestId('axis-bars')).toContainText(/\d{2}[./]\d{2}/)
+  await expect(page.getByRole('figure', { name: 'Average power (kW)' })).toContainText(/\d kW/)
+  // A year before the 30 backfilled days has no charging: the tab says so and what to do, not a blank area.
+  await page.getByLabel('Period').selectOption('year')
+  await page.getByRole('button', { name: 'Previous' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'No charging in this period.' })).toContainText('Choose an earlier period')
+  await expect(page.getByRole('figure')).toHaveCount(0)
 
   await tabs.getByRole('tab', { name: 'Management' }).click()
   await expect(page.getByLabel('Charging mode')).toHaveValue('timer')

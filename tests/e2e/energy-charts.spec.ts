@@ -108,3 +108,33 @@ test('an admin sees Tremor bars and KPI cards, the flow meter and the battery ch
   await expect(page.getByTestId('line-chart').locator('canvas').first()).toBeVisible()
   await page.screenshot({ path: 'test-results/energy-charts-battery.png', fullPage: true })
 })
+
+test("the installation view opens a meter's and a flat's own charts in the period last looked at (issue 13 §7)", async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  const sidebar = page.getByRole('navigation', { name: 'Sidebar' })
+  await sidebar.getByRole('link', { name: 'Charts', exact: true }).click()
+  await page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Month' }).click()
+  await expect(page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true')
+
+  await sidebar.getByRole('link', { name: 'Installation view', exact: true }).click()
+  await page.getByRole('link', { name: 'Charts of Heat apartment 1' }).click()
+  await expect(page).toHaveURL(/\/charts\?meter=\d+&period=month&date=\d{4}-\d{2}-\d{2}$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Heat apartment 1' })).toBeVisible()
+  await expect(page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true')
+  // Only this meter's heat: one chart in kWh, no facility series (consumption, grid, PV).
+  await expect(page.getByRole('region', { name: 'Heating (kWh)' })).toBeVisible()
+  const totals = page.getByRole('list', { name: 'Totals' })
+  await expect(totals.getByRole('listitem')).toHaveCount(1)
+  await expect(totals).toContainText(/Heating\s*[\d,.]+ kWh/)
+
+  await page.goBack()
+  await page.getByRole('link', { name: 'Charts of Apartment 1' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Apartment 1' })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Totals' })).toContainText('Electricity')
+  await expect(page.getByRole('list', { name: 'Totals' })).toContainText('Cold water')
+  await expect(page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true')
+
+  await page.getByRole('link', { name: 'Charts of the whole facility (same period)' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Charts' })).toBeVisible()
+  await expect(page.getByRole('group', { name: 'Period' }).getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true')
+})

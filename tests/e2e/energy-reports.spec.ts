@@ -26,6 +26,12 @@ test('an admin creates a monthly report, sends it now and deletes it after confi
   await form.getByRole('button', { name: 'Save' }).click()
   await expect(form.getByText('The field is not a valid email address')).toBeVisible()
   await form.getByLabel('Recipients', { exact: true }).fill('caretaker@example.org')
+  // Issue 13 §9: the year and output directory of SPEC §3/§7 are in the form and on the card.
+  await form.getByLabel('Year', { exact: true }).fill('2025')
+  await form.getByLabel('Output directory').fill('../outside')
+  await form.getByRole('button', { name: 'Save' }).click()
+  await expect(form.getByLabel('Output directory')).toHaveAttribute('aria-invalid', 'true')
+  await form.getByLabel('Output directory').fill('exports/water')
   await form.getByLabel('Quarterly').check()
   await form.getByLabel('Show changes to the previous period').check()
   await form.getByRole('button', { name: 'Save' }).click()
@@ -33,6 +39,7 @@ test('an admin creates a monthly report, sends it now and deletes it after confi
   const card = page.getByRole('article', { name: 'Water monthly' })
   await expect(card).toContainText('Water report · Monthly, Quarterly · Show changes to the previous period')
   await expect(card).toContainText('caretaker@example.org')
+  await expect(card).toContainText('Year: 2025 · Output directory: exports/water')
   await card.getByRole('button', { name: 'Send Water monthly now' }).click()
   await expect(page.getByText('The report has been queued for sending.')).toBeVisible()
 
@@ -40,4 +47,9 @@ test('an admin creates a monthly report, sends it now and deletes it after confi
   await page.getByRole('alertdialog', { name: 'Delete the report Water monthly?' }).getByRole('button', { name: 'Delete' }).click()
   await expect(page.getByRole('article', { name: 'Water monthly' })).toHaveCount(0)
   await expect(page.getByText('No reports yet.')).toBeVisible()
+
+  // The ZEV report is listed with the others and opens on screen.
+  await page.getByRole('region', { name: 'ZEV report' }).getByRole('link', { name: 'Open the ZEV report' }).click()
+  await expect(page).toHaveURL(/\/charts\?kind=zev&period=month$/)
+  await expect(page.getByRole('heading', { name: 'ZEV allocation' })).toBeVisible()
 })

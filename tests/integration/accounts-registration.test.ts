@@ -70,10 +70,12 @@ describe('legal and countries', () => {
   it('records acceptance per user and version', async () => {
     const token = await login(app, 'user@example.com')
     const before = await api().get('/api/cockpit/legal').set(auth(token)).set('Accept-Language', 'de').expect(200)
-    expect(before.body).toEqual([
+    expect(before.body).toMatchObject([
       { document: 'terms', version: '2025-04-01', title: 'Nutzungsbedingungen', accepted_at: null },
       { document: 'privacy', version: '2025-04-01', title: 'Datenschutzerklärung', accepted_at: null },
     ])
+    // The text itself comes along (issue 13 §6), in the caller's language.
+    expect(before.body[0].text).toMatch(/^Nutzungsbedingungen des Cockpit-Portals/)
     const after = await api().post('/api/cockpit/legal').set(auth(token)).send({ document: 'terms', version: '2025-04-01' }).expect(200)
     expect(after.body[0].accepted_at).toMatch(/^\d{4}-/)
     expect(after.body[1].accepted_at).toBeNull()

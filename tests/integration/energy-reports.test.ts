@@ -100,3 +100,19 @@ describe('dispatch and schedule', () => {
     expect(stored.body.results.find((r: { report_type: string }) => r.report_type === 'electrical').last_runs).toEqual({ m: '2026-05-31T22:00:00.000Z' })
   })
 })
+
+describe('year and output directory (issue 13 §9)', () => {
+  it('keeps the year and a relative output directory; refuses a directory that leaves its folder', async () => {
+    const created = await api().post(`${base()}/`).set(auth(tokens.admin)).send({ ...report, name: 'Yearly heat', report_type: 'heat', year: 2025, output_directory: 'exports/heat' }).expect(201)
+    expect(created.body).toMatchObject({ year: 2025, output_directory: 'exports/heat' })
+    for (const bad of ['../../etc', '/var/lib', 'exports/../../x', 'C:\\reports', 'a//b']) {
+      const r = await api().patch(`${base()}/${created.body.id}/`).set(auth(tokens.admin)).send({ output_directory: bad }).expect(400)
+      expect(r.body.output_directory, bad).toHaveLength(1)
+    }
+    expect((await api().get(`${base()}/${created.body.id}/`).set(auth(tokens.admin)).expect(200)).body.output_directory).toBe('exports/heat')
+    // Dispatch without a year sends the report's own year: a mail for 2025, not the current year.
+    await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: created.body.id }).expect(202)
+    expect((await outbox()).some((m) => m.subject.includes('2025-01-01'))).toBe(true)
+    await api().delete(`${base()}/${created.body.id}/`).set(auth(tokens.admin)).expect(204)
+  })
+})

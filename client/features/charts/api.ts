@@ -76,3 +76,22 @@ export function fetchFlow(installationId: number, range: RangeQuery, signal?: Ab
 export function fetchBatteryStates(installationId: number, range: RangeQuery, signal?: AbortSignal): Promise<BatteryStates> {
   return apiFetch<BatteryStates>(`/api/statistics/${installationId}/battery/states?${query(range, false)}`, { signal })
 }
+
+/** What a scoped chart shows (issue 13 §7): one meter, or one object (a flat) with its meters. */
+export interface ChartScope {
+  kind: 'meter' | 'object'
+  id: number
+}
+
+/**
+ * GET /api/statistics/{id}/meter/{meter_id} (one meter's series, with the meter's name) or
+ * …/object/{object_id} (a flat's electricity, heat, water and stations), kW series included.
+ */
+export function fetchScoped(installationId: number, scope: ChartScope, range: RangeQuery, signal?: AbortSignal): Promise<Statistics & { meter?: { id: number; name: string; meter_type: string } }> {
+  return apiFetch(`/api/statistics/${installationId}/${scope.kind}/${scope.id}?${query(range, scope.kind === 'meter')}`, { signal })
+}
+
+/** GET …/objects/{id}: the object's description (a flat's name) for the scoped chart's heading. */
+export async function fetchObjectName(installationId: number, objectId: number, signal?: AbortSignal): Promise<string> {
+  return (await apiFetch<{ description: string }>(`/api/cockpit/installations/${installationId}/objects/${objectId}`, { signal })).description
+}

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import './charts.css'
 import { useTranslation } from 'react-i18next'
+import { useSearch } from 'wouter'
 // Tremor's KPI pieces by their own modules: the package index pulls every component, charts (recharts)
 // included, into this chunk; the bars load recharts only when drawn (bar-chart.tsx).
 import type { Card as TremorCard, Metric as TremorMetric, Text as TremorText } from '@tremor/react'
@@ -14,6 +15,8 @@ import { useFormats } from '../../components/use-formats.ts'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevData } from './api.ts'
 import { ZevReport } from './zev-report.tsx'
+import ScopedCharts from './scoped-charts.tsx'
+import { rememberPeriod } from '../../components/chart-period.ts'
 import { availableKinds, buildingFlow, CHART_KINDS, isLineSeries, timeWeightedAverage, upTo, type ChartKind } from './kinds.ts'
 import { PinButton } from '../../components/pin-button.tsx'
 import { paths } from '../../app/paths.ts'
@@ -54,6 +57,18 @@ async function fetchKind(installationId: number, def: (typeof CHART_KINDS)[numbe
  * every bucket in a table, so the screen works without seeing the chart.
  */
 export default function ChartsPage({ installation }: { installation: Installation }) {
+  // A meter or flat opened from the installation view (issue 13 §7) has charts of its own; the key
+  // remounts the page when a link changes only the query, so each view reads its address afresh.
+  const search = useSearch()
+  const q = new URLSearchParams(search)
+  const meter = Number(q.get('meter'))
+  const object = Number(q.get('object'))
+  if (Number.isInteger(meter) && meter > 0) return <ScopedCharts key={`m${meter}`} installation={installation} scope={{ kind: 'meter', id: meter }} />
+  if (Number.isInteger(object) && object > 0) return <ScopedCharts key={`o${object}`} installation={installation} scope={{ kind: 'object', id: object }} />
+  return <FacilityCharts key={search} installation={installation} />
+}
+
+function FacilityCharts({ installation }: { installation: Installation }) {
   const { t } = useTranslation('charts')
   const { t: tc } = useTranslation()
   useDocumentTitle(t('title'))
@@ -68,6 +83,8 @@ export default function ChartsPage({ installation }: { installation: Installatio
   const [kinds, setKinds] = useState<ChartKind[] | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const range = useMemo(() => periodRange(period, date, tz), [period, date, tz])
+  // The installation view opens meters and flats in this period (issue 13 §7).
+  useEffect(() => rememberPeriod({ period, date: range.date }), [period, range.date])
   const def = CHART_KINDS.find((k) => k.key === kind)!
 
   useEffect(() => {

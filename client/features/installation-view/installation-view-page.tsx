@@ -6,11 +6,13 @@ import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { paths } from '../../app/paths.ts'
+import { chartsQuery } from '../../components/chart-period.ts'
 import { fetchMeters, fetchObjects, type MeterView, type ObjectNode } from './api.ts'
 
 /**
  * Installation view (SPEC §2): the object hierarchy the caller may read, each node with its meters
- * (today's figure) and charging stations, linking to the charts and the Power page.
+ * (today's figure) and charging stations. A meter opens its own charts, a flat with meters the flat's
+ * charts (issue 13 §7), in the chart period last looked at; a station opens the Power page.
  */
 export default function InstallationViewPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('installation-view')
@@ -69,14 +71,21 @@ function Node({ node, installationId, meters, level }: { node: ObjectNode; insta
   return (
     <li>
       <section aria-labelledby={`obj-${node.id}`} className="rounded-2xl border border-slate-200 bg-white p-3 shadow-sm sm:p-4">
-        <Heading id={`obj-${node.id}`} className="text-base font-semibold text-slate-900">
-          {node.description}
-        </Heading>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <Heading id={`obj-${node.id}`} className="text-base font-semibold text-slate-900">
+            {node.description}
+          </Heading>
+          {all.length ? (
+            <Link href={`${paths.charts(installationId)}${chartsQuery({ object: node.id })}`} className="text-sm text-brand-700 underline">
+              {t('objectCharts', { name: node.description })}
+            </Link>
+          ) : null}
+        </div>
         {all.length ? (
           <ul aria-label={t('meters')} className="mt-2 space-y-1 text-sm">
             {all.map((m) => (
               <li key={m.id} className="flex flex-wrap justify-between gap-2">
-                <Link href={paths.charts(installationId)} className="text-brand-700 underline">
+                <Link href={`${paths.charts(installationId)}${chartsQuery({ meter: m.id })}`} className="text-brand-700 underline" aria-label={t('meterCharts', { name: m.name })}>
                   {m.name}
                 </Link>
                 <span className="tabular-nums text-slate-700">

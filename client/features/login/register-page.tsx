@@ -4,7 +4,8 @@ import { Link, useSearch } from 'wouter'
 import { useTranslation } from 'react-i18next'
 import { AuthFrame } from './auth-frame.tsx'
 import { TextField } from '../../components/text-field.tsx'
-import { canRegister, register } from './reset-api.ts'
+import { canRegister, fetchLegalTexts, register } from './reset-api.ts'
+import { LegalTextDialog, type LegalDocText } from '../../components/legal-text-dialog.tsx'
 import { paths } from '../../app/paths.ts'
 import { currentLanguage } from '../../i18n/index.ts'
 import { errorMessage, fieldErrors } from '../../api/errors.ts'
@@ -29,7 +30,16 @@ export default function RegisterPage() {
   const [failure, setFailure] = useState<string | null>(null)
   const [done, setDone] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [legal, setLegal] = useState<LegalDocText[]>([])
+  const [reading, setReading] = useState<LegalDocText | null>(null)
   useDocumentTitle(t('registerTitle'))
+
+  // The texts to read before accepting (issue 13 §6); without them the checkbox still works.
+  useEffect(() => {
+    const ctl = new AbortController()
+    fetchLegalTexts(ctl.signal).then(setLegal, () => undefined)
+    return () => ctl.abort()
+  }, [tc])
   const loginHref = valid ? `${paths.login}?installation=${installation}` : paths.login
 
   useEffect(() => {
@@ -97,8 +107,19 @@ export default function RegisterPage() {
                 aria-invalid={errors.terms ? true : undefined} aria-describedby={errors.terms ? 'register-terms-error' : undefined} />
               <span>{t('acceptTerms')}</span>
             </label>
+            {legal.length ? (
+              <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 pl-6 text-sm text-slate-600">
+                <span>{t('readTerms')}</span>
+                {legal.map((d) => (
+                  <button key={d.document} type="button" className="text-brand-700 underline" onClick={() => setReading(d)}>
+                    {d.title}
+                  </button>
+                ))}
+              </p>
+            ) : null}
             {errors.terms ? <p id="register-terms-error" className="mt-1 text-sm text-red-700">{errors.terms}</p> : null}
           </div>
+          <LegalTextDialog doc={reading} onClose={() => setReading(null)} />
           <button type="submit" className="btn-primary w-full py-2.5" disabled={busy}>{busy ? t('registering') : t('register')}</button>
         </form>
       )}

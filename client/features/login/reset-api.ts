@@ -1,3 +1,4 @@
+import type { LegalDocText } from '../../components/legal-text-dialog.tsx'
 import { apiFetch } from '../../api/http.ts'
 
 /**
@@ -50,4 +51,9 @@ export function register(installation: number, body: { email: string; first_name
 /** POST /api/users/user-verification/ {token}; ApiError 404 when the link has expired or was used. */
 export function verifyAddress(token: string, signal?: AbortSignal): Promise<{ detail: string }> {
   return apiFetch('/api/users/user-verification/', { method: 'POST', auth: false, body: { token }, signal })
+}
+
+/** GET /api/cockpit/legal/texts (public): the current terms and privacy policy in the UI language, to read before accepting (issue 13 §6). */
+export function fetchLegalTexts(signal?: AbortSignal): Promise<LegalDocText[]> {
+  return apiFetch('/api/cockpit/legal/texts', { auth: false, signal })
 }

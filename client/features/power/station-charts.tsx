@@ -5,6 +5,7 @@ import { errorMessage } from '../../api/errors.ts'
 import { localDate, periodRange, PERIODS, type Period } from '../../../shared/rules/granularity.ts'
 import type { Formats } from '../../components/use-formats.ts'
 import { Loading, Notice } from '../../components/ui.tsx'
+import { AxisBars } from '../../components/axis-bars.tsx'
 
 interface Answer {
   series: Record<string, { start: string; value: number }[]>
@@ -12,8 +13,10 @@ interface Answer {
 
 /**
  * The charts tab of a station (SPEC §2): energy charged (kWh) and average power (kW) per bucket for a
- * day, week, month or year (SPEC §9 granularities), with previous/next navigation. Bars are drawn in
- * SVG; the same figures are in a table for screen readers and keyboard users.
+ * day, week, month or year (SPEC §9 granularities), with previous/next navigation. Each chart has a
+ * value axis with its unit and a time axis in the user's date format (issue 13 §8); a period without
+ * charging says so and what to do instead of drawing nothing. The same figures are in a table for
+ * screen readers and keyboard users.
  */
 export function StationCharts({ installationId, stationId, f }: { installationId: number; stationId: number; f: Formats }) {
   const { t } = useTranslation('charging')
@@ -40,9 +43,13 @@ export function StationCharts({ installationId, stationId, f }: { installationId
 
   const energy = data?.series.charging_stations ?? []
   const power = data?.series.charging_stations_flow ?? []
-  const max = Math.max(0.01, ...energy.map((b) => b.value))
-  const label = (iso: string) => (range.granularity === 'hour' || range.granularity === 'fifteen_minutes' ? f.time(iso) : f.date(iso))
+  const hourly = range.granularity === 'hour' || range.granularity === 'fifteen_minutes'
+  const label = (iso: string) => (hourly ? f.time(iso) : range.granularity === 'month' ? monthLabel(iso, f) : f.date(iso))
+  const axisLabel = (iso: string) => (hourly ? f.time(iso) : range.granularity === 'month' ? monthLabel(iso, f) : dayLabel(iso, f))
   const total = energy.reduce((s, b) => s + b.value, 0)
+  // Buckets cover the whole period (empty ones are 0): an all-zero period has nothing to draw.
+  const nothing = energy.every((b) => b.value === 0)
+  const dates = `${f.date(range.start)} – ${f.date(new Date(new Date(range.end).getTime() - 1))}`
 
   return (
     <div className="space-y-3">
@@ -66,7 +73,7 @@ export function StationCharts({ installationId, stationId, f }: { installationId
           {t('charts.next')}
         </button>
         <p className="text-sm text-slate-600" aria-live="polite">
-          {f.date(range.start)} · {t('charts.total', { energy: f.kwh(total) })}
+          {period === 'day' ? f.date(range.start) : dates} · {t('charts.total', { energy: f.kwh(total) })}
         </p>
       </div>
       {error ? (
@@ -75,16 +82,15 @@ export function StationCharts({ installationId, stationId, f }: { installationId
         </Notice>
       ) : !data ? (
         <Loading label={tc('loading')} />
-      ) : energy.length === 0 ? (
-        <p className="text-sm text-slate-500">{t('charts.empty')}</p>
+      ) : nothing ? (
+        <div role="status" className="rounded-lg border border-dashed border-slate-300 bg-slate-50 px-4 py-6 text-center text-sm text-slate-600">
+          <p className="font-medium text-slate-800">{t('charts.empty')}</p>
+          <p className="mt-1">{t('charts.emptyHint')}</p>
+        </div>
       ) : (
         <>
-          <svg viewBox={`0 0 ${energy.length * 10} 100`} preserveAspectRatio="none" className="h-40 w-full rounded-lg bg-slate-50" aria-hidden="true">
-            {energy.map((b, i) => {
-              const h = (b.value / max) * 95
-              return <rect key={b.start} x={i * 10 + 1} y={100 - h} width={8} height={h} className="fill-brand-500" />
-            })}
-          </svg>
+          <AxisBars bars={energy} unit="kWh" title={t('charts.energy')} label={axisLabel} format={f.number} />
+          {power.length > 0 ? <AxisBars bars={power} unit="kW" title={t('charts.power')} label={axisLabel} format={f.number} tone="bg-indigo-400" /> : null}
           <details>
             <summary className="cursor-pointer text-sm font-medium text-brand-700">{t('charts.table')}</summary>
             <table id={ids.table} className="mt-2 w-full text-left text-sm">
@@ -110,4 +116,14 @@ export function StationCharts({ installationId, stationId, f }: { installationId
       )}
     </div>
   )
+}
+
+/** "Mar 2026" in the UI language and the installation's time zone (buckets of a year). */
+function monthLabel(iso: string, f: Formats): string {
+  return new Intl.DateTimeFormat(f.language, { month: 'short', year: 'numeric', timeZone: f.timezone }).format(new Date(iso))
+}
+
+/** A day bucket on the time axis: the date in the user's format without the year (room is short). */
+function dayLabel(iso: string, f: Formats): string {
+  return f.date(iso).replace(/[./]\d{4}$/, '')
 }

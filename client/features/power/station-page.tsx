@@ -130,7 +130,7 @@ function StatusTab({ station, admin, f }: { station: Station; admin: boolean; f:
     <div className="space-y-3">
       <StationCard station={station} admin={admin} f={f} />
       <p className="text-sm text-slate-600">
-        {t('station.statusCode')}: <span className="font-mono">{station.status_code}</span> {code ? `(${code})` : ''}{' '}
+        {t('station.statusCode')}: {code ? t('station.codeLabel', { code: station.status_code, name: t(`station.codes.${code}`) }) : station.status_code}{' '}
         {isSeriousStatusCode(station.status_code) ? <Badge tone="red">{t('station.serious')}</Badge> : null}
       </p>
     </div>

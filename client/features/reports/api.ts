@@ -17,7 +17,7 @@ export function updateReport(installationId: number, id: number, body: ReportInp
 export function deleteReport(installationId: number, id: number): Promise<void> {
   return apiFetch<void>(`${base(installationId)}${id}/`, { method: 'DELETE' })
 }
-/** POST reports/dispatch: send now for a calendar year; answers the number of mails queued. */
-export function dispatchReport(installationId: number, reportId: number, year: number): Promise<{ queued: number }> {
-  return apiFetch<{ queued: number }>(`${base(installationId)}dispatch`, { method: 'POST', body: { reportId, year } })
+/** POST reports/dispatch (SPEC §7: reportId, reportType, year): send now for a calendar year; answers the number of mails queued. */
+export function dispatchReport(installationId: number, reportId: number, year: number, reportType?: ReportType): Promise<{ queued: number }> {
+  return apiFetch<{ queued: number }>(`${base(installationId)}dispatch`, { method: 'POST', body: { reportId, year, ...(reportType ? { reportType } : {}) } })
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react'
+import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
@@ -12,7 +13,9 @@ const button = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-
 
 /**
  * Management → Reports (SPEC §2, issue 5 §5): ZEV, electricity, water and heat reports with recipients,
- * intervals and deltas; send now for a year; delete with confirmation.
+ * year, output directory (SPEC §3), intervals and deltas; send now for the report's year (SPEC §7
+ * reports/dispatch, the current one when it has none); delete with confirmation. The ZEV report on
+ * screen is listed first and opens the charts' ZEV view (issue 13 §9).
  */
 export default function ReportsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('reports')
@@ -24,6 +27,8 @@ export default function ReportsPage({ installation }: { installation: Installati
   const [editing, setEditing] = useState<Report | 'new' | null>(null)
   const [confirming, setConfirming] = useState<number | null>(null)
   const [reload, setReload] = useState(0)
+  // The ZEV report on screen lives with the charts (it shares their period navigation); a month opens.
+  const zevHref = `${paths.charts(installation.id)}?kind=zev&period=month`
 
   useEffect(() => {
     const ctrl = new AbortController()
@@ -74,6 +79,15 @@ export default function ReportsPage({ installation }: { installation: Installati
           {t('new')}
         </button>
       )}
+      <section aria-labelledby="reports-zev" className="rounded-2xl border border-brand-100 bg-brand-50 p-4">
+        <h2 id="reports-zev" className="text-base font-semibold text-slate-900">
+          {t('type.zev')}
+        </h2>
+        <p className="text-sm text-slate-700">{t('zevIntro')}</p>
+        <Link href={zevHref} className="mt-2 inline-block rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
+          {t('openZev')}
+        </Link>
+      </section>
       {reports === null && !problem ? <Loading label={t('loading')} /> : null}
       {reports?.length === 0 ? <p className="text-sm text-slate-600">{t('empty')}</p> : null}
       <ul className="space-y-3">
@@ -90,11 +104,21 @@ export default function ReportsPage({ installation }: { installation: Installati
               <p className="text-sm text-slate-600">
                 {t('recipients')}: {r.recipients.length ? r.recipients.join(', ') : t('none')}
               </p>
+              <p className="text-sm text-slate-600">
+                {t('year')}: {r.year ?? t('currentYear')} · {t('outputDirectory')}: {r.output_directory ?? t('none')}
+              </p>
+              {r.report_type === 'zev' ? (
+                <p className="text-sm">
+                  <Link href={zevHref} className="font-medium text-brand-700 underline">
+                    {t('openZevNamed', { name: r.name })}
+                  </Link>
+                </p>
+              ) : null}
               <div className="mt-3 flex flex-wrap gap-2">
                 <button type="button" className={button} aria-label={t('editNamed', { name: r.name })} onClick={() => (setMessage(null), setEditing(r))}>
                   {t('edit')}
                 </button>
-                <button type="button" className={button} aria-label={t('sendNamed', { name: r.name })} disabled={!r.recipients.length} onClick={() => act(() => dispatchReport(installation.id, r.id, new Date().getFullYear()), t('sent'))}>
+                <button type="button" className={button} aria-label={t('sendNamed', { name: r.name })} disabled={!r.recipients.length} onClick={() => act(() => dispatchReport(installation.id, r.id, r.year ?? new Date().getFullYear(), r.report_type), t('sent'))}>
                   {t('send')}
                 </button>
                 {confirming === r.id ? (
@@ -129,6 +153,7 @@ function ReportForm({ report, onSave, onCancel }: { report: Report | null; onSav
     output_directory: report?.output_directory ?? null, intervals: report?.intervals ?? ['m'], show_deltas: report?.show_deltas ?? false, language: report?.language ?? 'de',
   }))
   const [recipients, setRecipients] = useState((report?.recipients ?? []).join(', '))
+  const [year, setYear] = useState(report?.year == null ? '' : String(report.year))
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [problem, setProblem] = useState<string | null>(null)
 
@@ -137,7 +162,8 @@ function ReportForm({ report, onSave, onCancel }: { report: Report | null; onSav
     setErrors({})
     setProblem(null)
     try {
-      await onSave({ ...body, recipients: recipients.split(/[,;\s]+/).filter(Boolean) })
+      // An empty year means "the current one" (null); anything else goes as typed, so the server names a bad one.
+      await onSave({ ...body, year: year.trim() === '' ? null : Number(year), recipients: recipients.split(/[,;\s]+/).filter(Boolean) })
     } catch (err) {
       const f = fieldErrors(err)
       const recipientError = Object.entries(f).find(([k]) => k.startsWith('recipients'))?.[1]
@@ -197,6 +223,26 @@ function ReportForm({ report, onSave, onCancel }: { report: Report | null; onSav
               </option>
             ))}
           </select>
+        </div>
+        <div>
+          <label className="block text-sm font-medium text-slate-700">
+            {t('year')}
+            <input className={input} type="number" inputMode="numeric" min={2000} max={2100} value={year} onChange={(e) => setYear(e.target.value)} aria-describedby="report-year-hint" aria-invalid={errors.year ? true : undefined} />
+          </label>
+          <p id="report-year-hint" className="mt-1 text-xs text-slate-500">
+            {t('yearHint')}
+          </p>
+          {errors.year ? <p className="mt-1 text-xs text-red-700">{errors.year}</p> : null}
+        </div>
+        <div>
+          <label className="block text-sm font-medium text-slate-700">
+            {t('outputDirectory')}
+            <input className={input} value={body.output_directory ?? ''} onChange={(e) => setBody({ ...body, output_directory: e.target.value.trim() || null })} aria-describedby="report-output-hint" aria-invalid={errors.output_directory ? true : undefined} />
+          </label>
+          <p id="report-output-hint" className="mt-1 text-xs text-slate-500">
+            {t('outputDirectoryHint')}
+          </p>
+          {errors.output_directory ? <p className="mt-1 text-xs text-red-700">{errors.output_directory}</p> : null}
         </div>
       </div>
       <fieldset>

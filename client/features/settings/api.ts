@@ -26,6 +26,9 @@ export interface LegalStatus {
   document: string
   version: string
   title: string
+  /** The text in the caller's language (issue 13 §6). */
+  text: string
+  published_at: string
   accepted_at: string | null
 }
 

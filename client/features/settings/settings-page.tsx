@@ -16,6 +16,7 @@ import { ApiError, errorMessage, fieldErrors } from '../../api/errors.ts'
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { SelectField, TextField } from '../../components/text-field.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
+import { LegalTextDialog } from '../../components/legal-text-dialog.tsx'
 import { acceptLegal, changePassword, deleteUser, fetchLegal, saveUser, type LegalStatus } from './api.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { PaymentMethodsCard } from './payment-methods-card.tsx'
@@ -256,16 +257,22 @@ function TermsSection({ timezone }: { timezone: string }) {
     fetchLegal(ctl.signal).then(setDocs, (err) => !ctl.signal.aborted && setFeedback({ tone: 'error', text: errorMessage(err, tc) }))
     return () => ctl.abort()
   }, [tc])
+  const [reading, setReading] = useState<LegalStatus | null>(null)
   async function accept(d: LegalStatus) {
     await run(async () => setDocs(await acceptLegal(d.document, d.version)))
+    setReading(null)
   }
   return (
     <Card title={t('terms.title')} titleId={titleId}>
+      <LegalTextDialog doc={reading} onClose={() => setReading(null)} onAccept={reading && !reading.accepted_at ? () => void accept(reading) : undefined} busy={busy} />
       {docs === null && !feedback ? <Loading label={tc('loading')} /> : null}
       <ul className="space-y-3">
         {(docs ?? []).map((d) => (
           <li key={d.document} className="flex flex-wrap items-center justify-between gap-2">
             <span className="text-sm text-slate-800">{t('terms.document', { title: d.title, version: d.version })}</span>
+            <button type="button" className="btn-secondary" onClick={() => setReading(d)} aria-label={t('terms.readNamed', { title: d.title })}>
+              {t('terms.read')}
+            </button>
             {d.accepted_at ? (
               <span className="text-sm text-slate-600">{t('terms.acceptedOn', { date: f.date(d.accepted_at) })}</span>
             ) : (

@@ -1,26 +1,44 @@
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
-import { NotFound } from '../../lib/errors.ts'
+import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
 
 /**
- * The legal documents users accept (issue 3 §6), with their current version. A new version (a date)
+ * The legal documents users accept (issue 3 §6) and their titles. Their versions and texts live in
+ * legal_versions (migration 0125, issue 13 §6): the newest published version is current, and a new one
  * asks everyone again; acceptances of older versions stay recorded.
  */
 export const LEGAL_DOCUMENTS = [
-  { document: 'terms', version: '2025-04-01', title: { en: 'Terms of use', de: 'Nutzungsbedingungen', fr: "Conditions d'utilisation", it: "Condizioni d'uso" } },
-  { document: 'privacy', version: '2025-04-01', title: { en: 'Privacy policy', de: 'Datenschutzerklärung', fr: 'Politique de confidentialité', it: 'Informativa sulla privacy' } },
-] as const satisfies readonly { document: string; version: string; title: Record<Lang, string> }[]
+  { document: 'terms', title: { en: 'Terms of use', de: 'Nutzungsbedingungen', fr: "Conditions d'utilisation", it: "Condizioni d'uso" } },
+  { document: 'privacy', title: { en: 'Privacy policy', de: 'Datenschutzerklärung', fr: 'Politique de confidentialité', it: 'Informativa sulla privacy' } },
+] as const satisfies readonly { document: string; title: Record<Lang, string> }[]
 
 export type LegalDocumentName = (typeof LEGAL_DOCUMENTS)[number]['document']
 
-/** One document as GET /api/cockpit/legal answers it for the caller. */
-export interface LegalStatus {
+/** A document's current version as anyone may read it (registration): title and text in one language. */
+export interface LegalText {
   document: LegalDocumentName
   version: string
   title: string
+  text: string
+  /** When this version was published (ISO). */
+  published_at: string
+}
+
+/** One document as GET /api/cockpit/legal answers it for the caller: the current text and their acceptance. */
+export interface LegalStatus extends LegalText {
   /** When the caller accepted this version (ISO), or null. */
   accepted_at: string | null
+}
+
+/** A published version with its texts in the four languages (the Management page, superusers). */
+export interface LegalVersion {
+  document: LegalDocumentName
+  version: string
+  texts: Record<Lang, string>
+  published_at: string
+  /** Who published it (null for the built-in versions or a deleted account). */
+  published_by: string | null
 }
 
 /** Countries of SPEC §9 and a few cities each (for the address forms), in the SPEC's order. */
@@ -34,16 +52,32 @@ export const COUNTRY_CITIES: Record<string, { name: Record<Lang, string>; cities
   US: { name: { en: 'United States', de: 'Vereinigte Staaten', fr: 'États-Unis', it: 'Stati Uniti' }, cities: ['Boston', 'Chicago', 'Los Angeles', 'New York', 'San Francisco'] },
 }
 
-/** Legal acceptance and the country lookups (SPEC §7 /cockpit/legal, /cockpit/countries). */
+/** Legal texts, versions, acceptance and the country lookups (SPEC §7 /cockpit/legal, /cockpit/countries). */
 export function createLegalService({ db }: { db: Db }) {
+  /** The current (newest published) version of every document, in LEGAL_DOCUMENTS order. */
+  async function current() {
+    const rows = await db.selectFrom('legal_versions').select(['document', 'version', 'texts', 'published_at'])
+      .distinctOn('document').orderBy('document').orderBy('published_at', 'desc').orderBy('id', 'desc').execute()
+    return LEGAL_DOCUMENTS.flatMap((d) => {
+      const r = rows.find((x) => x.document === d.document)
+      return r ? [{ ...r, document: d.document, title: d.title }] : []
+    })
+  }
+  const text = (d: Awaited<ReturnType<typeof current>>[number], lang: Lang): LegalText => ({
+    document: d.document, version: d.version, title: d.title[lang], text: d.texts[lang], published_at: d.published_at.toISOString(),
+  })
+
   return {
-    /** GET /api/cockpit/legal: every document's current version and whether the caller accepted it. */
+    /** GET /api/cockpit/legal/texts (public, for registration): the current documents in `lang`. */
+    async texts(lang: Lang): Promise<LegalText[]> {
+      return (await current()).map((d) => text(d, lang))
+    },
+
+    /** GET /api/cockpit/legal: every document's current version and text, and whether the caller accepted it. */
     async status(actor: Actor, lang: Lang): Promise<LegalStatus[]> {
-      const rows = await db.selectFrom('legal_acceptances').select(['document', 'version', 'accepted_at']).where('user_id', '=', actor.id).execute()
-      return LEGAL_DOCUMENTS.map((d) => ({
-        document: d.document,
-        version: d.version,
-        title: d.title[lang],
+      const [docs, rows] = await Promise.all([current(), db.selectFrom('legal_acceptances').select(['document', 'version', 'accepted_at']).where('user_id', '=', actor.id).execute()])
+      return docs.map((d) => ({
+        ...text(d, lang),
         accepted_at: rows.find((r) => r.document === d.document && r.version === d.version)?.accepted_at.toISOString() ?? null,
       }))
     },
@@ -53,7 +87,7 @@ export function createLegalService({ db }: { db: Db }) {
      * is harmless: the first acceptance time stays). 404 for an unknown document or a version that is not current.
      */
     async accept(actor: Actor, document: string, version: string, lang: Lang): Promise<LegalStatus[]> {
-      if (!LEGAL_DOCUMENTS.some((d) => d.document === document && d.version === version)) throw NotFound()
+      if (!(await current()).some((d) => d.document === document && d.version === version)) throw NotFound()
       await db.insertInto('legal_acceptances').values({ user_id: actor.id, document, version })
         .onConflict((oc) => oc.columns(['user_id', 'document', 'version']).doNothing()).execute()
       return this.status(actor, lang)
@@ -61,8 +95,35 @@ export function createLegalService({ db }: { db: Db }) {
 
     /** Record acceptance of every current document for `userId` (registration with terms acceptance). */
     async acceptAll(userId: number): Promise<void> {
-      await db.insertInto('legal_acceptances').values(LEGAL_DOCUMENTS.map((d) => ({ user_id: userId, document: d.document, version: d.version })))
+      const docs = await current()
+      if (!docs.length) return
+      await db.insertInto('legal_acceptances').values(docs.map((d) => ({ user_id: userId, document: d.document, version: d.version })))
         .onConflict((oc) => oc.columns(['user_id', 'document', 'version']).doNothing()).execute()
+    },
+
+    /** GET /api/cockpit/legal/versions (superusers): every published version, newest first, with its texts. 403 for others. */
+    async versions(actor: Actor): Promise<LegalVersion[]> {
+      if (!actor.is_superuser) throw Forbidden()
+      const rows = await db.selectFrom('legal_versions').leftJoin('users', 'users.id', 'legal_versions.published_by')
+        .select(['legal_versions.document', 'legal_versions.version', 'legal_versions.texts', 'legal_versions.published_at', 'users.email'])
+        .orderBy('legal_versions.published_at', 'desc').orderBy('legal_versions.id').execute()
+      return rows.map((r) => ({ document: r.document as LegalDocumentName, version: r.version, texts: r.texts, published_at: r.published_at.toISOString(), published_by: r.email ?? null }))
+    },
+
+    /**
+     * POST /api/cockpit/legal/versions (superusers; the documents hold for every installation): publish
+     * `version` of `document` with its text in en, de, fr and it. It becomes current at once, so every
+     * user is asked to accept it again (GET /api/cockpit/legal answers accepted_at null). 403 for others;
+     * 400 {version: alreadyExists} when the document already has that version.
+     */
+    async publish(actor: Actor, input: { document: LegalDocumentName; version: string; texts: Record<Lang, string> }): Promise<LegalVersion> {
+      if (!actor.is_superuser) throw Forbidden()
+      const taken = await db.selectFrom('legal_versions').select('id').where('document', '=', input.document).where('version', '=', input.version).executeTakeFirst()
+      if (taken) throw new Invalid({ version: ['alreadyExists'] })
+      const r = await db.insertInto('legal_versions').values({ document: input.document, version: input.version, texts: JSON.stringify(input.texts), published_by: actor.id })
+        .returning(['document', 'version', 'texts', 'published_at']).executeTakeFirstOrThrow()
+      const me = await db.selectFrom('users').select('email').where('id', '=', actor.id).executeTakeFirst()
+      return { document: r.document as LegalDocumentName, version: r.version, texts: r.texts, published_at: r.published_at.toISOString(), published_by: me?.email ?? null }
     },
 
     /** GET /api/cockpit/countries?limit&offset: SPEC §9 countries `{code, name}` in the caller's language, as a page. */

@@ -126,6 +126,9 @@ const S = {
   battery_charge_flow: { name: 'battery_charge_flow', unit: 'kW', kind: 'flow', expr: sumIn('battery') },
   battery_discharge_flow: { name: 'battery_discharge_flow', unit: 'kW', kind: 'flow', expr: sumOut('battery') },
   charging_stations_flow: { name: 'charging_stations_flow', unit: 'kW', kind: 'flow', expr: sumIn('charging_station') },
+  // A flat's own electricity meter (meter type power, issue 12 §6): its consumption and average power.
+  electricity: { name: 'electricity', unit: 'kWh', kind: 'sum', expr: sumIn('power') },
+  electricity_flow: { name: 'electricity_flow', unit: 'kW', kind: 'flow', expr: sumIn('power') },
   battery_soc: {
     name: 'battery_soc', unit: '%', kind: 'last',
     // No coalesce: a bucket without a reading has no state (null), not 0 % (issue 12 §9).
@@ -474,6 +477,43 @@ export function createStatisticsService({ db, installations, rollups = process.e
     if (!canRead(level)) throw Forbidden()
   }
 
+  /**
+   * The meter `meterId` of the installation if the caller may read it (SPEC §6, the rule the
+   * installation view lists meters by, server/domain/objects/service.ts): admins every meter; others a
+   * station's meter when they may read the station, main meters (main power, PV, battery) only with
+   * the overview switch, other meters with the overview switch or a readable object. 404 when the
+   * installation has no such meter, 403 when the caller may not read it.
+   */
+  async function requireMeter(actor: Actor, access: Access, installationId: number, meterId: number) {
+    const m = await db.selectFrom('meters').select(['id', 'name', 'meter_type', 'object_id']).where('installation_id', '=', installationId).where('id', '=', meterId).executeTakeFirst()
+    if (!m) throw NotFound()
+    if (isAdmin(access.role)) return m
+    if (m.meter_type === 'charging_station') {
+      const st = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', installationId).where('meter_id', '=', m.id).executeTakeFirst()
+      if (!st || !mayReadStation(access, st.id)) throw Forbidden()
+      return m
+    }
+    if (access.overview) return m
+    if (m.meter_type === 'main_power' || m.meter_type === 'pv' || m.meter_type === 'battery' || m.object_id == null) throw Forbidden()
+    await requireObject(actor, access, installationId, m.object_id)
+    return m
+  }
+
+  /** The series of one meter by its type (kWh or m3; kW with `flow`; CHF under the cost switch where priced). */
+  function meterDefs(type: string, access: Access, q: StatisticsQuery): SeriesDef[] {
+    const flow = (...d: SeriesDef[]) => (q.flow ? d : [])
+    switch (type) {
+      case 'main_power': return [S.grid_import, S.grid_export, ...(access.cost ? [S.grid_cost] : []), ...flow(S.grid_flow)]
+      case 'pv': return [S.pv_production, ...flow(S.pv_flow)]
+      case 'battery': return [S.battery_charge, S.battery_discharge, ...flow(S.battery_charge_flow, S.battery_discharge_flow)]
+      case 'power': return [S.electricity, ...flow(S.electricity_flow)]
+      case 'heat': return [S.heat]
+      case 'cold_water': return [S.cold_water]
+      case 'hot_water': return [S.hot_water]
+      default: return [S.charging_stations, ...(access.cost ? [S.station_cost] : []), ...flow(S.charging_stations_flow)]
+    }
+  }
+
   const wrap = <T extends object>(installationId: number, tz: string, body: T) => ({ installation_id: installationId, timezone: tz, ...body })
 
   return {
@@ -513,14 +553,18 @@ export function createStatisticsService({ db, installations, rollups = process.e
       return { ...answer, series: answer.series as Record<string, StateBucket[]>, average_soc: avg?.soc == null ? null : round(Number(avg.soc)) }
     },
 
-    /** GET …/heat/{object_id} (kWh) and …/water/{object_id} (m3): meters in the object and below it. */
+    /**
+     * GET …/heat/{object_id} (kWh), …/water/{object_id} (m3) and …/object/{object_id} (electricity,
+     * heat, water, stations): meters in the object and below it.
+     */
     async ofObject(actor: Actor, installationId: number, objectId: number, p: StatisticsParams, what: 'heat' | 'water' | 'all'): Promise<StatisticsAnswer> {
       const { access, tz } = await context(actor, installationId)
       const q = resolve(p, tz)
       await requireObject(actor, access, installationId, objectId)
-      const types = what === 'heat' ? ['heat'] : what === 'water' ? ['cold_water', 'hot_water'] : ['heat', 'cold_water', 'hot_water', 'charging_station']
+      // A flat's charts (issue 13 §7): its electricity, heat and water, and the stations hanging in it.
+      const types = what === 'heat' ? ['heat'] : what === 'water' ? ['cold_water', 'hot_water'] : ['power', 'heat', 'cold_water', 'hot_water', 'charging_station']
       const meterIds = await subtreeMeters(installationId, objectId, types)
-      const defs = what === 'heat' ? [S.heat] : what === 'water' ? [S.cold_water, S.hot_water] : [S.heat, S.cold_water, S.hot_water, S.charging_stations]
+      const defs = what === 'heat' ? [S.heat] : what === 'water' ? [S.cold_water, S.hot_water] : [S.electricity, S.heat, S.cold_water, S.hot_water, S.charging_stations]
       return wrap(installationId, tz, await series({ installationId, tz, meterIds }, q, defs))
     },
 
@@ -533,6 +577,18 @@ export function createStatisticsService({ db, installations, rollups = process.e
       if (!mayReadStation(access, row.id)) throw Forbidden()
       const defs: SeriesDef[] = [S.charging_stations, ...(access.cost ? [S.station_cost] : []), ...(q.flow ? [S.charging_stations_flow] : [])]
       return wrap(installationId, tz, await series({ installationId, tz, meterIds: [row.meter_id] }, q, defs))
+    },
+
+    /**
+     * GET …/meter/{meter_id} (issue 13 §7): one meter's own series by its type (see meterDefs), with
+     * `meter` {id, name, meter_type}; rights as requireMeter.
+     */
+    async meter(actor: Actor, installationId: number, meterId: number, p: StatisticsParams): Promise<StatisticsAnswer & { meter: { id: number; name: string; meter_type: string } }> {
+      const { access, tz } = await context(actor, installationId)
+      const q = resolve(p, tz)
+      const m = await requireMeter(actor, access, installationId, meterId)
+      const body = await series({ installationId, tz, meterIds: [m.id] }, q, meterDefs(m.meter_type, access, q))
+      return { ...wrap(installationId, tz, body), meter: { id: m.id, name: m.name, meter_type: m.meter_type } }
     },
 
     /**

@@ -1,0 +1,192 @@
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'wouter'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import { localDate, periodRange, PERIODS, type Period } from '../../../shared/rules/granularity.ts'
+import { errorMessage, isAbortError } from '../../api/errors.ts'
+import { Card, cx, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { useFormats } from '../../components/use-formats.ts'
+import { rememberedPeriod, rememberPeriod } from '../../components/chart-period.ts'
+import { paths } from '../../app/paths.ts'
+import { fetchObjectName, fetchScoped, type Bucket, type ChartScope, type Statistics } from './api.ts'
+
+const StatsBars = lazy(() => import('./bar-chart.tsx'))
+const StatsChart = lazy(() => import('./stats-chart.tsx'))
+
+/**
+ * The charts of one meter or one flat (issue 13 §7), opened from the installation view: that meter's
+ * own series (a flat's electricity, heat and water), not the facility's, by day, week, month or year.
+ * The period comes from the address or the tab's last chart period and is kept when going back to the
+ * facility-wide charts. One chart per unit (kWh, m3, CHF bars; kW lines), totals, and a table.
+ */
+export default function ScopedCharts({ installation, scope }: { installation: Installation; scope: ChartScope }) {
+  const { t } = useTranslation('charts')
+  const { t: tc } = useTranslation()
+  const tz = installation.timezone
+  const f = useFormats(tz)
+  const [initial] = useState(() => {
+    const q = new URLSearchParams(window.location.search)
+    const kept = rememberedPeriod()
+    const period = (PERIODS as readonly string[]).includes(q.get('period') ?? '') ? (q.get('period') as Period) : (kept?.period ?? 'day')
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(q.get('date') ?? '') ? q.get('date')! : (kept?.date ?? localDate(new Date(), tz))
+    return { period, date }
+  })
+  const [period, setPeriod] = useState<Period>(initial.period)
+  const [date, setDate] = useState(initial.date)
+  const [data, setData] = useState<(Statistics & { meter?: { name: string } }) | null>(null)
+  const [name, setName] = useState<string | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const range = useMemo(() => periodRange(period, date, tz), [period, date, tz])
+  useDocumentTitle(name ? `${name} · ${t('title')}` : t('title'))
+
+  useEffect(() => {
+    rememberPeriod({ period, date: range.date })
+    const q = new URLSearchParams(window.location.search)
+    q.set('period', period)
+    q.set('date', range.date)
+    window.history.replaceState(window.history.state, '', `${window.location.pathname}?${q}`)
+  }, [period, range.date])
+
+  useEffect(() => {
+    if (scope.kind !== 'object') return
+    const ctrl = new AbortController()
+    fetchObjectName(installation.id, scope.id, ctrl.signal).then(setName, () => undefined)
+    return () => ctrl.abort()
+  }, [installation.id, scope.kind, scope.id])
+
+  useEffect(() => {
+    const ctrl = new AbortController()
+    setData(null)
+    setProblem(null)
+    fetchScoped(installation.id, { kind: scope.kind, id: scope.id }, range, ctrl.signal).then(
+      (d) => {
+        setData(d)
+        if (d.meter) setName(d.meter.name)
+      },
+      (err: unknown) => {
+        if (!isAbortError(err)) setProblem(errorMessage(err, tc))
+      },
+    )
+    return () => ctrl.abort()
+  }, [installation.id, scope.kind, scope.id, range, tc])
+
+  const hourly = range.granularity === 'hour' || range.granularity === 'fifteen_minutes'
+  const axisLabel = (start: string) => (hourly ? f.time(start) : f.date(start))
+  const bucketLabel = (start: string) => (hourly ? f.dateTime(start) : f.date(start))
+  const value = (s: string, v: number) => {
+    const unit = data?.units[s] ?? ''
+    return unit === 'CHF' ? `CHF ${f.number(v)}` : `${f.number(v)} ${unit}`
+  }
+  const label = (s: string) => t(`series.${s}`, { defaultValue: s })
+  const labels = useMemo(() => Object.fromEntries(Object.keys(data?.series ?? {}).map((s) => [s, t(`series.${s}`, { defaultValue: s })])), [data, t])
+  // One chart per unit: a bar chart's axis has one unit; kW goes on lines.
+  const groups = useMemo(() => {
+    const out = new Map<string, Record<string, Bucket[]>>()
+    for (const [s, b] of Object.entries(data?.series ?? {})) {
+      const unit = data!.units[s] ?? ''
+      out.set(unit, { ...(out.get(unit) ?? {}), [s]: b })
+    }
+    return [...out.entries()]
+  }, [data])
+  const empty = data ? Object.values(data.series).every((b) => b.every((x) => x.value === 0)) : false
+  const total = (b: Bucket[]) => b.reduce((s, x) => s + x.value, 0)
+  const periodLabel = period === 'day' ? f.date(range.start) : `${f.date(range.start)} – ${f.date(Date.parse(range.end) - 1)}`
+  const facilityHref = `${paths.charts(installation.id)}?${new URLSearchParams({ period, date: range.date })}`
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-4">
+      <nav aria-label={t('scoped.back')} className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+        <Link href={paths.installationView(installation.id)} className="text-brand-700 underline">
+          {t('scoped.backToView')}
+        </Link>
+        <Link href={facilityHref} className="text-brand-700 underline">
+          {t('scoped.facility')}
+        </Link>
+      </nav>
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{name ?? t('title')}</h1>
+      <p className="text-sm text-slate-600">{scope.kind === 'meter' ? t('scoped.meterIntro') : t('scoped.objectIntro')}</p>
+      <div className="flex flex-wrap items-center gap-3">
+        <div role="group" aria-label={t('period.label')} className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5">
+          {PERIODS.map((p) => (
+            <button
+              key={p}
+              type="button"
+              aria-pressed={period === p}
+              onClick={() => setPeriod(p)}
+              className={cx('rounded-md px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500', period === p ? 'bg-brand-600 text-white' : 'text-slate-700 hover:bg-slate-100')}
+            >
+              {t(`period.${p}`)}
+            </button>
+          ))}
+        </div>
+        <div className="inline-flex items-center gap-1">
+          <button type="button" onClick={() => setDate(periodRange(period, date, tz, { offset: -1 }).date)} aria-label={t('previous')} className="rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-100">
+            <span aria-hidden="true">‹</span>
+          </button>
+          <p aria-live="polite" className="min-w-[9rem] px-2 text-center text-sm font-medium text-slate-800" data-testid="period-label">
+            {periodLabel}
+          </p>
+          <button type="button" onClick={() => setDate(periodRange(period, date, tz, { offset: 1 }).date)} aria-label={t('next')} className="rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-100">
+            <span aria-hidden="true">›</span>
+          </button>
+        </div>
+      </div>
+      {problem ? (
+        <Notice tone="error" role="alert">
+          {problem}
+        </Notice>
+      ) : !data ? (
+        <Loading label={t('loading')} />
+      ) : (
+        <>
+          <ul aria-label={t('totals')} className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            {Object.entries(data.series).filter(([s]) => data.units[s] !== 'kW').map(([s, b]) => (
+              <li key={s} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+                <p className="text-xs font-medium uppercase tracking-wide text-slate-500">{label(s)}</p>
+                <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{value(s, total(b))}</p>
+              </li>
+            ))}
+          </ul>
+          {empty ? (
+            <p role="status" className="rounded-lg border border-dashed border-slate-300 bg-slate-50 px-4 py-6 text-center text-sm text-slate-600">
+              {t('scoped.empty')}
+            </p>
+          ) : (
+            groups.map(([unit, series]) => (
+              <Card key={unit} titleId={`scoped-${unit}`} title={`${Object.keys(series).map(label).join(', ')} (${unit})`}>
+                <Suspense fallback={<Loading label={t('loading')} />}>
+                  {unit === 'kW' ? <StatsChart series={series} labels={labels} granularity={range.granularity} lines /> : <StatsBars series={series} labels={labels} bucketLabel={axisLabel} format={value} />}
+                </Suspense>
+              </Card>
+            ))
+          )}
+          <details className="text-sm">
+            <summary className="cursor-pointer text-brand-700">{t('table')}</summary>
+            <div className="mt-2 max-h-80 overflow-auto">
+              <table className="w-full text-left text-sm">
+                <thead>
+                  <tr>
+                    <th scope="col" className="py-1 pr-3 font-medium">{t('bucket')}</th>
+                    {Object.keys(data.series).map((s) => (
+                      <th key={s} scope="col" className="py-1 pr-3 font-medium">{label(s)}</th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {(Object.values(data.series)[0] ?? []).map((b, i) => (
+                    <tr key={b.start} className="border-t border-slate-100">
+                      <th scope="row" className="py-1 pr-3 font-normal">{bucketLabel(b.start)}</th>
+                      {Object.entries(data.series).map(([s, bs]) => (
+                        <td key={s} className="py-1 pr-3 tabular-nums">{bs[i] ? value(s, bs[i].value) : '–'}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </details>
+        </>
+      )}
+    </div>
+  )
+}
