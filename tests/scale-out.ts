@@ -179,8 +179,8 @@ export function createRing(servers: string[], pointsPerServer = 160) {
 }
 
 /**
- * The Node stand-in for the proxy when nginx is not installed: /live/installations/{id} by the ring on
- * the installation id (other /live paths on the whole path), everything else round robin over `apis`;
+ * The Node stand-in for the proxy when nginx is not installed: /live/installations/{id} and
+ * /live/tickets?installation={id} by the ring on the installation id (other /live paths on the path), everything else round robin over `apis`;
  * a server refusing the connection is skipped for `failTimeoutMs` (nginx: max_fails=1 fail_timeout=10s)
  * and the next one in the ring is tried. Bodies stream through unbuffered (Server-Sent Events).
  */
@@ -190,7 +190,7 @@ export async function startNodeProxy(opts: { relays: string[]; apis: string[]; f
   let next = 0
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/'
-    const shard = /^\/live\/installations\/(\d+)/.exec(url)?.[1]
+    const shard = /^\/live\/installations\/(\d+)/.exec(url)?.[1] ?? (url.startsWith('/live/tickets?') ? new URLSearchParams(url.split('?')[1]).get('installation') ?? undefined : undefined)
     const targets = url.startsWith('/live/') ? ring.order(shard ?? url.split('?')[0]) : [opts.apis[next++ % opts.apis.length]]
     const body: Buffer[] = []
     req.on('data', (b: Buffer) => body.push(b))

@@ -72,7 +72,7 @@ describe('live connection', () => {
     const release2 = retainStream(4)
     await flush()
     expect(apiFetch).toHaveBeenCalledTimes(1)
-    expect(apiFetch).toHaveBeenCalledWith('/live/tickets', { method: 'POST', body: { installation_id: 4 } })
+    expect(apiFetch).toHaveBeenCalledWith('/live/tickets?installation=4', { method: 'POST', body: { installation_id: 4 } })
     expect(FakeEventSource.all.map((s) => s.url)).toEqual(['/live/installations/4?ticket=t1'])
     const es = FakeEventSource.last()
     es.onopen?.()

@@ -30,9 +30,13 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
   return Math.round(base * (0.5 + random() / 2))
 }
 
-/** POST /live/tickets → a single-use ticket for the stream URL (the access token never goes in a URL). */
+/**
+ * POST /live/tickets → a single-use ticket for the stream URL (the access token never goes in a URL).
+ * The installation is in the query too, for the proxy: with several relays (deploy/nginx.conf) the
+ * ticket must come from the relay that serves the installation's stream.
+ */
 async function requestTicket(installationId: number): Promise<string> {
-  const res = await apiFetch<{ ticket: string; expires_in: number }>('/live/tickets', {
+  const res = await apiFetch<{ ticket: string; expires_in: number }>(`/live/tickets?installation=${installationId}`, {
     method: 'POST',
     body: { installation_id: installationId },
   })

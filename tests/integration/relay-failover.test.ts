@@ -122,6 +122,20 @@ function connect(installation: number, user: number): Client {
 }
 
 describe('relay failover behind the proxy', () => {
+  it('lets the relay of an installation redeem the ticket the browser asked for through the proxy', async () => {
+    // The web client asks POST /live/tickets?installation={id} (client/live/connection.ts), then opens the
+    // stream: both must reach the same relay, which alone knows its single-use tickets.
+    for (let i = 1; i <= INSTALLATIONS; i++) {
+      const headers = { authorization: `Bearer viewer-${i}`, 'content-type': 'application/json' }
+      const t = await fetch(`${proxy.url}/live/tickets?installation=${i}`, { method: 'POST', headers, body: JSON.stringify({ installation_id: i }) })
+      expect(t.status).toBe(201)
+      const { ticket } = (await t.json()) as { ticket: string }
+      const stream = await fetch(`${proxy.url}/live/installations/${i}?topics=metrics&ticket=${encodeURIComponent(ticket)}`)
+      expect(stream.status, `installation ${i} (proxy: ${proxy.kind})`).toBe(200)
+      await stream.body?.cancel()
+    }
+  })
+
   it('moves a killed relay\'s clients to the other relay, which resumes them from their Last-Event-ID without loss, polling each installation once', async () => {
     for (let i = 1; i <= INSTALLATIONS; i++) for (let k = 0; k < CLIENTS_PER_INSTALLATION; k++) clients.push(connect(i, i * 100 + k))
     await until(() => clients.every((c) => c.seen.length >= 3), 30_000, 'every client streaming')
