@@ -84,6 +84,8 @@ export async function startCockpit(env: Record<string, string>, timeoutMs = 90_0
 export interface ShardProxy {
   kind: 'nginx' | 'node'
   url: string
+  /** nginx's master process (to kill it when the caller dies). */
+  child?: ChildProcess
   close(): Promise<void>
 }
 
@@ -96,7 +98,8 @@ export function nginxUsable(): boolean {
 /**
  * deploy/nginx.conf with this machine's addresses: the relay and API upstream lines become `relays` and
  * `apis` (keeping their options), it listens on 127.0.0.1:`port`, keeps its pid under `prefix` and runs
- * one worker. `accessLog`: also log every API request URI (how the bench counts upstream polls).
+ * one worker. `accessLog`: also log every API request as `<epoch seconds> <seconds taken> <URI>` (how
+ * the bench counts upstream polls).
  */
 export function nginxConfig(opts: { port: number; relays: string[]; apis: string[]; prefix: string; accessLog?: string }): string {
   let conf = fs.readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8')
@@ -114,15 +117,15 @@ export function nginxConfig(opts: { port: number; relays: string[]; apis: string
     .replace(/listen \d+;/, `listen 127.0.0.1:${opts.port};`)
   if (!conf.includes(`listen 127.0.0.1:${opts.port};`)) throw new Error('deploy/nginx.conf: listen line not found')
   if (opts.accessLog) {
-    conf = conf.replace(/access_log off;/, `access_log off;\n  log_format cockpit_uri '$request_uri';`)
+    conf = conf.replace(/access_log off;/, `access_log off;\n  log_format cockpit_uri '$msec $request_time $request_uri';`)
       .replace(/location \/ \{/, `location / {\n      access_log ${opts.accessLog} cockpit_uri;`)
   }
   return conf
 }
 
 /** Start nginx with {@link nginxConfig} in the foreground (daemon off), unprivileged, under a temp prefix. */
-export async function startNginx(opts: { relays: string[]; apis: string[]; accessLog?: string }): Promise<ShardProxy> {
-  const port = await freePort()
+export async function startNginx(opts: { relays: string[]; apis: string[]; accessLog?: string; port?: number }): Promise<ShardProxy> {
+  const port = opts.port ?? (await freePort())
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-nginx-'))
   const confFile = path.join(prefix, 'nginx.conf')
   fs.writeFileSync(confFile, nginxConfig({ ...opts, port, prefix }))
@@ -146,7 +149,7 @@ export async function startNginx(opts: { relays: string[]; apis: string[]; acces
     }
     await new Promise((r) => setTimeout(r, 100))
   }
-  return { kind: 'nginx', url, close }
+  return { kind: 'nginx', url, close, child }
 }
 
 /**
@@ -184,14 +187,17 @@ export function createRing(servers: string[], pointsPerServer = 160) {
  * a server refusing the connection is skipped for `failTimeoutMs` (nginx: max_fails=1 fail_timeout=10s)
  * and the next one in the ring is tried. Bodies stream through unbuffered (Server-Sent Events).
  */
-export async function startNodeProxy(opts: { relays: string[]; apis: string[]; failTimeoutMs?: number }): Promise<ShardProxy> {
+export async function startNodeProxy(opts: { relays: string[]; apis: string[]; failTimeoutMs?: number; accessLog?: string; port?: number }): Promise<ShardProxy> {
   const ring = createRing(opts.relays)
+  const log = opts.accessLog ? fs.createWriteStream(opts.accessLog, { flags: 'a' }) : null
   const downUntil = new Map<string, number>()
   let next = 0
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/'
     const shard = /^\/live\/installations\/(\d+)/.exec(url)?.[1] ?? (url.startsWith('/live/tickets?') ? new URLSearchParams(url.split('?')[1]).get('installation') ?? undefined : undefined)
     const targets = url.startsWith('/live/') ? ring.order(shard ?? url.split('?')[0]) : [opts.apis[next++ % opts.apis.length]]
+    const began = Date.now()
+    if (log && !url.startsWith('/live/')) res.on('finish', () => log.write(`${(Date.now() / 1000).toFixed(3)} ${((Date.now() - began) / 1000).toFixed(3)} ${url}\n`))
     const body: Buffer[] = []
     req.on('data', (b: Buffer) => body.push(b))
     req.on('end', () => attempt(0))
@@ -220,7 +226,7 @@ export async function startNodeProxy(opts: { relays: string[]; apis: string[]; f
       up.end(Buffer.concat(body))
     }
   })
-  const port = await freePort()
+  const port = opts.port ?? (await freePort())
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r))
   return {
     kind: 'node',
@@ -228,11 +234,12 @@ export async function startNodeProxy(opts: { relays: string[]; apis: string[]; f
     async close() {
       server.closeAllConnections()
       await new Promise<void>((r) => server.close(() => r()))
+      await new Promise<void>((r) => (log ? log.end(r) : r()))
     },
   }
 }
 
 /** nginx when usable (see nginxUsable), else the Node stand-in. */
-export async function startShardProxy(opts: { relays: string[]; apis: string[]; accessLog?: string }): Promise<ShardProxy> {
+export async function startShardProxy(opts: { relays: string[]; apis: string[]; accessLog?: string; port?: number }): Promise<ShardProxy> {
   return nginxUsable() ? startNginx(opts) : startNodeProxy(opts)
 }
