@@ -221,17 +221,22 @@ for (let i = 0; i < subs.length; i += 100) {
   for (const s of subs.slice(i, i + 100)) open(s)
   await sleep(100)
 }
-for (const end = Date.now() + 120_000; subs.some((s) => s.events === 0) && Date.now() < end;) await sleep(200)
+for (const end = Date.now() + 300_000; subs.some((s) => s.events === 0) && Date.now() < end;) await sleep(200)
 const connectS = (Date.now() - tConnect) / 1000
+const connectChecks = quantiles(pollsIn(tConnect, Date.now()).accessDurations)
 log(`${subs.filter((s) => s.events > 0).length}/${N} subscribers streaming after ${connectS.toFixed(1)} s; load ${load()}`)
 
 // ---------------------------------------------------------------------------------------------------
 // measuring
 
-/** Upstream polls per (installation, topic) logged by the proxy in [from, to) (ms), and their durations (ms). */
-function pollsIn(from: number, to: number): { counts: Map<string, number>; durations: number[] } {
+/**
+ * Upstream polls per (installation, topic) logged by the proxy in [from, to) (ms), their durations (ms),
+ * and the durations of the relays' access checks of joining streams.
+ */
+function pollsIn(from: number, to: number): { counts: Map<string, number>; durations: number[]; accessDurations: number[] } {
   const counts = new Map<string, number>()
   const durations: number[] = []
+  const accessDurations: number[] = []
   for (const line of fs.readFileSync(accessLog, 'utf8').split('\n')) {
     const [atS, tookS, uri] = line.split(' ')
     const at = Number(atS) * 1000
@@ -242,11 +247,21 @@ function pollsIn(from: number, to: number): { counts: Map<string, number>; durat
     else if ((m = /^\/api\/cockpit\/installations\/(\d+)\/charging_stations\//.exec(uri))) key = `${m[1]}:stations`
     else if ((m = /^\/api\/rfids-charge\/\?installation=(\d+)&/.exec(uri))) key = `${m[1]}:sessions`
     else if ((m = /^\/api\/cockpit\/installations\/(\d+)\/(info|energy_return)$/.exec(uri))) key = `${m[1]}:${m[2]}`
-    if (!key) continue
+    if (!key) {
+      if (/^\/api\/cockpit\/installations\/\d+\/access$/.test(uri)) accessDurations.push(Number(tookS) * 1000)
+      continue
+    }
     counts.set(key, (counts.get(key) ?? 0) + 1)
     durations.push(Number(tookS) * 1000)
   }
-  return { counts, durations }
+  return { counts, durations, accessDurations }
+}
+
+/** p50 and p95 of `xs` (ms). */
+function quantiles(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b)
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? NaN
+  return { n: s.length, p50: q(0.5), p95: q(0.95) }
 }
 
 /**
@@ -309,11 +324,12 @@ const gapsBefore = subs.reduce((a, s) => a + s.gaps, 0)
 const killedAt = Date.now()
 await relays[victim].kill('SIGKILL')
 // Until every stream is back (a moved one has had an event on its new connection), at least 5 s.
-for (const end = Date.now() + 60_000; Date.now() < end; await sleep(200)) {
+for (const end = Date.now() + 300_000; Date.now() < end; await sleep(200)) {
   const down = subs.filter((s, i) => s.disconnectedAt !== null || (s.connects > 1 && s.events === eventsBefore[i])).length
   if (!down && Date.now() - killedAt > 5000) break
 }
 const movedSubs = subs.filter((s) => s.connects > 1)
+const failoverChecks = quantiles(pollsIn(killedAt, Date.now()).accessDurations)
 const recoveries = movedSubs.flatMap((s) => s.recoveries).sort((a, b) => a - b)
 const pct = (p: number) => recoveries.length ? recoveries[Math.min(recoveries.length - 1, Math.floor(p * recoveries.length))] : NaN
 const after = await relayStats(survivor)
@@ -339,14 +355,14 @@ const report = [
   `| figure | value |`,
   `|---|---|`,
   `| subscribers / installations | ${N} / ${installationIds.length} (all five topics; intervals ${TOPICS.map((t) => `${t} ${intervals[t]} ms`).join(', ')}) |`,
-  `| all streaming after | ${connectS.toFixed(1)} s |`,
+  `| all streaming after | ${connectS.toFixed(1)} s (${subs.filter((s) => s.events > 0).length} of ${N}); the relays' access check per joining stream at the API: p50 ${connectChecks.p50} ms, p95 ${connectChecks.p95} ms; answers other than 200: ${subs.reduce((a, s) => a + s.refused, 0)} |`,
   `| streams per relay before the kill | ${before.map((b) => b.subscribers).join(' / ')} (installations ${before.map((b) => b.installations).join(' / ')}) |`,
   `| upstream polls per installation × topic × interval, both relays (${WINDOW_S} s) | ${fmtTopics(w1)} (mean ${f2(w1.mean)}; most for one pair ${f2(w1.maxPair)}); ${w1.perSecond.toFixed(1)} polls/s in total |`,
   `| poll duration at the proxy, window 1 | p50 ${w1.latency.p50} ms, p95 ${w1.latency.p95} ms |`,
   `| CPU in window 1 (cores): api1 (+simulator), api2, relay 1, relay 2 | ${cpuShare.map(f2).join(', ')} |`,
   `| relay killed (SIGKILL) | relay ${victim + 1} with ${before[victim].subscribers} streams |`,
   `| subscribers reconnected through the proxy | ${movedSubs.length}, resumed by ${[...new Set(resumes)].map((k) => `${k} ${resumes.filter((x) => x === k).length}`).join(', ')} |`,
-  `| kill → next event on the survivor | median ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${recoveries.at(-1)} ms (relay retry hint 3 s) |`,
+  `| kill → next event on the survivor | median ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${recoveries.at(-1)} ms (relay retry hint 3 s; access checks meanwhile p50 ${failoverChecks.p50} ms, p95 ${failoverChecks.p95} ms) |`,
   `| event id gaps within a stream (lost events) | ${gaps} (before the kill ${gapsBefore}) |`,
   `| subscribers without a stream at the end | ${stillDown} |`,
   `| survivor after | ${after.subscribers} streams, ${after.installations} installations, ${after.polled} (installation, topic) pairs polled |`,
