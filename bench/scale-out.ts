@@ -133,7 +133,7 @@ if (!signIn.ok) throw new Error(`sign-in ${signIn.status}: ${await signIn.text()
 const token = ((await signIn.json()) as { access: string }).access
 
 // ---------------------------------------------------------------------------------------------------
-// subscribers: raw SSE over HTTP/1.1 through the proxy, reconnecting with Last-Event-ID like EventSource
+// subscribers: raw SSE over HTTP/1.1 through the proxy, reconnecting with Last-Event-ID and the web client's back-off
 
 interface Sub {
   installation: number
@@ -149,13 +149,15 @@ interface Sub {
   /** ms from losing the stream to the first event on the new one, per reconnect. */
   recoveries: number[]
   refused: number
+  /** Failed attempts since the last stream (the back-off's exponent). */
+  attempt: number
   closed: boolean
   req?: http.ClientRequest
 }
 
 const subs: Sub[] = Array.from({ length: N }, (_, i) => ({
   installation: installationIds[i % installationIds.length], lastId: null, events: 0, connects: 0, gaps: 0, resumes: [], retryMs: 3000,
-  disconnectedAt: null, recoveries: [], refused: 0, closed: false,
+  disconnectedAt: null, recoveries: [], refused: 0, attempt: 0, closed: false,
 }))
 
 function open(sub: Sub): void {
@@ -166,7 +168,8 @@ function open(sub: Sub): void {
     if (sub.closed || gone) return
     gone = true
     sub.disconnectedAt ??= Date.now()
-    setTimeout(() => open(sub), sub.retryMs)
+    // Like the web client (client/live/connection.ts backoffDelay): 1 s doubling to 30 s, with jitter.
+    setTimeout(() => open(sub), Math.round(Math.min(30_000, 1000 * 2 ** sub.attempt++) * (0.5 + Math.random() / 2)))
   }
   const req = http.get(`${proxyUrl}/live/installations/${sub.installation}`, { headers, agent: false }, (res) => {
     if (res.statusCode !== 200) {
@@ -176,6 +179,7 @@ function open(sub: Sub): void {
       return
     }
     sub.connects++
+    sub.attempt = 0
     const reconnect = sub.connects > 1
     let first = true
     let prev: { epoch: string; seq: number } | null = null
