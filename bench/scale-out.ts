@@ -160,6 +160,10 @@ const subs: Sub[] = Array.from({ length: N }, (_, i) => ({
   disconnectedAt: null, recoveries: [], refused: 0, attempt: 0, closed: false,
 }))
 
+/** Answers other than 200 by status (and whether the subscriber had a stream before). */
+const statuses = new Map<string, number>()
+let connectErrors = 0
+
 function open(sub: Sub): void {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` }
   if (sub.lastId) headers['last-event-id'] = sub.lastId
@@ -174,6 +178,8 @@ function open(sub: Sub): void {
   const req = http.get(`${proxyUrl}/live/installations/${sub.installation}`, { headers, agent: false }, (res) => {
     if (res.statusCode !== 200) {
       sub.refused++
+      const k = `${res.statusCode}${sub.connects ? ' (after a stream)' : ''}`
+      statuses.set(k, (statuses.get(k) ?? 0) + 1)
       res.resume()
       res.on('end', lost)
       return
@@ -216,14 +222,19 @@ function open(sub: Sub): void {
     res.on('error', () => {})
     res.on('close', lost)
   })
-  req.on('error', lost)
+  req.on('error', () => {
+    connectErrors++
+    lost()
+  })
   sub.req = req
 }
 
 const tConnect = Date.now()
-for (let i = 0; i < subs.length; i += 100) {
-  for (const s of subs.slice(i, i + 100)) open(s)
-  await sleep(100)
+// Paced (BENCH_CONNECT_PER_S, default 50): users arrive over time; the herd comes with the kill.
+const perSecond = Number(process.env.BENCH_CONNECT_PER_S ?? 50)
+for (let i = 0; i < subs.length; i += 10) {
+  for (const s of subs.slice(i, i + 10)) open(s)
+  await sleep(10_000 / perSecond)
 }
 for (const end = Date.now() + 300_000; subs.some((s) => s.events === 0) && Date.now() < end;) await sleep(200)
 const connectS = (Date.now() - tConnect) / 1000
@@ -328,12 +339,13 @@ const gapsBefore = subs.reduce((a, s) => a + s.gaps, 0)
 const killedAt = Date.now()
 await relays[victim].kill('SIGKILL')
 // Until every stream is back (a moved one has had an event on its new connection), at least 5 s.
-for (const end = Date.now() + 300_000; Date.now() < end; await sleep(200)) {
+for (const end = Date.now() + 180_000; Date.now() < end; await sleep(200)) {
   const down = subs.filter((s, i) => s.disconnectedAt !== null || (s.connects > 1 && s.events === eventsBefore[i])).length
   if (!down && Date.now() - killedAt > 5000) break
 }
 const movedSubs = subs.filter((s) => s.connects > 1)
 const failoverChecks = quantiles(pollsIn(killedAt, Date.now()).accessDurations)
+const failoverStatuses = [...statuses].map(([k, v]) => `${k}: ${v}`).join(', ')
 const recoveries = movedSubs.flatMap((s) => s.recoveries).sort((a, b) => a - b)
 const pct = (p: number) => recoveries.length ? recoveries[Math.min(recoveries.length - 1, Math.floor(p * recoveries.length))] : NaN
 const after = await relayStats(survivor)
@@ -359,7 +371,7 @@ const report = [
   `| figure | value |`,
   `|---|---|`,
   `| subscribers / installations | ${N} / ${installationIds.length} (all five topics; intervals ${TOPICS.map((t) => `${t} ${intervals[t]} ms`).join(', ')}) |`,
-  `| all streaming after | ${connectS.toFixed(1)} s (${subs.filter((s) => s.events > 0).length} of ${N}); the relays' access check per joining stream at the API: p50 ${connectChecks.p50} ms, p95 ${connectChecks.p95} ms; answers other than 200: ${subs.reduce((a, s) => a + s.refused, 0)} |`,
+  `| all streaming after | ${connectS.toFixed(1)} s (${subs.filter((s) => s.events > 0).length} of ${N}); the relays' access check per joining stream at the API: p50 ${connectChecks.p50} ms, p95 ${connectChecks.p95} ms; answers other than 200: ${subs.reduce((a, s) => a + s.refused, 0)} (${[...statuses].map(([k, v]) => `${k}: ${v}`).join(', ')}; connection errors ${connectErrors}) |`,
   `| streams per relay before the kill | ${before.map((b) => b.subscribers).join(' / ')} (installations ${before.map((b) => b.installations).join(' / ')}) |`,
   `| upstream polls per installation × topic × interval, both relays (${WINDOW_S} s) | ${fmtTopics(w1)} (mean ${f2(w1.mean)}; most for one pair ${f2(w1.maxPair)}); ${w1.perSecond.toFixed(1)} polls/s in total |`,
   `| poll duration at the proxy, window 1 | p50 ${w1.latency.p50} ms, p95 ${w1.latency.p95} ms |`,
@@ -367,12 +379,16 @@ const report = [
   `| relay killed (SIGKILL) | relay ${victim + 1} with ${before[victim].subscribers} streams |`,
   `| subscribers reconnected through the proxy | ${movedSubs.length}, resumed by ${[...new Set(resumes)].map((k) => `${k} ${resumes.filter((x) => x === k).length}`).join(', ')} |`,
   `| kill → next event on the survivor | median ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${recoveries.at(-1)} ms (relay retry hint 3 s; access checks meanwhile p50 ${failoverChecks.p50} ms, p95 ${failoverChecks.p95} ms) |`,
+  `| answers other than 200 so far (all phases) | ${failoverStatuses}; connection errors ${connectErrors} |`,
   `| event id gaps within a stream (lost events) | ${gaps} (before the kill ${gapsBefore}) |`,
   `| subscribers without a stream at the end | ${stillDown} |`,
   `| survivor after | ${after.subscribers} streams, ${after.installations} installations, ${after.polled} (installation, topic) pairs polled |`,
   `| upstream polls per installation × topic × interval, survivor alone (${WINDOW_S} s) | ${fmtTopics(w2)} (mean ${f2(w2.mean)}; most for one pair ${f2(w2.maxPair)}); ${w2.perSecond.toFixed(1)} polls/s; poll p50 ${w2.latency.p50} ms, p95 ${w2.latency.p95} ms |`,
 ].join('\n')
 console.log(`\n${report}\n`)
+// Why nginx moved streams, if it did (upstream errors are logged at warn/error).
+const nginxErrors = proxy.errors?.().split('\n').filter((l) => /upstream|connect\(\)/.test(l)) ?? []
+if (nginxErrors.length) console.log(`nginx upstream errors: ${nginxErrors.length}; last:\n${nginxErrors.slice(-5).join('\n')}`)
 if (process.env.BENCH_REPORT) fs.writeFileSync(process.env.BENCH_REPORT, report + '\n')
 
 for (const s of subs) {

@@ -86,6 +86,8 @@ export interface ShardProxy {
   url: string
   /** nginx's master process (to kill it when the caller dies). */
   child?: ChildProcess
+  /** nginx's error log so far (stderr, last 10 kB). */
+  errors?: () => string
   close(): Promise<void>
 }
 
@@ -149,7 +151,7 @@ export async function startNginx(opts: { relays: string[]; apis: string[]; acces
     }
     await new Promise((r) => setTimeout(r, 100))
   }
-  return { kind: 'nginx', url, close, child }
+  return { kind: 'nginx', url, close, child, errors: () => err }
 }
 
 /**
