@@ -80,9 +80,11 @@ const common = {
 }
 const t0 = Date.now()
 const api1 = await startCockpit({ ...common, ROLES: 'api,simulator', DEMO: 'on', SIM_BACKFILL_DAYS: '1' }, 300_000)
+started.push({ stop: () => api1.kill('SIGTERM') })
+children.push(api1.child)
 const api2 = await startCockpit({ ...common, ROLES: 'api', DEMO: 'on' }, 300_000)
-started.push({ stop: () => api1.kill('SIGTERM') }, { stop: () => api2.kill('SIGTERM') })
-children.push(api1.child, api2.child)
+started.push({ stop: () => api2.kill('SIGTERM') })
+children.push(api2.child)
 const relayEnv = {
   ...common, ROLES: 'relay', UPSTREAM_URL: `${proxyUrl}/api`, RELAY_MAX_STREAMS_PER_USER: String(N * 2), RELAY_MAX_STREAMS_PER_IP: String(N * 2),
   METRICS_INTERVAL_MS: String(intervals.metrics), STATIONS_INTERVAL_MS: String(intervals.stations), SESSIONS_INTERVAL_MS: String(intervals.sessions),
