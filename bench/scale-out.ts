@@ -130,9 +130,15 @@ await db.end()
 log(`${installationIds.length} installations`)
 
 // The superuser may see every installation; one token for all streams (the relays' per-user cap is raised).
-const signIn = await fetch(`${proxyUrl}/api/authentication/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'super@example.com', password: PASSWORD }) })
-if (!signIn.ok) throw new Error(`sign-in ${signIn.status}: ${await signIn.text()}`)
-const token = ((await signIn.json()) as { access: string }).access
+async function signIn(): Promise<string> {
+  const r = await fetch(`${proxyUrl}/api/authentication/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'super@example.com', password: PASSWORD }) })
+  if (!r.ok) throw new Error(`sign-in ${r.status}: ${await r.text()}`)
+  return ((await r.json()) as { access: string }).access
+}
+let token = await signIn()
+// Access tokens expire within minutes (as the web client does, get a new one on 401; one sign-in at a time).
+let renewing: Promise<void> | null = null
+const renew = () => (renewing ??= signIn().then((t) => { token = t }).finally(() => setTimeout(() => (renewing = null), 30_000)))
 
 // ---------------------------------------------------------------------------------------------------
 // subscribers: raw SSE over HTTP/1.1 through the proxy, reconnecting with Last-Event-ID and the web client's back-off
@@ -182,6 +188,7 @@ function open(sub: Sub): void {
       sub.refused++
       const k = `${res.statusCode}${sub.connects ? ' (after a stream)' : ''}`
       statuses.set(k, (statuses.get(k) ?? 0) + 1)
+      if (res.statusCode === 401) void renew()
       res.resume()
       res.on('end', lost)
       return
