@@ -72,7 +72,7 @@ describe('live connection', () => {
     const release2 = retainStream(4)
     await flush()
     expect(apiFetch).toHaveBeenCalledTimes(1)
-    expect(apiFetch).toHaveBeenCalledWith('/live/tickets', expect.objectContaining({ method: 'POST', body: { installation_id: 4 } }))
+    expect(apiFetch).toHaveBeenCalledWith('/live/tickets?installation=4', expect.objectContaining({ method: 'POST', body: { installation_id: 4 } }))
     expect(apiFetch.mock.calls[0][1].credential).toBeUndefined()
     expect(FakeEventSource.all.map((s) => s.url)).toEqual(['/live/installations/4?ticket=t1'])
     const es = FakeEventSource.last()

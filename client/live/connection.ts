@@ -48,9 +48,13 @@ export function setStreamCredential(key: string | null): void {
   credential = key
 }
 
-/** POST /live/tickets → a single-use ticket for the stream URL (the access token never goes in a URL). */
+/**
+ * POST /live/tickets → a single-use ticket for the stream URL (the access token never goes in a URL).
+ * The installation is in the query too, for the proxy: with several relays (deploy/nginx.conf) the
+ * ticket must come from the relay that serves the installation's stream.
+ */
 async function requestTicket(installationId: number): Promise<string> {
-  const res = await apiFetch<{ ticket: string; expires_in: number }>('/live/tickets', {
+  const res = await apiFetch<{ ticket: string; expires_in: number }>(`/live/tickets?installation=${installationId}`, {
     method: 'POST',
     body: { installation_id: installationId },
     signal: AbortSignal.timeout(TICKET_TIMEOUT_MS),

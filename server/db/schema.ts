@@ -445,7 +445,8 @@ export interface PaymentCheckoutsTable {
 
 /**
  * Every charge attempt (migration 0040): sessions, RFID card orders and monthly app fees (migration 0070,
- * `app_fee_id`); declined ones drive the retries.
+ * `app_fee_id`); declined ones drive the retries. `pending` with its `idempotency_key` is written before
+ * the provider debits (migration 0160), so a run that died after the debit resends the same key.
  */
 export interface PaymentChargesTable {
   id: Generated<number>
@@ -456,9 +457,10 @@ export interface PaymentChargesTable {
   purpose: 'session' | 'rfid_order' | 'app_fee'
   amount_rappen: number
   fee_rappen: number
-  status: 'succeeded' | 'declined'
+  status: 'pending' | 'succeeded' | 'declined'
   reference: string | null
   at: Ts
+  idempotency_key: Generated<string | null>
 }
 
 /**

@@ -22,6 +22,23 @@ const metrics = (kw: number) => ({ installation_id: 1, timestamp: `t${kw}`, char
 const stations = { 1: { id: 1, name: 'A', rfid: null }, 2: { id: 2, name: 'B', rfid: null } }
 
 describe('hub', () => {
+  it('gives relays started in the same millisecond different epochs, so one never replays the other\'s ids', () => {
+    vi.useFakeTimers({ now: new Date('2026-05-01T10:00:00Z'), toFake: ['Date'] })
+    try {
+      const a = createHub({ events: { onWatch: () => {} } })
+      const b = createHub({ events: { onWatch: () => {} } })
+      expect(a.epoch).not.toBe(b.epoch)
+      // A's id taken to B (failover behind the proxy) is not resumed there: B sends a snapshot.
+      for (const hub of [a, b]) hub.publish(1, 'stations', stations)
+      b.publish(1, 'stations', { ...stations, 3: { id: 3, name: 'C', rfid: null } })
+      const sub = subscriber(1)
+      b.subscribe(sub, access(1), `${a.epoch}.1`)
+      expect(sub.writes.map(String).join('')).toContain('event: snapshot')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('serializes a snapshot once for every subscriber that joins at the same seq', () => {
     const hub = createHub({ events: { onWatch: () => {} } })
     hub.publish(1, 'stations', stations)

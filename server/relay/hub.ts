@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { parseEventId, type LiveState, type Topic } from '../../shared/live.ts'
 import { accessProfileKey, type Access } from '../../shared/rules/permissions.ts'
 import { RELAY } from '../../config/defaults.ts'
@@ -101,11 +102,13 @@ const HEARTBEAT = Buffer.from(': keep-alive\n\n')
  * once per permission profile, encodes each change in its smallest exact form (encode.ts), serializes
  * each event once per profile and writes the same bytes to every subscriber of that profile; a poll
  * round's events go out as one write per subscriber (`batch`). Each profile keeps a replay ring
- * (`replayMs`) for exact Last-Event-ID resumes; outside it a resume gets fresh snapshots. A subscriber
+ * (`replayMs`) for exact Last-Event-ID resumes; outside it a resume gets fresh snapshots. Event ids are
+ * `<epoch>.<seq>`; the epoch is the start time plus randomness, because relays behind one proxy (started
+ * together by compose.yaml) must never take each other's ids for their own after a failover. A subscriber
  * whose socket stays blocked past `maxBlockedMs` or `maxBufferedBytes` is dropped without delaying the
  * others (writes never wait). `fanout: 'naive'` serializes per subscriber instead (benchmark only).
  */
-export function createHub({ events, limits = {}, epoch = Date.now().toString(36), now = Date.now }: {
+export function createHub({ events, limits = {}, epoch = `${Date.now().toString(36)}${crypto.randomBytes(4).toString('hex')}`, now = Date.now }: {
   events: HubEvents
   limits?: Partial<RelayLimits>
   epoch?: string

@@ -5,7 +5,7 @@ import type { Upstream } from './upstream.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40, energy_return: 40 }) {
+function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40, energy_return: 40 }, now?: () => number) {
   const published: string[] = []
   const statuses: string[] = []
   /** Topics published per hub batch (one batch = one poll round). */
@@ -18,7 +18,7 @@ function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40
   } as unknown as Hub
   let fail = false
   const upstream = { get: async () => { if (fail) throw new Error('down'); return { results: [] } } } as unknown as Upstream
-  const pollers = createPollers({ hub: () => hub, upstream, intervals, idleStopMs: 100 })
+  const pollers = createPollers({ hub: () => hub, upstream, intervals, idleStopMs: 100, now })
   return { pollers, published, statuses, batches, setFail: (v: boolean) => (fail = v) }
 }
 
@@ -58,6 +58,19 @@ describe('pollers', () => {
     // 40, 80, 160 ms back-off: far fewer than the 10 polls a fixed 40 ms interval would make.
     expect(f.pollers.stats.errors.info).toBeLessThanOrEqual(5)
     f.pollers.stopAll()
+  })
+
+  it('poll once per interval when a timer fires a little before the round is due by the wall clock', async () => {
+    // Timers run on the monotonic clock, Date.now() on the wall clock: a round often starts 1 ms "early"
+    // (within ROUND_SLACK_MS). A clock running 1 % slow makes every round start early; the next one must
+    // still be an interval later, not at once (found behind two relays: pairs of polls 3 ms apart).
+    const t0 = Date.now()
+    const f = fixture({ metrics: 100, stations: 100, sessions: 100, info: 100, energy_return: 100 }, () => t0 + (Date.now() - t0) * 0.99)
+    f.pollers.watch(1, 'metrics', true)
+    await sleep(1050)
+    f.pollers.stopAll()
+    expect(f.published.length).toBeLessThanOrEqual(12)
+    expect(f.published.length).toBeGreaterThanOrEqual(8)
   })
 
   it('poll topics on a shared grid: same intervals in one round, a later topic joins it', async () => {

@@ -98,7 +98,9 @@ export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idl
         const interval = intervals[topic]
         loop.due = loop.failures
           ? now() + Math.min(RELAY.maxBackoffMs, interval * 2 ** (loop.failures - 1))
-          : inst.base + (Math.floor((start - inst.base) / interval) + 1) * interval
+          // The grid point after this round's: a round may start up to ROUND_SLACK_MS before its point
+          // (timers and Date.now() run on different clocks), and must not fall due again at once.
+          : inst.base + (Math.floor((start + ROUND_SLACK_MS - inst.base) / interval) + 1) * interval
       })
     })
     schedule(installationId, inst)

@@ -34,8 +34,21 @@ export interface PaymentProvider {
   checkoutUrl(sessionId: string): string
   /** Authorise a method entered on the checkout page (no debit). */
   authorise(input: CheckoutInput, now: { year: number; month: number }): AuthoriseResult
-  /** Debit `amountRappen` from a stored method. */
-  charge(token: string, amountRappen: number, description: string): Promise<ChargeResult>
+  /**
+   * Debit `amountRappen` from a stored method. `idempotencyKey` names the charge (issue 16 §2): the
+   * provider answers a repeated key with the first answer and does not debit again (like Stripe's or
+   * Datatrans' idempotency keys), so a retry after a crash between debit and bookkeeping is safe.
+   */
+  charge(token: string, amountRappen: number, description: string, idempotencyKey: string): Promise<ChargeResult>
+}
+
+/** A debit the demo provider made (for tests and the scale bench: how often a card was really debited). */
+export interface DemoDebit {
+  key: string
+  token: string
+  amountRappen: number
+  description: string
+  reference: string
 }
 
 /**
@@ -53,10 +66,16 @@ export const DEMO_CARDS: Record<string, { outcome: 'ok' | 'declined' | 'expiresT
 
 /**
  * The built-in DEMO provider: no outside service. Its checkout is a page of this app
- * (GET /api/payments/demo-checkout?session=…); tokens carry whether charges succeed.
+ * (GET /api/payments/demo-checkout?session=…); tokens carry whether charges succeed. It honours
+ * idempotency keys like a real provider, but remembers them in this process only (a real provider keeps
+ * them on its side for every process; docs/decisions.md "Payment idempotency keys"). `debits()` lists
+ * what it debited.
  */
-export function createDemoProvider(): PaymentProvider {
+export function createDemoProvider(): PaymentProvider & { debits(): readonly DemoDebit[] } {
+  const answers = new Map<string, Promise<ChargeResult>>()
+  const debits: DemoDebit[] = []
   return {
+    debits: () => debits,
     name: 'demo',
     checkoutUrl: (sessionId) => `/api/payments/demo-checkout?session=${encodeURIComponent(sessionId)}`,
     authorise(input, now) {
@@ -79,10 +98,19 @@ export function createDemoProvider(): PaymentProvider {
       const behaviour = card.outcome === 'chargeDeclined' ? 'decline' : 'ok'
       return { ok: true, method: { kind: 'credit_card', brand: card.brand, masked: `•••• •••• •••• ${number.slice(-4)}`, exp_month: expMonth, exp_year: expYear, token: `demo_${behaviour}_${rand}` } }
     },
-    async charge(token, amountRappen) {
-      if (token.startsWith('demo_decline_')) return { ok: false, reason: 'declined' }
-      if (!token.startsWith('demo_ok_') || amountRappen < 0) return { ok: false, reason: 'unknown token' }
-      return { ok: true, reference: `demo_ch_${crypto.randomBytes(8).toString('hex')}` }
+    charge(token, amountRappen, description, idempotencyKey) {
+      const known = answers.get(idempotencyKey)
+      if (known) return known
+      const answer = ((): ChargeResult => {
+        if (token.startsWith('demo_decline_')) return { ok: false, reason: 'declined' }
+        if (!token.startsWith('demo_ok_') || amountRappen < 0) return { ok: false, reason: 'unknown token' }
+        const reference = `demo_ch_${crypto.randomBytes(8).toString('hex')}`
+        debits.push({ key: idempotencyKey, token, amountRappen, description, reference })
+        return { ok: true, reference }
+      })()
+      const settled = Promise.resolve(answer)
+      answers.set(idempotencyKey, settled)
+      return settled
     },
   }
 }

@@ -91,17 +91,67 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
     })
   }
 
-  /** Charge `amountRappen` + fee to `method`, recording the attempt. */
-  async function chargeTo(m: Selectable<PaymentMethodsTable>, input: { userId: number; sessionId: number | null; appFeeId?: number; purpose: 'session' | 'rfid_order' | 'app_fee'; amountRappen: number; description: string; at: Date }) {
+  /**
+   * Charge `amountRappen` + fee to `method` under the idempotency key `key` (issue 16 §2): the attempt is
+   * stored `pending` with its key before the provider is asked, then settled. → `{ok, fee}`, or null when
+   * another run stored the same key first (it owns that attempt).
+   */
+  async function chargeTo(m: Selectable<PaymentMethodsTable>, input: { userId: number; sessionId: number | null; appFeeId?: number; purpose: 'session' | 'rfid_order' | 'app_fee'; amountRappen: number; description: string; at: Date; key: string }) {
     const fee = transactionFeeRappen(m.kind, input.amountRappen)
-    const result = isExpired(m.exp_month, m.exp_year, monthOf(input.at))
-      ? ({ ok: false, reason: 'expired' } as const)
-      : input.amountRappen > 0 ? await provider.charge(m.token, input.amountRappen + fee, input.description) : ({ ok: true, reference: 'zero' } as const)
-    await db.insertInto('payment_charges').values({
+    const expired = isExpired(m.exp_month, m.exp_year, monthOf(input.at))
+    const sent = !expired && input.amountRappen > 0
+    const row = await db.insertInto('payment_charges').values({
       user_id: input.userId, payment_method_id: m.id, session_id: input.sessionId, app_fee_id: input.appFeeId ?? null, purpose: input.purpose, amount_rappen: input.amountRappen,
-      fee_rappen: fee, status: result.ok ? 'succeeded' : 'declined', reference: result.ok ? result.reference : null, at: input.at,
-    }).execute()
-    return { ok: result.ok, fee }
+      fee_rappen: fee, status: sent ? 'pending' : expired ? 'declined' : 'succeeded', reference: sent || expired ? null : 'zero', at: input.at, idempotency_key: input.key,
+    }).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst()
+    if (!row) return null
+    if (!sent) return { ok: !expired, fee }
+    return { ok: await send(row.id, m.token, input.amountRappen + fee, input.description, input.key), fee }
+  }
+
+  /** Ask the provider to debit under `key` and settle charge row `chargeId` with its answer. */
+  async function send(chargeId: number, token: string, totalRappen: number, description: string, key: string): Promise<boolean> {
+    const result = await provider.charge(token, totalRappen, description, key)
+    await db.updateTable('payment_charges').set({ status: result.ok ? 'succeeded' : 'declined', reference: result.ok ? result.reference : null })
+      .where('id', '=', chargeId).execute()
+    return result.ok
+  }
+
+  /**
+   * The unfinished attempt of a session or app fee still unpaid, left by a run that died (issue 16 §2):
+   * its newest charge row when that is `pending` (maybe debited: resend the same key) or `succeeded`
+   * (debited: only mark it paid). Null when the newest attempt was declined or there is none.
+   */
+  async function unfinished(item: { sessionId: number } | { appFeeId: number }) {
+    return db.selectFrom('payment_charges as pc').leftJoin('payment_methods as pm', 'pm.id', 'pc.payment_method_id')
+      .select(['pc.id', 'pc.status', 'pc.amount_rappen', 'pc.fee_rappen', 'pc.idempotency_key', 'pm.token', 'pm.kind'])
+      .$if('sessionId' in item, (q) => q.where('pc.session_id', '=', (item as { sessionId: number }).sessionId))
+      .$if('appFeeId' in item, (q) => q.where('pc.app_fee_id', '=', (item as { appFeeId: number }).appFeeId))
+      .orderBy('pc.id', 'desc').executeTakeFirst()
+      .then((r) => (r && r.status !== 'declined' ? r : null))
+  }
+
+  /**
+   * Charge a leased session or app fee once: finish an attempt a dead run left (resending its key, so
+   * the provider does not debit again), else a new attempt keyed `{kind}-{id}-{attempt number}`.
+   * → `{ok, fee, kind}` (the method kind the fee was computed for), or null when it cannot be settled now.
+   */
+  async function chargeOnce(item: { sessionId: number } | { appFeeId: number }, m: Selectable<PaymentMethodsTable>, input: { userId: number; purpose: 'session' | 'app_fee'; amountRappen: number; description: string; at: Date }) {
+    const left = await unfinished(item)
+    if (left) {
+      // The method of a pending attempt was removed since: without its token the attempt cannot be asked
+      // about again, and a new attempt could debit twice, so it waits for an operator.
+      if (!left.kind) return null
+      if (left.status === 'succeeded') return { ok: true, fee: left.fee_rappen, kind: left.kind }
+      if (!left.token || !left.idempotency_key) return null
+      const ok = await send(left.id, left.token, left.amount_rappen + left.fee_rappen, input.description, left.idempotency_key)
+      return { ok, fee: left.fee_rappen, kind: left.kind }
+    }
+    const where = 'sessionId' in item ? ['session_id', item.sessionId] as const : ['app_fee_id', item.appFeeId] as const
+    const { n } = await db.selectFrom('payment_charges').select((eb) => eb.fn.countAll<number>().as('n')).where(where[0], '=', where[1]).executeTakeFirstOrThrow()
+    const key = `${'sessionId' in item ? 'session' : 'app-fee'}-${where[1]}-${Number(n) + 1}`
+    const r = await chargeTo(m, { ...input, sessionId: 'sessionId' in item ? item.sessionId : null, appFeeId: 'appFeeId' in item ? item.appFeeId : undefined, key })
+    return r && { ...r, kind: m.kind }
   }
 
   let chargeRun: Promise<void> = Promise.resolve()
@@ -268,8 +318,9 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
     async chargeOrder(actor: Actor, amountRappen: number, description: string, now = new Date()): Promise<{ feeRappen: number }> {
       const m = await primaryOf(actor.id)
       if (!m) throw new AppError(400, 'paymentMethodMissing')
-      const r = await chargeTo(m, { userId: actor.id, sessionId: null, purpose: 'rfid_order', amountRappen, description, at: now })
-      if (!r.ok) throw new AppError(402, 'paymentFailed')
+      // An order is charged once per request; its key only has to be unique.
+      const r = await chargeTo(m, { userId: actor.id, sessionId: null, purpose: 'rfid_order', amountRappen, description, at: now, key: `rfid-order-${crypto.randomUUID()}` })
+      if (!r?.ok) throw new AppError(402, 'paymentFailed')
       return { feeRappen: r.fee }
     },
   }
@@ -308,9 +359,9 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
         .returning('id').executeTakeFirst()
       if (!claimed) continue
       const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', s.method_id).executeTakeFirstOrThrow()
-      const r = await chargeTo(m, { userId: s.user_id!, sessionId: s.id, purpose: 'session', amountRappen: s.price_rappen, description: `Charging session CS-${s.id}`, at: now })
-      if (r.ok && (await sessions.markPaid(s.id, m.kind, now))) paid++
-      else if (!r.ok) declined++
+      const r = await chargeOnce({ sessionId: s.id }, m, { userId: s.user_id!, purpose: 'session', amountRappen: s.price_rappen, description: `Charging session CS-${s.id}`, at: now })
+      if (r?.ok && (await sessions.markPaid(s.id, r.kind, now))) paid++
+      else if (r && !r.ok) declined++
       await db.updateTable('charging_sessions').set({ charge_claimed_until: null }).where('id', '=', s.id).execute()
     }
     return { paid, declined, ...(await chargeAppFees(now)) }
@@ -356,10 +407,10 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
         .returning('id').executeTakeFirst()
       if (!claimed) continue
       const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', f.method_id).executeTakeFirstOrThrow()
-      const r = await chargeTo(m, { userId: f.user_id, sessionId: null, appFeeId: f.id, purpose: 'app_fee', amountRappen: f.amount_rappen, description: `App fee ${f.month} ${f.name}`, at: now })
-      await db.updateTable('app_fees').set(r.ok ? { status: 'paid', paid_on: now, fee_rappen: r.fee, claimed_until: null } : { claimed_until: null }).where('id', '=', f.id).execute()
-      if (r.ok) charged++
-      else declined++
+      const r = await chargeOnce({ appFeeId: f.id }, m, { userId: f.user_id, purpose: 'app_fee', amountRappen: f.amount_rappen, description: `App fee ${f.month} ${f.name}`, at: now })
+      await db.updateTable('app_fees').set(r?.ok ? { status: 'paid', paid_on: now, fee_rappen: r.fee, claimed_until: null } : { claimed_until: null }).where('id', '=', f.id).execute()
+      if (r?.ok) charged++
+      else if (r) declined++
     }
     return { app_fees: charged, app_fees_declined: declined }
   }
