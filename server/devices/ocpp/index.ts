@@ -183,6 +183,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
       // A rebooted charger may have lost its profile: the current mode's is sent again.
       const p = await ocpp.profileOf(cp.stationId, now())
       if (p) await ocpp.enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
+      await ocpp.authorizeFirst(cp.stationId)
       return { status: 'Accepted', currentTime: now().toISOString(), interval: heartbeatSeconds }
     }))
     client.handle('Heartbeat', () => serial(async () => ({ currentTime: now().toISOString() })))

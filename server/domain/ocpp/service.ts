@@ -17,6 +17,17 @@ import { chargingProfile } from './profiles.ts'
 export const STATION_COMMANDS = ['RemoteStartTransaction', 'RemoteStopTransaction', 'UnlockConnector'] as const
 export type StationCommand = (typeof STATION_COMMANDS)[number]
 
+/**
+ * ChangeConfiguration keys that make a charge point ask the central system first (OCPP 1.6 §9.1 core
+ * configuration): LocalPreAuthorize false, so even a card in its local list waits for Authorize.conf
+ * before charging, and AuthorizeRemoteTxRequests true, so a RemoteStartTransaction is authorized too.
+ * Sent when a station enters RFID mode (SPEC §4: RFID mode charges only for an allowed card) and after
+ * each boot in RFID mode (a replaced charger starts with its factory settings).
+ */
+export const AUTHORIZE_FIRST = [{ key: 'LocalPreAuthorize', value: 'false' }, { key: 'AuthorizeRemoteTxRequests', value: 'true' }] as const
+/** Leaving RFID mode: a remote start from the station page charges without a card check (OCPP 1.6 §9.1.1). */
+export const AUTHORIZE_REMOTE_OFF = [{ key: 'AuthorizeRemoteTxRequests', value: 'false' }] as const
+
 /** A queued or sent command to a charge point (ocpp_commands). */
 export interface OcppCommand {
   id: number
@@ -420,7 +431,30 @@ export function createOcppService({ db, installations, sessions, stations, measu
       const connectorId = p.profile.connectorId
       if (mode === 'locked') await enqueue(p.cp, 'ChangeAvailability', { connectorId, type: 'Inoperative' })
       if (previous === 'locked' && mode !== 'locked') await enqueue(p.cp, 'ChangeAvailability', { connectorId, type: 'Operative' })
+      if (mode === 'rfid' && previous !== 'rfid') await service.authorizeFirst(stationId)
+      if (previous === 'rfid' && mode !== 'rfid') for (const c of AUTHORIZE_REMOTE_OFF) await enqueue(p.cp, 'ChangeConfiguration', { ...c })
       await enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
+    },
+
+    /**
+     * Queue the {@link AUTHORIZE_FIRST} ChangeConfiguration commands when the bound station is in RFID mode
+     * (after a boot, or on entering the mode); nothing for other modes or unbound stations.
+     */
+    async authorizeFirst(stationId: number): Promise<void> {
+      const r = await db.selectFrom('ocpp_charge_points as c').innerJoin('charging_stations as s', 's.id', 'c.station_id').select(['c.id', 's.charging_mode']).where('c.station_id', '=', stationId).executeTakeFirst()
+      if (!r || r.charging_mode !== 'rfid') return
+      for (const c of AUTHORIZE_FIRST) await enqueue({ id: r.id, stationId }, 'ChangeConfiguration', { ...c })
+    },
+
+    /**
+     * The timers of bound stations changed (created, edited, moved or deleted): a station in timer mode
+     * gets its TxDefaultProfile again, built from the stored timers (issue 14 §4), queued while offline.
+     */
+    async timersChanged(stationIds: number[]): Promise<void> {
+      for (const stationId of new Set(stationIds)) {
+        const p = await profileCommands(stationId)
+        if (p?.mode === 'timer') await enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
+      }
     },
 
     /** The current profile of a bound station (solar stations: re-evaluated every minute by the device side). */
