@@ -122,7 +122,9 @@ describe('commands from the station page', () => {
     await until(() => got.length >= 3)
     expect(got.slice(0, 3).map((g) => g.method)).toEqual(['SetChargingProfile', 'RemoteStartTransaction', 'UnlockConnector'])
     expect(got[1].params).toEqual({ connectorId: 1, idTag: '04A1B2C3D4E501' })
-    const rows = await app.domain!.db.selectFrom('ocpp_commands').select(['action', 'status']).where('charge_point_id', '=', CP).orderBy('id', 'desc').limit(2).execute()
+    // The charger has the command before the central system has stored its answer.
+    const answers = () => app.domain!.db.selectFrom('ocpp_commands').select(['action', 'status']).where('charge_point_id', '=', CP).orderBy('id', 'desc').limit(2).execute()
+    const rows = await until(async () => ((await answers()).every((r) => r.status !== 'sent') ? answers() : null), 5000, 'answers stored')
     expect(rows).toEqual([{ action: 'UnlockConnector', status: 'Unlocked' }, { action: 'RemoteStartTransaction', status: 'Accepted' }])
 
     // A running transaction is stopped by its id.
