@@ -92,6 +92,7 @@ export interface SimOcppLink {
 export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: () => string; log: FastifyBaseLogger }): SimOcppLink {
   const points = new Map<number, SimPoint>()
   const connecting = new Map<number, Promise<void>>()
+  const failedAt = new Map<number, number>()
 
   async function connect(stationId: number): Promise<void> {
     const id = `SIM-${stationId}`
@@ -123,7 +124,11 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
     })
     client.on('close', () => (point.ready = false))
     points.set(stationId, point)
-    await client.connect()
+    await client.connect().catch((err) => {
+      points.delete(stationId)
+      void client.close({ force: true }).catch(() => undefined)
+      throw err
+    })
     connectedOnce = true
     await boot()
   }
@@ -136,10 +141,14 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
   return {
     async ensure(stationIds) {
       for (const stationId of stationIds) {
-        if (points.has(stationId)) continue
+        // A failed connection is tried again after a minute, not at every 5 s step (each try hashes a password).
+        if (points.has(stationId) || Date.now() - (failedAt.get(stationId) ?? -Infinity) < 60_000) continue
         let c = connecting.get(stationId)
         if (!c) {
-          c = connect(stationId).catch((err) => log.warn({ err, station: stationId }, 'simulated charge point could not connect')).finally(() => connecting.delete(stationId))
+          c = connect(stationId).catch((err) => {
+            failedAt.set(stationId, Date.now())
+            log.warn({ err, station: stationId }, 'simulated charge point could not connect')
+          }).finally(() => connecting.delete(stationId))
           connecting.set(stationId, c)
         }
         await c
