@@ -103,7 +103,7 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
       endpoint: `${url().replace(/^http/, 'ws')}/ocpp`, identity: id, password, protocols: ['ocpp1.6'], strictMode: true,
       reconnect: true, backoff: { initialDelay: 1000, maxDelay: 30_000, factor: 2, randomisationFactor: 0.25 },
     } as never)
-    const point: SimPoint = { id, stationId, client, ready: false, status: null, registerWh: resume?.lastMeterWh ?? 0, transactionId: resume?.id ?? null, profile: null, lastSentAt: 0, heartbeatMs: 60_000 }
+    const point: SimPoint = { id, stationId, client, ready: false, status: null, registerWh: resume?.lastMeterWh ?? 0, transactionId: null, profile: null, lastSentAt: 0, heartbeatMs: 60_000 }
     client.handle('SetChargingProfile', async ({ params }) => {
       point.profile = (params as SetChargingProfile).csChargingProfiles
       return { status: 'Accepted' }
@@ -131,6 +131,9 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
     })
     connectedOnce = true
     await boot()
+    // A transaction left open by an earlier run ends as a rebooted charger ends it (OCPP 1.6 §4.10), so
+    // its session is priced and the next car starts a new one.
+    if (resume) await send(point, 'StopTransaction', { transactionId: resume.id, meterStop: Math.round(resume.lastMeterWh), timestamp: new Date().toISOString(), reason: 'Reboot' })
   }
 
   async function send(p: SimPoint, method: string, params: unknown): Promise<any> {

@@ -373,7 +373,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
       return (await db.selectFrom('ocpp_transactions').select('session_id').where('id', '=', transactionId).executeTakeFirst())?.session_id ?? null
     },
 
-    /** A charge point's open transaction and its last register, Wh (a simulated charge point resuming after a restart). */
+    /** A charge point's open transaction and its last register, Wh (a simulated charge point ends it after a restart). */
     async openTransactionOf(chargePointId: string): Promise<{ id: number; lastMeterWh: number; sessionId: number | null } | null> {
       const r = await db.selectFrom('ocpp_transactions').select(['id', 'last_meter_wh', 'session_id']).where('charge_point_id', '=', chargePointId).where('stopped_at', 'is', null).orderBy('id', 'desc').executeTakeFirst()
       return r ? { id: r.id, lastMeterWh: r.last_meter_wh, sessionId: r.session_id } : null
