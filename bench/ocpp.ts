@@ -4,7 +4,7 @@
  * The server (roles api, relay, ocpp; in-memory PGlite; the demo plus BENCH_CPS bound stations) runs on
  * this thread; the charge points (ocpp-rpc clients, strict mode) run in a worker thread, so the event-loop
  * delay measured here (perf_hooks.monitorEventLoopDelay, 10 ms resolution) is the server's alone.
- * Printed: event-loop delay p50/p99/max while the meter values flow; the round trip of a MeterValues
+ * The live stream is read in the worker as well. Printed: event-loop delay p50/p99/max while the meter values flow; the round trip of a MeterValues
  * call (its answer comes after the station's live power and the session energy are written, so a poll
  * of the stations topic sees the value from then on); and, for an open /live stream with
  * STATIONS_INTERVAL_MS, the delay from a meter value's answer to the stream event carrying it.
@@ -48,8 +48,43 @@ if (isMainThread) {
     const st = await db.insertInto('charging_stations').values({ installation_id: 1, object_id: null, meter_id: meter.id, device_id: `BENCH-${i}`, name: `Bench ${i}`, description: '', capacity_kw: 11, charging_mode: 'instant', status: 'unknown', status_code: 18, alerts: '["offline"]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null }).returning('id').executeTakeFirstOrThrow()
     await db.insertInto('ocpp_charge_points').values({ id: `BENCH-CP-${i}`, installation_id: 1, station_id: st.id, connector_id: 1, password_hash: hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null }).execute()
   }
-  // A live stream of installation 1 (the admin's), recording when each station's power last changed.
+  // The live stream is read in the worker too: parsing its events here would count as the server's delay.
   const token = (await (await fetch(`${base}/api/authentication/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }) })).json()).access as string
+  const stations = (await db.selectFrom('ocpp_charge_points').select(['id', 'station_id']).execute()).map((r) => [r.id, r.station_id] as const)
+  const h = monitorEventLoopDelay({ resolution: 10 })
+  const worker = new Worker(new URL(import.meta.url), { workerData: { url: base, n: N, seconds: SECONDS, token, stations } })
+  let connectMs = 0
+  let rtts: number[] = []
+  let toStream: number[] = []
+  let answered = 0
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (m) => {
+      if (m.type === 'connected') {
+        connectMs = m.ms
+        h.enable()
+      } else if (m.type === 'metered') h.disable()
+      else if (m.type === 'done') {
+        ;({ rtts, toStream, answered } = m)
+        resolve()
+      }
+    })
+    worker.on('error', reject)
+  })
+  const ms = (ns: number) => (ns / 1e6).toFixed(1)
+  console.log(`charge points: ${N}, connected in ${(connectMs / 1000).toFixed(1)} s (argon2id check each)`)
+  console.log(`meter values answered: ${answered} in ${SECONDS} s (${(answered / SECONDS).toFixed(1)}/s)`)
+  console.log(`event-loop delay while metering: p50 ${ms(h.percentile(50))} ms, p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`)
+  console.log(`MeterValues round trip (value written when answered): p50 ${pct(rtts, 50).toFixed(0)} ms, p99 ${pct(rtts, 99).toFixed(0)} ms`)
+  const seen = toStream.filter(Number.isFinite)
+  console.log(`answer → /live stream (STATIONS_INTERVAL_MS ${STATIONS_INTERVAL_MS}): seen ${seen.length}/${toStream.length}, p50 ${pct(seen, 50).toFixed(0)} ms, p99 ${pct(seen, 99).toFixed(0)} ms`)
+  await worker.terminate()
+  await app.close()
+  process.exit(0)
+} else {
+  const { url: base, n, seconds, token, stations: stationList } = workerData as { url: string; n: number; seconds: number; token: string; stations: [string, number][] }
+  const url = base
+  const stations = new Map(stationList)
+  // A live stream of installation 1 (the admin's), recording when each station's power last changed.
   const seenAt = new Map<string, number>()
   const ac = new AbortController()
   void (async () => {
@@ -81,41 +116,6 @@ if (isMainThread) {
     }
   })().catch(() => undefined)
 
-  const stations = new Map((await db.selectFrom('ocpp_charge_points').select(['id', 'station_id']).execute()).map((r) => [r.id, r.station_id]))
-  const h = monitorEventLoopDelay({ resolution: 10 })
-  const worker = new Worker(new URL(import.meta.url), { workerData: { url: base, n: N, seconds: SECONDS } })
-  const answered: { cp: string; kw: number; at: number; rtt: number }[] = []
-  let connectMs = 0
-  await new Promise<void>((resolve, reject) => {
-    worker.on('message', (m) => {
-      if (m.type === 'connected') {
-        connectMs = m.ms
-        h.enable()
-      } else if (m.type === 'meter') answered.push(m)
-      else if (m.type === 'done') resolve()
-    })
-    worker.on('error', reject)
-  })
-  h.disable()
-  await new Promise((r) => setTimeout(r, STATIONS_INTERVAL_MS + 1500))
-  const toStream = answered.map((a) => {
-    const seen = seenAt.get(`${stations.get(a.cp)}:${a.kw}`)
-    return seen === undefined ? Infinity : Math.max(0, seen - a.at)
-  })
-  const rtts = answered.map((a) => a.rtt)
-  const ms = (ns: number) => (ns / 1e6).toFixed(1)
-  console.log(`charge points: ${N}, connected in ${(connectMs / 1000).toFixed(1)} s (argon2id check each)`)
-  console.log(`meter values answered: ${answered.length} in ${SECONDS} s (${(answered.length / SECONDS).toFixed(1)}/s)`)
-  console.log(`event-loop delay while metering: p50 ${ms(h.percentile(50))} ms, p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`)
-  console.log(`MeterValues round trip (value written when answered): p50 ${pct(rtts, 50).toFixed(0)} ms, p99 ${pct(rtts, 99).toFixed(0)} ms`)
-  const seen = toStream.filter(Number.isFinite)
-  console.log(`answer → /live stream (STATIONS_INTERVAL_MS ${STATIONS_INTERVAL_MS}): seen ${seen.length}/${toStream.length}, p50 ${pct(seen, 50).toFixed(0)} ms, p99 ${pct(seen, 99).toFixed(0)} ms`)
-  ac.abort()
-  await worker.terminate()
-  await app.close()
-  process.exit(0)
-} else {
-  const { url, n, seconds } = workerData as { url: string; n: number; seconds: number }
   const ocppRpc = (await import('ocpp-rpc')).default
   const clients: InstanceType<typeof ocppRpc.RPCClient>[] = []
   const started = Date.now()
@@ -136,6 +136,7 @@ if (isMainThread) {
   parentPort!.postMessage({ type: 'connected', ms: Date.now() - started })
   const end = Date.now() + seconds * 1000
   const wh = new Array(n).fill(0)
+  const answered: { cp: string; kw: number; at: number; rtt: number }[] = []
   await Promise.all(clients.map(async (cp, id) => {
     // Spread over the period, as 500 real chargers would be.
     await new Promise((r) => setTimeout(r, (id / n) * PERIOD_MS))
@@ -153,9 +154,16 @@ if (isMainThread) {
         ] }],
       })
       const t1 = Date.now()
-      parentPort!.postMessage({ type: 'meter', cp: `BENCH-CP-${id}`, kw, at: t1, rtt: t1 - t0 })
+      answered.push({ cp: `BENCH-CP-${id}`, kw, at: t1, rtt: t1 - t0 })
       await new Promise((r) => setTimeout(r, Math.max(0, PERIOD_MS - (Date.now() - t0))))
     }
   }))
-  parentPort!.postMessage({ type: 'done' })
+  parentPort!.postMessage({ type: 'metered' })
+  await new Promise((r) => setTimeout(r, STATIONS_INTERVAL_MS + 1500))
+  const toStream = answered.map((a) => {
+    const seen = seenAt.get(`${stations.get(a.cp)}:${a.kw}`)
+    return seen === undefined ? Infinity : Math.max(0, seen - a.at)
+  })
+  ac.abort()
+  parentPort!.postMessage({ type: 'done', answered: answered.length, rtts: answered.map((a) => a.rtt), toStream })
 }

@@ -64,6 +64,8 @@ export const RELAY = {
   endGraceMs: 2_000,
   /** How often the shared timer writes heartbeats and checks blocked subscribers. */
   sweepMs: 5_000,
+  /** Shortest time between two polls of a topic the upstream poked (a changed meter value). */
+  pokeMinGapMs: 500,
 } as const
 
 /** OCPP 1.6J central system (issue 14, docs/decisions.md). */
@@ -74,6 +76,8 @@ export const OCPP = {
   missedHeartbeats: 2,
   /** Longest pause between flushes of last-message times and counts to the database, ms. */
   flushMs: 5_000,
+  /** Window in which MeterValues samples of all charge points are written as one batch, ms (issue 14 targets). */
+  meterBatchMs: 100,
 } as const
 
 /** On close, requests still in flight after this long are cut (main.ts exits at the latest after 10 s). */

@@ -65,6 +65,8 @@ const EnvSchema = z.object({
   CLIENT_DIR: z.string().min(1).optional(),
   SIM_SEED: z.coerce.number().int().default(42),
   SIM_BACKFILL_DAYS: z.coerce.number().int().min(0).max(3660).default(SIMULATOR.backfillDays),
+  SIM_OCPP: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
+  SIM_OCPP_URL: z.url({ message: 'must be the central system, e.g. http://cockpit-ocpp:3000 (ws is used)' }).optional(),
   OCPP_HEARTBEAT_S: z.coerce.number().int().min(1).max(86_400).default(OCPP.heartbeatSeconds),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   METRICS_INTERVAL_MS: interval(POLL_INTERVALS_MS.metrics),
@@ -116,6 +118,12 @@ export interface Config {
   simSeed: number
   /** Days of 15-minute history the simulator backfills on first start (default SIMULATOR.backfillDays). */
   simBackfillDays?: number
+  /**
+   * SIM_OCPP=on (issue 14 §5): simulated stations connect as OCPP 1.6J charge points to the central system
+   * at `simOcppUrl` (default: this process, which then needs the ocpp role).
+   */
+  simOcpp?: boolean
+  simOcppUrl?: string
   logLevel: string
   /**
    * OCPP 1.6J central system (issue 14): the heartbeat interval (s) given to charge points at boot; a
@@ -187,6 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     simSeed: e.SIM_SEED,
     simBackfillDays: e.SIM_BACKFILL_DAYS,
+    simOcpp: e.SIM_OCPP === 'on',
+    simOcppUrl: e.SIM_OCPP_URL?.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     ocpp: { heartbeatSeconds: e.OCPP_HEARTBEAT_S },
     intervals: {

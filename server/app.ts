@@ -20,6 +20,7 @@ import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
 import { createOwnership } from './devices/simulator/ownership.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
 import { createOcppServer, type OcppServer } from './devices/ocpp/index.ts'
+import { createSimOcppLink } from './devices/simulator/ocpp-link.ts'
 import { createRetentionJob } from './jobs/retention.ts'
 import { inProcessRunner, pgBossRunner, type Job, type JobRunner } from './jobs/runner.ts'
 import { createMailJob } from './jobs/mail-outbox.ts'
@@ -164,7 +165,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
 
   if (config.roles.includes('simulator') && domain) {
-    app.decorate('simulator', createSimulator({ domain, seed: config.simSeed, log: app.log, backfillDays: config.simBackfillDays, ownership: createOwnership(config.databaseUrl) }))
+    // SIM_OCPP (issue 14 §5): the simulated stations speak OCPP to the central system (this process by default).
+    const ownUrl = () => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    const simOcpp = config.simOcpp ? createSimOcppLink({ domain, url: () => config.simOcppUrl ?? ownUrl(), log: app.log }) : undefined
+    if (!config.simOcpp) await domain.ocpp.unbindSimulated()
+    app.decorate('simulator', createSimulator({ domain, seed: config.simSeed, log: app.log, backfillDays: config.simBackfillDays, ownership: createOwnership(config.databaseUrl), ocpp: simOcpp }))
     app.jobs.push(createRetentionJob({ domain, log: app.log }))
   }
 
@@ -179,6 +184,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       // Another path: answered here unless another listener takes WebSocket upgrades too.
       if (!ocpp.handleUpgrade(req, socket, head) && app.server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
     })
+    // A relay in this process shows a meter value at once rather than at the next stations poll (issue 14 targets).
+    const relay = app.relay
+    if (relay) domain.ocpp.onSamplesWritten((ids) => { for (const id of ids) relay.pollers.poke(id, 'stations') })
   }
 
   const CLIENT_DIR = config.clientDir ?? path.resolve(import.meta.dirname, '../dist/client')

@@ -507,6 +507,8 @@ export interface OcppChargePointsTable {
   messages_in: ColumnType<number, number | undefined, number | import('kysely').RawBuilder<number>>
   messages_out: ColumnType<number, number | undefined, number | import('kysely').RawBuilder<number>>
   created_at: TsDefault
+  /** Run by the simulator over OCPP (SIM_OCPP, migration 0130). */
+  simulated: Generated<boolean>
 }
 
 /** OCPP transactions (migration 0090): meter registers in Wh; the id is the OCPP transactionId. */

@@ -78,7 +78,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     stationObjects: createStationObjectsService({ db, installations, stations }),
     devices: { ...createDeviceService({ db }), heartbeat: deviceLink.heartbeat, sweep: deviceLink.sweep, disconnect: deviceLink.disconnect },
     rfids: createRfidService({ db, installations, link: deviceLink }),
-    timers: createTimerService({ db, installations, link: deviceLink }),
+    timers: createTimerService({ db, installations, link: deviceLink, stationTimersChanged: ocpp.timersChanged }),
     statistics,
     rates: createRateService({ db, installations }),
     pricing: createPricingService({ db, installations, tariffs }),

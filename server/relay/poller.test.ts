@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { createPollers } from './poller.ts'
 import type { Hub } from './hub.ts'
 import type { Upstream } from './upstream.ts'
+import { RELAY } from '../../config/defaults.ts'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const until = async (check: () => boolean, ms: number) => {
+  const end = Date.now() + ms
+  while (!check() && Date.now() < end) await sleep(5)
+}
 
 function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40, energy_return: 40 }, now?: () => number) {
   const published: string[] = []
@@ -90,5 +95,24 @@ describe('pollers', () => {
     expect(rounds[2]).toBe('info,metrics,stations')
     expect(rounds[3]).toBe('info,metrics,sessions,stations')
     for (const r of rounds.slice(2)) expect(r).toMatch(/^info,metrics,(sessions,)?stations$/)
+  })
+
+  it('poll a poked topic soon instead of at its next interval, at most once per poke gap, and ignore pokes nobody watches', async () => {
+    const f = fixture({ metrics: 10_000, stations: 10_000, sessions: 10_000, info: 10_000, energy_return: 10_000 })
+    f.pollers.poke(1, 'stations')
+    f.pollers.watch(1, 'stations', true)
+    await sleep(50)
+    expect(f.published).toEqual(['stations'])
+    // A burst of pokes (500 charge points' meter values) costs one extra round per gap, not one each.
+    const t0 = Date.now()
+    for (let i = 0; i < 50; i++) f.pollers.poke(1, 'stations')
+    await until(() => f.published.length === 2, 2000)
+    expect(Date.now() - t0).toBeLessThan(RELAY.pokeMinGapMs + 200)
+    await sleep(RELAY.pokeMinGapMs + 100)
+    expect(f.published).toHaveLength(2)
+    f.pollers.poke(1, 'metrics')
+    await sleep(50)
+    expect(f.published).toHaveLength(2)
+    f.pollers.stopAll()
   })
 })

@@ -16,6 +16,10 @@ export interface PollerStats {
 interface TopicLoop {
   /** When the topic is next due (ms, `now()` clock). */
   due: number
+  /** When its last round started (ms), so pokes keep their distance. */
+  lastStart?: number
+  /** Poked while its round was running: polled again after it (the change may have missed the round). */
+  pokedWhileRunning?: boolean
   failures: number
   stopTimer?: NodeJS.Timeout
 }
@@ -96,6 +100,7 @@ export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idl
           h.setStatus(installationId, topic, loop.failures >= RELAY.downAfterFailures ? 'down' : 'stale')
         }
         const interval = intervals[topic]
+        loop.lastStart = start
         loop.due = loop.failures
           ? now() + Math.min(RELAY.maxBackoffMs, interval * 2 ** (loop.failures - 1))
           // The grid point after this round's: a round may start up to ROUND_SLACK_MS before its point
@@ -103,6 +108,10 @@ export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idl
           : inst.base + (Math.floor((start + ROUND_SLACK_MS - inst.base) / interval) + 1) * interval
       })
     })
+    for (const loop of inst.topics.values()) {
+      if (loop.pokedWhileRunning && !loop.failures) loop.due = Math.min(loop.due, Math.max(now(), (loop.lastStart ?? -Infinity) + RELAY.pokeMinGapMs))
+      loop.pokedWhileRunning = false
+    }
     schedule(installationId, inst)
   }
 
@@ -134,6 +143,25 @@ export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idl
           countActive()
         }, idleStopMs)
       }
+    },
+    /**
+     * The upstream says a topic changed (a charge point's meter value, issue 14 targets: on the stream
+     * within 1 s): poll it now rather than at its next interval, but at most once per
+     * RELAY.pokeMinGapMs, so many changes cost one extra round. Nothing when nobody watches it, or while
+     * it is failing (its back-off stands).
+     */
+    poke(installationId: number, topic: Topic): void {
+      const inst = installations.get(installationId)
+      const loop = inst?.topics.get(topic)
+      if (!inst || !loop || loop.failures || loop.stopTimer) return
+      if (inst.running) {
+        loop.pokedWhileRunning = true
+        return
+      }
+      const at = Math.max(now(), (loop.lastStart ?? -Infinity) + RELAY.pokeMinGapMs)
+      if (at >= loop.due) return
+      loop.due = at
+      schedule(installationId, inst)
     },
     stopAll(): void {
       for (const inst of installations.values()) {

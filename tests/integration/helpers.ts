@@ -33,7 +33,7 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
 }
 
 /** Build the app on a fresh database (in-memory PGlite, or Postgres with TEST_DB=postgres) with the demo seeded, listening on a free port. */
-export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp'] } = {}) {
+export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean } = {}) {
   const config: Config = {
     ...loadConfig({}),
     smtpUrl: opts.smtpUrl,
@@ -54,6 +54,7 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     intervals: { metrics: 300, stations: 300, sessions: 300, info: 300, energy_return: 300, ...opts.intervals },
     relay: { maxStreamsPerUser: 100, ...opts.relay },
     ocpp: opts.ocpp ?? { heartbeatSeconds: 30 },
+    simOcpp: opts.simOcpp,
   }
   const app = await buildApp(config)
   await app.listen({ port: 0, host: '127.0.0.1' })

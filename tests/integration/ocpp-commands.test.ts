@@ -122,7 +122,9 @@ describe('commands from the station page', () => {
     await until(() => got.length >= 3)
     expect(got.slice(0, 3).map((g) => g.method)).toEqual(['SetChargingProfile', 'RemoteStartTransaction', 'UnlockConnector'])
     expect(got[1].params).toEqual({ connectorId: 1, idTag: '04A1B2C3D4E501' })
-    const rows = await app.domain!.db.selectFrom('ocpp_commands').select(['action', 'status']).where('charge_point_id', '=', CP).orderBy('id', 'desc').limit(2).execute()
+    // The charger has the command before the central system has stored its answer.
+    const answers = () => app.domain!.db.selectFrom('ocpp_commands').select(['action', 'status']).where('charge_point_id', '=', CP).orderBy('id', 'desc').limit(2).execute()
+    const rows = await until(async () => ((await answers()).every((r) => r.status !== 'sent') ? answers() : null), 5000, 'answers stored')
     expect(rows).toEqual([{ action: 'UnlockConnector', status: 'Unlocked' }, { action: 'RemoteStartTransaction', status: 'Accepted' }])
 
     // A running transaction is stopped by its id.
@@ -130,5 +132,90 @@ describe('commands from the station page', () => {
     await api().post(`${stationPath()}/ocpp/commands`).set(auth(admin)).send({ action: 'RemoteStopTransaction' }).expect(202)
     await until(() => got.some((g) => g.method === 'RemoteStopTransaction'))
     expect(got.find((g) => g.method === 'RemoteStopTransaction')!.params).toEqual({ transactionId: tx.transactionId })
+  })
+})
+
+describe('RFID mode: authorize first', () => {
+  it('makes the charge point ask Authorize before charging in RFID mode (on entering it and after each boot) and stops authorizing remote starts when it leaves', async () => {
+    await setMode('instant')
+    const { cp, got } = await charger()
+    cp.handle('ChangeConfiguration', async ({ params }: { params?: unknown }) => {
+      got.push({ method: 'ChangeConfiguration', params })
+      return { status: 'Accepted' }
+    })
+    const config = () => got.filter((g) => g.method === 'ChangeConfiguration').map((g) => g.params)
+    await boot(cp)
+    await until(() => got.length >= 1)
+    expect(config()).toEqual([])
+
+    got.length = 0
+    await setMode('rfid')
+    await until(() => got.length >= 3)
+    expect(config()).toEqual([{ key: 'LocalPreAuthorize', value: 'false' }, { key: 'AuthorizeRemoteTxRequests', value: 'true' }])
+    // What the charge point then asks is decided by the card rules.
+    expect(await cp.call('Authorize', { idTag: 'NOT-A-CARD' })).toEqual({ idTagInfo: { status: 'Invalid' } })
+    expect(await cp.call('Authorize', { idTag: '04A1B2C3D4E501' })).toEqual({ idTagInfo: { status: 'Accepted' } })
+
+    // A charger swapped or reset to factory settings boots again: told again.
+    got.length = 0
+    await boot(cp)
+    await until(() => config().length >= 2)
+    expect(config()).toEqual([{ key: 'LocalPreAuthorize', value: 'false' }, { key: 'AuthorizeRemoteTxRequests', value: 'true' }])
+
+    got.length = 0
+    await setMode('instant')
+    await until(() => got.some((g) => g.method === 'SetChargingProfile'))
+    expect(config()).toEqual([{ key: 'AuthorizeRemoteTxRequests', value: 'false' }])
+    await until(async () => {
+      const j = await api().get(`${stationPath()}/journal`).set(auth(admin)).expect(200)
+      return j.body.results.filter((e: { detail?: string }) => e.detail === 'ocpp:ChangeConfiguration:Accepted').length >= 5
+    }, 5000, 'journaled configuration answers')
+  })
+})
+
+describe('timer mode follows the stored timers', () => {
+  const timers = async () => (await api().get(`/api/cockpit/installations/1/timers/?object_type=charging_station&object_id=${station7}`).set(auth(admin)).expect(200)).body.results as { id: number; start_time: string }[]
+  const timerPath = (id: number) => `/api/cockpit/installations/1/timers/${id}/`
+  const profiles = (got: Received[]) => got.filter((g) => g.method === 'SetChargingProfile')
+
+  it('re-sends the TxDefaultProfile when a timer is added, changed or deleted, and queues it while the charger is offline', async () => {
+    const { cp, got } = await charger()
+    await boot(cp)
+    await setMode('timer')
+    await until(() => profiles(got).length >= 2)
+    const list = await timers()
+    const late = list.find((t) => t.start_time.startsWith('22:00'))!
+    const early = list.find((t) => t.start_time.startsWith('06:30'))!
+
+    got.length = 0
+    await api().patch(timerPath(late.id)).set(auth(admin)).send({ start_time: '21:00' }).expect(200)
+    await until(() => profiles(got).length >= 1)
+    expect([at(got[0], 2, '20:45'), at(got[0], 2, '21:00')]).toEqual([0, 15.9])
+
+    got.length = 0
+    await api().delete(timerPath(early.id)).set(auth(admin)).expect(204)
+    await until(() => profiles(got).length >= 1)
+    // Only the instant timer is left: full current all week.
+    expect(limits(got[0])).toEqual([{ startPeriod: 0, limit: 15.9 }])
+
+    // Offline: the new schedule waits for the charger and is sent when it is back.
+    await cp.close({ force: true })
+    await until(() => !app.ocpp!.isConnected(CP))
+    const created = await api().post('/api/cockpit/installations/1/timers/').set(auth(admin)).send({
+      object_type: 'charging_station', object_id: station7, repeat_monday: true, repeat_tuesday: false, repeat_wednesday: false, repeat_thursday: false,
+      repeat_friday: false, repeat_saturday: false, repeat_sunday: false, start_time: '08:00', description: 'OCPP test', charging_mode: 'locked',
+    }).expect(201)
+    const again = await charger()
+    await again.cp.call('Heartbeat', {})
+    await until(() => profiles(again.got).length >= 1)
+    expect([at(again.got[0], 0, '07:45'), at(again.got[0], 0, '08:00'), at(again.got[0], 0, '20:45'), at(again.got[0], 0, '21:00'), at(again.got[0], 1, '08:00')]).toEqual([15.9, 0, 0, 15.9, 15.9])
+
+    // Outside timer mode a timer change sends nothing.
+    await setMode('instant')
+    await until(() => profiles(again.got).length >= 2)
+    again.got.length = 0
+    await api().delete(timerPath(created.body.id)).set(auth(admin)).expect(204)
+    await new Promise((r) => setTimeout(r, 300))
+    expect(profiles(again.got)).toEqual([])
   })
 })

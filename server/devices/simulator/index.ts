@@ -7,6 +7,7 @@ import { step, type SimState } from './physics.ts'
 import { unknownBadge } from './learning.ts'
 import { restoreState, saveState } from './state.ts'
 import { createOwnership, type Ownership } from './ownership.ts'
+import type { SimOcppLink } from './ocpp-link.ts'
 
 export interface Simulator {
   /** Backfill what is missing, then step every 5 s in real time. */
@@ -39,7 +40,16 @@ export interface Simulator {
  * services a real device gateway would use: measurements, station state, charging sessions.
  * Deterministic for a seed and a clock: the same ticks give the same readings.
  */
-export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, backfillDays = SIMULATOR.backfillDays, ownership = createOwnership(undefined) }: { domain: Domain; seed: number; log: FastifyBaseLogger; stepMs?: number; backfillDays?: number; ownership?: Ownership }): Simulator {
+export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, backfillDays = SIMULATOR.backfillDays, ownership = createOwnership(undefined), ocpp }: {
+  domain: Domain
+  seed: number
+  log: FastifyBaseLogger
+  stepMs?: number
+  backfillDays?: number
+  ownership?: Ownership
+  /** SIM_OCPP (issue 14 §5): the stations report as OCPP charge points through this link instead of the domain. */
+  ocpp?: SimOcppLink
+}): Simulator {
   const states = new Map<number, SimState>()
   const lastTick = new Map<number, number>()
   const reported = new Map<number, string>()
@@ -78,9 +88,26 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
       const simulated = new Set(eq.stations.map((s) => s.id))
       for (const open of await domain.sessions.open(installationId)) if (simulated.has(open.station_id) && !tracked.has(open.id)) await domain.sessions.finish(open.id, t)
     }
+    // SIM_OCPP: stations whose charge point is connected obey its charging profile, and their meter
+    // readings, sessions and states reach the portal through the central system, not from here.
+    let viaOcpp = new Set<number>()
+    if (ocpp) {
+      await ocpp.ensure(eq.stations.map((s) => s.id))
+      viaOcpp = new Set(eq.stations.filter((s) => ocpp.has(s.id)).map((s) => s.id))
+      eq.stations = eq.stations.map((s) => {
+        const limit = viaOcpp.has(s.id) ? ocpp.limitKw(s.id, t) : null
+        return limit === null ? s : { ...s, capacity_kw: Math.min(s.capacity_kw, limit) }
+      })
+    }
+    const ocppMeters = new Set(eq.stations.filter((s) => viaOcpp.has(s.id)).map((s) => s.meter_id))
     const r = step(eq, state, t, dt, { seed, highTariff })
-    await domain.measurements.record(r.readings.map((x) => ({ ...x, ts: t })))
+    await domain.measurements.record(r.readings.filter((x) => !ocppMeters.has(x.meter_id)).map((x) => ({ ...x, ts: t })))
+    const tagOf = (rfidId: number) => eq.rfids.find((c) => c.id === rfidId)?.tag
     for (const o of r.stations) {
+      if (ocpp && viaOcpp.has(o.stationId)) {
+        await ocpp.report(o, t, tagOf)
+        continue
+      }
       if (o.departed?.sessionId) await domain.sessions.finish(o.departed.sessionId, new Date(Math.min(t.getTime(), o.departed.visit.depart.getTime())))
       if (o.car && !o.car.refused && o.car.sessionId === null && o.status !== 'off') {
         o.car.sessionId = await domain.sessions.start({
@@ -110,7 +137,8 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
     // keeps as the pending new RFID for an admin to register or ignore.
     for (const stationId of await domain.stations.learning(installationId)) {
       const out = r.stations.find((o) => o.stationId === stationId)
-      if (out?.car) await domain.stations.reportLearnedTag(stationId, unknownBadge(seed, stationId, t), t)
+      if (out?.car && viaOcpp.has(stationId)) await ocpp!.presentTag(stationId, unknownBadge(seed, stationId, t))
+      else if (out?.car) await domain.stations.reportLearnedTag(stationId, unknownBadge(seed, stationId, t), t)
     }
     await domain.devices.saveSimulatorState(installationId, saveState(state), t)
   }
@@ -206,6 +234,7 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
       stopped = true
       clearTimeout(timer)
       await running
+      await ocpp?.close()
       // Another process may take the installations over at once.
       await ownership.close()
       lastOwned = new Set()

@@ -8,7 +8,7 @@ export interface Equipment {
   apartments: number[]
   stations: { id: number; meter_id: number; capacity_kw: number; charging_mode: string; status: string | null; current_session_id: number | null }[]
   /** Active, ready cards; `station_ids` set when a card may charge only at those stations (issue 4). */
-  rfids: { id: number; user_id: number | null; station_ids?: number[] }[]
+  rfids: { id: number; user_id: number | null; station_ids?: number[]; tag?: string }[]
   timers: { object_id: number; days: boolean[]; start_time: string; charging_mode: string }[]
 }
 
@@ -18,10 +18,10 @@ export interface Equipment {
  */
 export function createDeviceService({ db }: { db: Db }) {
   // Cards limited to some stations (all_stations false) carry their station ids.
-  async function withStations(rfids: { id: number; user_id: number | null; all_stations: boolean }[]): Promise<Equipment['rfids']> {
+  async function withStations(rfids: { id: number; user_id: number | null; all_stations: boolean; tag: string }[]): Promise<Equipment['rfids']> {
     const limited = rfids.filter((r) => !r.all_stations).map((r) => r.id)
     const links = limited.length ? await db.selectFrom('rfid_stations').select(['rfid_id', 'station_id']).where('rfid_id', 'in', limited).execute() : []
-    return rfids.map((r) => (r.all_stations ? { id: r.id, user_id: r.user_id } : { id: r.id, user_id: r.user_id, station_ids: links.filter((l) => l.rfid_id === r.id).map((l) => l.station_id) }))
+    return rfids.map((r) => (r.all_stations ? { id: r.id, user_id: r.user_id, tag: r.tag } : { id: r.id, user_id: r.user_id, tag: r.tag, station_ids: links.filter((l) => l.rfid_id === r.id).map((l) => l.station_id) }))
   }
   return {
     /** The simulator's saved state of an installation (migration 0045), or null before its first step. */
@@ -51,11 +51,12 @@ export function createDeviceService({ db }: { db: Db }) {
         db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', installationId).executeTakeFirstOrThrow(),
         db.selectFrom('meters').select(['id', 'meter_type', 'object_id', 'capacity']).where('installation_id', '=', installationId).orderBy('id').execute(),
         db.selectFrom('objects').select(['id', 'object_type']).where('installation_id', '=', installationId).where('object_type', '=', 'apartment').orderBy('id').execute(),
-        // Stations bound to an OCPP charge point (issue 14) report for themselves: the simulator leaves them out.
+        // Stations bound to an OCPP charge point (issue 14) report for themselves: the simulator leaves them
+        // out, unless the charge point is its own (SIM_OCPP).
         db.selectFrom('charging_stations').select(['id', 'meter_id', 'capacity_kw', 'charging_mode', 'status', 'current_session_id']).where('installation_id', '=', installationId)
-          .where((eb) => eb.not(eb.exists(eb.selectFrom('ocpp_charge_points as c').select('c.id').whereRef('c.station_id', '=', 'charging_stations.id')))).orderBy('id').execute(),
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('ocpp_charge_points as c').select('c.id').whereRef('c.station_id', '=', 'charging_stations.id').where('c.simulated', '=', false)))).orderBy('id').execute(),
         // A learned card works only from its ready_at on (issue 4, SPEC §9: about 3 minutes).
-        db.selectFrom('rfids').select(['id', 'user_id', 'all_stations']).where('installation_id', '=', installationId).where('active', '=', true)
+        db.selectFrom('rfids').select(['id', 'user_id', 'all_stations', 'tag']).where('installation_id', '=', installationId).where('active', '=', true)
           .where((eb) => eb.or([eb('ready_at', 'is', null), eb('ready_at', '<=', new Date())])).orderBy('id').execute(),
         db.selectFrom('timers').selectAll().where('installation_id', '=', installationId).where('object_type', '=', 'charging_station').execute(),
       ])

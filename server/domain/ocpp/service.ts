@@ -12,10 +12,22 @@ import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.ts'
 import type { TariffService } from '../tariffs/service.ts'
 import { chargingProfile } from './profiles.ts'
+import { OCPP } from '../../../config/defaults.ts'
 
 /** Commands an admin sends from the station page (issue 14 §4). */
 export const STATION_COMMANDS = ['RemoteStartTransaction', 'RemoteStopTransaction', 'UnlockConnector'] as const
 export type StationCommand = (typeof STATION_COMMANDS)[number]
+
+/**
+ * ChangeConfiguration keys that make a charge point ask the central system first (OCPP 1.6 §9.1 core
+ * configuration): LocalPreAuthorize false, so even a card in its local list waits for Authorize.conf
+ * before charging, and AuthorizeRemoteTxRequests true, so a RemoteStartTransaction is authorized too.
+ * Sent when a station enters RFID mode (SPEC §4: RFID mode charges only for an allowed card) and after
+ * each boot in RFID mode (a replaced charger starts with its factory settings).
+ */
+export const AUTHORIZE_FIRST = [{ key: 'LocalPreAuthorize', value: 'false' }, { key: 'AuthorizeRemoteTxRequests', value: 'true' }] as const
+/** Leaving RFID mode: a remote start from the station page charges without a card check (OCPP 1.6 §9.1.1). */
+export const AUTHORIZE_REMOTE_OFF = [{ key: 'AuthorizeRemoteTxRequests', value: 'false' }] as const
 
 /** A queued or sent command to a charge point (ocpp_commands). */
 export interface OcppCommand {
@@ -46,6 +58,17 @@ export interface SampledValue {
   unit?: string
   context?: string
   phase?: string
+}
+
+/** One MeterValues sample waiting for the next meter batch. */
+export interface MeterSample {
+  /** The transaction the energy register belongs to (null: power only). */
+  transactionId: number | null
+  energyWh: number | null
+  powerKw: number | null
+  at: Date
+  /** A current sample (not a late one): its power becomes the station's live power. */
+  live: boolean
 }
 
 /**
@@ -100,8 +123,10 @@ export function readSamples(values: SampledValue[]): { energyWh: number | null; 
  * credentials and turns their messages into station states, RFID decisions, sessions with energy and
  * prices, and meter readings, through the same tables the simulator writes.
  */
-export function createOcppService({ db, installations, sessions, stations, measurements, tariffs }: {
+export function createOcppService({ db, installations, sessions, stations, measurements, tariffs, meterBatchMs = OCPP.meterBatchMs }: {
   db: Db
+  /** Window in which meter samples of all charge points are gathered into one batch of writes, ms. */
+  meterBatchMs?: number
   installations: InstallationService
   sessions: SessionService
   stations: StationService
@@ -185,6 +210,91 @@ export function createOcppService({ db, installations, sessions, stations, measu
     await db.updateTable('charging_stations').set({ ...set, updated_at: new Date() }).where('id', '=', stationId).execute()
   }
 
+  // Meter samples of all charge points, written together (issue 14 targets: 500 charge points on one
+  // database connection): a fixed handful of statements per window instead of about 7 per MeterValues.
+  type Pending = { cp: ChargePointRef; sample: MeterSample; done: (kwh: number) => void; fail: (err: unknown) => void }
+  let pending: Pending[] = []
+  let batchTimer: NodeJS.Timeout | undefined
+  let flushing: Promise<void> | null = null
+
+  async function writeBatch(items: Pending[]): Promise<void> {
+    const txIds = [...new Set(items.flatMap((i) => (i.sample.transactionId !== null && i.sample.energyWh !== null ? [i.sample.transactionId] : [])))]
+    const rows = txIds.length ? await db.selectFrom('ocpp_transactions').select(['id', 'charge_point_id', 'session_id', 'last_meter_wh', 'stopped_at']).where('id', 'in', txIds).execute() : []
+    const txs = new Map(rows.map((t) => [t.id, { ...t, wh: t.last_meter_wh, at: null as Date | null }]))
+    const applied: { item: Pending; tx: { id: number; session_id: number | null }; kwh: number }[] = []
+    const power = new Map<number, number>()
+    for (const item of items) {
+      const { transactionId, energyWh, powerKw, at, live } = item.sample
+      if (live && powerKw !== null) power.set(item.cp.stationId, Math.max(0, powerKw))
+      if (transactionId === null || energyWh === null) continue
+      const t = txs.get(transactionId)
+      // As meterReading: a register not above the last one (repeated, out of order) adds nothing.
+      if (!t || t.charge_point_id !== item.cp.id || t.stopped_at || energyWh <= t.wh) continue
+      applied.push({ item, tx: t, kwh: (energyWh - t.wh) / 1000 })
+      t.wh = energyWh
+      t.at = at
+    }
+    const moved = [...txs.values()].filter((t) => t.at)
+    const ok = new Set<number>()
+    if (moved.length) {
+      // Guarded by the register read above: a transaction another writer moved meanwhile is not touched here.
+      const r = await sql<{ id: number }>`UPDATE ocpp_transactions AS t SET last_meter_wh = v.wh, last_meter_at = v.at
+        FROM (VALUES ${sql.join(moved.map((t) => sql`(${t.id}::int, ${t.last_meter_wh}::float8, ${t.wh}::float8, ${t.at}::timestamptz)`))}) AS v(id, prev, wh, at)
+        WHERE t.id = v.id AND t.last_meter_wh = v.prev AND t.stopped_at IS NULL RETURNING t.id`.execute(db)
+      for (const x of r.rows) ok.add(Number(x.id))
+    }
+    const done = applied.filter((a) => ok.has(a.tx.id))
+    const energy: { sessionId: number; highKwh: number; lowKwh: number }[] = []
+    for (const a of done) {
+      if (!a.tx.session_id) continue
+      const high = await tariffs.isHigh(a.item.cp.installationId, a.item.sample.at, await tzOf(a.item.cp.installationId))
+      energy.push({ sessionId: a.tx.session_id, highKwh: high ? a.kwh : 0, lowKwh: high ? 0 : a.kwh })
+    }
+    await sessions.addEnergyMany(energy, tzOf)
+    const unknownMeters = [...new Set(done.map((a) => a.item.cp.stationId))].filter((id) => !meterOf.has(id))
+    if (unknownMeters.length) {
+      for (const r of await db.selectFrom('charging_stations').select(['id', 'meter_id']).where('id', 'in', unknownMeters).execute()) if (r.meter_id != null) meterOf.set(r.id, r.meter_id)
+    }
+    await measurements.record(done.flatMap((a) => {
+      const meterId = meterOf.get(a.item.cp.stationId)
+      return meterId === undefined ? [] : [{ meter_id: meterId, ts: a.item.sample.at, power_kw: a.item.sample.powerKw ?? 0, energy_in_kwh: a.kwh }]
+    }))
+    if (power.size) {
+      await sql`UPDATE charging_stations AS s SET power_kw = v.p, updated_at = now()
+        FROM (VALUES ${sql.join([...power].map(([id, kw]) => sql`(${id}::int, ${kw}::float8)`))}) AS v(id, p) WHERE s.id = v.id`.execute(db)
+    }
+    const kwhOf = new Map<Pending, number>()
+    for (const a of done) kwhOf.set(a.item, (kwhOf.get(a.item) ?? 0) + a.kwh)
+    // The few that lost a race go the one-by-one way, which reads the register again.
+    for (const a of applied) {
+      if (!ok.has(a.tx.id)) kwhOf.set(a.item, (kwhOf.get(a.item) ?? 0) + (await service.meterReading(a.item.cp, a.tx.id, a.item.sample.energyWh!, a.item.sample.at, a.item.sample.powerKw)))
+    }
+    for (const item of items) item.done(kwhOf.get(item) ?? 0)
+    const changed = new Set(items.map((i) => i.cp.installationId))
+    for (const l of writtenListeners) l(changed)
+  }
+  const writtenListeners = new Set<(installationIds: Set<number>) => void>()
+
+  function scheduleBatch(): void {
+    if (batchTimer || flushing || !pending.length) return
+    batchTimer = setTimeout(() => void runBatch(), meterBatchMs)
+    batchTimer.unref()
+  }
+
+  function runBatch(): Promise<void> {
+    clearTimeout(batchTimer)
+    batchTimer = undefined
+    const items = pending
+    pending = []
+    flushing = writeBatch(items)
+      .catch((err) => { for (const i of items) i.fail(err) })
+      .finally(() => {
+        flushing = null
+        scheduleBatch()
+      })
+    return flushing
+  }
+
   const service = {
     /**
      * GET …/charging_stations/{id}/ocpp: the binding for whoever may read the station (the charge point id
@@ -230,6 +340,45 @@ export function createOcppService({ db, installations, sessions, stations, measu
       if (!Number(r.numDeletedRows)) throw new AppError(404, 'ocppNotBound')
     },
 
+    /** Those of `stationIds` whose charging mode is `mode` (one query). */
+    async stationsInMode(stationIds: number[], mode: string): Promise<Set<number>> {
+      if (!stationIds.length) return new Set()
+      return new Set((await db.selectFrom('charging_stations').select('id').where('id', 'in', stationIds).where('charging_mode', '=', mode).execute()).map((r) => r.id))
+    },
+
+    /**
+     * SIM_OCPP (issue 14 §5): bind `stationId` to the simulator's own charge point `id` with `password`
+     * (replacing an earlier simulated binding of the station). A station bound to a real charge point is
+     * left alone: false.
+     */
+    async bindSimulated(stationId: number, id: string, password: string): Promise<boolean> {
+      const s = await db.selectFrom('charging_stations').select(['id', 'installation_id']).where('id', '=', stationId).executeTakeFirstOrThrow()
+      const real = await db.selectFrom('ocpp_charge_points').select('id').where('station_id', '=', stationId).where('simulated', '=', false).executeTakeFirst()
+      if (real) return false
+      const password_hash = await hashPassword(password)
+      await db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('ocpp_charge_points').where((eb) => eb.or([eb('station_id', '=', stationId), eb('id', '=', id)])).execute()
+        await tx.insertInto('ocpp_charge_points').values({ id, installation_id: s.installation_id, station_id: stationId, connector_id: 1, password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, simulated: true }).execute()
+      })
+      return true
+    },
+
+    /** The simulator runs without SIM_OCPP: its charge points' bindings go (their stations are simulated directly again). */
+    async unbindSimulated(): Promise<void> {
+      await db.deleteFrom('ocpp_charge_points').where('simulated', '=', true).execute()
+    },
+
+    /** The session a transaction opened (null: refused, or unknown). */
+    async sessionOfTransaction(transactionId: number): Promise<number | null> {
+      return (await db.selectFrom('ocpp_transactions').select('session_id').where('id', '=', transactionId).executeTakeFirst())?.session_id ?? null
+    },
+
+    /** A charge point's open transaction and its last register, Wh (a simulated charge point ends it after a restart). */
+    async openTransactionOf(chargePointId: string): Promise<{ id: number; lastMeterWh: number; sessionId: number | null } | null> {
+      const r = await db.selectFrom('ocpp_transactions').select(['id', 'last_meter_wh', 'session_id']).where('charge_point_id', '=', chargePointId).where('stopped_at', 'is', null).orderBy('id', 'desc').executeTakeFirst()
+      return r ? { id: r.id, lastMeterWh: r.last_meter_wh, sessionId: r.session_id } : null
+    },
+
     /** Station ids bound to charge points (the simulator leaves them alone). */
     async boundStationIds(): Promise<Set<number>> {
       return new Set((await db.selectFrom('ocpp_charge_points').select('station_id').execute()).map((r) => r.station_id))
@@ -262,10 +411,11 @@ export function createOcppService({ db, installations, sessions, stations, measu
      * (issue 14 §6); batched by the device side so 500 charge points do not write on every frame.
      */
     async flushActivity(rows: { id: string; connected: boolean; lastMessageAt: Date | null; in: number; out: number }[]): Promise<void> {
-      for (const r of rows) {
-        await db.updateTable('ocpp_charge_points')
-          .set({ connected: r.connected, messages_in: sql`messages_in + ${r.in}`, messages_out: sql`messages_out + ${r.out}`, ...(r.lastMessageAt ? { last_message_at: sql`greatest(last_message_at, ${r.lastMessageAt})` } : {}) })
-          .where('id', '=', r.id).execute()
+      // One statement per 1000 charge points (greatest() skips a null: no message, the stored time stays).
+      for (let i = 0; i < rows.length; i += 1000) {
+        const values = rows.slice(i, i + 1000).map((r) => sql`(${r.id}::text, ${r.connected}::boolean, ${r.in}::int, ${r.out}::int, ${r.lastMessageAt}::timestamptz)`)
+        await sql`UPDATE ocpp_charge_points AS c SET connected = v.connected, messages_in = c.messages_in + v.n_in, messages_out = c.messages_out + v.n_out,
+          last_message_at = greatest(c.last_message_at, v.at) FROM (VALUES ${sql.join(values)}) AS v(id, connected, n_in, n_out, at) WHERE c.id = v.id`.execute(db)
       }
     },
 
@@ -332,7 +482,8 @@ export function createOcppService({ db, installations, sessions, stations, measu
 
     /**
      * StartTransaction (issue 14 §3): numbers the transaction (a repeated message with the same connector
-     * and timestamp gets the same id) and opens a session at `timestamp` when the tag is accepted, or when
+     * and timestamp gets the same id) and opens a session at `timestamp` when the tag is accepted (or is
+     * no card at all and the station is not in RFID mode: an anonymous session), or when
      * the transaction is late (started before `lateBefore`: it ran on the charger's own authorization while
      * offline, and the energy was delivered, so it is billed; with the card when the tag is one).
      */
@@ -341,8 +492,18 @@ export function createOcppService({ db, installations, sessions, stations, measu
       const known = await db.selectFrom('ocpp_transactions').select('id').where('charge_point_id', '=', cp.id).where('connector_id', '=', input.connectorId).where('started_at', '=', input.timestamp).executeTakeFirst()
       if (known) return { transactionId: known.id, status: auth.status }
       const late = input.timestamp < lateBefore
+      // SPEC §4: only RFID mode needs a card. Elsewhere a charger set to charge freely starts with a tag
+      // that is no card of the installation: an anonymous session, accepted. A known card that is refused
+      // (deleted, not allowed here, not ready) stays refused.
+      let free = false
+      if (auth.status !== 'Accepted') {
+        const mode = (await db.selectFrom('charging_stations').select('charging_mode').where('id', '=', cp.stationId).executeTakeFirst())?.charging_mode
+        const onFile = await db.selectFrom('rfids').select('id').where('installation_id', '=', cp.installationId).where('tag', '=', input.idTag).executeTakeFirst()
+        free = mode !== undefined && mode !== 'rfid' && !onFile
+      }
+      const status: AuthorizationStatus = free ? 'Accepted' : auth.status
       let sessionId: number | null = null
-      if (input.connectorId === cp.connectorId && (auth.status === 'Accepted' || late)) {
+      if (input.connectorId === cp.connectorId && (status === 'Accepted' || late)) {
         let rfid = auth.rfid
         if (!rfid && late) {
           const card = await db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', cp.installationId).where('tag', '=', input.idTag).orderBy('active', 'desc').executeTakeFirst()
@@ -356,7 +517,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
       }).returning('id').executeTakeFirstOrThrow()
       // A live transaction is the station's current session; a late one (already over) is not.
       if (sessionId && !late) await patchStation(cp.stationId, { current_session_id: sessionId })
-      return { transactionId: row.id, status: auth.status }
+      return { transactionId: row.id, status }
     },
 
     /**
@@ -380,6 +541,33 @@ export function createOcppService({ db, installations, sessions, stations, measu
       return kwh
     },
 
+    /**
+     * A MeterValues sample, written with the samples of all charge points that arrive within
+     * `meterBatchMs` (issue 14 targets): the same effects as {@link meterReading} and livePower, in a
+     * fixed number of statements per batch. Resolves with the kWh added once written, so an answer sent
+     * after it still means "stored"; rejects when the batch failed.
+     */
+    queueSample(cp: ChargePointRef, sample: MeterSample): Promise<number> {
+      return new Promise<number>((done, fail) => {
+        pending.push({ cp, sample, done, fail })
+        scheduleBatch()
+      })
+    },
+
+    /** Listen for meter batches written (the relay polls the installations' stations then); returns the unsubscribe. */
+    onSamplesWritten(listener: (installationIds: Set<number>) => void): () => void {
+      writtenListeners.add(listener)
+      return () => writtenListeners.delete(listener)
+    },
+
+    /** Write the samples waiting and wait for the batch being written (before a stop, and at shutdown). */
+    async settleSamples(): Promise<void> {
+      while (flushing || pending.length) {
+        if (flushing) await flushing
+        else await runBatch()
+      }
+    },
+
     /** Live power of the station (a MeterValues sample that is current, not a late one), kW. */
     async livePower(cp: ChargePointRef, powerKw: number): Promise<void> {
       await patchStation(cp.stationId, { power_kw: Math.max(0, powerKw) })
@@ -392,6 +580,8 @@ export function createOcppService({ db, installations, sessions, stations, measu
      * already stopped.
      */
     async stopTransaction(cp: ChargePointRef, input: { transactionId: number; meterStopWh: number; timestamp: Date }): Promise<boolean> {
+      // Samples of this transaction still in a batch go first, so the stop's register is compared with them.
+      await service.settleSamples()
       const tx = await db.selectFrom('ocpp_transactions').select(['id', 'session_id', 'stopped_at']).where('id', '=', input.transactionId).where('charge_point_id', '=', cp.id).executeTakeFirst()
       if (!tx || tx.stopped_at) return false
       await service.meterReading(cp, tx.id, input.meterStopWh, input.timestamp, 0)
@@ -420,7 +610,30 @@ export function createOcppService({ db, installations, sessions, stations, measu
       const connectorId = p.profile.connectorId
       if (mode === 'locked') await enqueue(p.cp, 'ChangeAvailability', { connectorId, type: 'Inoperative' })
       if (previous === 'locked' && mode !== 'locked') await enqueue(p.cp, 'ChangeAvailability', { connectorId, type: 'Operative' })
+      if (mode === 'rfid' && previous !== 'rfid') await service.authorizeFirst(stationId)
+      if (previous === 'rfid' && mode !== 'rfid') for (const c of AUTHORIZE_REMOTE_OFF) await enqueue(p.cp, 'ChangeConfiguration', { ...c })
       await enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
+    },
+
+    /**
+     * Queue the {@link AUTHORIZE_FIRST} ChangeConfiguration commands when the bound station is in RFID mode
+     * (after a boot, or on entering the mode); nothing for other modes or unbound stations.
+     */
+    async authorizeFirst(stationId: number): Promise<void> {
+      const r = await db.selectFrom('ocpp_charge_points as c').innerJoin('charging_stations as s', 's.id', 'c.station_id').select(['c.id', 's.charging_mode']).where('c.station_id', '=', stationId).executeTakeFirst()
+      if (!r || r.charging_mode !== 'rfid') return
+      for (const c of AUTHORIZE_FIRST) await enqueue({ id: r.id, stationId }, 'ChangeConfiguration', { ...c })
+    },
+
+    /**
+     * The timers of bound stations changed (created, edited, moved or deleted): a station in timer mode
+     * gets its TxDefaultProfile again, built from the stored timers (issue 14 §4), queued while offline.
+     */
+    async timersChanged(stationIds: number[]): Promise<void> {
+      for (const stationId of new Set(stationIds)) {
+        const p = await profileCommands(stationId)
+        if (p?.mode === 'timer') await enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
+      }
     },
 
     /** The current profile of a bound station (solar stations: re-evaluated every minute by the device side). */

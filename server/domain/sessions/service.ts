@@ -198,6 +198,35 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
     },
 
     /**
+     * Device side, batched (the OCPP meter batch, issue 14 targets): add high- and low-tariff kWh to many
+     * sessions in two statements whatever their number (one read, one multi-row update), each priced by the
+     * tariff in force at its start. Rows of one session are summed; unknown sessions are skipped.
+     */
+    async addEnergyMany(rows: { sessionId: number; highKwh: number; lowKwh: number }[], installationTz: (installationId: number) => Promise<string>): Promise<void> {
+      const add = new Map<number, { high: number; low: number }>()
+      for (const r of rows) {
+        if (r.highKwh + r.lowKwh <= 0) continue
+        const a = add.get(r.sessionId) ?? { high: 0, low: 0 }
+        a.high += r.highKwh
+        a.low += r.lowKwh
+        add.set(r.sessionId, a)
+      }
+      if (!add.size) return
+      const current = await db.selectFrom('charging_sessions').select(['id', 'installation_id', 'start', 'high_kwh', 'low_kwh']).where('id', 'in', [...add.keys()]).execute()
+      const values = []
+      for (const s of current) {
+        const a = add.get(s.id)!
+        const t = await tariffs.inForce(s.installation_id, s.start, await installationTz(s.installation_id))
+        const high = s.high_kwh + a.high
+        const low = s.low_kwh + a.low
+        values.push(sql`(${s.id}::int, ${a.high + a.low}::float8, ${high}::float8, ${low}::float8, ${priceRappen(high, low, t)}::int)`)
+      }
+      if (!values.length) return
+      await sql`UPDATE charging_sessions AS s SET energy_kwh = s.energy_kwh + v.kwh, high_kwh = v.high, low_kwh = v.low, price_rappen = v.price
+        FROM (VALUES ${sql.join(values)}) AS v(id, kwh, high, low, price) WHERE s.id = v.id`.execute(db)
+    },
+
+    /**
      * Device side: add energy already split into high- and low-tariff kWh (the backfill's sums), priced by
      * the tariff in force at the session's start.
      */

@@ -17,7 +17,17 @@ type TimerRow = Omit<Timer, 'charging_mode'> & { charging_mode: string }
  * `timerMode`: the latest start time passed on an enabled weekday wins). Errors: 404 unknown or
  * unreadable, 403 not an admin, 400 `{start_time: [invalidTime]}` or `{object_id: [invalidValue]}`.
  */
-export function createTimerService({ db, installations, link }: { db: Db; installations: InstallationService; link?: DeviceLink }) {
+export function createTimerService({ db, installations, link, stationTimersChanged }: {
+  db: Db
+  installations: InstallationService
+  link?: DeviceLink
+  /** Stations whose timers changed (an OCPP charge point in timer mode gets its profile again, issue 14 §4). */
+  stationTimersChanged?: (stationIds: number[]) => Promise<void>
+}) {
+  const touched = async (...ts: { object_type: string; object_id: number }[]) => {
+    const ids = ts.filter((t) => t.object_type === 'charging_station').map((t) => t.object_id)
+    if (ids.length) await stationTimersChanged?.(ids)
+  }
   const readableBy = (access: Access, t: { object_type: string; object_id: number }) =>
     t.object_type === 'rfid' ? mayReadRfid(access, t.object_id) : mayReadStation(access, t.object_id)
 
@@ -81,6 +91,7 @@ export function createTimerService({ db, installations, link }: { db: Db; instal
       await validate(installationId, input)
       const created = await db.insertInto('timers').values({ ...input, installation_id: installationId }).returning('id').executeTakeFirstOrThrow()
       await noteOffline(actor, installationId, { ...input, id: created.id }, 'create')
+      await touched(input)
       return service.get(actor, installationId, created.id)
     },
 
@@ -92,6 +103,8 @@ export function createTimerService({ db, installations, link }: { db: Db; instal
       if (Object.keys(patch).length) {
         await db.updateTable('timers').set(patch).where('id', '=', timerId).execute()
         await noteOffline(actor, installationId, { ...current, ...patch }, 'update')
+        // A timer moved to another station changes both stations' schedules.
+        await touched(current, { ...current, ...patch })
       }
       return service.get(actor, installationId, timerId)
     },
@@ -102,6 +115,7 @@ export function createTimerService({ db, installations, link }: { db: Db; instal
       await requireAdmin(actor, installationId)
       await db.deleteFrom('timers').where('id', '=', timerId).execute()
       await noteOffline(actor, installationId, current, 'delete')
+      await touched(current)
     },
   }
   link?.handle('timer', {
