@@ -10,8 +10,9 @@ import metricModule from '@tremor/react/dist/components/text-elements/Metric/Met
 import textModule from '@tremor/react/dist/components/text-elements/Text/Text.js'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { localDate, periodRange, PERIODS, type Period } from '../../../shared/rules/granularity.ts'
-import { Card, cx, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
+import { PeriodPicker } from './period-picker.tsx'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevData } from './api.ts'
 import { ZevReport } from './zev-report.tsx'
@@ -149,30 +150,7 @@ function FacilityCharts({ installation }: { installation: Installation }) {
         <PinButton installationId={installation.id} name={`${t(`kind.${kind}`)} · ${periodLabel}`} url={`${paths.charts(installation.id)}?${new URLSearchParams({ kind, period, date: range.date })}`} />
       </div>
       <div className="flex flex-wrap items-center gap-3">
-        <div role="group" aria-label={t('period.label')} className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5">
-          {PERIODS.map((p) => (
-            <button
-              key={p}
-              type="button"
-              aria-pressed={period === p}
-              onClick={() => setPeriod(p)}
-              className={cx('rounded-md px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500', period === p ? 'bg-brand-600 text-white' : 'text-slate-700 hover:bg-slate-100')}
-            >
-              {t(`period.${p}`)}
-            </button>
-          ))}
-        </div>
-        <div className="inline-flex items-center gap-1">
-          <button type="button" onClick={() => step(-1)} aria-label={t('previous')} className="rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
-            <span aria-hidden="true">‹</span>
-          </button>
-          <p aria-live="polite" className="min-w-[9rem] px-2 text-center text-sm font-medium text-slate-800" data-testid="period-label">
-            {periodLabel}
-          </p>
-          <button type="button" onClick={() => step(1)} aria-label={t('next')} className="rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
-            <span aria-hidden="true">›</span>
-          </button>
-        </div>
+        <PeriodPicker period={period} label={periodLabel} onPeriod={setPeriod} onStep={step} />
         <label className="inline-flex items-center gap-2 text-sm text-slate-700">
           {t('kind.label')}
           <select value={kind} onChange={(e) => setKind(e.target.value as ChartKind)} className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">

@@ -4,8 +4,9 @@ import { Link } from 'wouter'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { localDate, periodRange, PERIODS, type Period } from '../../../shared/rules/granularity.ts'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
-import { Card, cx, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
+import { PeriodPicker } from './period-picker.tsx'
 import { rememberedPeriod, rememberPeriod } from '../../components/chart-period.ts'
 import { paths } from '../../app/paths.ts'
 import { fetchObjectName, fetchScoped, type Bucket, type ChartScope, type Statistics } from './api.ts'
@@ -106,30 +107,7 @@ export default function ScopedCharts({ installation, scope }: { installation: In
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{name ?? t('title')}</h1>
       <p className="text-sm text-slate-600">{scope.kind === 'meter' ? t('scoped.meterIntro') : t('scoped.objectIntro')}</p>
       <div className="flex flex-wrap items-center gap-3">
-        <div role="group" aria-label={t('period.label')} className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5">
-          {PERIODS.map((p) => (
-            <button
-              key={p}
-              type="button"
-              aria-pressed={period === p}
-              onClick={() => setPeriod(p)}
-              className={cx('rounded-md px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500', period === p ? 'bg-brand-600 text-white' : 'text-slate-700 hover:bg-slate-100')}
-            >
-              {t(`period.${p}`)}
-            </button>
-          ))}
-        </div>
-        <div className="inline-flex items-center gap-1">
-          <button type="button" onClick={() => setDate(periodRange(period, date, tz, { offset: -1 }).date)} aria-label={t('previous')} className="rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-100">
-            <span aria-hidden="true">‹</span>
-          </button>
-          <p aria-live="polite" className="min-w-[9rem] px-2 text-center text-sm font-medium text-slate-800" data-testid="period-label">
-            {periodLabel}
-          </p>
-          <button type="button" onClick={() => setDate(periodRange(period, date, tz, { offset: 1 }).date)} aria-label={t('next')} className="rounded-md border border-slate-200 bg-white px-2.5 py-1.5 text-sm hover:bg-slate-100">
-            <span aria-hidden="true">›</span>
-          </button>
-        </div>
+        <PeriodPicker period={period} label={periodLabel} onPeriod={setPeriod} onStep={(offset) => setDate(periodRange(period, date, tz, { offset }).date)} />
       </div>
       {problem ? (
         <Notice tone="error" role="alert">
