@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
-import { EventSource } from 'eventsource'
 import { auth, sleep, startWithTokens, until, type RoleTokens } from './helpers.ts'
-import { applyUpdate, UPDATE_EVENTS } from '../live-updates.ts'
+import { watchStream as watch } from '../live-updates.ts'
 
 let env: Awaited<ReturnType<typeof startWithTokens>>
 let tokens: RoleTokens
@@ -22,26 +21,6 @@ async function createLink(token: string, installationId = 1, body: Record<string
   return r.body as { id: number; name: string; url: string; valid_until: string | null }
 }
 
-function watch(url: string) {
-  const state: Record<string, unknown> = {}
-  let open = true
-  const es = new EventSource(url)
-  es.addEventListener('snapshot', (e) => {
-    const d = JSON.parse(e.data)
-    state[d.topic] = d.data
-  })
-  for (const type of UPDATE_EVENTS) {
-    es.addEventListener(type, (e) => {
-      const d = JSON.parse(e.data)
-      state[d.topic] = applyUpdate(state[d.topic], type, d)
-    })
-  }
-  es.onerror = () => {
-    open = false
-    es.close()
-  }
-  return { es, state, isOpen: () => open }
-}
 
 describe('display links API (issue 15 §1)', () => {
   it('an admin creates a link with a long key in the url fragment; only its hash is stored; the list shows no key', async () => {

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { EventSource } from 'eventsource'
 import { auth, login, startApp, until } from './helpers.ts'
-import { applyUpdate, UPDATE_EVENTS } from '../live-updates.ts'
+import { watchStream as watch } from '../live-updates.ts'
 
 let app: FastifyInstance
 let base: string
@@ -14,27 +13,6 @@ beforeAll(async () => {
 })
 afterAll(async () => app?.close())
 
-function watch(url: string) {
-  const state: Record<string, unknown> = {}
-  let open = true
-  const es = new EventSource(url)
-  es.addEventListener('snapshot', (e) => {
-    const d = JSON.parse(e.data)
-    state[d.topic] = d.data
-  })
-  for (const type of UPDATE_EVENTS) {
-    es.addEventListener(type, (e) => {
-      const d = JSON.parse(e.data)
-      state[d.topic] = applyUpdate(state[d.topic], type, d)
-    })
-  }
-  // The relay closes the stream; EventSource would reconnect with the spent ticket and be refused.
-  es.onerror = () => {
-    open = false
-    es.close()
-  }
-  return { es, state, isOpen: () => open }
-}
 
 describe('rights of open streams', () => {
   it('a permission change reaches the stream within one poll, and deactivation ends it', async () => {
