@@ -171,8 +171,9 @@ describe('RFID changes made while offline (issue 13 §3)', () => {
     const listed = (await api().get('/api/cockpit/installations/1/rfids/').set(auth(tokens.admin)).expect(200)).body.results as { id: number; pending_changes: { field: string; value: unknown }[] }[]
     expect(listed.find((r) => r.id === a.id)!.pending_changes).toEqual([expect.objectContaining({ field: 'stations', value: { all_stations: false, station_ids: [3] } })])
     // The stations still work with what they have.
-    expect(await seenByDevices(a.id)).toEqual({ id: a.id, user_id: null })
+    expect(await seenByDevices(a.id)).toEqual({ id: a.id, user_id: null, tag: a.tag })
     expect(await seenByDevices(b.id)).toBeDefined()
+    expect((await seenByDevices(c.id))?.tag).toBe(c.tag)
     // A refused change is refused now, not queued: a resident may not limit even their own card.
     const own = (await cardsOf()).find((r) => r.user_id !== null)!
     await api().patch(rfid(own.id)).set(auth(tokens.user)).send({ all_stations: false, station_ids: [1] }).expect(403)
@@ -185,7 +186,7 @@ describe('RFID changes made while offline (issue 13 §3)', () => {
       ['rfid', a.id, 'stations', 'applied', null],
     ])
     expect((await api().get(rfid(a.id)).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ all_stations: false, station_ids: [3], pending_changes: [] })
-    expect(await seenByDevices(a.id)).toEqual({ id: a.id, user_id: null, station_ids: [3] })
+    expect(await seenByDevices(a.id)).toEqual({ id: a.id, user_id: null, tag: a.tag, station_ids: [3] })
     expect((await api().get(rfid(b.id)).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ active: false, pending_changes: [] })
     expect(await seenByDevices(b.id)).toBeUndefined()
     expect((await api().get(rfid(c.id)).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ tag: c.tag, pending_changes: [] })
