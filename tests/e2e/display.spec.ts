@@ -130,7 +130,8 @@ test('after the stream drops, the display reconnects within 3 s of the server an
     // The server stops answering: the stream drops and every ticket request fails for 20 s (back-off
     // grows meanwhile; it used to reach 30 s).
     let down = true
-    await context.route('**/live/tickets', (route) => (down ? route.fulfill({ status: 503, body: '{"detail":"down"}', contentType: 'application/json' }) : route.continue()))
+    // The ticket URL carries the installation for the proxy (/live/tickets?installation=1).
+    await context.route(/\/live\/tickets(\?|$)/, (route) => (down ? route.fulfill({ status: 503, body: '{"detail":"down"}', contentType: 'application/json' }) : route.continue()))
     await display.evaluate(() => {
       for (const s of (window as unknown as { liveSources: EventSource[] }).liveSources) {
         if (s.readyState === EventSource.CLOSED) continue

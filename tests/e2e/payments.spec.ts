@@ -72,7 +72,7 @@ test('a resident adds a card through the demo checkout, makes it primary and see
   expect(unpaid!.price).toBeGreaterThan(0)
   await page.goto(`/facility/1/sessions/${unpaid!.id}`)
   await expect(page.getByRole('heading', { level: 1, name: 'Session details' })).toBeVisible()
-  await expect(page.getByRole('region')).toContainText('Unpaid')
+  await expect(page.locator('section[aria-labelledby="session-title"]')).toContainText('Unpaid')
 
   // Run the charge job now (superuser-only hook; the job runs every 15 minutes otherwise).
   const superToken = await token(page.request, 'super@example.com')
@@ -83,11 +83,11 @@ test('a resident adds a card through the demo checkout, makes it primary and see
   const base = Math.round(unpaid!.price! * 100)
   const fee = Math.round(base * 0.025) + 10
   await page.reload()
-  const details = page.getByRole('region')
+  const details = page.locator('section[aria-labelledby="session-title"]')
   await expect(details).toContainText('Paid on')
-  const feeText = (await page.locator('dt', { hasText: /^Transaction fee$/ }).locator('xpath=following-sibling::dd').innerText()).trim()
+  const feeText = (await page.locator('dt', { hasText: /^Transaction fee$/ }).locator('xpath=following-sibling::dd').innerText()).trim().replace(/\s/g, ' ') // Intl's no-break space
   expect(feeText).toBe(`CHF ${(fee / 100).toFixed(2)}`)
-  const priceText = (await page.locator('dt', { hasText: /^Price$/ }).locator('xpath=following-sibling::dd').innerText()).trim()
+  const priceText = (await page.locator('dt', { hasText: /^Price$/ }).locator('xpath=following-sibling::dd').innerText()).trim().replace(/\s/g, ' ')
   expect(priceText).toBe(`CHF ${((base + fee) / 100).toFixed(2)}`)
 })
 
