@@ -13,6 +13,7 @@ import { localDate, periodRange, PERIODS, type Period } from '../../../shared/ru
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { PeriodPicker } from './period-picker.tsx'
+import { SeriesTable } from './series-table.tsx'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevData } from './api.ts'
 import { ZevReport } from './zev-report.tsx'
@@ -192,33 +193,7 @@ function FacilityCharts({ installation }: { installation: Installation }) {
                 {Object.keys(lineSeries).length ? <StatsChart series={lineSeries} labels={labels} granularity={range.granularity} lines /> : null}
               </Suspense>
             )}
-            <details className="mt-3 text-sm">
-              <summary className="cursor-pointer text-brand-700">{t('table')}</summary>
-              <div className="mt-2 max-h-80 overflow-auto">
-                <table className="w-full text-left text-sm">
-                  <thead>
-                    <tr>
-                      <th scope="col" className="py-1 pr-3 font-medium">{t('bucket')}</th>
-                      {Object.keys(shown).map((s) => (
-                        <th key={s} scope="col" className="py-1 pr-3 font-medium">{labels[s]}</th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {(Object.values(shown).reduce<Bucket[]>((a, b) => (b.length > a.length ? b : a), [])).map((b) => (
-                      <tr key={b.start} className="border-t border-slate-100">
-                        <th scope="row" className="py-1 pr-3 font-normal">{bucketLabel(b.start)}</th>
-                        {Object.keys(shown).map((s) => {
-                          // A state series has no bucket where nothing was read: a dash, not 0 %.
-                          const x = shown[s].find((y) => y.start === b.start)
-                          return <td key={s} className="py-1 pr-3 tabular-nums">{x ? value(s, x.value) : '–'}</td>
-                        })}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </details>
+            <SeriesTable series={shown} label={(s) => labels[s]} bucketLabel={bucketLabel} value={value} className="mt-3 text-sm" />
           </Card>
           {data.zev ? <ZevReport data={data.zev} tz={tz} /> : null}
         </>

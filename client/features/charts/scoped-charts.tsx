@@ -7,6 +7,7 @@ import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { PeriodPicker } from './period-picker.tsx'
+import { SeriesTable } from './series-table.tsx'
 import { rememberedPeriod, rememberPeriod } from '../../components/chart-period.ts'
 import { paths } from '../../app/paths.ts'
 import { fetchObjectName, fetchScoped, type Bucket, type ChartScope, type Statistics } from './api.ts'
@@ -138,31 +139,7 @@ export default function ScopedCharts({ installation, scope }: { installation: In
               </Card>
             ))
           )}
-          <details className="text-sm">
-            <summary className="cursor-pointer text-brand-700">{t('table')}</summary>
-            <div className="mt-2 max-h-80 overflow-auto">
-              <table className="w-full text-left text-sm">
-                <thead>
-                  <tr>
-                    <th scope="col" className="py-1 pr-3 font-medium">{t('bucket')}</th>
-                    {Object.keys(data.series).map((s) => (
-                      <th key={s} scope="col" className="py-1 pr-3 font-medium">{label(s)}</th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {(Object.values(data.series)[0] ?? []).map((b, i) => (
-                    <tr key={b.start} className="border-t border-slate-100">
-                      <th scope="row" className="py-1 pr-3 font-normal">{bucketLabel(b.start)}</th>
-                      {Object.entries(data.series).map(([s, bs]) => (
-                        <td key={s} className="py-1 pr-3 tabular-nums">{bs[i] ? value(s, bs[i].value) : '–'}</td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </details>
+          <SeriesTable series={data.series} label={label} bucketLabel={bucketLabel} value={value} />
         </>
       )}
     </div>
