@@ -110,6 +110,23 @@ export function Notice({
   )
 }
 
+/**
+ * The outcome of a page's last action: a confirmation (status) and a problem (alert, announced at
+ * once), each only when there is one.
+ */
+export function Outcome({ message, problem }: { message?: ReactNode; problem?: ReactNode }) {
+  return (
+    <>
+      {message ? <Notice tone="info">{message}</Notice> : null}
+      {problem ? (
+        <Notice tone="error" role="alert">
+          {problem}
+        </Notice>
+      ) : null}
+    </>
+  )
+}
+
 /** Set the document title as "<page> · Cockpit". */
 export function useDocumentTitle(title: string): void {
   const { t } = useTranslation()

@@ -2,7 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
-import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Card, Loading, Notice, useDocumentTitle, Outcome } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { LegalTextDialog, type LegalDocText } from '../../components/legal-text-dialog.tsx'
 import { useFormats } from '../../components/use-formats.ts'
@@ -43,12 +43,7 @@ export default function LegalPage({ installation }: { installation: Installation
     <div className="mx-auto max-w-4xl space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
       <p className="text-sm text-slate-600">{t('intro')}</p>
-      {message ? <Notice tone="info">{message}</Notice> : null}
-      {problem ? (
-        <Notice tone="error" role="alert">
-          {problem}
-        </Notice>
-      ) : null}
+      <Outcome message={message} problem={problem} />
       <LegalTextDialog doc={reading} onClose={() => setReading(null)} />
       {versions === null && !problem ? <Loading label={tc('loading')} /> : null}
       {versions

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { Display, DisplayCreated } from '../../../shared/schemas/display.ts'
 import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
-import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Card, Loading, Notice, useDocumentTitle, Outcome } from '../../components/ui.tsx'
 import { TextField } from '../../components/text-field.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { useFormats } from '../../components/use-formats.ts'
@@ -55,12 +55,7 @@ export default function DisplaysPage({ installation }: { installation: Installat
     <div className="mx-auto max-w-4xl space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('displays.title')}</h1>
       <p className="text-sm text-slate-600">{t('displays.intro')}</p>
-      {message ? <Notice tone="info">{message}</Notice> : null}
-      {problem ? (
-        <Notice tone="error" role="alert">
-          {problem}
-        </Notice>
-      ) : null}
+      <Outcome message={message} problem={problem} />
       <CreateForm
         installationId={installation.id}
         onCreated={(d) => {

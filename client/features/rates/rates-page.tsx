@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { localDate } from '../../../shared/rules/granularity.ts'
 import { errorMessage, isAbortError } from '../../api/errors.ts'
-import { Badge, cx, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Badge, cx, Loading, Notice, useDocumentTitle, Outcome } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { deleteRate, listRates, RATE_FIELDS, type Rate, type RateKind } from './api.ts'
 import { RateForm } from './rate-form.tsx'
@@ -74,12 +74,7 @@ export default function RatesPage({ installation }: { installation: Installation
           </button>
         ))}
       </div>
-      {message ? <Notice tone="info">{message}</Notice> : null}
-      {problem ? (
-        <Notice tone="error" role="alert">
-          {problem}
-        </Notice>
-      ) : null}
+      <Outcome message={message} problem={problem} />
       {!manage ? (
         <Notice tone="info" role="note">
           {t('readOnly')}

@@ -3,7 +3,7 @@ import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
-import { Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Loading, Notice, useDocumentTitle, Outcome } from '../../components/ui.tsx'
 import { PinButton } from '../../components/pin-button.tsx'
 import { paths } from '../../app/paths.ts'
 import { createReport, deleteReport, dispatchReport, INTERVALS, listReports, REPORT_TYPES, updateReport, type Report, type ReportInput } from './api.ts'
@@ -55,12 +55,7 @@ export default function ReportsPage({ installation }: { installation: Installati
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
         <PinButton installationId={installation.id} name={t('title')} url={paths.reports(installation.id)} />
       </div>
-      {message ? <Notice tone="info">{message}</Notice> : null}
-      {problem ? (
-        <Notice tone="error" role="alert">
-          {problem}
-        </Notice>
-      ) : null}
+      <Outcome message={message} problem={problem} />
       {editing ? (
         <ReportForm
           key={editing === 'new' ? 'new' : editing.id}
