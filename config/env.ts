@@ -35,8 +35,29 @@ const TrustProxy = z
   .transform((v): number | string[] => (/^\d+$/.test(v) ? Number(v) : v.split(',').map((e) => e.trim())))
   .optional()
 
+/**
+ * The ports the WHATWG Fetch standard blocks (§2.9 "Port blocking", the "bad port" list). Browsers refuse
+ * to open a page on them and Node's fetch refuses to reach them, so a cockpit listening on one is
+ * unreachable from a browser and its in-process relay cannot poll its own API (every stream ticket then
+ * fails with 503). tests/integration/config.test.ts checks the list against Node's fetch.
+ */
+export const FETCH_BLOCKED_PORTS: ReadonlySet<number> = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109,
+  110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530,
+  531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045,
+  4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+])
+
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .refine((p) => !FETCH_BLOCKED_PORTS.has(p), {
+      message: 'browsers and fetch refuse this port (Fetch standard, port blocking); choose another, e.g. 3000',
+    })
+    .default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   TRUST_PROXY: TrustProxy,
   DATA_DIR: z.string().min(1).default('./data'),

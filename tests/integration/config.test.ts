@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ConfigError, loadConfig } from '../../config/env.ts'
+import { ConfigError, FETCH_BLOCKED_PORTS, loadConfig } from '../../config/env.ts'
 import { DataDirLockedError, openDatabase } from '../../server/db/connection.ts'
 
 describe('configuration', () => {
@@ -25,6 +25,25 @@ describe('configuration', () => {
     expect(() => loadConfig({ ROLES: 'relay' })).toThrow(/UPSTREAM_URL/)
     expect(() => loadConfig({ ROLES: 'relay', UPSTREAM_URL: 'http://api:3000/api' })).toThrow(/RELAY_UPSTREAM_EMAIL/)
     expect(loadConfig({ ROLES: 'relay', UPSTREAM_URL: 'http://api:3000/api', RELAY_UPSTREAM_EMAIL: 'a@b.ch', RELAY_UPSTREAM_PASSWORD: 'x' }).roles).toEqual(['relay'])
+  })
+})
+
+describe('PORT on the Fetch standard\'s blocked list', () => {
+  // Found in an e2e run on 4190: the server listened, but its relay could not reach its own API
+  // ("bad port") and every stream ticket answered 503, with nothing in the start-up output.
+  it('is refused at start with a message that says why and what to do', () => {
+    expect(() => loadConfig({ PORT: '4190' })).toThrow(/PORT: browsers and fetch refuse this port.*choose another/)
+    expect(loadConfig({ PORT: '4191' }).port).toBe(4191)
+  })
+
+  it('is the list Node\'s fetch itself refuses, so no port the relay cannot reach is let through', async () => {
+    // Nothing listens on these ports here: an allowed port fails to connect, a blocked one before trying.
+    const refusal = async (port: number) => {
+      const err = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) }).then(() => null, (e: Error) => e)
+      return String((err?.cause as Error | undefined)?.message ?? err?.message)
+    }
+    for (const port of FETCH_BLOCKED_PORTS) expect(await refusal(port), `port ${port}`).toBe('bad port')
+    for (const port of [3000, 3411, 4191, 8080]) expect(await refusal(port)).not.toBe('bad port')
   })
 })
 
