@@ -3,7 +3,10 @@
  * process, each sending MeterValues every 10 s during a transaction, for BENCH_SECONDS (default 60).
  * The server (roles api, relay, ocpp; in-memory PGlite; the demo plus BENCH_CPS bound stations) runs on
  * this thread; the charge points (ocpp-rpc clients, strict mode) run in a worker thread, so the event-loop
- * delay measured here (perf_hooks.monitorEventLoopDelay, 10 ms resolution) is the server's alone.
+ * delay measured here (perf_hooks.monitorEventLoopDelay, 10 ms resolution) is the server's alone. The
+ * histogram records the whole time between two of its checks, the 10 ms sampling interval included (an
+ * idle process reads p50 ≈ 10 ms), so the delay printed is that time minus the interval: how late the
+ * loop came back, which is what the ≤ 20 ms target is about. The raw figures are printed too.
  * The live stream is read in the worker as well. Printed: event-loop delay p50/p99/max while the meter values flow; the round trip of a MeterValues
  * call (its answer comes after the station's live power and the session energy are written, so a poll
  * of the stations topic sees the value from then on); and, for an open /live stream with
@@ -51,7 +54,8 @@ if (isMainThread) {
   // The live stream is read in the worker too: parsing its events here would count as the server's delay.
   const token = (await (await fetch(`${base}/api/authentication/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: PASSWORD }) })).json()).access as string
   const stations = (await db.selectFrom('ocpp_charge_points').select(['id', 'station_id']).execute()).map((r) => [r.id, r.station_id] as const)
-  const h = monitorEventLoopDelay({ resolution: 10 })
+  const RESOLUTION_MS = 10
+  const h = monitorEventLoopDelay({ resolution: RESOLUTION_MS })
   const worker = new Worker(new URL(import.meta.url), { workerData: { url: base, n: N, seconds: SECONDS, token, stations } })
   let connectMs = 0
   let rtts: number[] = []
@@ -73,7 +77,8 @@ if (isMainThread) {
   const ms = (ns: number) => (ns / 1e6).toFixed(1)
   console.log(`charge points: ${N}, connected in ${(connectMs / 1000).toFixed(1)} s (argon2id check each)`)
   console.log(`meter values answered: ${answered} in ${SECONDS} s (${(answered / SECONDS).toFixed(1)}/s)`)
-  console.log(`event-loop delay while metering: p50 ${ms(h.percentile(50))} ms, p99 ${ms(h.percentile(99))} ms, max ${ms(h.max)} ms`)
+  const late = (ns: number) => ms(Math.max(0, ns - RESOLUTION_MS * 1e6))
+  console.log(`event-loop delay while metering: p50 ${late(h.percentile(50))} ms, p99 ${late(h.percentile(99))} ms, max ${late(h.max)} ms (histogram as recorded, with the ${RESOLUTION_MS} ms sampling interval: p50 ${ms(h.percentile(50))}, p99 ${ms(h.percentile(99))}, max ${ms(h.max)})`)
   console.log(`MeterValues round trip (value written when answered): p50 ${pct(rtts, 50).toFixed(0)} ms, p99 ${pct(rtts, 99).toFixed(0)} ms`)
   const seen = toStream.filter(Number.isFinite)
   console.log(`answer → /live stream (STATIONS_INTERVAL_MS ${STATIONS_INTERVAL_MS}): seen ${seen.length}/${toStream.length}, p50 ${pct(seen, 50).toFixed(0)} ms, p99 ${pct(seen, 99).toFixed(0)} ms`)
