@@ -4,6 +4,8 @@ import './styles.css'
 import { initI18n } from './i18n/index.ts'
 import { watchOtherTabs } from './session/session.ts'
 import { App } from './app/app.tsx'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { queryClient } from './api/query.ts'
 
 // Render once the active language is loaded, so the first paint is already translated.
 await initI18n()
@@ -13,7 +15,9 @@ const root = document.getElementById('root')
 if (!root) throw new Error('#root missing in index.html')
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
   </StrictMode>,
 )
 

@@ -53,6 +53,12 @@ export async function apiErrorFrom(res: Response): Promise<ApiError> {
   return new ApiError(res.url, res.status, res.statusText, body, Number.isFinite(retry) && retry > 0 ? retry : null)
 }
 
+/** A request abandoned after its timeout (AbortSignal.timeout), as opposed to cancelled by the page. */
+export function isTimeoutError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'TimeoutError'
+}
+
+/** A request cancelled by the page (navigation, unmount), which nobody needs to be told about. */
 export function isAbortError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError'
 }
@@ -84,11 +90,13 @@ type Translate = (key: string, options?: Record<string, unknown>) => string
 
 /**
  * The user message for any error (SPEC §8): 5xx → the status text or "Server error"; other API
- * errors → {@link extractMessage}; aborted → "The operation was canceled."; anything else →
+ * errors → {@link extractMessage}; aborted → "The operation was canceled."; timed out → "The server did
+ * not answer in time."; anything else →
  * "Something went wrong.". `t` is a translator bound to the common namespace.
  */
 export function errorMessage(err: unknown, t: Translate): string {
   if (isAbortError(err)) return t('errors.canceled')
+  if (isTimeoutError(err)) return t('errors.timeout')
   if (err instanceof ApiError) {
     if (err.status >= 500) return STATUS_TEXTS[err.status] ? t(`errors.http${err.status}`) : t('errors.server')
     return extractMessage(err.body) ?? (STATUS_TEXTS[err.status] ? t(`errors.http${err.status}`) : t('errors.generic'))

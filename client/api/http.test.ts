@@ -5,7 +5,7 @@ vi.mock('../session/session.ts', () => ({ forceLogout: () => forceLogout() }))
 vi.mock('../i18n/index.ts', () => ({ currentLanguage: () => 'de' }))
 
 const { apiFetch, resetRefreshForTests, keepSessionAlive } = await import('./http.ts')
-const { ApiError } = await import('./errors.ts')
+const { ApiError, errorMessage, isTimeoutError } = await import('./errors.ts')
 const { readTokens, writeTokens } = await import('../session/tokens.ts')
 
 class MemoryStorage {
@@ -177,5 +177,22 @@ describe('apiFetch', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+  it('gives up on a server that does not answer after the timeout, with a message that says so (issue 15 §5)', async () => {
+    writeTokens(jwt(7, 300), 'r1')
+    // A hung server: the answer never comes; only the request's signal ends the wait.
+    vi.stubGlobal('fetch', (_url: string, init: RequestInit = {}) =>
+      new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
+    )
+    const started = Date.now()
+    const err = await apiFetch('/api/slow/', { timeoutMs: 50 }).catch((e: unknown) => e)
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(isTimeoutError(err)).toBe(true)
+    expect(errorMessage(err, (key) => key)).toBe('errors.timeout')
+    // A page that cancels its own request is told nothing new: still a cancellation, not a timeout.
+    const ctrl = new AbortController()
+    const pending = apiFetch('/api/slow/', { signal: ctrl.signal }).catch((e: unknown) => e)
+    ctrl.abort()
+    expect(isTimeoutError(await pending)).toBe(false)
   })
 })

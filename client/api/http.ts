@@ -17,7 +17,15 @@ export interface RequestOptions {
    * throws without refreshing or logging anyone out.
    */
   credential?: string
+  /** Give up after this many ms (default {@link REQUEST_TIMEOUT_MS}); the error is a `TimeoutError`. */
+  timeoutMs?: number
 }
+
+/**
+ * How long a request may take before it is abandoned, ms (issue 15 §5). Long enough for a year of
+ * 15-minute statistics on a loaded server, short enough that a hung one shows an error, not a spinner.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000
 
 type RefreshOutcome = 'ok' | 'logout'
 let inflight: Promise<RefreshOutcome> | null = null
@@ -65,6 +73,7 @@ function buildUrl(path: string, query: RequestOptions['query']): string {
 }
 
 function send(url: string, opts: RequestOptions, access: string | null): Promise<Response> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS)
   const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': currentLanguage() }
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json'
   if (opts.auth !== false && access) headers.Authorization = `Bearer ${access}`
@@ -72,7 +81,7 @@ function send(url: string, opts: RequestOptions, access: string | null): Promise
     method: opts.method ?? 'GET',
     headers,
     body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    signal: opts.signal,
+    signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
   })
 }
 
