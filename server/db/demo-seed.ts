@@ -45,7 +45,8 @@ const HIGH_TARIFF: ScheduleEntry[] = [
  * Then, with ids after all of the first one's, "Demo Office Bern" (see {@link DEMO_SECOND}): a small
  * office with main meter, 15 kWp PV, two 22 kW stations, two cards and its admin admin2@example.com; the
  * simulator runs it like the first (its sessions come from the backfill). Last, a 7th station of the first
- * installation, "Garage OCPP", waiting for OCPP charge point DEMO-CP-1 (issue 14).
+ * installation, "Garage OCPP", waiting for OCPP charge point DEMO-CP-1 (issue 14). The demo accounts have
+ * accepted the legal texts current at seed time.
  * Does nothing when an installation exists; safe when processes start at once (an advisory lock). Returns the first installation's id, or null when it did nothing.
  */
 export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { passwordHash: string; now?: Date }): Promise<number | null> {
@@ -146,8 +147,22 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
     }).execute()
     await seedSecond(tx, { passwordHash, lastYear })
     await seedOcppStation(tx, { installation_id, garage, passwordHash })
+    await acceptCurrentLegalTexts(tx, [...DEMO_USERS.map((u) => u.email), DEMO_SECOND.admin.email], now)
     return installation_id
   })
+}
+
+/**
+ * The demo's accounts accepted the legal texts current at seed time (migration 0125: the newest version
+ * of each document), as a person registering does; otherwise every demo screen opened on the "accept the
+ * new terms" reminder. A version published later asks them again like everyone (issue 13 §6).
+ */
+async function acceptCurrentLegalTexts(tx: Db, emails: string[], now: Date): Promise<void> {
+  const current = await tx.selectFrom('legal_versions').select(['document', 'version'])
+    .distinctOn('document').orderBy('document').orderBy('published_at', 'desc').orderBy('id', 'desc').execute()
+  const users = await tx.selectFrom('users').select('id').where('email', 'in', emails).execute()
+  const rows = users.flatMap((u) => current.map((d) => ({ user_id: u.id, document: d.document, version: d.version, accepted_at: now })))
+  if (rows.length) await tx.insertInto('legal_acceptances').values(rows).execute()
 }
 
 /** The second installation ({@link DEMO_SECOND}); inserted after the first, whose ids stay as they were. */

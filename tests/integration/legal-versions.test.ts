@@ -18,6 +18,17 @@ beforeAll(async () => {
 afterAll(async () => app?.close())
 
 describe('legal texts and versions', () => {
+  it('records that the demo accounts accepted the texts current when the demo was seeded (no reminder on a fresh demo)', async () => {
+    // The client's reminder banner lists the documents whose accepted_at is null (client/app/legal-reminder.tsx).
+    for (const token of [tokens.admin, tokens.user, tokens.super, await login(app, 'admin2@example.com')]) {
+      const r = await api().get('/api/cockpit/legal').set(auth(token)).expect(200)
+      expect(r.body.map((d: { document: string; version: string }) => `${d.document} ${d.version}`)).toEqual(['terms 2025-04-01', 'privacy 2025-04-01'])
+      expect(r.body.filter((d: { accepted_at: string | null }) => d.accepted_at === null)).toEqual([])
+    }
+    // An account made later (not a demo account) has accepted nothing.
+    expect((await api().get('/api/cockpit/legal').set(auth(tokens.bern)).expect(200)).body.every((d: { accepted_at: string | null }) => d.accepted_at === null)).toBe(true)
+  })
+
   it('lets anyone read the current texts in their language before signing in', async () => {
     for (const [lang, start] of [['en', 'Terms of use of the Cockpit portal'], ['de', 'Nutzungsbedingungen des Cockpit-Portals'], ['fr', "Conditions d'utilisation du portail Cockpit"], ['it', "Condizioni d'uso del portale Cockpit"]]) {
       const r = await api().get('/api/cockpit/legal/texts').set('Accept-Language', lang).expect(200)
@@ -66,5 +77,16 @@ describe('legal texts and versions', () => {
     const versions = await api().get('/api/cockpit/legal/versions').set(auth(tokens.super)).expect(200)
     expect(versions.body.map((v: { document: string; version: string }) => `${v.document} ${v.version}`)).toEqual(['terms 2026-12-01', 'terms 2025-04-01', 'privacy 2025-04-01'])
     expect((await api().get('/api/cockpit/legal/texts').set('Accept-Language', 'it').expect(200)).body[0].text).toBe('Condizioni v2 in italiano')
+  })
+
+  it('asks the demo admin again once a new version is published, like everyone', async () => {
+    const before = await api().get('/api/cockpit/legal').set(auth(tokens.admin)).expect(200)
+    expect(before.body[1]).toMatchObject({ document: 'privacy', version: '2025-04-01' })
+    expect(before.body[1].accepted_at).not.toBeNull()
+    await api().post('/api/cockpit/legal/versions').set(auth(tokens.super)).send({ document: 'privacy', version: '2026-12-02', texts }).expect(201)
+    const after = await api().get('/api/cockpit/legal').set(auth(tokens.admin)).expect(200)
+    expect(after.body[1]).toMatchObject({ document: 'privacy', version: '2026-12-02', accepted_at: null })
+    // The terms published in the test before are not accepted by the admin either: both are listed.
+    expect(after.body.filter((d: { accepted_at: string | null }) => d.accepted_at === null).map((d: { document: string }) => d.document)).toEqual(['terms', 'privacy'])
   })
 })
