@@ -61,6 +61,7 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   TRUST_PROXY: TrustProxy,
   DATA_DIR: z.string().min(1).default('./data'),
+  REPORTS_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
@@ -110,6 +111,11 @@ export interface Config {
   trustProxy: false | number | string[]
   /** Absolute directory for PGlite data, the lock file and generated files. */
   dataDir: string
+  /**
+   * Root folder of reports' output directories (issue 13 §9): REPORTS_DIR, default `<DATA_DIR>/reports`;
+   * a report writes to `<reportsDir>/<installation id>/<output directory>/`. Undefined → no files written.
+   */
+  reportsDir?: string
   /** Postgres server URL; undefined → embedded PGlite in dataDir. */
   databaseUrl?: string
   /** In-memory PGlite (tests): no dataDir lock, nothing written to disk. */
@@ -199,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     trustProxy: e.TRUST_PROXY ?? false,
     dataDir: path.resolve(e.DATA_DIR),
+    reportsDir: path.resolve(e.REPORTS_DIR ?? path.join(e.DATA_DIR, 'reports')),
     databaseUrl: e.DATABASE_URL,
     demo: e.DEMO,
     demoPassword: e.DEMO_PASSWORD,

@@ -6,6 +6,7 @@ import { Id, Page, Text, TEXT_MAX } from '../../shared/schemas/common.ts'
 import { ReportSchema } from '../../shared/schemas/reports.ts'
 import { INTERVALS } from '../domain/reports/periods.ts'
 import { actorOf } from './http.ts'
+import { OUTPUT_DIRECTORY_MAX } from '../domain/reports/output.ts'
 import { NoContent } from './openapi.ts'
 
 const InstallationParams = z.object({ installationId: Id })
@@ -13,11 +14,13 @@ const ReportParams = z.object({ installationId: Id, reportId: Id })
 
 /**
  * A report's output directory (SPEC §3): a relative path of folder names (letters, digits, ".", "_",
- * "-") separated by "/", e.g. "exports/heat". Never absolute, never "." or "..", no drive letter or
- * backslash, so it cannot name a place outside the folder it is meant to be read under (issue 13 §9).
+ * "-", not starting with ".") separated by "/", e.g. "exports/heat", under the installation's folder of
+ * REPORTS_DIR. The rule is checked by the service (server/domain/reports/output.ts), so a refusal is the
+ * SPEC-worded 400 {output_directory: ["Please enter a valid output directory…"]} in the caller's language
+ * rather than a generic "not valid" (issue 13 §9).
  */
-export const OutputDirectory = Text(500).regex(/^(?!\.{1,2}(?:\/|$))[A-Za-z0-9._-]+(?:\/(?!\.{1,2}(?:\/|$))[A-Za-z0-9._-]+)*$/)
-  .describe('Relative folder path, e.g. "exports/heat"')
+export const OutputDirectory = Text(OUTPUT_DIRECTORY_MAX)
+  .describe('Relative folder path under the installation\'s reports folder, e.g. "exports/heat": folder names of letters, digits, ".", "_", "-" (not starting with "."), separated by "/"')
 
 /**
  * A report (SPEC §3): name, report_type (zev, electrical, water, heat), year, recipients (e-mail
@@ -65,10 +68,18 @@ export function reportRoutes(fastify: FastifyInstance, domain: Domain) {
   })
   app.post(
     `${base}/dispatch`,
-    { schema: { summary: 'Send a report now for a calendar year (mails with CSV and XLSX attachments)', params: P, body: DispatchBody, response: { 202: z.object({ queued: z.number().int().describe('Mails enqueued') }) } } },
+    {
+      schema: {
+        summary: 'Send a report now for a calendar year (mails with CSV, PDF and XLSX attachments; the same files written to its output directory)', params: P, body: DispatchBody,
+        response: { 202: z.object({ queued: z.number().int().describe('Mails enqueued'), files: z.array(z.string()).describe('Files written, relative to the installation\'s reports folder') }) },
+      },
+    },
     async (req, reply) => {
       const actor = await actorOf(domain, req)
-      return reply.code(202).send(await domain.reports.dispatch(actor, req.params.installationId, req.body))
+      const done = await domain.reports.dispatch(actor, req.params.installationId, req.body)
+      // The server's journal (log) names every file written, for the operator who reads the folder.
+      if (done.files.length) req.log.info({ installation: req.params.installationId, report: req.body.reportId, files: done.files }, 'report files written')
+      return reply.code(202).send(done)
     },
   )
   app.get(`${base}/zev`, { schema: { summary: 'The ZEV report settings (created on first use)', params: P, response: { 200: ReportSchema } } }, async (req) =>

@@ -37,7 +37,7 @@ import { createOcppService } from './ocpp/service.ts'
 import { createDisplayService } from './displays/service.ts'
 
 /** All domain services wired with their dependencies; routes and devices use this. */
-export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local' }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string }) {
+export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string }) {
   const mail = createMailService({ db })
   // Sign-in and rights facts kept while the rights revision stands (issue 11).
   const rights = createRightsCache(db)
@@ -83,7 +83,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     rates: createRateService({ db, installations }),
     pricing: createPricingService({ db, installations, tariffs }),
     // Statistics are stateless, so reports get their own instance.
-    reports: createReportService({ db, installations, mail, statistics: createStatisticsService({ db, installations }) }),
+    reports: createReportService({ db, installations, mail, statistics: createStatisticsService({ db, installations }), reportsDir }),
     objects: createObjectService({ db, installations }),
     zev: createZevService({ db, installations }),
     mail,

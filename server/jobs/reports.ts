@@ -4,7 +4,8 @@ import type { Job } from './runner.ts'
 
 /**
  * Scheduled reports (issue 5 §5): every 15 minutes, and once at start so a run missed while the server
- * was down is made up (server/domain/reports/periods.ts decides what is due).
+ * was down is made up (server/domain/reports/periods.ts decides what is due). Files written to a report's
+ * output directory are logged ("report files written", paths relative to the installation's folder).
  */
 export function createReportJob({ domain, log, now = () => new Date() }: { domain: Domain; log: FastifyBaseLogger; now?: () => Date }): Job {
   return {
@@ -14,6 +15,11 @@ export function createReportJob({ domain, log, now = () => new Date() }: { domai
     async run() {
       const done = await domain.reports.runDue(now())
       if (done.length) log.info({ runs: done.map((d) => ({ report: d.report, interval: d.period.interval, from: d.period.from })) }, 'reports sent')
+      // The server's journal names every file written to an output directory, and every one that could not be.
+      for (const d of done) {
+        if (d.files.length) log.info({ report: d.report, interval: d.period.interval, from: d.period.from, files: d.files }, 'report files written')
+        if (d.error) log.error({ report: d.report, interval: d.period.interval, from: d.period.from, error: d.error }, 'report files not written')
+      }
     },
   }
 }

@@ -348,6 +348,13 @@ const M = {
     fr: 'Veuillez saisir un tarif valide : le forfait est d’au plus {{max}} % du produit électrique standard externe',
     it: 'Inserisci una tariffa valida: il forfait è al massimo il {{max}} % del prodotto elettrico standard esterno',
   },
+  // Issue 13 §9, SPEC §3/§5 wording: a report's output directory outside the installation's reports folder.
+  outputDirectoryInvalid: {
+    en: 'Please enter a valid output directory: folder names separated by "/", e.g. exports/heat',
+    de: 'Bitte geben Sie einen gültigen Ausgabeordner ein: Ordnernamen, getrennt durch «/», z. B. exports/waerme',
+    fr: 'Veuillez saisir un dossier de sortie valide : des noms de dossiers séparés par « / », p. ex. exports/chaleur',
+    it: 'Inserisci una cartella di destinazione valida: nomi di cartelle separati da «/», p. es. exports/calore',
+  },
   // Support and shortcuts (issue 13; SPEC §8 "message sent", "shortcut added or removed").
   supportSent: {
     en: 'Your message has been sent.',

@@ -2,11 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import ExcelJS from 'exceljs'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { FastifyBaseLogger } from 'fastify'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
+import { createReportJob } from '../../server/jobs/reports.ts'
 
 let app: FastifyInstance
 let other: Awaited<ReturnType<typeof startWithTokens>>['other']
 let tokens: RoleTokens
+let reportsDir: string
 const INST = 1
 const base = (inst = INST) => `/api/cockpit/installations/${inst}/reports`
 const api = () => request(app.server)
@@ -14,7 +20,9 @@ const outbox = () => app.domain!.db.selectFrom('mail_outbox').selectAll().where(
 const attachment = (row: { attachments: { content_base64: string }[] }) => Buffer.from(row.attachments[0].content_base64, 'base64').toString('utf8')
 
 beforeAll(async () => {
-  ;({ app, other, tokens } = await startWithTokens(['api']))
+  let config
+  ;({ app, other, tokens, config } = await startWithTokens(['api']))
+  reportsDir = config.reportsDir!
   // Some energy in March 2026 for the reports: 10 kWh grid import per day at noon.
   const meter = await app.domain!.db.selectFrom('meters').select('id').where('installation_id', '=', INST).where('meter_type', '=', 'main_power').executeTakeFirstOrThrow()
   const rows = []
@@ -52,7 +60,7 @@ describe('dispatch and schedule', () => {
     const id = (await api().get(`${base()}/`).set(auth(tokens.admin))).body.results.find((r: { report_type: string }) => r.report_type === 'electrical').id
     const r = await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: id, year: 2026 })
     expect(r.status).toBe(202)
-    expect(r.body).toEqual({ queued: 2 })
+    expect(r.body).toEqual({ queued: 2, files: [] })
     const mails = await outbox()
     const de = mails.find((m) => m.recipient === 'bern-admin@example.com')!
     const fr = mails.find((m) => m.recipient === 'office@example.org')!
@@ -114,5 +122,101 @@ describe('year and output directory (issue 13 §9)', () => {
     await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: created.body.id }).expect(202)
     expect((await outbox()).some((m) => m.subject.includes('2025-01-01'))).toBe(true)
     await api().delete(`${base()}/${created.body.id}/`).set(auth(tokens.admin)).expect(204)
+  })
+})
+
+describe('files in the output directory (issue 13 §9, SPEC §3 "output directory")', () => {
+  type Attachment = { filename: string; content_base64: string }
+  const inInstallation = (...p: string[]) => path.join(reportsDir, String(INST), ...p)
+  const create = async (body: Record<string, unknown>) => (await api().post(`${base()}/`).set(auth(tokens.admin)).send({ ...report, intervals: [], ...body }).expect(201)).body as { id: number }
+  /** Every file under `dir`, as paths relative to it. */
+  const tree = (dir: string): string[] => (fs.existsSync(dir) ? (fs.readdirSync(dir, { recursive: true }) as string[]).sort() : [])
+
+  it('writes the CSV, PDF and XLSX a dispatch mails into the report\'s folder under REPORTS_DIR/<installation>', async () => {
+    // office@example.org has no account: the report's language (fr), like the files.
+    const { id } = await create({ name: 'Monthly power 2026', recipients: ['office@example.org'], output_directory: 'exports/power', language: 'fr' })
+    await app.domain!.db.deleteFrom('mail_outbox').execute()
+    const r = await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: id, year: 2026 }).expect(202)
+    const names = ['csv', 'pdf', 'xlsx'].map((ext) => `Monthly-power-2026_2026-01-01_2026-12-31.${ext}`)
+    expect(r.body).toEqual({ queued: 1, files: names.map((n) => `exports/power/${n}`) })
+    expect(tree(inInstallation('exports', 'power'))).toEqual(names)
+    const mailed = (await outbox())[0].attachments as Attachment[]
+    for (const [i, n] of names.entries()) {
+      expect(fs.readFileSync(inInstallation('exports', 'power', n)).equals(Buffer.from(mailed[i].content_base64, 'base64')), n).toBe(true)
+    }
+    expect(fs.readFileSync(inInstallation('exports', 'power', names[0]), 'utf8').split('\r\n')[0]).toBe('\ufeffSérie;Unité;Valeur;Période précédente;Variation')
+    // Sent again: the files are replaced whole, nothing is added beside them.
+    await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: id, year: 2026 }).expect(202)
+    expect(tree(inInstallation('exports', 'power'))).toEqual(names)
+    // A report with a folder and no recipients can be sent: files only.
+    const filesOnly = await create({ name: 'Archive', recipients: [], output_directory: 'archive' })
+    expect((await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: filesOnly.id, year: 2026 }).expect(202)).body.queued).toBe(0)
+    expect(tree(inInstallation('archive'))).toHaveLength(3)
+  })
+
+  it('refuses a directory that would leave the installation\'s folder with the SPEC-worded 400, and writes nothing', async () => {
+    const before = tree(reportsDir)
+    const { id } = await create({ name: 'Traversal', recipients: ['office@example.org'], output_directory: 'safe' })
+    const bad = ['../../etc', '..', '.', '/etc/cron.d', '/tmp', 'exports/../../x', 'exports/..', 'C:\\reports', 'C:/reports', 'a\\b', 'a//b', 'a/', '/', 'exports/.hidden', '.ssh', '%2e%2e/x', 'exports/ space', '~root', 'x'.repeat(501)]
+    for (const dir of bad) {
+      const created = await api().post(`${base()}/`).set(auth(tokens.admin)).send({ ...report, name: 'x', output_directory: dir }).expect(400)
+      expect(created.body.output_directory, dir).toEqual([dir.length > 500 ? 'Ensure the field output_directory has no more than 500 characters.' : 'Please enter a valid output directory: folder names separated by "/", e.g. exports/heat'])
+      await api().patch(`${base()}/${id}/`).set(auth(tokens.admin)).send({ output_directory: dir }).expect(400)
+    }
+    await api().patch(`${base()}/${id}/`).set(auth(tokens.admin)).send({ output_directory: 'a\u0000b' }).expect(400)
+    for (const [lang, text] of [['de', 'Bitte geben Sie einen gültigen Ausgabeordner ein'], ['fr', 'Veuillez saisir un dossier de sortie valide'], ['it', 'Inserisci una cartella di destinazione valida']]) {
+      const r = await api().patch(`${base()}/${id}/`).set(auth(tokens.admin)).set('Accept-Language', lang).send({ output_directory: '../x' }).expect(400)
+      expect(r.body.output_directory[0]).toMatch(new RegExp(`^${text}`))
+    }
+    expect((await api().get(`${base()}/${id}/`).set(auth(tokens.admin)).expect(200)).body.output_directory).toBe('safe')
+    expect(tree(reportsDir)).toEqual(before)
+
+    // A value stored before the rule (or behind the API's back) is checked again when writing: 400, no mail, no file.
+    await app.domain!.db.deleteFrom('mail_outbox').execute()
+    await app.domain!.db.updateTable('reports').set({ output_directory: '../../escaped' }).where('id', '=', id).execute()
+    const refused = await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: id, year: 2026 }).expect(400)
+    expect(Object.keys(refused.body)).toEqual(['output_directory'])
+    expect(await outbox()).toEqual([])
+    expect(fs.existsSync(path.resolve(reportsDir, String(INST), '../../escaped'))).toBe(false)
+    expect(tree(reportsDir)).toEqual(before)
+  })
+
+  it('does not follow a symbolic link out of the reports folder', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-outside-'))
+    fs.mkdirSync(inInstallation('linked'), { recursive: true })
+    fs.symlinkSync(outside, inInstallation('linked', 'away'))
+    const { id } = await create({ name: 'Linked', recipients: [], output_directory: 'linked/away' })
+    const r = await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: id, year: 2026 }).expect(400)
+    expect(Object.keys(r.body)).toEqual(['output_directory'])
+    await api().patch(`${base()}/${id}/`).set(auth(tokens.admin)).send({ output_directory: 'linked/away/deeper' }).expect(200)
+    await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: id, year: 2026 }).expect(400)
+    expect(fs.readdirSync(outside)).toEqual([])
+    // A link in place of the file itself is replaced, not written through.
+    const victim = path.join(outside, 'victim.txt')
+    fs.writeFileSync(victim, 'keep me')
+    fs.mkdirSync(inInstallation('plain'), { recursive: true })
+    fs.symlinkSync(victim, inInstallation('plain', 'Linked_2026-01-01_2026-12-31.csv'))
+    await api().patch(`${base()}/${id}/`).set(auth(tokens.admin)).send({ output_directory: 'plain' }).expect(200)
+    await api().post(`${base()}/dispatch`).set(auth(tokens.admin)).send({ reportId: id, year: 2026 }).expect(202)
+    expect(fs.readFileSync(victim, 'utf8')).toBe('keep me')
+    expect(fs.lstatSync(inInstallation('plain', 'Linked_2026-01-01_2026-12-31.csv')).isFile()).toBe(true)
+    fs.rmSync(outside, { recursive: true, force: true })
+  })
+
+  it('writes on schedule too, and the server\'s journal names each file written (or not written)', async () => {
+    const lines: { level: string; obj: Record<string, unknown>; msg: string }[] = []
+    const log = { info: (obj: Record<string, unknown>, msg: string) => lines.push({ level: 'info', obj, msg }), error: (obj: Record<string, unknown>, msg: string) => lines.push({ level: 'error', obj, msg }) } as unknown as FastifyBaseLogger
+    const { id } = await create({ name: 'Scheduled heat', report_type: 'heat', recipients: [], output_directory: 'scheduled', intervals: ['m'] })
+    const broken = await create({ name: 'Broken', recipients: ['office@example.org'], output_directory: 'fine', intervals: ['m'] })
+    await app.domain!.db.updateTable('reports').set({ output_directory: '../broken' }).where('id', '=', broken.id).execute()
+    await app.domain!.db.deleteFrom('mail_outbox').execute()
+    await createReportJob({ domain: app.domain!, log, now: () => new Date('2026-04-01T00:20:00+02:00') }).run()
+    const names = ['csv', 'pdf', 'xlsx'].map((ext) => `Scheduled-heat_2026-03-01_2026-03-31.${ext}`)
+    expect(tree(inInstallation('scheduled'))).toEqual(names)
+    expect(lines.find((l) => l.msg === 'report files written' && l.obj.report === id)?.obj).toMatchObject({ interval: 'm', from: '2026-03-01', files: names.map((n) => `scheduled/${n}`) })
+    // The unsafe folder is journaled as an error; its mail still goes out and nothing is written.
+    expect(lines.find((l) => l.level === 'error' && l.obj.report === broken.id)?.msg).toBe('report files not written')
+    expect((await outbox()).map((m) => m.recipient)).toEqual(['office@example.org'])
+    expect(fs.existsSync(path.resolve(reportsDir, String(INST), '../broken'))).toBe(false)
   })
 })

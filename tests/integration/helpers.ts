@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import crypto from 'node:crypto'
+import os from 'node:os'
+import path from 'node:path'
 import pg from 'pg'
 import { inject } from 'vitest'
 import type { FastifyInstance } from 'fastify'
@@ -33,7 +35,7 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
 }
 
 /** Build the app on a fresh database (in-memory PGlite, or Postgres with TEST_DB=postgres) with the demo seeded, listening on a free port. */
-export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean } = {}) {
+export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string } = {}) {
   const config: Config = {
     ...loadConfig({}),
     smtpUrl: opts.smtpUrl,
@@ -55,6 +57,8 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     relay: { maxStreamsPerUser: 100, ...opts.relay },
     ocpp: opts.ocpp ?? { heartbeatSeconds: 30 },
     simOcpp: opts.simOcpp,
+    // Reports' output directories (issue 13 §9): a folder of this app's own, created only when a report writes.
+    reportsDir: opts.reportsDir ?? path.join(os.tmpdir(), `cockpit-reports-${process.pid}-${crypto.randomBytes(4).toString('hex')}`),
   }
   const app = await buildApp(config)
   await app.listen({ port: 0, host: '127.0.0.1' })

@@ -113,7 +113,7 @@ export default function ReportsPage({ installation }: { installation: Installati
                 <button type="button" className={button} aria-label={t('editNamed', { name: r.name })} onClick={() => (setMessage(null), setEditing(r))}>
                   {t('edit')}
                 </button>
-                <button type="button" className={button} aria-label={t('sendNamed', { name: r.name })} disabled={!r.recipients.length} onClick={() => act(() => dispatchReport(installation.id, r.id, r.year ?? new Date().getFullYear(), r.report_type), t('sent'))}>
+                <button type="button" className={button} aria-label={t('sendNamed', { name: r.name })} disabled={!r.recipients.length && !r.output_directory} onClick={() => act(() => dispatchReport(installation.id, r.id, r.year ?? new Date().getFullYear(), r.report_type), t('sent'))}>
                   {t('send')}
                 </button>
                 {confirming === r.id ? (

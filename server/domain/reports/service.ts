@@ -11,6 +11,7 @@ import { dueRuns, type ReportInterval, type ReportPeriod } from './periods.ts'
 import { fill, REPORT_TEXT } from './labels.ts'
 import { tablePdf } from './pdf.ts'
 import { tableXlsx } from './xlsx.ts'
+import { checkOutputDirectory, reportFileName, writeReportFiles } from './output.ts'
 import type { Report, ReportInput, ReportType } from '../../../shared/schemas/reports.ts'
 
 export type { Report, ReportInput, ReportType }
@@ -41,9 +42,11 @@ export function reportNumber(value: number, unit: string): string {
  * Reports (issue 5 §5): CRUD and the ZEV report settings for admins; dispatch now (POST
  * reports/dispatch) or on schedule (`runDue`, called by server/jobs/reports.ts). Each run renders a CSV
  * (";"-separated, UTF-8 with BOM), an XLSX and a PDF of the same table in the recipient's language and
- * enqueues one mail per recipient through the mail outbox.
+ * enqueues one mail per recipient through the mail outbox. When the report has an output directory
+ * (SPEC §3) and `reportsDir` (REPORTS_DIR) is set, the same three files in the report's language are also
+ * written to `<reportsDir>/<installation id>/<output directory>/` (server/domain/reports/output.ts).
  */
-export function createReportService({ db, installations, statistics, mail }: { db: Db; installations: InstallationService; statistics: StatisticsService; mail: MailService }) {
+export function createReportService({ db, installations, statistics, mail, reportsDir }: { db: Db; installations: InstallationService; statistics: StatisticsService; mail: MailService; reportsDir?: string }) {
   async function requireAdmin(actor: Actor, installationId: number) {
     const role = await installations.requireRole(actor, installationId)
     if (!isAdmin(role)) throw Forbidden()
@@ -114,31 +117,63 @@ export function createReportService({ db, installations, statistics, mail }: { d
     }
   }
 
-  /** Render and enqueue one report run to every recipient; returns the number of mails enqueued. */
-  async function send(report: Row, type: ReportType, period: { start: Date; end: Date; from: string; to: string }): Promise<number> {
+  /**
+   * Render one report run and enqueue it to every recipient (each in their language); with an output
+   * directory, also write the files in the report's language there (the very bytes mailed to a recipient
+   * of that language). Returns the mails enqueued and the files written (relative to the installation's
+   * folder). The files are written first, so an unsafe directory (400) queues no mail; with
+   * `onWriteError` (scheduled runs) a file that cannot be written is handed to it and the mails still go.
+   */
+  async function send(report: Row, type: ReportType, period: { start: Date; end: Date; from: string; to: string }, onWriteError?: (err: unknown) => void): Promise<{ queued: number; files: string[] }> {
     const inst = await db.selectFrom('installations').select(['name']).where('id', '=', report.installation_id).executeTakeFirstOrThrow()
     const fallback = toReport(report).language
-    let n = 0
-    for (const to of report.recipients) {
-      const lang = await langOf(to, fallback)
-      const title = REPORT_TEXT.type[type][lang]
-      const { table: [header, ...rows], notes } = await render(report.installation_id, type, period, report.show_deltas, lang)
-      const text = [fill(REPORT_TEXT.body[lang], { report: title, installation: inst.name, from: period.from, to: period.to }), ...notes].join('\n')
-      const pdf = await tablePdf(`${title} ${inst.name}`, `${period.from} – ${period.to}`, header.map(String), rows, notes)
-      // CSV and workbook: the table first (its header stays the first line), the notes below it.
-      const withNotes = notes.length ? [...rows, [], ...notes.map((n) => [n])] : rows
-      const xlsx = await tableXlsx(title, header.map(String), withNotes)
-      await mail.enqueue({
-        kind: 'report', to, subject: `${title} ${inst.name} ${period.from}`, text,
-        attachments: [
-          { filename: `${type}-report-${period.from}.csv`, contentType: 'text/csv; charset=utf-8', content: Buffer.from(csv([header, ...withNotes]), 'utf8') },
-          { filename: `${type}-report-${period.from}.pdf`, contentType: 'application/pdf', content: pdf },
-          { filename: `${type}-report-${period.from}.xlsx`, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: xlsx },
-        ],
-      })
-      n++
+    // One rendering per language: the statistics are read once for recipients sharing a language.
+    const rendered = new Map<Lang, Promise<{ title: string; text: string; attachments: { filename: string; ext: string; contentType: string; content: Buffer }[] }>>()
+    const renderIn = (lang: Lang) => {
+      let r = rendered.get(lang)
+      if (!r) {
+        r = (async () => {
+          const title = REPORT_TEXT.type[type][lang]
+          const { table: [header, ...rows], notes } = await render(report.installation_id, type, period, report.show_deltas, lang)
+          const text = [fill(REPORT_TEXT.body[lang], { report: title, installation: inst.name, from: period.from, to: period.to }), ...notes].join('\n')
+          const pdf = await tablePdf(`${title} ${inst.name}`, `${period.from} – ${period.to}`, header.map(String), rows, notes)
+          // CSV and workbook: the table first (its header stays the first line), the notes below it.
+          const withNotes = notes.length ? [...rows, [], ...notes.map((n) => [n])] : rows
+          const xlsx = await tableXlsx(title, header.map(String), withNotes)
+          return {
+            title, text,
+            attachments: [
+              { filename: `${type}-report-${period.from}.csv`, ext: 'csv', contentType: 'text/csv; charset=utf-8', content: Buffer.from(csv([header, ...withNotes]), 'utf8') },
+              { filename: `${type}-report-${period.from}.pdf`, ext: 'pdf', contentType: 'application/pdf', content: pdf },
+              { filename: `${type}-report-${period.from}.xlsx`, ext: 'xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: xlsx },
+            ],
+          }
+        })()
+        rendered.set(lang, r)
+      }
+      return r
     }
-    return n
+    let files: string[] = []
+    if (report.output_directory && reportsDir) {
+      const own = await renderIn(fallback)
+      try {
+        files = await writeReportFiles(reportsDir, report.installation_id, report.output_directory,
+          own.attachments.map((a) => ({ filename: reportFileName(report.name, `${type}-report`, period, a.ext), content: a.content })))
+      } catch (err) {
+        if (!onWriteError) throw err
+        onWriteError(err)
+      }
+    }
+    let queued = 0
+    for (const to of report.recipients) {
+      const r = await renderIn(await langOf(to, fallback))
+      await mail.enqueue({
+        kind: 'report', to, subject: `${r.title} ${inst.name} ${period.from}`, text: r.text,
+        attachments: r.attachments.map(({ filename, contentType, content }) => ({ filename, contentType, content })),
+      })
+      queued++
+    }
+    return { queued, files }
   }
 
   return {
@@ -154,11 +189,13 @@ export function createReportService({ db, installations, statistics, mail }: { d
     },
     async create(actor: Actor, installationId: number, input: ReportInput) {
       await requireAdmin(actor, installationId)
+      checkOutputDirectory(input.output_directory)
       const r = await db.insertInto('reports').values({ installation_id: installationId, ...values(input) }).returningAll().executeTakeFirstOrThrow()
       return toReport(r as Row)
     },
     async update(actor: Actor, installationId: number, id: number, input: Partial<ReportInput>) {
       await requireAdmin(actor, installationId)
+      checkOutputDirectory(input.output_directory)
       const current = toReport(await row(installationId, id))
       const r = await db.updateTable('reports').set(values({ ...current, ...input })).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
       return toReport(r as Row)
@@ -185,33 +222,44 @@ export function createReportService({ db, installations, statistics, mail }: { d
 
     /**
      * POST reports/dispatch {reportId, reportType?, year?}: send the report now for calendar year
-     * `year` (default: the current one up to today) to its recipients. Returns the mails enqueued.
+     * `year` (default: the report's year, else the current one up to today) to its recipients and write
+     * it to its output directory. Returns the mails enqueued and the files written. 400 {recipients}
+     * when it has neither recipients nor an output directory; 400 {output_directory} when that is unsafe.
      */
     async dispatch(actor: Actor, installationId: number, body: { reportId: number; reportType?: ReportType; year?: number }) {
       await requireAdmin(actor, installationId)
       const r = await row(installationId, body.reportId)
-      if (!r.recipients.length) throw new Invalid({ recipients: ['required'] })
+      if (!r.recipients.length && !r.output_directory) throw new Invalid({ recipients: ['required'] })
       const inst = await installations.describe(installationId)
       const year = body.year ?? r.year ?? new Date().getFullYear()
       const from = `${year}-01-01`
       const to = `${year + 1}-01-01`
       const period = { from, to, start: new Date(localMidnight(from, inst.timezone)), end: new Date(localMidnight(to, inst.timezone)) }
-      return { queued: await send(r, body.reportType ?? r.report_type, period) }
+      return send(r, body.reportType ?? r.report_type, period)
     },
 
     /**
      * Scheduled runs: every report's due periods at `now` (server/domain/reports/periods.ts) are sent
      * and recorded, so each period goes out once and a run missed while the server was down is made up.
+     * Each run lists the files it wrote to the output directory; a file that could not be written is
+     * named in `error` (the mails still go out and the period counts as sent).
      */
-    async runDue(now: Date): Promise<{ report: number; period: ReportPeriod }[]> {
-      const done: { report: number; period: ReportPeriod }[] = []
+    async runDue(now: Date): Promise<{ report: number; period: ReportPeriod; files: string[]; error?: string }[]> {
+      const done: { report: number; period: ReportPeriod; files: string[]; error?: string }[] = []
       const rows = await db.selectFrom('reports').innerJoin('installations', 'installations.id', 'reports.installation_id').selectAll('reports').select('installations.timezone').execute()
       for (const r of rows) {
         for (const period of dueRuns(r.intervals, r.last_runs, now, r.timezone)) {
-          if (r.recipients.length) await send(r as Row, r.report_type, period)
+          let files: string[] = []
+          let error: string | undefined
+          if (r.recipients.length || r.output_directory) {
+            // A folder that cannot be written (unsafe, or a file-system error) does not hold back the mails.
+            files = (await send(r as Row, r.report_type, period, (err) => {
+              error = err instanceof Invalid ? 'unsafe output directory' : String((err as Error)?.message ?? err)
+            })).files
+          }
           const fresh = await db.selectFrom('reports').select('last_runs').where('id', '=', r.id).executeTakeFirstOrThrow()
           await db.updateTable('reports').set({ last_runs: JSON.stringify({ ...fresh.last_runs, [period.interval]: period.end.toISOString() }) }).where('id', '=', r.id).execute()
-          done.push({ report: r.id, period })
+          done.push({ report: r.id, period, files, ...(error ? { error } : {}) })
         }
       }
       return done
