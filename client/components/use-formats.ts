@@ -1,18 +1,13 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { defaultRegion, formatDate, formatDateTime, formatMoney, formatNumber, formatPercent, formatTime, formatUnit, intlLocale } from '../../shared/rules/formats.ts'
+import { defaultRegion, formatDate, formatDateTime, formatMoney, formatNumber, formatPercent, formatTime, formatUnit, intlLocale, regionOfTag } from '../../shared/rules/formats.ts'
 import type { Region } from '../../shared/rules/formats.ts'
 import { DEFAULT_TIMEZONE } from '../../config/defaults.ts'
 import { useSnapshot } from 'valtio'
 import { session } from '../session/session.ts'
 
-const REGIONS: readonly string[] = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US']
-
 /** The region of a "de-CH" style tag (the user's language and region setting, issue 3), or null. */
-export function regionOfTag(tag: string | null | undefined): Region | null {
-  const region = (tag ?? '').split('-')[1]?.toUpperCase()
-  return region && REGIONS.includes(region) ? (region as Region) : null
-}
+export { regionOfTag }
 
 export interface Formats {
   language: string

@@ -7,6 +7,17 @@ dayjs.extend(timezone)
 
 /** Regions that drive date formats (SPEC §9 countries). */
 export type Region = 'CH' | 'DE' | 'AT' | 'IT' | 'FR' | 'GB' | 'US'
+const REGIONS: readonly string[] = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US']
+
+/**
+ * The region of a user's "de-CH" style language and region setting (users.ietf_lang_tag, Settings), or
+ * null when it names none or one outside SPEC §9. Used by the client and by what the server formats for
+ * a person (invoices, mails; issue 15 §4 "PDFs and mails follow the same settings").
+ */
+export function regionOfTag(tag: string | null | undefined): Region | null {
+  const region = (tag ?? '').split('-')[1]?.toUpperCase()
+  return region && REGIONS.includes(region) ? (region as Region) : null
+}
 
 /** Display patterns per region (SPEC §9), in dayjs tokens. */
 export function datePatterns(region: Region): { dateTime: string; date: string; time: string } {

@@ -174,4 +174,20 @@ describe('ordering a new RFID card', () => {
       expect(m.body_text).toContain('Seestrasse 12\nCH-8002 Zürich')
     }
   })
+
+  it('formats the amounts of each mail in its recipient\'s language and region of Settings (issue 15 §4)', async () => {
+    const db = app.domain!.db
+    const last = (await db.selectFrom('mail_outbox').select(({ fn }) => fn.max('id').as('id')).executeTakeFirst())?.id ?? 0
+    await db.updateTable('users').set({ ietf_lang_tag: 'de-DE' }).where('email', '=', 'admin@example.com').execute()
+    try {
+      await api().post('/api/emails/send-ordering-new-rfid/?installation=1').set(auth(tokens.user)).send({ ...order, quantity: 1 }).expect(201)
+      const mails = await db.selectFrom('mail_outbox').selectAll().where('kind', '=', 'rfid-order').where('id', '>', Number(last)).execute()
+      const admin = mails.find((m) => m.recipient === 'admin@example.com')!
+      expect(admin.body_text).toContain('Preis: 25,00\u00a0CHF (25,00\u00a0CHF pro Karte)')
+      // The resident has no region set: Switzerland, as before.
+      expect(mails.find((m) => m.recipient === 'user@example.com')!.body_text).toContain('Price: CHF\u00a025.00 (CHF\u00a025.00 per card)')
+    } finally {
+      await db.updateTable('users').set({ ietf_lang_tag: 'en' }).where('email', '=', 'admin@example.com').execute()
+    }
+  })
 })

@@ -153,6 +153,39 @@ describe('invoice PDF', () => {
     expect(text).not.toContain('Récépissé')
   })
 
+  it('follows the reader\'s region of Settings for dates and amounts; Switzerland by default (issue 15 §4)', async () => {
+    // The session above: paid on 14 January 2026, CHF 0.84 in total with a fee of CHF 0.12.
+    const setTag = (tag: string) => app.domain!.db.updateTable('users').set({ ietf_lang_tag: tag }).where('email', '=', 'user@example.com').execute()
+    const text = async (lang: string) => pdfText((await api().get(`/api/rfids-charge/${boundarySession}/invoice?lang=${lang}`).set(auth(tokens.user)).buffer(true).parse(binary).expect(200)).body as Buffer)
+    try {
+      // The demo resident has no region set ("en"): Swiss formats.
+      await setTag('en')
+      expect(await text('de')).toMatch(/Total\s+CHF 0\.84[\s\S]*Bezahlt am 14\.01\.2026/)
+      // Germany: "0,84 CHF", German dates.
+      await setTag('de-DE')
+      const de = await text('de')
+      expect(de).toMatch(/Transaktionsgebühr\s+0,12 CHF/)
+      expect(de).toMatch(/Total\s+0,84 CHF/)
+      expect(de).toContain('Bezahlt am 14.01.2026')
+      expect(de).not.toContain('CHF 0.84')
+      // Italy: Italian dates (SPEC §9 DD/MM/YYYY) and amounts.
+      await setTag('it-IT')
+      const it = await text('it')
+      expect(it).toMatch(/Totale\s+0,84 CHF/)
+      expect(it).toContain('Pagata il 14/01/2026')
+      // United States in English: month first.
+      await setTag('en-US')
+      const us = await text('en')
+      expect(us).toMatch(/Total\s+CHF 0\.84/)
+      expect(us).toContain('Paid on 01/14/2026')
+      // Switzerland in French, as before.
+      await setTag('fr-CH')
+      expect(await text('fr')).toMatch(/Total\s+0\.84 CHF[\s\S]*Payée le 14\.01\.2026/)
+    } finally {
+      await setTag('en')
+    }
+  })
+
   it('is refused to callers who may not see the price or the session', async () => {
     // Station 2 is readable by the resident, but the card is not theirs and they have no cost switch.
     const notMine = await charge(1, 2, { id: 2, user: null }, '2026-01-15T18:00:00Z', [['2026-01-15T18:30:00Z', 2]], '2026-01-15T19:00:00Z')

@@ -7,17 +7,18 @@ import type { SessionService } from '../sessions/service.ts'
 import type { PaymentService } from '../payments/service.ts'
 import { AppError, Forbidden } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
-import { defaultRegion, formatDate, formatDateTime, formatMoney, formatUnit } from '../../../shared/rules/formats.ts'
+import { defaultRegion, formatDate, formatDateTime, formatMoney, formatUnit, intlLocale, regionOfTag } from '../../../shared/rules/formats.ts'
 import { invoiceText } from './texts.ts'
 
 /**
  * An amount of Rappen as CHF by the app's one formatting source (shared/rules/formats.ts, issue 15 §4)
- * in the invoice's language and region: "CHF 1'234.50" in de-CH and en-CH, "1 234.50 CHF" in fr-CH.
+ * in the invoice's language and region (a locale such as "de-DE", or a bare language, which means CH):
+ * "CHF 1'234.50" in de-CH and en-CH, "1 234.50 CHF" in fr-CH, "1.234,50 CHF" in de-DE.
  * Intl's no-break spaces become plain ones: PDFKit's standard fonts have no narrow no-break space, and
  * a PDF line is laid out once, never re-wrapped.
  */
-export function chf(rappen: number, lang: string = 'de'): string {
-  return pdfText(formatMoney(rappen / 100, lang))
+export function chf(rappen: number, locale: string = 'de'): string {
+  return pdfText(formatMoney(rappen / 100, locale))
 }
 
 const pdfText = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
@@ -25,7 +26,8 @@ const pdfText = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
 /**
  * PDF invoices of charging sessions (issue 4 §7): energy split into high and low tariff (or flat) at the
  * tariff in force at the session's start, the transaction fee, the total, paid-on or unpaid, in the
- * caller's language; an unpaid session gets a Swiss QR-bill (swissqrbill) for the total, payable to the
+ * caller's language and the region of their Settings (issue 15 §4: dates by the region's SPEC §9
+ * pattern, amounts and numbers by Intl in language-region, CH when none is set); an unpaid session gets a Swiss QR-bill (swissqrbill) for the total, payable to the
  * installation's operator (issue 12 §3; with a QR reference for a QR-IBAN). Without an operator set the
  * invoice says whom to ask and has no QR-bill; the VAT line states the operator's rate and amount.
  * Rights: the caller must see the session (404 "Session is not found"), its price (admins, the cost
@@ -33,6 +35,12 @@ const pdfText = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
  * otherwise.
  */
 export function createInvoiceService({ db, sessions, payments }: { db: Db; sessions: SessionService; payments: PaymentService }) {
+  /** The reader's formats (issue 15 §4, as the client's useFormats): language `lang`, region of their Settings. */
+  async function formatsOf(actor: Actor, lang: Lang) {
+    const u = await db.selectFrom('users').select('ietf_lang_tag').where('id', '=', actor.id).executeTakeFirst()
+    const region = regionOfTag(u?.ietf_lang_tag) ?? defaultRegion(lang)
+    return { region, locale: intlLocale(lang, region) }
+  }
   return {
     /**
      * The invoice of a monthly app fee (SPEC §9, issue 12 §7) as a PDF: the installation's operator, the
@@ -43,7 +51,7 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
     async appFeePdf(actor: Actor, userId: number, feeId: number, lang: Lang): Promise<{ filename: string; content: Buffer }> {
       const fee = await payments.appFee(actor, userId, feeId)
       const owner = await db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', userId).executeTakeFirstOrThrow()
-      const region = defaultRegion(lang)
+      const { region, locale } = await formatsOf(actor, lang)
       const T = (k: Parameters<typeof invoiceText>[1], p?: Record<string, string | number>) => invoiceText(lang, k, p)
       const number = `AF-${String(feeId).padStart(6, '0')}`
       const operator = fee.operator
@@ -53,16 +61,16 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       line(T('customer'), `${owner.first_name} ${owner.last_name}`.trim())
       line(T('month'), fee.month)
       doc.moveDown(1)
-      line(T('appFee'), chf(fee.amount_rappen, lang))
-      line(T('fee'), chf(fee.fee_rappen, lang))
+      line(T('appFee'), chf(fee.amount_rappen, locale))
+      line(T('fee'), chf(fee.fee_rappen, locale))
       doc.moveDown(0.3)
       doc.fontSize(13)
-      line(T('total'), chf(fee.amount_rappen + fee.fee_rappen, lang))
+      line(T('total'), chf(fee.amount_rappen + fee.fee_rappen, locale))
       doc.fontSize(10)
       line(T('status'), fee.status === 'paid' && fee.paid_on ? T('paid', { date: formatDate(fee.paid_on, region, fee.timezone) }) : T('unpaid'))
       doc.moveDown(1)
       const vat = operator ? Math.round((fee.amount_rappen * operator.vat_rate) / (100 + operator.vat_rate)) : null
-      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!, lang) }) : T('vat'), 50)
+      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!, locale) }) : T('vat'), 50)
       doc.fillColor('#000000')
       doc.end()
       return { filename: `${T('title').toLowerCase()}-${number}.pdf`, content: await done }
@@ -82,7 +90,7 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
         db.selectFrom('charging_sessions').select(['price_rappen', 'fee_rappen', 'high_kwh', 'low_kwh', 'start']).where('id', '=', sessionId).executeTakeFirstOrThrow(),
         session.user_id != null ? db.selectFrom('users').select(['first_name', 'last_name']).where('id', '=', session.user_id).executeTakeFirst() : undefined,
       ])
-      const region = defaultRegion(lang)
+      const { region, locale } = await formatsOf(actor, lang)
       const tz = inst.timezone
       const T = (k: Parameters<typeof invoiceText>[1], p?: Record<string, string | number>) => invoiceText(lang, k, p)
       const total = row.price_rappen + row.fee_rappen
@@ -99,22 +107,22 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       line(T('period'), `${formatDateTime(session.start, region, tz)} – ${formatDateTime(session.end, region, tz)}`)
       doc.moveDown(1)
 
-      const kwh = (x: number) => pdfText(formatUnit(x, 'kWh', lang))
+      const kwh = (x: number) => pdfText(formatUnit(x, 'kWh', locale))
       // The session's own price lines (shared/rules/price-lines.ts): the PDF and the JSON print the same.
       const lines = session.price_lines ?? []
-      for (const l of lines) line(`${T('energy')} (${T(l.label)})`, `${kwh(l.kwh)} × ${pdfText(formatUnit(l.unit_price, 'CHF/kWh', lang, 4))} = ${chf(Math.round(l.amount * 100), lang)}`)
+      for (const l of lines) line(`${T('energy')} (${T(l.label)})`, `${kwh(l.kwh)} × ${pdfText(formatUnit(l.unit_price, 'CHF/kWh', locale, 4))} = ${chf(Math.round(l.amount * 100), locale)}`)
       if (!lines.length) line(T('energy'), kwh(row.high_kwh + row.low_kwh))
-      line(T('subtotal'), chf(row.price_rappen, lang))
-      line(T('fee'), chf(row.fee_rappen, lang))
+      line(T('subtotal'), chf(row.price_rappen, locale))
+      line(T('fee'), chf(row.fee_rappen, locale))
       doc.moveDown(0.3)
       doc.fontSize(13)
-      line(T('total'), chf(total, lang))
+      line(T('total'), chf(total, locale))
       doc.fontSize(10)
       line(T('status'), session.status === 'paid' && session.paid_on ? T('paid', { date: formatDate(session.paid_on, region, tz) }) : T('unpaid'))
       doc.moveDown(1)
       // VAT included in the energy price (card fees are the payment provider's): rate × price / (100 + rate).
       const vat = operator ? Math.round((row.price_rappen * operator.vat_rate) / (100 + operator.vat_rate)) : null
-      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!, lang) }) : T('vat'), 50)
+      doc.fontSize(8).fillColor('#555555').text(operator ? T('vatIncluded', { rate: operator.vat_rate, amount: chf(vat!, locale) }) : T('vat'), 50)
       doc.fillColor('#000000')
 
       if (session.status !== 'paid' && total > 0 && !operator) doc.moveDown(1).fontSize(10).text(T('noPaymentDetails'), 50)

@@ -5,7 +5,7 @@ import type { MailService } from '../mail/service.ts'
 import type { PaymentService } from '../payments/service.ts'
 import { LANGS, type Lang } from '../../lib/messages.ts'
 import { RFID_CARD_PRICE_RAPPEN, type RfidOrder } from '../../../shared/schemas/rfid.ts'
-import { formatMoney } from '../../../shared/rules/formats.ts'
+import { defaultRegion, formatMoney, intlLocale, regionOfTag } from '../../../shared/rules/formats.ts'
 
 const TEXTS = {
   en: {
@@ -45,7 +45,7 @@ const langOf = (tag: string): Lang => ((LANGS as readonly string[]).includes(tag
  * Order new RFID cards (SPEC §2 "order new", §9: CHF 25 each, 3–4 working days, charged to the stored
  * card): any user with a role in the installation. Through the mail outbox: a confirmation to the
  * orderer and the order to the installation's admins (superusers when it has none), each in the
- * recipient's language. The amount (plus the card fee) is charged to the orderer's primary payment method
+ * recipient's language, amounts in their region's format (Settings; CH when none). The amount (plus the card fee) is charged to the orderer's primary payment method
  * first: 400 without one, 402 when declined (domain/payments).
  */
 export function createRfidOrderService({ db, installations, mail, payments }: { db: Db; installations: InstallationService; mail: MailService; payments: PaymentService }) {
@@ -70,8 +70,9 @@ export function createRfidOrderService({ db, installations, mail, payments }: { 
       for (const r of recipients) {
         const lang = langOf(r.ietf_lang_tag)
         const T = TEXTS[lang]
-        // Amounts by the one formatting source in the recipient's language (issue 15 §4).
-        const terms = fill(T.terms, { price: formatMoney(price, lang), each: formatMoney(RFID_CARD_PRICE_RAPPEN / 100, lang) })
+        // Amounts by the one formatting source in the recipient's language and region of Settings (issue 15 §4).
+        const locale = intlLocale(lang, regionOfTag(r.ietf_lang_tag) ?? defaultRegion(lang))
+        const terms = fill(T.terms, { price: formatMoney(price, locale), each: formatMoney(RFID_CARD_PRICE_RAPPEN / 100, locale) })
         const text = [fill(T.intro, params), terms, '', `${T.delivery}:`, address, order.comment ? `\n${T.comment}: ${order.comment}` : ''].join('\n').trim()
         await mail.enqueue({ kind: 'rfid-order', to: r.email, subject: fill(T.subject, params), text })
       }
