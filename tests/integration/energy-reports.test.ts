@@ -20,9 +20,9 @@ const outbox = () => app.domain!.db.selectFrom('mail_outbox').selectAll().where(
 const attachment = (row: { attachments: { content_base64: string }[] }) => Buffer.from(row.attachments[0].content_base64, 'base64').toString('utf8')
 
 beforeAll(async () => {
-  let config
-  ;({ app, other, tokens, config } = await startWithTokens(['api']))
-  reportsDir = config.reportsDir!
+  const started = await startWithTokens(['api'])
+  ;({ app, other, tokens } = started)
+  reportsDir = started.config.reportsDir!
   // Some energy in March 2026 for the reports: 10 kWh grid import per day at noon.
   const meter = await app.domain!.db.selectFrom('meters').select('id').where('installation_id', '=', INST).where('meter_type', '=', 'main_power').executeTakeFirstOrThrow()
   const rows = []

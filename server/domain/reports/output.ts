@@ -55,8 +55,8 @@ export function reportFileName(name: string, fallback: string, period: { from: s
  * must lie inside the resolved root, and each file is written to a new temporary name opened with
  * O_EXCL|O_NOFOLLOW and renamed over the target (a rename replaces a link, it does not follow it), so a
  * re-run replaces the file whole. Returns the paths written, relative to the installation's folder.
- * Throws 400 {output_directory} for an unsafe directory or a link on the way; file-system errors
- * (EACCES, ENOSPC) as they are.
+ * Throws 400 {output_directory} for an unsafe directory, a link on the way or a folder where a file
+ * goes; other file-system errors (EACCES, ENOSPC) as they are.
  */
 export async function writeReportFiles(root: string, installationId: number, dir: string, files: readonly { filename: string; content: Buffer }[]): Promise<string[]> {
   checkOutputDirectory(dir)
@@ -90,6 +90,8 @@ export async function writeReportFiles(root: string, installationId: number, dir
       await fs.rename(tmp, target)
     } catch (err) {
       await fs.rm(tmp, { force: true })
+      // A folder where the file should go was made by the admin's own folder names: their input, a 400.
+      if (['EISDIR', 'ENOTDIR', 'ENOTEMPTY', 'EEXIST'].includes((err as NodeJS.ErrnoException).code ?? '')) throw unsafe()
       throw err
     }
     written.push(`${dir}/${f.filename}`)
