@@ -31,6 +31,7 @@ test('an admin creates a monthly report, sends it now and deletes it after confi
   await form.getByLabel('Output directory').fill('../outside')
   await form.getByRole('button', { name: 'Save' }).click()
   await expect(form.getByLabel('Output directory')).toHaveAttribute('aria-invalid', 'true')
+  await expect(form.getByText('Please enter a valid output directory: folder names separated by "/", e.g. exports/heat')).toBeVisible()
   await form.getByLabel('Output directory').fill('exports/water')
   await form.getByLabel('Quarterly').check()
   await form.getByLabel('Show changes to the previous period').check()
