@@ -27,7 +27,7 @@ type Role = keyof typeof ROLES
 /** Common English UI words that are no word of German, French or Italian (demo data words left out). */
 const ENGLISH = ['Save', 'Cancel', 'Delete', 'Edit', 'Loading', 'Close', 'Send', 'Back', 'Search', 'Settings', 'Users', 'Open', 'Closed',
   'Running', 'running', 'Submit', 'Add', 'Remove', 'Yes', 'None', 'Today', 'Week', 'Month', 'Year', 'Download', 'Charts', 'Reports',
-  'Sessions', 'Reply', 'Unknown', 'Error', 'coming soon', 'Read', 'Accept', 'Paid', 'Unpaid', 'Pending', 'pending', 'Topic', 'Shortcut',
+  'Reply', 'Unknown', 'Error', 'coming soon', 'Read', 'Accept', 'Paid', 'Unpaid', 'Pending', 'pending', 'Topic', 'Shortcut',
   'Shortcuts', 'Meter', 'Meters', 'Period', 'Pricing', 'Rates', 'Management', 'Overview', 'Home', 'Log out', 'Language', 'Role', 'Output',
   'directory', 'since', 'Messages', 'Message sent', 'Privacy policy', 'Terms of use', 'Legal texts', 'Publish', 'Resident', 'Installation view',
   'No data', 'Power flow', 'kWh total', 'Total energy', 'Energy', 'Cost', 'User', 'the', 'and', 'with', 'your', 'for', 'from']
@@ -177,6 +177,7 @@ async function run(browser: Browser, c: Ctx, lang: string, role: Role, width: nu
   page.on('pageerror', (e) => errors.push(String(e.message)))
   for (const s of SCREENS.filter((x) => x.roles.includes(role))) {
     const offline = s.name === 'facility-offline'
+    if (offline) c.admin = (await login(ROLES.admin)).access
     if (offline) await api('POST', `/cockpit/installations/${INST}/simulator/connection`, c.admin, { online: false })
     const before = errors.length
     try {
@@ -191,7 +192,7 @@ async function run(browser: Browser, c: Ctx, lang: string, role: Role, width: nu
     } finally {
       if (offline) await api('POST', `/cockpit/installations/${INST}/simulator/connection`, c.admin, { online: true })
     }
-    console.log(`${lang} ${role} ${width} ${s.name}: ${findings.at(-1)!.issues.length} finding(s)`)
+    console.log(`${lang} ${role} ${width} ${s.name}: ${findings.at(-1)!.issues.length} finding(s) ${findings.at(-1)!.issues.join(" / ")}`)
   }
   await context.close()
 }
