@@ -3,6 +3,18 @@ import type { User } from '../../../shared/schemas/auth.ts'
 import type { UserDetails } from '../../../shared/schemas/accounts.ts'
 import type { AppFee, PaymentInfo, PaymentProcess } from '../../../shared/schemas/payment.ts'
 
+/**
+ * Query keys of the signed-in person's own data (issue 15 §5), under `['me', …]` (the whole cache goes
+ * at logout). `legal` is shared with the reminder in the app frame, so accepting here hides it at once.
+ */
+export const meKeys = {
+  /** The session's user (loaded into the session store by ensureUser). */
+  user: () => ['me', 'user'] as const,
+  legal: () => ['me', 'legal'] as const,
+  paymentMethods: (userId: number) => ['me', 'payment-methods', userId] as const,
+  appFees: (userId: number) => ['me', 'app-fees', userId] as const,
+}
+
 /** PATCH /api/users/{id}/ with any of the SPEC §3 details → the updated User; 400 `{field: [...]}`. */
 export function saveUser(id: number, details: Partial<UserDetails>): Promise<User> {
   return apiFetch<User>(`/api/users/${id}/`, { method: 'PATCH', body: details })
