@@ -8,8 +8,14 @@ import type { AppFee, PaymentInfo, PaymentProcess } from '../../../shared/schema
  * at logout). `legal` is shared with the reminder in the app frame, so accepting here hides it at once.
  */
 export const meKeys = {
-  /** The session's user (loaded into the session store by ensureUser). */
+  /**
+   * The session's user and installations live in the session store (ensureUser, ensureInstallations);
+   * these queries only ask for them (answer `true`), with the retries and Try again of every read.
+   */
   user: () => ['me', 'user'] as const,
+  installations: () => ['me', 'installations'] as const,
+  /** The list asked for again because installation `id` was not in it (it may have been added since). */
+  installationRecheck: (id: number) => ['me', 'installations', 'recheck', id] as const,
   legal: () => ['me', 'legal'] as const,
   paymentMethods: (userId: number) => ['me', 'payment-methods', userId] as const,
   appFees: (userId: number) => ['me', 'app-fees', userId] as const,

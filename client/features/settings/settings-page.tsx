@@ -44,7 +44,7 @@ export default function SettingsPage({ installation }: { installation: Installat
   const { t: tc } = useTranslation()
   const { user } = useSnapshot(session)
   // The user lives in the session store; the query only asks for it (once) with retries and Try again.
-  const query = useQuery({ queryKey: meKeys.user(), queryFn: () => ensureUser() })
+  const query = useQuery({ queryKey: meKeys.user(), queryFn: () => ensureUser().then(() => true) })
   useDocumentTitle(t('title'))
 
   return (
