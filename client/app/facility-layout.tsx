@@ -1,16 +1,18 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../shared/schemas/installation.ts'
 import { forcedLoginUrl, selectInstallation, session } from '../session/session.ts'
 import { ensureInstallations, ensureUser } from '../session/api.ts'
-import { errorMessage } from '../api/errors.ts'
+import { meKeys } from '../features/settings/api.ts'
+import { QueryProblem } from '../components/query-problem.tsx'
 import { paths, patterns } from './paths.ts'
 import { Shell } from './shell.tsx'
 import { NotFound } from './not-found.tsx'
 import { Guard } from './guard.tsx'
-import { Loading, Notice } from '../components/ui.tsx'
+import { Loading } from '../components/ui.tsx'
 import { withNamespaces } from '../i18n/index.ts'
 
 const HomePage = lazy(withNamespaces(() => import('../features/home/home-page.tsx'), ['home']))
@@ -40,7 +42,8 @@ const TicketPage = lazy(withNamespaces(() => import('../features/support/ticket-
 /**
  * Everything under /facility/:installationId: requires a session (else /login with the
  * installation and the path, SPEC §2), makes the installation the current one, loads the
- * installation list and the user, and renders the page inside the shell. Management screens are
+ * installation list and the user (into the session store, through queries: retried, with Try again),
+ * and renders the page inside the shell. Management screens are
  * guarded: a user without the right gets the no-access page, not the screen (client/app/rights.ts).
  */
 export function FacilityLayout({ installationId }: { installationId: string }) {
@@ -50,8 +53,6 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
   const [location] = useLocation()
   const search = useSearch()
   const { loggedIn, installations } = useSnapshot(session)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [reloaded, setReloaded] = useState(false)
 
   useEffect(() => {
     if (valid && loggedIn) selectInstallation(id)
@@ -66,41 +67,24 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
     void import('../live/connection.ts').then((live) => live.prewarmStream(id), () => undefined)
   }, [id, valid, loggedIn, onPower])
 
-  useEffect(() => {
-    if (!loggedIn) return
-    let active = true
-    const quiet = (err: unknown) => {
-      if (active && !(err as { loggedOut?: boolean }).loggedOut) setProblem(errorMessage(err, t))
-    }
-    ensureInstallations().then(() => active && setProblem(null), quiet)
-    ensureUser().catch(quiet)
-    return () => {
-      active = false
-    }
-  }, [loggedIn, t])
+  // The session store keeps the list (SPEC §9: reloaded after 6 h) and the user; the queries ask for them.
+  const listQuery = useQuery({ queryKey: meKeys.installations(), queryFn: () => ensureInstallations().then(() => true), enabled: loggedIn })
+  const userQuery = useQuery({ queryKey: meKeys.user(), queryFn: () => ensureUser().then(() => true), enabled: loggedIn })
+  const failed = [listQuery, userQuery].find((q) => q.isError && !q.isFetching)
 
   const installation = installations?.find((i) => i.id === id) as Installation | undefined
   const missing = installations !== null && !installation
 
-  // Maybe the facility was added since the list was loaded: reload the list once.
-  useEffect(() => {
-    if (missing && !reloaded) {
-      setReloaded(true)
-      ensureInstallations(true).catch(() => undefined)
-    }
-  }, [missing, reloaded])
+  // Maybe the facility was added since the list was loaded: ask for the list again before "not found".
+  const recheck = useQuery({ queryKey: meKeys.installationRecheck(id), queryFn: () => ensureInstallations(true).then(() => true), enabled: loggedIn && missing })
 
   if (!valid) return <NotFound />
   if (!loggedIn) return <Redirect to={forcedLoginUrl(id, location + (search ? `?${search}` : ''))} replace />
 
   let content
-  if (problem && !installation) {
-    content = (
-      <Notice tone="error" role="alert">
-        {problem}
-      </Notice>
-    )
-  } else if (installations === null || (missing && !reloaded)) {
+  if (failed && !installation) {
+    content = <QueryProblem error={failed.error} onRetry={failed.refetch} />
+  } else if (installations === null || (missing && recheck.isPending)) {
     content = <Loading label={t('loading')} />
   } else if (!installation) {
     content = <NotFound embedded />

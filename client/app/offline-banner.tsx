@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
 import type { Installation, InstallationInfo } from '../../shared/schemas/installation.ts'
 import { apiFetch } from '../api/http.ts'
@@ -13,11 +14,16 @@ import { Notice } from '../components/ui.tsx'
  */
 export const INFO_POLL_MS = 15_000
 
+/** Query key of GET …/info (issue 15 §5). */
+export const infoKey = (installationId: number) => ['installations', installationId, 'info'] as const
+
 /**
  * The facility-offline alert of SPEC §2/§8 on every screen (issue 13 §3): "The facility is offline",
  * since when, and that changes wait. The state comes from GET …/info (polled here, and again when the
  * tab is shown) and from the live stream's info topic; a polled answer goes into the live store, so the
- * live tiles go stale at once too (client/features/power/live-status.ts).
+ * live tiles go stale at once too (client/features/power/live-status.ts). The poll is a query (issue 15
+ * §5): it pauses while the tab is hidden, asks again when the tab is shown (never fresh: staleTime 0),
+ * retries a failed answer with backoff and keeps the last known state meanwhile.
  */
 export default function OfflineBanner({ installation }: { installation: Installation }) {
   const { t } = useTranslation()
@@ -26,30 +32,16 @@ export default function OfflineBanner({ installation }: { installation: Installa
   const info = snap.installations[String(installation.id)]?.topics.info.data
   const id = installation.id
 
+  const { data: answer, dataUpdatedAt } = useQuery({
+    queryKey: infoKey(id),
+    queryFn: ({ signal }) => apiFetch<InstallationInfo>(`/api/cockpit/installations/${id}/info`, { signal }),
+    refetchInterval: INFO_POLL_MS,
+    staleTime: 0,
+  })
+  // Every answer, even one equal to the last (same object after structural sharing), is news to the store.
   useEffect(() => {
-    let stopped = false
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const poll = async () => {
-      clearTimeout(timer)
-      try {
-        const answer = await apiFetch<InstallationInfo>(`/api/cockpit/installations/${id}/info`)
-        if (!stopped) applyEvent(id, 'snapshot', { topic: 'info', data: answer })
-      } catch {
-        // The page shows its own errors; the banner keeps the last known state.
-      }
-      if (!stopped) timer = setTimeout(() => void poll(), INFO_POLL_MS)
-    }
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') void poll()
-    }
-    void poll()
-    document.addEventListener('visibilitychange', onVisible)
-    return () => {
-      stopped = true
-      clearTimeout(timer)
-      document.removeEventListener('visibilitychange', onVisible)
-    }
-  }, [id])
+    if (answer) applyEvent(id, 'snapshot', { topic: 'info', data: answer })
+  }, [id, answer, dataUpdatedAt])
 
   if (!info || info.online) return null
   return (

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { QueryClient } from '@tanstack/react-query'
 import type { Access } from '../../shared/rules/permissions.ts'
-import { createAccessCache, rightsOf, roleAccess } from './rights.ts'
+import { accessKey, accessQuery, rightsOf, roleAccess } from './rights.ts'
 
 /** The demo resident: read on stations 1 and 2, owner of RFID 1 (server/db/demo-seed.ts). */
 const resident: Access = {
@@ -48,46 +49,43 @@ describe('rightsOf', () => {
   })
 })
 
-describe('createAccessCache', () => {
+describe('accessQuery (issue 15 §5)', () => {
   const deferred = () => {
     let resolve!: (a: Access) => void
-    let reject!: (e: unknown) => void
-    const promise = new Promise<Access>((res, rej) => ((resolve = res), (reject = rej)))
-    return { promise, resolve, reject }
+    const promise = new Promise<Access>((res) => (resolve = res))
+    return { promise, resolve }
   }
+  const client = () => new QueryClient({ defaultOptions: { queries: { retry: false } } })
 
-  it('asks the API once per installation, whatever the number of callers', async () => {
+  it('asks the API once per installation, whatever the number of callers, and not again later', async () => {
     const calls: number[] = []
-    const cache = createAccessCache(async (id) => (calls.push(id), { ...resident, installation_id: id }))
-    await Promise.all([cache.ensure(1), cache.ensure(1), cache.ensure(2)])
-    await cache.ensure(1)
+    const qc = client()
+    const load = async (id: number) => (calls.push(id), { ...resident, installation_id: id })
+    await Promise.all([qc.fetchQuery(accessQuery(1, load)), qc.fetchQuery(accessQuery(1, load)), qc.fetchQuery(accessQuery(2, load))])
+    await qc.fetchQuery(accessQuery(1, load))
     expect(calls).toEqual([1, 2])
-    expect(cache.state.entries['1'].access?.installation_id).toBe(1)
-    expect(cache.state.entries['2'].access?.installation_id).toBe(2)
+    expect(qc.getQueryData<Access>(accessKey(2))?.installation_id).toBe(2)
   })
 
-  it('keeps a failure for display until retried', async () => {
-    let fail = true
-    const cache = createAccessCache(async () => {
-      if (fail) throw new Error('offline')
-      return resident
-    })
-    await cache.ensure(1)
-    expect(cache.state.entries['1']).toMatchObject({ access: null, error: new Error('offline') })
-    await cache.ensure(1)
-    expect(cache.state.entries['1'].access).toBeNull()
-    fail = false
-    await cache.retry(1)
-    expect(cache.state.entries['1'].access).toEqual(resident)
+  it('keeps the answer while no screen reads it (until logout)', async () => {
+    vi.useFakeTimers()
+    try {
+      const qc = client()
+      await qc.fetchQuery(accessQuery(1, async () => resident))
+      await vi.advanceTimersByTimeAsync(60 * 60_000)
+      expect(qc.getQueryData(accessKey(1))).toEqual(resident)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
-  it('drops an answer that arrives after logout (it was the previous user\'s)', async () => {
+  it("drops an answer that arrives after logout (it was the previous user's)", async () => {
     const pending = deferred()
-    const cache = createAccessCache(() => pending.promise)
-    const p = cache.ensure(1)
-    cache.clear()
+    const qc = client()
+    const p = qc.fetchQuery(accessQuery(1, () => pending.promise)).catch(() => undefined)
+    qc.clear()
     pending.resolve({ ...resident, role: 'installation_admin' })
     await p
-    expect(cache.state.entries['1']).toBeUndefined()
+    expect(qc.getQueryData(accessKey(1))).toBeUndefined()
   })
 })

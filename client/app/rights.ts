@@ -1,4 +1,3 @@
-import { proxy, ref } from 'valtio/vanilla'
 import type { Access, Role } from '../../shared/rules/permissions.ts'
 import {
   isAdmin, mayReadRates, mayReadRfid, mayReadStation, mayUnlockStation, mayWriteRfid, mayWriteStation, resolveAccess,
@@ -80,59 +79,20 @@ export function roleAccess(userId: number, installationId: number, role: Role): 
   return resolveAccess({ user_id: userId, installation_id: installationId, role, entries: [], tree: new Map(), stations: [], rfids: [] })
 }
 
-export interface AccessEntry {
-  access: Access | null
-  /** The failure of the last load (an ApiError or network error), kept as is for errorMessage. */
-  error: unknown
-}
+/** Query key of an installation's access answer (issue 15 §5). */
+export const accessKey = (installationId: number) => ['installations', installationId, 'access'] as const
 
 /**
- * A per-installation cache of access answers: each installation is asked once (concurrent callers
- * share the request) until {@link clear} (logout) or {@link retry}. `state.entries` is a valtio proxy
- * keyed by installation id, so components re-render when an answer arrives.
+ * The query that reads the caller's access in one installation with `load` (GET …/access): asked once
+ * per installation and kept until logout (never stale nor collected; logout clears the whole cache, so an answer
+ * still on its way then is dropped with it), concurrent readers sharing one request. Rights change only
+ * when an admin saves them, and the API stays the authority on every request.
  */
-export function createAccessCache(load: (installationId: number) => Promise<Access>) {
-  const state = proxy<{ entries: Record<string, AccessEntry> }>({ entries: {} })
-  const inflight = new Map<number, Promise<void>>()
-  // Answers to requests started before a clear() belong to the previous user: dropped.
-  let generation = 0
-
-  function ensure(installationId: number): Promise<void> {
-    const key = String(installationId)
-    if (state.entries[key]?.access || state.entries[key]?.error) return Promise.resolve()
-    const pending = inflight.get(installationId)
-    if (pending) return pending
-    const started = generation
-    const p = load(installationId).then(
-      (access) => {
-        if (started === generation) state.entries[key] = { access, error: null }
-      },
-      (err: unknown) => {
-        if (started === generation) state.entries[key] = { access: null, error: typeof err === 'object' && err ? ref(err) : err }
-      },
-    ).finally(() => {
-      if (inflight.get(installationId) === p) inflight.delete(installationId)
-    })
-    inflight.set(installationId, p)
-    return p
-  }
-
+export function accessQuery(installationId: number, load: (installationId: number, signal?: AbortSignal) => Promise<Access>) {
   return {
-    state,
-    ensure,
-    /** Forget a failed (or stale) answer and ask again. */
-    retry(installationId: number): Promise<void> {
-      delete state.entries[String(installationId)]
-      inflight.delete(installationId)
-      return ensure(installationId)
-    },
-    /** Forget everything (logout: the next user has other rights). */
-    clear(): void {
-      generation++
-      inflight.clear()
-      state.entries = {}
-    },
+    queryKey: accessKey(installationId),
+    queryFn: ({ signal }: { signal?: AbortSignal }) => load(installationId, signal),
+    staleTime: Infinity,
+    gcTime: Infinity,
   }
 }
-
-export type AccessCache = ReturnType<typeof createAccessCache>

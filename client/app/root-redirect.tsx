@@ -1,39 +1,34 @@
-import { useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import { Redirect, useLocation } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
 import { lastInstallationId, logout, session } from '../session/session.ts'
 import { ensureInstallations } from '../session/api.ts'
 import { errorMessage } from '../api/errors.ts'
+import { isLoggedOut } from '../components/query-problem.tsx'
+import { meKeys } from '../features/settings/api.ts'
 import { paths } from './paths.ts'
 import { Loading, Notice } from '../components/ui.tsx'
 
 /** `/`: the last opened facility (or the first), or /login when logged out. */
 export function RootRedirect() {
   const { t } = useTranslation()
-  const { loggedIn } = useSnapshot(session)
+  const { loggedIn, installations } = useSnapshot(session)
   const [, navigate] = useLocation()
-  const [problem, setProblem] = useState<'none' | string | null>(null)
-  const [attempt, setAttempt] = useState(0)
+  // The list goes into the session store (the facility frame asks with the same query).
+  const query = useQuery({ queryKey: meKeys.installations(), queryFn: () => ensureInstallations().then(() => true), enabled: loggedIn })
+  const last = lastInstallationId()
+  const target = query.isSuccess ? (installations?.find((i) => i.id === last) ?? installations?.[0]) : undefined
 
   useEffect(() => {
-    if (!loggedIn) return
-    let active = true
-    ensureInstallations(attempt > 0)
-      .then((list) => {
-        if (!active) return
-        const last = lastInstallationId()
-        const target = list.find((i) => i.id === last) ?? list[0]
-        if (target) navigate(paths.facility(target.id), { replace: true })
-        else setProblem('none')
-      })
-      .catch((err: unknown) => {
-        if (active && !(err as { loggedOut?: boolean }).loggedOut) setProblem(errorMessage(err, t))
-      })
-    return () => {
-      active = false
-    }
-  }, [loggedIn, attempt, navigate, t])
+    if (target) navigate(paths.facility(target.id), { replace: true })
+  }, [target, navigate])
+
+  const problem: 'none' | string | null =
+    query.isError && !query.isFetching
+      ? isLoggedOut(query.error) ? null : errorMessage(query.error, t)
+      : query.isSuccess && installations && !target ? 'none' : null
 
   if (!loggedIn) return <Redirect to={paths.login} replace />
   if (problem === null) return <Loading label={t('loading')} className="min-h-screen" />
@@ -44,7 +39,7 @@ export function RootRedirect() {
       </Notice>
       <div className="flex gap-3">
         {problem !== 'none' ? (
-          <button type="button" className="btn-primary" onClick={() => setAttempt((n) => n + 1)}>
+          <button type="button" className="btn-primary" onClick={() => void query.refetch()}>
             {t('retry')}
           </button>
         ) : null}

@@ -1,47 +1,43 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { apiFetch } from '../api/http.ts'
-import { errorMessage, isAbortError } from '../api/errors.ts'
-import type { Shortcut } from '../../shared/schemas/shortcut.ts'
-
-const base = (installationId: number) => `/api/cockpit/installations/${installationId}/shortcuts/`
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { errorMessage } from '../api/errors.ts'
+import { addShortcut, listShortcuts, removeShortcut, shortcutKeys, type Shortcut } from '../features/home/api.ts'
 
 /**
  * Pin this screen or object to Home (SPEC §2 shortcuts, issue 13 §2): pins `url` (an app path, e.g. a
  * station's page or a chart with its period in the query) as `name`, or removes the pin when it is
- * already there. Shows the API's SPEC §8 message ("shortcut added or removed").
+ * already there. Shows the API's SPEC §8 message ("shortcut added or removed"). It reads Home's list
+ * (issue 15 §5), so pins on one screen share a request and a change shows on Home without a reload.
  */
 export function PinButton({ installationId, name, url }: { installationId: number; name: string; url: string }) {
   const { t } = useTranslation()
-  const [pinned, setPinned] = useState<Shortcut | null | undefined>(undefined)
+  const queryClient = useQueryClient()
+  const key = shortcutKeys.list(installationId)
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => listShortcuts(installationId, signal) })
+  // Undefined while the list loads; a list that cannot be read counts as "not pinned" (pinning still works).
+  const pinned: Shortcut | null | undefined = query.data ? (query.data.find((s) => s.url === url) ?? null) : query.isError ? null : undefined
   const [busy, setBusy] = useState(false)
-  const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null)
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    setMessage(null)
-    apiFetch<{ results: Shortcut[] }>(base(installationId), { signal: ctrl.signal }).then(
-      (r) => setPinned(r.results.find((s) => s.url === url) ?? null),
-      (err: unknown) => !isAbortError(err) && setPinned(null),
-    )
-    return () => ctrl.abort()
-  }, [installationId, url])
+  // The message belongs to the screen it was shown on (a chart's period is part of its url).
+  const [message, setMessage] = useState<{ url: string; error: boolean; text: string } | null>(null)
 
   async function toggle() {
     setBusy(true)
     setMessage(null)
     try {
       if (pinned) {
-        const r = await apiFetch<{ detail: string }>(`${base(installationId)}${pinned.id}/`, { method: 'DELETE' })
-        setPinned(null)
-        setMessage({ error: false, text: r.detail })
+        const r = await removeShortcut(installationId, pinned.id)
+        queryClient.setQueryData<Shortcut[]>(key, (list) => list?.filter((s) => s.id !== pinned.id))
+        setMessage({ url, error: false, text: r.detail })
       } else {
-        const r = await apiFetch<Shortcut & { detail: string }>(base(installationId), { method: 'POST', body: { name, url } })
-        setPinned(r)
-        setMessage({ error: false, text: r.detail })
+        const { detail, ...added } = await addShortcut(installationId, name, url)
+        queryClient.setQueryData<Shortcut[]>(key, (list) => (list ? [...list, added] : list))
+        setMessage({ url, error: false, text: detail })
       }
+      // The answer is shown at once; the list is asked again to be sure (Home shows it).
+      void queryClient.invalidateQueries({ queryKey: key })
     } catch (err) {
-      setMessage({ error: true, text: errorMessage(err, t) })
+      setMessage({ url, error: true, text: errorMessage(err, t) })
     } finally {
       setBusy(false)
     }
@@ -61,7 +57,7 @@ export function PinButton({ installationId, name, url }: { installationId: numbe
         </svg>
         {pinned ? t('shortcuts.unpin') : t('shortcuts.pin')}
       </button>
-      {message ? (
+      {message && message.url === url ? (
         <span role={message.error ? 'alert' : 'status'} className={message.error ? 'text-sm text-red-700' : 'text-sm text-slate-600'}>
           {message.text}
         </span>

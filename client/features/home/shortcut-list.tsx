@@ -1,34 +1,30 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
-import { apiFetch } from '../../api/http.ts'
-import { errorMessage, isAbortError } from '../../api/errors.ts'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { errorMessage } from '../../api/errors.ts'
 import { Notice } from '../../components/ui.tsx'
-import type { Shortcut } from '../../../shared/schemas/shortcut.ts'
-
-const base = (installationId: number) => `/api/cockpit/installations/${installationId}/shortcuts/`
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { listShortcuts, removeShortcut, shortcutKeys, type Shortcut } from './api.ts'
 
 /** The person's shortcuts on Home (SPEC §2; issue 13 §2): each opens its screen; one can be removed here. */
 export function ShortcutList({ installationId }: { installationId: number }) {
   const { t } = useTranslation('home')
   const { t: tc } = useTranslation()
-  const [shortcuts, setShortcuts] = useState<Shortcut[] | null>(null)
+  const queryClient = useQueryClient()
+  const key = shortcutKeys.list(installationId)
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => listShortcuts(installationId, signal) })
+  const shortcuts = query.data ?? null
+  // The outcome of a removal; a failed read shows with its retry.
   const [message, setMessage] = useState<{ error: boolean; text: string } | null>(null)
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    apiFetch<{ results: Shortcut[] }>(base(installationId), { signal: ctrl.signal }).then(
-      (r) => setShortcuts(r.results),
-      (err: unknown) => !isAbortError(err) && setMessage({ error: true, text: errorMessage(err, tc) }),
-    )
-    return () => ctrl.abort()
-  }, [installationId, tc])
 
   async function remove(s: Shortcut) {
     setMessage(null)
     try {
-      const r = await apiFetch<{ detail: string }>(`${base(installationId)}${s.id}/`, { method: 'DELETE' })
-      setShortcuts((list) => (list ?? []).filter((x) => x.id !== s.id))
+      const r = await removeShortcut(installationId, s.id)
+      // Gone at once (and from the pin button of that screen, which reads the same list), then confirmed.
+      queryClient.setQueryData<Shortcut[]>(key, (list) => list?.filter((x) => x.id !== s.id))
+      void queryClient.invalidateQueries({ queryKey: key })
       setMessage({ error: false, text: r.detail })
     } catch (err) {
       setMessage({ error: true, text: errorMessage(err, tc) })
@@ -44,6 +40,11 @@ export function ShortcutList({ installationId }: { installationId: number }) {
         <Notice tone={message.error ? 'error' : 'info'} role={message.error ? 'alert' : 'status'} className="mb-3">
           {message.text}
         </Notice>
+      ) : null}
+      {shortcuts === null && query.isError && !query.isFetching ? (
+        <div className="mb-3">
+          <QueryProblem error={query.error} onRetry={query.refetch} />
+        </div>
       ) : null}
       {shortcuts?.length === 0 ? <p className="text-sm text-slate-600">{t('pinned.empty')}</p> : null}
       {shortcuts?.length ? (

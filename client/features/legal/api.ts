@@ -11,6 +11,11 @@ export interface LegalVersion {
   published_by: string | null
 }
 
+/** Query keys of the legal texts screen (issue 15 §5): the versions hold for every installation. */
+export const legalKeys = {
+  versions: () => ['legal', 'versions'] as const,
+}
+
 /** GET /api/cockpit/legal/versions: every version, newest first. */
 export function fetchVersions(signal?: AbortSignal): Promise<LegalVersion[]> {
   return apiFetch('/api/cockpit/legal/versions', { signal })

@@ -1,12 +1,15 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
+import { errorMessage, fieldErrors } from '../../api/errors.ts'
 import { Card, Loading, Notice, useDocumentTitle, Outcome } from '../../components/ui.tsx'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { LegalTextDialog, type LegalDocText } from '../../components/legal-text-dialog.tsx'
 import { useFormats } from '../../components/use-formats.ts'
-import { fetchVersions, publishVersion, type LegalLang, type LegalVersion } from './api.ts'
+import { fetchVersions, legalKeys, publishVersion, type LegalLang, type LegalVersion } from './api.ts'
+import { meKeys } from '../settings/api.ts'
 
 const DOCUMENTS = ['terms', 'privacy'] as const
 const LANGS: readonly LegalLang[] = ['en', 'de', 'fr', 'it']
@@ -22,19 +25,11 @@ export default function LegalPage({ installation }: { installation: Installation
   const { t: tc } = useTranslation()
   useDocumentTitle(t('title'))
   const f = useFormats(installation.timezone)
-  const [versions, setVersions] = useState<LegalVersion[] | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
+  const queryClient = useQueryClient()
+  const query = useQuery({ queryKey: legalKeys.versions(), queryFn: ({ signal }) => fetchVersions(signal) })
+  const versions = query.data ?? null
   const [message, setMessage] = useState<string | null>(null)
   const [reading, setReading] = useState<LegalDocText | null>(null)
-  const [reload, setReload] = useState(0)
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    fetchVersions(ctrl.signal).then(setVersions, (err: unknown) => {
-      if (!isAbortError(err)) setProblem(errorMessage(err, tc))
-    })
-    return () => ctrl.abort()
-  }, [reload, tc])
 
   const read = (v: LegalVersion, lang: LegalLang) =>
     setReading({ document: v.document, version: v.version, title: `${t(`document.${v.document}`)} (${t(`lang.${lang}`)})`, text: v.texts[lang], published_at: v.published_at })
@@ -43,9 +38,9 @@ export default function LegalPage({ installation }: { installation: Installation
     <div className="mx-auto max-w-4xl space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
       <p className="text-sm text-slate-600">{t('intro')}</p>
-      <Outcome message={message} problem={problem} />
+      <Outcome message={message} />
       <LegalTextDialog doc={reading} onClose={() => setReading(null)} />
-      {versions === null && !problem ? <Loading label={tc('loading')} /> : null}
+      {versions === null ? query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} /> : null}
       {versions
         ? DOCUMENTS.map((doc) => {
             const list = versions.filter((v) => v.document === doc)
@@ -78,7 +73,9 @@ export default function LegalPage({ installation }: { installation: Installation
           versions={versions}
           onPublished={(v) => {
             setMessage(t('published', { document: t(`document.${v.document}`), version: v.version }))
-            setReload((n) => n + 1)
+            // The new version is listed here, and the superuser too is asked to accept it (Settings, reminder).
+            void queryClient.invalidateQueries({ queryKey: legalKeys.versions() })
+            void queryClient.invalidateQueries({ queryKey: meKeys.legal() })
           }}
         />
       ) : null}

@@ -1,11 +1,13 @@
 import type { FormEvent } from 'react'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link, useSearch } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import { AuthFrame } from './auth-frame.tsx'
 import { TextField } from '../../components/text-field.tsx'
-import { canRegister, fetchLegalTexts, register } from './reset-api.ts'
+import { canRegister, fetchLegalTexts, register, registerKeys } from './reset-api.ts'
 import { LegalTextDialog, type LegalDocText } from '../../components/legal-text-dialog.tsx'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { paths } from '../../app/paths.ts'
 import { currentLanguage } from '../../i18n/index.ts'
 import { errorMessage, fieldErrors } from '../../api/errors.ts'
@@ -24,30 +26,24 @@ export default function RegisterPage() {
   const params = new URLSearchParams(useSearch())
   const installation = Number(params.get('installation'))
   const valid = Number.isInteger(installation) && installation > 0
-  const [open, setOpen] = useState<boolean | null>(valid ? null : false)
+  const openQuery = useQuery({
+    queryKey: registerKeys.canRegister(installation),
+    queryFn: ({ signal }) => canRegister(installation, signal),
+    enabled: valid,
+  })
+  const open = valid ? (openQuery.data ?? null) : false
   const [form, setForm] = useState<Form>({ email: '', first_name: '', last_name: '', password: '', repeat: '', terms: false })
   const [errors, setErrors] = useState<Partial<Record<keyof Form, string>>>({})
   const [failure, setFailure] = useState<string | null>(null)
   const [done, setDone] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const [legal, setLegal] = useState<LegalDocText[]>([])
   const [reading, setReading] = useState<LegalDocText | null>(null)
   useDocumentTitle(t('registerTitle'))
 
   // The texts to read before accepting (issue 13 §6); without them the checkbox still works.
-  useEffect(() => {
-    const ctl = new AbortController()
-    fetchLegalTexts(ctl.signal).then(setLegal, () => undefined)
-    return () => ctl.abort()
-  }, [tc])
+  const language = currentLanguage()
+  const legal = useQuery({ queryKey: registerKeys.legalTexts(language), queryFn: ({ signal }) => fetchLegalTexts(signal) }).data ?? []
   const loginHref = valid ? `${paths.login}?installation=${installation}` : paths.login
-
-  useEffect(() => {
-    if (!valid) return
-    const ctl = new AbortController()
-    canRegister(installation, ctl.signal).then(setOpen, (err) => !ctl.signal.aborted && setFailure(errorMessage(err, tc)))
-    return () => ctl.abort()
-  }, [installation, valid, tc])
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
@@ -90,7 +86,11 @@ export default function RegisterPage() {
           <Link href={loginHref} className="btn-primary mt-6 w-full">{t('goToLogin')}</Link>
         </>
       ) : open === null ? (
-        <Loading label={tc('loading')} className="mt-6" />
+        openQuery.isError && !openQuery.isFetching ? (
+          <div className="mt-5"><QueryProblem error={openQuery.error} onRetry={openQuery.refetch} /></div>
+        ) : (
+          <Loading label={tc('loading')} className="mt-6" />
+        )
       ) : !open ? (
         <Notice tone="warning" className="mt-5">{t('registerClosed')}</Notice>
       ) : (

@@ -2,6 +2,15 @@ import type { LegalDocText } from '../../components/legal-text-dialog.tsx'
 import { apiFetch } from '../../api/http.ts'
 
 /**
+ * Query keys of the registration page's reads (issue 15 §5). The legal texts come in the page's language
+ * (Accept-Language), so the language is part of their key.
+ */
+export const registerKeys = {
+  legalTexts: (language: string) => ['legal', 'texts', language] as const,
+  canRegister: (installationId: number) => ['installations', installationId, 'can-register'] as const,
+}
+
+/**
  * POST /api/password-reset/ {email}, or /api/users/password-reset/?installation=N when the user came
  * from an installation's login. Resolves the same whether or not the address exists (SPEC §8).
  * Throws ApiError 400 `{email: [...]}` for a malformed address.

@@ -1,6 +1,7 @@
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useId, useMemo, useState } from 'react'
 import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { Permission } from '../../../shared/schemas/permissions.ts'
 import type { ManagedUser } from '../../../shared/schemas/accounts.ts'
@@ -8,7 +9,10 @@ import { paths } from '../../app/paths.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
-import { fetchObjects, fetchPermissions, fetchRfids, fetchStations, fetchUser, putPermission } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { fetchObjects, fetchPermissions, permissionKeys, putPermission } from './api.ts'
+import { fetchManagedUser, userKeys } from '../users/api.ts'
+import { listRfids, listStations, rfidKeys } from '../rfids/api.ts'
 
 type Kind = 'object' | 'charging_station' | 'rfid'
 type Level = 'none' | 'read' | 'read_and_write' | 'inherit'
@@ -33,48 +37,43 @@ interface Loaded {
 export default function PermissionsPage({ installation, userId }: { installation: Installation; userId: number }) {
   const { t } = useTranslation('permissions')
   const { t: tc } = useTranslation()
-  const [data, setData] = useState<Loaded | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [draft, setDraft] = useState<Draft>({})
-  const [cost, setCost] = useState(false)
-  const [overview, setOverview] = useState(false)
+  const queryClient = useQueryClient()
+  const userQuery = useQuery({ queryKey: userKeys.detail(userId), queryFn: ({ signal }) => fetchManagedUser(userId, signal) })
+  const entriesQuery = useQuery({ queryKey: permissionKeys.entries(installation.id, userId), queryFn: ({ signal }) => fetchPermissions(installation.id, userId, signal) })
+  const stationsQuery = useQuery({ queryKey: rfidKeys.stations(installation.id), queryFn: ({ signal }) => listStations(installation.id, signal) })
+  // Cards and objects are optional: when they cannot be read the editor still offers the rest.
+  const rfidsQuery = useQuery({ queryKey: rfidKeys.list(installation.id), queryFn: ({ signal }) => listRfids(installation.id, signal) })
+  const objectsQuery = useQuery({ queryKey: permissionKeys.objects(installation.id), queryFn: ({ signal }) => fetchObjects(installation.id, signal) })
+  const required = [userQuery, entriesQuery, stationsQuery]
+  const data = useMemo<Loaded | null>(() => {
+    const [user, entries, stations] = [userQuery.data, entriesQuery.data, stationsQuery.data]
+    if (!user || !entries || !stations) return null
+    if (!(rfidsQuery.data || rfidsQuery.isError) || !(objectsQuery.data || objectsQuery.isError)) return null
+    return { user, entries, stations: stations.results, rfids: rfidsQuery.data?.results ?? [], objects: objectsQuery.data ?? [] }
+  }, [userQuery.data, entriesQuery.data, stationsQuery.data, rfidsQuery.data, rfidsQuery.isError, objectsQuery.data, objectsQuery.isError])
+  const failed = required.find((q) => q.isError)
+  const showProblem = !data && failed && !required.some((q) => q.isFetching)
+  // What the admin changed, over the saved entries (so an answer arriving later keeps the edits).
+  const [edits, setEdits] = useState<Draft>({})
+  const [costEdit, setCostEdit] = useState<boolean | null>(null)
+  const [overviewEdit, setOverviewEdit] = useState<boolean | null>(null)
   const [confirming, setConfirming] = useState(false)
   const [busy, setBusy] = useState(false)
   const [feedback, setFeedback] = useState<{ tone: 'info' | 'error'; text: string } | null>(null)
-  const [reload, setReload] = useState(0)
   const stationsId = useId()
   const objectsId = useId()
   const rfidsId = useId()
   const switchesId = useId()
   useDocumentTitle(t('title'))
 
-  useEffect(() => {
-    const ctl = new AbortController()
-    Promise.all([
-      fetchUser(userId, ctl.signal),
-      fetchPermissions(installation.id, userId, ctl.signal),
-      fetchStations(installation.id, ctl.signal),
-      fetchRfids(installation.id, ctl.signal).catch(() => []),
-      fetchObjects(installation.id, ctl.signal).catch(() => []),
-    ]).then(
-      ([user, entries, stations, rfids, objects]) => {
-        setData({ user, entries, stations, rfids, objects })
-        const d: Draft = {}
-        for (const e of entries) d[key(e.object_type, e.object_id)] = e.level
-        setDraft(d)
-        setCost(entries.some((e) => e.cost))
-        setOverview(entries.some((e) => e.overview))
-      },
-      (err) => !ctl.signal.aborted && !(err as { loggedOut?: boolean }).loggedOut && setProblem(errorMessage(err, tc)),
-    )
-    return () => ctl.abort()
-  }, [installation.id, userId, reload, tc])
-
   const original = useMemo(() => {
     const d: Draft = {}
     for (const e of data?.entries ?? []) d[key(e.object_type, e.object_id)] = e.level
     return d
   }, [data])
+  const draft: Draft = { ...original, ...edits }
+  const cost = costEdit ?? data?.entries.some((e) => e.cost) ?? false
+  const overview = overviewEdit ?? data?.entries.some((e) => e.overview) ?? false
   const switchesChanged = data ? cost !== data.entries.some((e) => e.cost) || overview !== data.entries.some((e) => e.overview) : false
   // Without an entry a station or RFID has no access and an object inherits from its parent.
   const byDefault = (k: string): Level => (k.startsWith('object:') ? 'inherit' : 'none')
@@ -94,8 +93,12 @@ export default function PermissionsPage({ installation, userId }: { installation
         // "Inherit" on an object is the absence of an entry: none deletes it (SPEC §5).
         await putPermission(installation.id, { user_id: userId, object_type: kind as Kind, object_id: Number(id), level: kind === 'object' && level === 'inherit' ? 'none' : level, cost, overview })
       }
+      // The saved entries replace the edits once they are read back.
+      await queryClient.invalidateQueries({ queryKey: permissionKeys.entries(installation.id, userId) })
+      setEdits({})
+      setCostEdit(null)
+      setOverviewEdit(null)
       setFeedback({ tone: 'info', text: t('saved') })
-      setReload(reload + 1)
     } catch (err) {
       setFeedback({ tone: 'error', text: errorMessage(err, tc) })
     } finally {
@@ -107,7 +110,7 @@ export default function PermissionsPage({ installation, userId }: { installation
   const levelSelect = (kind: Kind, id: number, label: string) => {
     const value = draft[key(kind, id)] ?? (kind === 'object' ? 'inherit' : 'none')
     return (
-      <LevelSelect label={label} value={value} allowInherit={kind === 'object'} onChange={(v) => setDraft({ ...draft, [key(kind, id)]: v })} />
+      <LevelSelect label={label} value={value} allowInherit={kind === 'object'} onChange={(v) => setEdits({ ...edits, [key(kind, id)]: v })} />
     )
   }
 
@@ -115,7 +118,9 @@ export default function PermissionsPage({ installation, userId }: { installation
     <div className="mx-auto max-w-3xl space-y-5">
       <Link href={paths.user(installation.id, userId)} className="text-sm font-medium text-brand-700 hover:underline">{t('back')}</Link>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
-      {problem ? <Notice tone="error" role="alert">{problem}</Notice> : !data ? <Loading label={tc('loading')} /> : (
+      {showProblem ? (
+        <QueryProblem error={failed?.error} onRetry={() => Promise.all(required.filter((q) => q.isError).map((q) => q.refetch()))} />
+      ) : !data ? <Loading label={tc('loading')} /> : (
         <>
           <p className="text-sm text-slate-600">{t('for', { name: data.user.full_name || data.user.email })}</p>
           {isAdmin ? (
@@ -153,10 +158,10 @@ export default function PermissionsPage({ installation, userId }: { installation
               </Card>
               <Card title={t('switches')} titleId={switchesId}>
                 <label className="flex items-center gap-2 text-sm text-slate-800">
-                  <input type="checkbox" checked={cost} onChange={(e) => setCost(e.target.checked)} /> {t('cost')}
+                  <input type="checkbox" checked={cost} onChange={(e) => setCostEdit(e.target.checked)} /> {t('cost')}
                 </label>
                 <label className="mt-2 flex items-center gap-2 text-sm text-slate-800">
-                  <input type="checkbox" checked={overview} onChange={(e) => setOverview(e.target.checked)} /> {t('overview')}
+                  <input type="checkbox" checked={overview} onChange={(e) => setOverviewEdit(e.target.checked)} /> {t('overview')}
                 </label>
                 <p className="mt-2 text-xs text-slate-500">{t('switchesHint')}</p>
               </Card>

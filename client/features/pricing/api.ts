@@ -5,6 +5,17 @@ import type { Installation, Operator } from '../../../shared/schemas/installatio
 export type { Pricing }
 export type TariffInput = Omit<PricingUpdate, 'id' | 'valid_to' | 'editable'>
 
+/**
+ * Query keys of the pricing screen (issue 15 §5). `all` is what saving a tariff version changes (the
+ * tariff in force and the versions); the ZEV billing model is saved on its own.
+ */
+export const pricingKeys = {
+  all: (installationId: number) => ['installations', installationId, 'pricing'] as const,
+  current: (installationId: number) => ['installations', installationId, 'pricing', 'current'] as const,
+  versions: (installationId: number) => ['installations', installationId, 'pricing', 'versions'] as const,
+  zev: (installationId: number) => ['installations', installationId, 'zev-settings'] as const,
+}
+
 /** The tariff in force; 404 "Pricing is not found" when there is none. */
 export function fetchPricing(installationId: number, signal?: AbortSignal): Promise<Pricing> {
   return apiFetch<Pricing>('/api/electricity-tariff/', { query: { installation: installationId }, signal })

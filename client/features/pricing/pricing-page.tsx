@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { WEEKDAYS } from '../../../shared/rules/tariff.ts'
 import { ApiError } from '../../api/errors.ts'
-import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { Card, Loading, Notice, ScrollArea, useDocumentTitle } from '../../components/ui.tsx'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { localDate } from '../../../shared/rules/granularity.ts'
-import { fetchPricing, fetchTariffVersions, type Pricing } from './api.ts'
+import { fetchPricing, fetchTariffVersions, pricingKeys, type Pricing } from './api.ts'
 import { daySpans, hhmm, type Span } from './schedule.ts'
 import { TariffForm } from './tariff-form.tsx'
 import { OperatorCard } from './operator-card.tsx'
@@ -26,29 +27,22 @@ const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_40
 
 export default function PricingPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('pricing')
-  const { t: tc } = useTranslation()
   useDocumentTitle(t('title'))
   const f = useFormats(installation.timezone)
-  const [pricing, setPricing] = useState<Pricing | null>(null)
-  const [problem, setProblem] = useState<{ text: string; missing: boolean } | null>(null)
-  const [versions, setVersions] = useState<Pricing[]>([])
+  const queryClient = useQueryClient()
+  const pricingQuery = useQuery({ queryKey: pricingKeys.current(installation.id), queryFn: ({ signal }) => fetchPricing(installation.id, signal) })
+  // The version list is extra: without it the page still shows the tariff in force.
+  const versionsQuery = useQuery({ queryKey: pricingKeys.versions(installation.id), queryFn: ({ signal }) => fetchTariffVersions(installation.id, signal) })
+  const versions = versionsQuery.data ?? []
+  // "Pricing is not found" (404) is an answer: shown as information, not as a failure to retry.
+  const missing = pricingQuery.error instanceof ApiError && pricingQuery.error.status === 404
+  const pricing = missing ? null : (pricingQuery.data ?? null)
+  const failed = !pricing && !missing && pricingQuery.isError && !pricingQuery.isFetching
   const [editing, setEditing] = useState(false)
   const [saved, setSaved] = useState<Pricing | null>(null)
-  const [reload, setReload] = useState(0)
   const isAdmin = useRights(installation).rights?.managePricing ?? false
   const tomorrow = nextDay(localDate(new Date(), installation.timezone))
 
-  useEffect(() => {
-    const ctrl = new AbortController()
-    setProblem(null)
-    fetchPricing(installation.id, ctrl.signal).then(setPricing, (err: unknown) => {
-      if (isAbortError(err)) return
-      const missing = err instanceof ApiError && err.status === 404
-      setProblem({ text: missing ? t('notFound') : errorMessage(err, tc), missing })
-    })
-    fetchTariffVersions(installation.id, ctrl.signal).then(setVersions, () => setVersions([]))
-    return () => ctrl.abort()
-  }, [installation.id, t, tc, reload])
   // Versions come newest first: the next one to start is the last that has not started.
   const upcoming = versions.filter((v) => v.editable).at(-1) ?? null
 
@@ -72,14 +66,16 @@ export default function PricingPage({ installation }: { installation: Installati
           installationId={installation.id}
           from={upcoming ?? pricing}
           tomorrow={tomorrow}
-          onSaved={(p) => { setSaved(p); setEditing(false); setReload((n) => n + 1) }}
+          onSaved={(p) => { setSaved(p); setEditing(false); void queryClient.invalidateQueries({ queryKey: pricingKeys.all(installation.id) }) }}
           onCancel={() => setEditing(false)}
         />
       ) : null}
-      {problem ? (
-        <Notice tone={problem.missing ? 'info' : 'error'} role={problem.missing ? 'status' : 'alert'}>
-          {problem.text}
+      {missing ? (
+        <Notice tone="info" role="status">
+          {t('notFound')}
         </Notice>
+      ) : failed ? (
+        <QueryProblem error={pricingQuery.error} onRetry={pricingQuery.refetch} />
       ) : !pricing ? (
         <Loading label={t('loading')} />
       ) : (

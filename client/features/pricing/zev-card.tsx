@@ -1,11 +1,14 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiFetch } from '../../api/http.ts'
 import { ZEV_FLAT_MAX_PERCENT, type ZevModel, type ZevSettings } from '../../../shared/schemas/zev.ts'
 import { Card, Notice } from '../../components/ui.tsx'
 import { intoFieldErrors, useAction } from '../../components/use-action.ts'
 import { parseLocaleNumber } from '../../components/parse-number.ts'
 import { useFormats } from '../../components/use-formats.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { pricingKeys } from './api.ts'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-base sm:text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
 
@@ -22,29 +25,29 @@ export function saveZevSettings(installationId: number, body: ZevSettings): Prom
 /**
  * Pricing, for admins: how the ZEV bills internal energy (issue 12 §6, EnV Art. 16) — a flat rate of at
  * most 80 % of the external standard electricity product, or the actual costs less feed-in revenue,
- * capped at the standard product. The ZEV report states the model and its cap.
+ * capped at the standard product. The ZEV report states the model and its cap. The form mounts again
+ * (keyed by the load state) when the stored model arrives, so nothing typed before is overwritten by it.
  */
 export function ZevCard({ installationId }: { installationId: number }) {
+  const query = useQuery({ queryKey: pricingKeys.zev(installationId), queryFn: ({ signal }) => fetchZevSettings(installationId, signal) })
+  // The form starts from the stored model once it is there (or from the defaults when it cannot be read).
+  const state = query.data ? 'loaded' : query.isError ? 'failed' : 'loading'
+  return (
+    <ZevForm key={state} installationId={installationId} stored={query.data ?? null} loaded={state !== 'loading'}
+      problem={state === 'failed' && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : null} />
+  )
+}
+
+function ZevForm({ installationId, stored, loaded, problem }: { installationId: number; stored: ZevSettings | null; loaded: boolean; problem: ReactNode }) {
   const { t } = useTranslation('pricing')
   const f = useFormats()
-  const [model, setModel] = useState<ZevModel>('flat_rate')
-  const [percent, setPercent] = useState('80')
+  const queryClient = useQueryClient()
+  const [model, setModel] = useState<ZevModel>(stored?.model ?? 'flat_rate')
+  const [percent, setPercent] = useState(String(stored?.flat_percent ?? 80))
   // The stored percentage: sent unchanged when the model does not use it (the field is disabled then).
-  const [savedPercent, setSavedPercent] = useState(80)
-  const [loaded, setLoaded] = useState(false)
+  const [savedPercent, setSavedPercent] = useState(stored?.flat_percent ?? 80)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const { busy, feedback, setFeedback, run } = useAction()
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    fetchZevSettings(installationId, ctrl.signal).then((s) => {
-      setModel(s.model)
-      setPercent(String(s.flat_percent))
-      setSavedPercent(s.flat_percent)
-      setLoaded(true)
-    }, () => setLoaded(true))
-    return () => ctrl.abort()
-  }, [installationId])
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -52,6 +55,7 @@ export function ZevCard({ installationId }: { installationId: number }) {
     const pct = model === 'flat_rate' ? parseLocaleNumber(percent, f.locale) : savedPercent
     await run(async () => {
       const saved = await saveZevSettings(installationId, { model, flat_percent: Number.isNaN(pct) ? -1 : pct })
+      queryClient.setQueryData(pricingKeys.zev(installationId), saved)
       setModel(saved.model)
       setPercent(String(saved.flat_percent))
       setSavedPercent(saved.flat_percent)
@@ -67,6 +71,7 @@ export function ZevCard({ installationId }: { installationId: number }) {
     <Card titleId="pricing-zev" title={t('zev.title')}>
       <p className="text-sm text-slate-600">{t('zev.hint', { max: f.percent(ZEV_FLAT_MAX_PERCENT) })}</p>
       <form onSubmit={submit} className="mt-3 space-y-3" aria-labelledby="pricing-zev" aria-busy={!loaded}>
+        {problem}
         {feedback ? <Notice tone={feedback.tone} role={feedback.tone === 'error' ? 'alert' : 'status'}>{feedback.text}</Notice> : null}
         {/* Disabled until the stored model arrives, so nothing typed before is overwritten by it. */}
         <fieldset disabled={!loaded} className="grid grid-cols-1 gap-3 sm:grid-cols-2">

@@ -8,6 +8,15 @@ export const RATE_FIELDS: Record<RateKind, readonly string[]> = RATE_PRICES
 
 export type RateInput = Omit<Rate, 'id' | 'kind' | 'editable' | 'installation'>
 
+/**
+ * Query keys of the rates screen (issue 15 §5): `all` is every kind of one installation, `list` one kind's
+ * list (what a save or delete of a rate of that kind changes).
+ */
+export const rateKeys = {
+  all: (installationId: number) => ['installations', installationId, 'rates'] as const,
+  list: (installationId: number, kind: RateKind) => ['installations', installationId, 'rates', kind] as const,
+}
+
 const base = (installationId: number, kind: RateKind) => `/api/cockpit/installations/${installationId}/rates/${kind}/`
 
 /** GET …/rates/{kind}/ */

@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { localDate } from '../../../shared/rules/granularity.ts'
-import { errorMessage, isAbortError } from '../../api/errors.ts'
+import { errorMessage } from '../../api/errors.ts'
 import { Badge, cx, Loading, Notice, useDocumentTitle, Outcome } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
-import { deleteRate, listRates, RATE_FIELDS, type Rate, type RateKind } from './api.ts'
+import { deleteRate, listRates, RATE_FIELDS, rateKeys, type Rate, type RateKind } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { RateForm } from './rate-form.tsx'
 import { useRights } from '../../app/use-rights.ts'
 
@@ -22,31 +24,27 @@ export default function RatesPage({ installation }: { installation: Installation
   useDocumentTitle(t('title'))
   const f = useFormats(installation.timezone)
   const [kind, setKind] = useState<RateKind>('power')
-  const [rates, setRates] = useState<Rate[] | null>(null)
+  const queryClient = useQueryClient()
+  const query = useQuery({ queryKey: rateKeys.list(installation.id, kind), queryFn: ({ signal }) => listRates(installation.id, kind, signal) })
+  const rates = query.data ?? null
+  // A failed delete; a failed read shows with its retry below.
   const [problem, setProblem] = useState<string | null>(null)
   const [editing, setEditing] = useState<Rate | 'new' | null>(null)
   const [confirming, setConfirming] = useState<number | null>(null)
   const [message, setMessage] = useState<string | null>(null)
-  const [reload, setReload] = useState(0)
   const today = localDate(new Date(), installation.timezone)
   const manage = useRights(installation).rights?.manageRates ?? false
 
-  useEffect(() => {
-    const ctrl = new AbortController()
-    setRates(null)
-    setProblem(null)
-    listRates(installation.id, kind, ctrl.signal).then(setRates, (err: unknown) => {
-      if (!isAbortError(err)) setProblem(errorMessage(err, tc))
-    })
-    return () => ctrl.abort()
-  }, [installation.id, kind, reload, tc])
+  // A save or delete changes only the list of its own kind.
+  const changed = () => queryClient.invalidateQueries({ queryKey: rateKeys.list(installation.id, kind) })
 
   async function remove(id: number) {
+    setProblem(null)
     try {
       await deleteRate(installation.id, kind, id)
       setConfirming(null)
       setMessage(t('deleted'))
-      setReload((n) => n + 1)
+      void changed()
     } catch (err) {
       setProblem(errorMessage(err, tc))
     }
@@ -67,6 +65,7 @@ export default function RatesPage({ installation }: { installation: Installation
             onClick={() => {
               setKind(k)
               setEditing(null)
+              setProblem(null)
             }}
             className={cx('rounded-md px-3 py-1.5 text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500', kind === k ? 'bg-brand-600 text-white' : 'text-slate-700 hover:bg-slate-100')}
           >
@@ -90,7 +89,7 @@ export default function RatesPage({ installation }: { installation: Installation
           onSaved={() => {
             setEditing(null)
             setMessage(t('saved'))
-            setReload((n) => n + 1)
+            void changed()
           }}
         />
       ) : (
@@ -98,7 +97,7 @@ export default function RatesPage({ installation }: { installation: Installation
           {t('new')}
         </button>
       )}
-      {rates === null && !problem ? <Loading label={t('loading')} /> : null}
+      {rates === null ? query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={t('loading')} /> : null}
       {rates && rates.length === 0 ? <p className="text-sm text-slate-600">{t('empty')}</p> : null}
       <ul className="space-y-3">
         {(rates ?? []).map((r) => (

@@ -3,6 +3,11 @@ import { INTERVALS, REPORT_TYPES, type Report, type ReportInput, type ReportInte
 
 export { INTERVALS, REPORT_TYPES, type Report, type ReportInput, type ReportInterval, type ReportType }
 
+/** Query keys of the reports screen (issue 15 §5). */
+export const reportKeys = {
+  list: (installationId: number) => ['installations', installationId, 'reports'] as const,
+}
+
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}/reports/`
 
 export async function listReports(installationId: number, signal?: AbortSignal): Promise<Report[]> {

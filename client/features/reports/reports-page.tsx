@@ -1,12 +1,14 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
+import { errorMessage, fieldErrors } from '../../api/errors.ts'
 import { Loading, Notice, useDocumentTitle, Outcome } from '../../components/ui.tsx'
 import { PinButton } from '../../components/pin-button.tsx'
 import { paths } from '../../app/paths.ts'
-import { createReport, deleteReport, dispatchReport, INTERVALS, listReports, REPORT_TYPES, updateReport, type Report, type ReportInput } from './api.ts'
+import { createReport, deleteReport, dispatchReport, INTERVALS, listReports, REPORT_TYPES, reportKeys, updateReport, type Report, type ReportInput } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
 const button = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
@@ -21,29 +23,26 @@ export default function ReportsPage({ installation }: { installation: Installati
   const { t } = useTranslation('reports')
   const { t: tc } = useTranslation()
   useDocumentTitle(t('title'))
-  const [reports, setReports] = useState<Report[] | null>(null)
+  const queryClient = useQueryClient()
+  const query = useQuery({ queryKey: reportKeys.list(installation.id), queryFn: ({ signal }) => listReports(installation.id, signal) })
+  const reports = query.data ?? null
+  // A failed action; a failed read shows with its retry below.
   const [problem, setProblem] = useState<string | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const [editing, setEditing] = useState<Report | 'new' | null>(null)
   const [confirming, setConfirming] = useState<number | null>(null)
-  const [reload, setReload] = useState(0)
   // The ZEV report on screen lives with the charts (it shares their period navigation); a month opens.
   const zevHref = `${paths.charts(installation.id)}?kind=zev&period=month`
 
-  useEffect(() => {
-    const ctrl = new AbortController()
-    listReports(installation.id, ctrl.signal).then(setReports, (err: unknown) => {
-      if (!isAbortError(err)) setProblem(errorMessage(err, tc))
-    })
-    return () => ctrl.abort()
-  }, [installation.id, reload, tc])
+  const changed = () => queryClient.invalidateQueries({ queryKey: reportKeys.list(installation.id) })
 
+  // Sending changes a report too (its last runs), so every action refreshes the list.
   const act = async (fn: () => Promise<unknown>, done: string) => {
     setProblem(null)
     try {
       await fn()
       setMessage(done)
-      setReload((n) => n + 1)
+      void changed()
     } catch (err) {
       setProblem(errorMessage(err, tc))
     }
@@ -66,7 +65,7 @@ export default function ReportsPage({ installation }: { installation: Installati
             else await updateReport(installation.id, editing.id, body)
             setEditing(null)
             setMessage(t('saved'))
-            setReload((n) => n + 1)
+            void changed()
           }}
         />
       ) : (
@@ -83,7 +82,7 @@ export default function ReportsPage({ installation }: { installation: Installati
           {t('openZev')}
         </Link>
       </section>
-      {reports === null && !problem ? <Loading label={t('loading')} /> : null}
+      {reports === null ? query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={t('loading')} /> : null}
       {reports?.length === 0 ? <p className="text-sm text-slate-600">{t('empty')}</p> : null}
       <ul className="space-y-3">
         {(reports ?? []).map((r) => (

@@ -5,6 +5,19 @@ import type { Station } from '../../../shared/schemas/station.ts'
 
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}`
 
+/**
+ * Query keys of the installation's card and station lists (issue 15 §5). The RFIDs screen, a user's page
+ * and the permissions editor all read the same two lists, so they share one request and one
+ * invalidation: `all` is what a change to any card invalidates.
+ */
+export const rfidKeys = {
+  all: (installationId: number) => ['installations', installationId, 'rfids'] as const,
+  /** {@link listRfids}: a page of up to 1000 cards. */
+  list: (installationId: number) => ['installations', installationId, 'rfids', 'list'] as const,
+  /** {@link listStations}: a page of up to 1000 stations. */
+  stations: (installationId: number) => ['installations', installationId, 'stations', 'list'] as const,
+}
+
 /** Fields of an RFID form (SPEC §2 RFIDs: add by tag, edit). */
 export interface RfidFields {
   tag?: string

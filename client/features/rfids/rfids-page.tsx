@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useId, useState } from 'react'
+import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { Rfid, RfidPendingChange } from '../../../shared/schemas/rfid.ts'
+import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { live } from '../../live/store.ts'
@@ -14,7 +16,8 @@ import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { RfidForm } from './rfid-form.tsx'
 import { OrderForm } from './order-form.tsx'
-import { createRfid, deleteRfid, ignoreLearned, listRfids, listStations, registerLearned, setLearning, updateRfid } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { createRfid, deleteRfid, ignoreLearned, listRfids, listStations, registerLearned, rfidKeys, setLearning, updateRfid } from './api.ts'
 import type { RfidFields } from './api.ts'
 
 /**
@@ -29,9 +32,13 @@ export default function RfidsPage({ installation }: { installation: Installation
   useDocumentTitle(t('rfids.title'))
   const { rights } = useRights(installation)
   const admin = rights?.manageRfids ?? false
-  const [rfids, setRfids] = useState<Rfid[] | null>(null)
-  const [stations, setStations] = useState<{ id: number; name: string }[]>([])
-  const [loadError, setLoadError] = useState<string | null>(null)
+  const queryClient = useQueryClient()
+  const rfidsQuery = useQuery({ queryKey: rfidKeys.list(installation.id), queryFn: ({ signal }) => listRfids(installation.id, signal) })
+  const stationsQuery = useQuery({ queryKey: rfidKeys.stations(installation.id), queryFn: ({ signal }) => listStations(installation.id, signal) })
+  // The cards show once the station names they refer to are there too.
+  const rfids = rfidsQuery.data && stationsQuery.data ? rfidsQuery.data.results : null
+  const stations = useMemo(() => (stationsQuery.data?.results ?? []).map((x) => ({ id: x.id, name: x.name })), [stationsQuery.data])
+  const loadFailed = (rfidsQuery.isError || stationsQuery.isError) && !rfidsQuery.isFetching && !stationsQuery.isFetching
   const [editing, setEditing] = useState<Rfid | 'new' | null>(null)
   const [ordering, setOrdering] = useState(false)
   const [toDelete, setToDelete] = useState<Rfid | null>(null)
@@ -39,21 +46,8 @@ export default function RfidsPage({ installation }: { installation: Installation
   const [done, setDone] = useState<string | null>(null)
   const [actionError, setActionError] = useState<string | null>(null)
 
-  const reload = useCallback(async () => {
-    try {
-      const [r, s] = await Promise.all([listRfids(installation.id), listStations(installation.id)])
-      setRfids(r.results)
-      setStations(s.results.map((x) => ({ id: x.id, name: x.name })))
-      setLoadError(null)
-    } catch (err) {
-      if (!(err as { loggedOut?: boolean }).loggedOut) setLoadError(errorMessage(err, tc))
-    }
-  }, [installation.id, tc])
-
-  useEffect(() => {
-    setRfids(null)
-    void reload()
-  }, [reload])
+  // A card change shows on this list, a user's page and the permissions editor (one shared list).
+  const cardsChanged = () => queryClient.invalidateQueries({ queryKey: rfidKeys.all(installation.id) })
 
   async function save(fields: RfidFields) {
     let saved: Rfid | null = null
@@ -61,7 +55,7 @@ export default function RfidsPage({ installation }: { installation: Installation
     else if (editing) saved = await updateRfid(installation.id, editing.id, fields)
     setEditing(null)
     setDone(saved?.pending_changes.length ? t('rfids.savedPending') : t('rfids.saved'))
-    await reload()
+    await cardsChanged()
   }
 
   async function confirmDelete() {
@@ -71,10 +65,10 @@ export default function RfidsPage({ installation }: { installation: Installation
     try {
       await deleteRfid(installation.id, toDelete.id)
       setToDelete(null)
-      // Offline (issue 13 §3) the card stays, marked, until the deletion is sent.
-      const still = (await listRfids(installation.id)).results.find((r) => r.id === toDelete.id)
+      // Offline (issue 13 §3) the card stays, marked, until the deletion is sent: the refreshed list tells.
+      await cardsChanged()
+      const still = queryClient.getQueryData<PageOf<Rfid>>(rfidKeys.list(installation.id))?.results.some((r) => r.id === toDelete.id)
       setDone(still ? t('rfids.deletePending', { tag: toDelete.tag }) : t('rfids.deleted', { tag: toDelete.tag }))
-      await reload()
     } catch (err) {
       setActionError(errorMessage(err, tc))
       setToDelete(null)
@@ -133,13 +127,8 @@ export default function RfidsPage({ installation }: { installation: Installation
       ) : null}
 
       <Card titleId="rfid-list-title" title={t('rfids.listTitle')}>
-        {loadError ? (
-          <Notice tone="error" role="alert">
-            {loadError}{' '}
-            <button type="button" className="font-semibold underline" onClick={() => void reload()}>
-              {tc('retry')}
-            </button>
-          </Notice>
+        {rfids === null && loadFailed ? (
+          <QueryProblem error={rfidsQuery.error ?? stationsQuery.error} onRetry={() => Promise.all([rfidsQuery.refetch(), stationsQuery.refetch()])} />
         ) : rfids === null ? (
           <Loading label={tc('loading')} />
         ) : rfids.length === 0 ? (
@@ -180,7 +169,7 @@ export default function RfidsPage({ installation }: { installation: Installation
         )}
       </Card>
 
-      {admin ? <LearningMode installation={installation} onRegistered={(tag) => (setDone(t('learning.registered', { tag })), void reload())} /> : null}
+      {admin ? <LearningMode installation={installation} onRegistered={(tag) => (setDone(t('learning.registered', { tag })), void cardsChanged())} /> : null}
 
       <ConfirmDialog
         open={toDelete !== null}

@@ -3,6 +3,24 @@ import type { User } from '../../../shared/schemas/auth.ts'
 import type { UserDetails } from '../../../shared/schemas/accounts.ts'
 import type { AppFee, PaymentInfo, PaymentProcess } from '../../../shared/schemas/payment.ts'
 
+/**
+ * Query keys of the signed-in person's own data (issue 15 §5), under `['me', …]` (the whole cache goes
+ * at logout). `legal` is shared with the reminder in the app frame, so accepting here hides it at once.
+ */
+export const meKeys = {
+  /**
+   * The session's user and installations live in the session store (ensureUser, ensureInstallations);
+   * these queries only ask for them (answer `true`), with the retries and Try again of every read.
+   */
+  user: () => ['me', 'user'] as const,
+  installations: () => ['me', 'installations'] as const,
+  /** The list asked for again because installation `id` was not in it (it may have been added since). */
+  installationRecheck: (id: number) => ['me', 'installations', 'recheck', id] as const,
+  legal: () => ['me', 'legal'] as const,
+  paymentMethods: (userId: number) => ['me', 'payment-methods', userId] as const,
+  appFees: (userId: number) => ['me', 'app-fees', userId] as const,
+}
+
 /** PATCH /api/users/{id}/ with any of the SPEC §3 details → the updated User; 400 `{field: [...]}`. */
 export function saveUser(id: number, details: Partial<UserDetails>): Promise<User> {
   return apiFetch<User>(`/api/users/${id}/`, { method: 'PATCH', body: details })

@@ -1,10 +1,10 @@
-import { useEffect, useId, useState } from 'react'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { paths } from '../../app/paths.ts'
 import { Card, Notice } from '../../components/ui.tsx'
-import type { PaymentInfo } from '../../../shared/schemas/payment.ts'
-import { fetchPaymentMethods } from './api.ts'
+import { fetchPaymentMethods, meKeys } from './api.ts'
 
 /**
  * The payment methods section of Settings (SPEC §2): a short text, the notices for a failed charge and
@@ -13,13 +13,8 @@ import { fetchPaymentMethods } from './api.ts'
 export function PaymentMethodsCard({ installationId, userId }: { installationId: number; userId: number }) {
   const { t } = useTranslation('settings')
   const titleId = useId()
-  const [methods, setMethods] = useState<PaymentInfo[]>([])
-  useEffect(() => {
-    const ctl = new AbortController()
-    // The notices are a hint only; the methods page reports errors.
-    fetchPaymentMethods(userId, ctl.signal).then(setMethods, () => undefined)
-    return () => ctl.abort()
-  }, [userId])
+  // The notices are a hint only; the methods page (same query) reports errors.
+  const methods = useQuery({ queryKey: meKeys.paymentMethods(userId), queryFn: ({ signal }) => fetchPaymentMethods(userId, signal) }).data ?? []
   return (
     <Card title={t('payments.title')} titleId={titleId}>
       <p className="text-sm text-slate-600">{t('payments.section')}</p>

@@ -1,18 +1,19 @@
-import { useCallback, useEffect, useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { session } from '../../session/session.ts'
-import { ensureUser } from '../../session/api.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { paths } from '../../app/paths.ts'
 import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
-import type { AppFee, PaymentInfo } from '../../../shared/schemas/payment.ts'
+import type { PaymentInfo } from '../../../shared/schemas/payment.ts'
 import { useFormats } from '../../components/use-formats.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { downloadInvoice } from '../sessions/api.ts'
-import { fetchAppFees, fetchPaymentMethods, removePaymentMethod, setPrimaryPaymentMethod, startCheckout } from './api.ts'
+import { fetchAppFees, fetchPaymentMethods, meKeys, removePaymentMethod, setPrimaryPaymentMethod, startCheckout } from './api.ts'
 
 type Feedback = { tone: 'info' | 'warning' | 'error'; text: string } | null
 
@@ -35,10 +36,18 @@ function returnFlag(search: string): 'added' | 'failed' | 'cancelled' | null {
 export default function PaymentMethodsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('settings')
   const { t: tc } = useTranslation()
-  const { user } = useSnapshot(session)
+  // The session knows who is signed in from the token, before the user's details are loaded.
+  const { userId } = useSnapshot(session)
   const titleId = useId()
-  const [methods, setMethods] = useState<PaymentInfo[] | null>(null)
-  const [fees, setFees] = useState<AppFee[] | null>(null)
+  const queryClient = useQueryClient()
+  const methodsQuery = useQuery({
+    queryKey: meKeys.paymentMethods(userId ?? 0),
+    queryFn: ({ signal }) => fetchPaymentMethods(userId!, signal),
+    enabled: userId !== null,
+  })
+  const feesQuery = useQuery({ queryKey: meKeys.appFees(userId ?? 0), queryFn: ({ signal }) => fetchAppFees(userId!, signal), enabled: userId !== null })
+  const methods = methodsQuery.data ?? null
+  const fees = feesQuery.data ?? null
   const feesTitleId = useId()
   const f = useFormats(installation.timezone)
   const [busy, setBusy] = useState(false)
@@ -54,26 +63,12 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
     if (returnFlag(window.location.search)) window.history.replaceState(window.history.state, '', window.location.pathname)
   }, [])
 
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      const me = await ensureUser()
-      const [m, a] = await Promise.all([fetchPaymentMethods(me.id, signal), fetchAppFees(me.id, signal)])
-      setMethods(m)
-      setFees(a)
-    },
-    [],
-  )
-  useEffect(() => {
-    const ctl = new AbortController()
-    load(ctl.signal).catch((err: unknown) => !ctl.signal.aborted && setFeedback({ tone: 'error', text: errorMessage(err, tc) }))
-    return () => ctl.abort()
-  }, [load, tc])
-
-  async function run(action: () => Promise<unknown>, done?: string) {
+  /** Runs an action; `changes` when it changes the methods (the settings card shows their notices too). */
+  async function run(action: () => Promise<unknown>, done?: string, changes = false) {
     setBusy(true)
     try {
       await action()
-      await load()
+      if (changes && userId !== null) await queryClient.invalidateQueries({ queryKey: meKeys.paymentMethods(userId) })
       setFeedback(done ? { tone: 'info', text: done } : null)
     } catch (err) {
       setFeedback({ tone: 'error', text: errorMessage(err, tc) })
@@ -94,7 +89,6 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
     }
   }
 
-  const userId = user?.id
   const name = (m: PaymentInfo) => (m.kind === 'twint' ? t('payments.twint') : `${m.brand} ${m.masked}`)
   const expiring = (methods ?? []).some((m) => m.about_to_expire)
 
@@ -118,7 +112,7 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
       ) : null}
       <Card title={t('payments.listTitle')} titleId={titleId}>
         {methods === null ? (
-          <Loading label={tc('loading')} />
+          methodsQuery.isError && !methodsQuery.isFetching ? <QueryProblem error={methodsQuery.error} onRetry={methodsQuery.refetch} /> : <Loading label={tc('loading')} />
         ) : methods.length === 0 ? (
           <p className="text-sm text-slate-600">{t('payments.empty')}</p>
         ) : (
@@ -143,7 +137,7 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
                 <div className="flex flex-wrap gap-2">
                   {!m.favourite ? (
                     <button type="button" className="btn-secondary" disabled={busy || !userId} aria-label={t('payments.setPrimaryNamed', { name: name(m) })}
-                      onClick={() => void run(() => setPrimaryPaymentMethod(userId!, m.id), t('payments.primarySet'))}>
+                      onClick={() => void run(() => setPrimaryPaymentMethod(userId!, m.id), t('payments.primarySet'), true)}>
                       {t('payments.setPrimary')}
                     </button>
                   ) : null}
@@ -163,7 +157,9 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
       </Card>
       <Card title={t('payments.appFees')} titleId={feesTitleId}>
         <p className="text-sm text-slate-600">{t('payments.appFeesText')}</p>
-        {fees === null ? null : fees.length === 0 ? (
+        {fees === null ? (
+          feesQuery.isError && !feesQuery.isFetching ? <div className="mt-3"><QueryProblem error={feesQuery.error} onRetry={feesQuery.refetch} /></div> : null
+        ) : fees.length === 0 ? (
           <p className="mt-3 text-sm text-slate-600">{t('payments.appFeesEmpty')}</p>
         ) : (
           <ul className="mt-3 divide-y divide-slate-100" aria-labelledby={feesTitleId}>
@@ -190,7 +186,7 @@ export default function PaymentMethodsPage({ installation }: { installation: Ins
         onConfirm={() => {
           const m = removing!
           setRemoving(null)
-          void run(() => removePaymentMethod(userId!, m.id), t('payments.removed'))
+          void run(() => removePaymentMethod(userId!, m.id), t('payments.removed'), true)
         }}>
         {removing ? t('payments.removeText', { name: name(removing) }) : null}
       </ConfirmDialog>

@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react'
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useAction, type Feedback } from '../../components/use-action.ts'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
@@ -17,9 +18,11 @@ import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx
 import { SelectField, TextField } from '../../components/text-field.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { LegalTextDialog } from '../../components/legal-text-dialog.tsx'
-import { acceptLegal, changePassword, deleteUser, fetchLegal, saveUser, type LegalStatus } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { acceptLegal, changePassword, deleteUser, fetchLegal, meKeys, saveUser, type LegalStatus } from './api.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { PaymentMethodsCard } from './payment-methods-card.tsx'
+import { userChanged } from '../users/api.ts'
 
 
 function FeedbackNotice({ feedback }: { feedback: Feedback }) {
@@ -40,23 +43,15 @@ export default function SettingsPage({ installation }: { installation: Installat
   const { t } = useTranslation('settings')
   const { t: tc } = useTranslation()
   const { user } = useSnapshot(session)
-  const [problem, setProblem] = useState<string | null>(null)
+  // The user lives in the session store; the query only asks for it (once) with retries and Try again.
+  const query = useQuery({ queryKey: meKeys.user(), queryFn: () => ensureUser().then(() => true) })
   useDocumentTitle(t('title'))
-  useEffect(() => {
-    ensureUser().catch((err: unknown) => {
-      if (!(err as { loggedOut?: boolean }).loggedOut) setProblem(errorMessage(err, tc))
-    })
-  }, [tc])
 
   return (
     <div className="mx-auto max-w-3xl space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
-      {problem ? (
-        <Notice tone="error" role="alert">
-          {problem}
-        </Notice>
-      ) : !user ? (
-        <Loading label={tc('loading')} />
+      {!user ? (
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
       ) : (
         <>
           <DetailsSection user={user as User} />
@@ -86,6 +81,7 @@ function DetailsSection({ user }: { user: User }) {
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [feedback, setFeedback] = useState<Feedback>(null)
   const [busy, setBusy] = useState(false)
+  const queryClient = useQueryClient()
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
@@ -99,6 +95,8 @@ function DetailsSection({ user }: { user: User }) {
     try {
       const body = { ...form, title: form.title === 'mr' || form.title === 'ms' ? form.title : null } as Partial<UserDetails>
       session.user = await saveUser(user.id, body)
+      // An admin's user screens show these details too.
+      void userChanged(queryClient, user.id)
       setFeedback({ tone: 'info', text: t('saved') })
     } catch (err) {
       const fields = fieldErrors(err)
@@ -151,6 +149,7 @@ function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
   const [language, setLang] = useState<string>(isLanguage(tagLang) ? tagLang : (i18n.resolvedLanguage ?? 'en'))
   const [region, setRegion] = useState<string>((COUNTRIES as readonly string[]).includes(tagRegion) ? tagRegion : 'CH')
   const { busy, feedback, run } = useAction()
+  const queryClient = useQueryClient()
   const now = useRef(new Date()).current
 
   async function onSubmit(e: FormEvent) {
@@ -158,6 +157,8 @@ function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
     await run(async () => {
       session.user = await saveUser(user.id, { ietf_lang_tag: `${language}-${region}` })
       if (isLanguage(language)) await setLanguage(language)
+      // The legal texts come in the caller's language (issue 13 §6).
+      void queryClient.invalidateQueries({ queryKey: meKeys.legal() })
       return t('saved')
     })
   }
@@ -250,22 +251,20 @@ function TermsSection({ timezone }: { timezone: string }) {
   const { t: tc } = useTranslation()
   const f = useFormats(timezone)
   const titleId = useId()
-  const [docs, setDocs] = useState<LegalStatus[] | null>(null)
-  const { busy, feedback, setFeedback, run } = useAction()
-  useEffect(() => {
-    const ctl = new AbortController()
-    fetchLegal(ctl.signal).then(setDocs, (err) => !ctl.signal.aborted && setFeedback({ tone: 'error', text: errorMessage(err, tc) }))
-    return () => ctl.abort()
-  }, [tc])
+  const queryClient = useQueryClient()
+  const query = useQuery({ queryKey: meKeys.legal(), queryFn: ({ signal }) => fetchLegal(signal) })
+  const docs = query.data ?? null
+  const { busy, feedback, run } = useAction()
   const [reading, setReading] = useState<LegalStatus | null>(null)
   async function accept(d: LegalStatus) {
-    await run(async () => setDocs(await acceptLegal(d.document, d.version)))
+    // The answer is the updated list: it replaces the cached one (the frame's reminder reads it too).
+    await run(async () => void queryClient.setQueryData(meKeys.legal(), await acceptLegal(d.document, d.version)))
     setReading(null)
   }
   return (
     <Card title={t('terms.title')} titleId={titleId}>
       <LegalTextDialog doc={reading} onClose={() => setReading(null)} onAccept={reading && !reading.accepted_at ? () => void accept(reading) : undefined} busy={busy} />
-      {docs === null && !feedback ? <Loading label={tc('loading')} /> : null}
+      {docs === null ? query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} /> : null}
       <ul className="space-y-3">
         {(docs ?? []).map((d) => (
           <li key={d.document} className="flex flex-wrap items-center justify-between gap-2">

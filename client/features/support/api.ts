@@ -3,6 +3,16 @@ import { SUPPORT_TOPICS, type SupportTicket, type SupportTicketSummary, type Sup
 
 export { SUPPORT_TOPICS, type SupportTicket, type SupportTicketSummary, type SupportTopic }
 
+/**
+ * Query keys of the support screens (issue 15 §5); tickets belong to people, not installations. `lists`
+ * is every list (own tickets, the inbox's open and closed), what a new message or a status change alters.
+ */
+export const supportKeys = {
+  lists: () => ['support', 'tickets'] as const,
+  list: (status: 'open' | 'closed' | 'all') => ['support', 'tickets', status] as const,
+  ticket: (id: number) => ['support', 'ticket', id] as const,
+}
+
 /** POST /api/emails/send-support-email/ (SPEC §7): opens a ticket; answers "message sent" and the ticket. */
 export function sendSupportMessage(installationId: number, topic: SupportTopic, message: string): Promise<{ detail: string; conversation_id: number; ticket: SupportTicket }> {
   return apiFetch('/api/emails/send-support-email/', { method: 'POST', body: { topic, message, installation_id: installationId } })

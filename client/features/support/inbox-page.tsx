@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { session } from '../../session/session.ts'
 import { NoAccess } from '../../app/no-access.tsx'
-import { Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
-import { listTickets, type SupportTicketSummary } from './api.ts'
+import { Loading, useDocumentTitle } from '../../components/ui.tsx'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { listTickets, supportKeys } from './api.ts'
 import { TicketList } from './ticket-list.tsx'
 
 /** The support inbox (issue 13 §1): every ticket, for superusers; open ones first by default. */
@@ -16,16 +17,8 @@ export default function SupportInboxPage({ installation }: { installation: Insta
   useDocumentTitle(t('inbox.title'))
   const { user } = useSnapshot(session)
   const [status, setStatus] = useState<'open' | 'closed'>('open')
-  const [tickets, setTickets] = useState<SupportTicketSummary[] | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-
-  useEffect(() => {
-    if (!user?.is_superuser) return
-    const ctrl = new AbortController()
-    setTickets(null)
-    listTickets(status, ctrl.signal).then(setTickets, (err: unknown) => !isAbortError(err) && setProblem(errorMessage(err, tc)))
-    return () => ctrl.abort()
-  }, [status, tc, user?.is_superuser])
+  const query = useQuery({ queryKey: supportKeys.list(status), queryFn: ({ signal }) => listTickets(status, signal), enabled: Boolean(user?.is_superuser) })
+  const tickets = query.data ?? null
 
   if (!user) return <Loading label={tc('loading')} />
   if (!user.is_superuser) return <NoAccess installationId={installation.id} />
@@ -39,8 +32,7 @@ export default function SupportInboxPage({ installation }: { installation: Insta
           </button>
         ))}
       </div>
-      {problem ? <Notice tone="error" role="alert">{problem}</Notice> : null}
-      {tickets === null && !problem ? <Loading label={tc('loading')} /> : null}
+      {tickets === null ? query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} /> : null}
       {tickets ? <TicketList installationId={installation.id} timezone={installation.timezone} tickets={tickets} label={t('inbox.title')} withOwner /> : null}
     </div>
   )

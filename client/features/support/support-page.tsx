@@ -1,13 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
+import { errorMessage, fieldErrors } from '../../api/errors.ts'
 import { paths } from '../../app/paths.ts'
 import { session } from '../../session/session.ts'
 import { Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
-import { listTickets, sendSupportMessage, SUPPORT_TOPICS, type SupportTicketSummary, type SupportTopic } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { listTickets, sendSupportMessage, SUPPORT_TOPICS, supportKeys, type SupportTopic } from './api.ts'
 import { FAQ_KEYS, MANUAL_KEYS, SUPPORT_CONTACT } from './contact.ts'
 import { TicketList } from './ticket-list.tsx'
 
@@ -28,18 +30,12 @@ export default function SupportPage({ installation }: { installation: Installati
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [busy, setBusy] = useState(false)
   const [sent, setSent] = useState<{ text: string; id: number } | null>(null)
+  // A failed send; a failed read of the tickets shows with its retry.
   const [problem, setProblem] = useState<string | null>(null)
-  const [tickets, setTickets] = useState<SupportTicketSummary[] | null>(null)
-  const [reload, setReload] = useState(0)
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    listTickets(undefined, ctrl.signal).then(
-      (all) => setTickets(user?.is_superuser ? all.filter((x) => x.owner.id === user.id) : all),
-      (err: unknown) => !isAbortError(err) && setProblem(errorMessage(err, tc)),
-    )
-    return () => ctrl.abort()
-  }, [reload, tc, user?.id, user?.is_superuser])
+  const queryClient = useQueryClient()
+  const query = useQuery({ queryKey: supportKeys.list('all'), queryFn: ({ signal }) => listTickets(undefined, signal) })
+  // Superusers read every ticket; here they see their own (the inbox has the rest).
+  const tickets = query.data ? (user?.is_superuser ? query.data.filter((x) => x.owner.id === user.id) : query.data) : null
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -56,7 +52,7 @@ export default function SupportPage({ installation }: { installation: Installati
       setSent({ text: r.detail, id: r.conversation_id })
       setMessage('')
       setTopic('')
-      setReload((n) => n + 1)
+      void queryClient.invalidateQueries({ queryKey: supportKeys.lists() })
     } catch (err) {
       const fields = fieldErrors(err)
       if (Object.keys(fields).length) setErrors(fields)
@@ -114,7 +110,7 @@ export default function SupportPage({ installation }: { installation: Installati
       <section aria-labelledby="support-tickets" className="space-y-3">
         <h2 id="support-tickets" className="text-lg font-semibold text-slate-900">{t('tickets.title')}</h2>
         <p className="text-sm text-slate-600">{t('tickets.hint')}</p>
-        {tickets === null && !problem ? <Loading label={tc('loading')} /> : null}
+        {tickets === null ? query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} /> : null}
         {tickets ? <TicketList installationId={installation.id} timezone={installation.timezone} tickets={tickets} label={t('tickets.title')} /> : null}
       </section>
 

@@ -1,15 +1,16 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { paths } from '../../app/paths.ts'
 import { session } from '../../session/session.ts'
 import { Badge, Loading, Notice, cx, useDocumentTitle } from '../../components/ui.tsx'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { useAction } from '../../components/use-action.ts'
-import { getTicket, postMessage, setTicketStatus, type SupportTicket } from './api.ts'
+import { getTicket, postMessage, setTicketStatus, supportKeys, type SupportTicket } from './api.ts'
 
 /**
  * A ticket with its conversation (SPEC §2 ticket detail, §3 "messages from you and from support"): open
@@ -22,20 +23,19 @@ export default function TicketPage({ installation, conversationId }: { installat
   const { user } = useSnapshot(session)
   const f = useFormats(installation.timezone)
   const id = Number(conversationId)
-  const [ticket, setTicket] = useState<SupportTicket | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
+  const queryClient = useQueryClient()
+  const query = useQuery({ queryKey: supportKeys.ticket(id), queryFn: ({ signal }) => getTicket(id, signal) })
+  const ticket = query.data ?? null
   const [text, setText] = useState('')
   const action = useAction()
   useDocumentTitle(t('tickets.number', { n: id }))
+  // The answered ticket replaces the cached one; the lists show its new activity and status.
+  const setTicket = (next: SupportTicket) => {
+    queryClient.setQueryData(supportKeys.ticket(id), next)
+    void queryClient.invalidateQueries({ queryKey: supportKeys.lists() })
+  }
 
-  useEffect(() => {
-    const ctrl = new AbortController()
-    getTicket(id, ctrl.signal).then(setTicket, (err: unknown) => !isAbortError(err) && setProblem(errorMessage(err, tc)))
-    return () => ctrl.abort()
-  }, [id, tc])
-
-  if (problem) return <Notice tone="error" role="alert">{problem}</Notice>
-  if (!ticket) return <Loading label={tc('loading')} />
+  if (!ticket) return query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
   const own = ticket.owner.id === user?.id
   const support = Boolean(user?.is_superuser) && !own
 

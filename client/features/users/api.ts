@@ -4,6 +4,36 @@ import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schem
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
 import type { Rfid } from '../../../shared/schemas/rfid.ts'
+import type { QueryClient } from '@tanstack/react-query'
+
+/**
+ * Query keys of the user screens (issue 15 §5). What is read about one user sits under
+ * `['users', id]`; an installation's user list under that installation, one per role filter.
+ */
+export const userKeys = {
+  /** Every role filter of one installation's list. */
+  lists: (installationId: number) => ['installations', installationId, 'users'] as const,
+  list: (installationId: number, role: UserRoleFilter) => ['installations', installationId, 'users', role] as const,
+  /** Everything read about one user (the prefix of the two below). */
+  user: (userId: number) => ['users', userId] as const,
+  /** {@link fetchManagedUser}; the user page and the permissions editor share it. */
+  detail: (userId: number) => ['users', userId, 'detail'] as const,
+  memberships: (userId: number) => ['users', userId, 'installations'] as const,
+  outbox: () => ['mail', 'outbox'] as const,
+}
+
+/**
+ * After a change to a user (details, activation, role, memberships, deletion): their data and the user
+ * lists of every installation, since one user appears in the lists of several (name, role, state).
+ * `saved`, when the API answered the changed user, goes into the cache instead of being asked again.
+ */
+export function userChanged(queryClient: QueryClient, userId: number, saved?: ManagedUser): Promise<unknown> {
+  if (saved) queryClient.setQueryData(userKeys.detail(userId), saved)
+  return Promise.all([
+    saved ? null : queryClient.invalidateQueries({ queryKey: userKeys.detail(userId) }),
+    queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'installations' && q.queryKey[2] === 'users' }),
+  ])
+}
 
 /** GET /api/cockpit/users/?role=&installation= → the users of one installation (admins and superusers). */
 export function fetchUsers(installationId: number, role: UserRoleFilter, signal?: AbortSignal): Promise<PageOf<ManagedUser>> {
@@ -98,11 +128,6 @@ export function fetchOutbox(signal?: AbortSignal): Promise<PageOf<OutboxMessage>
 /** PATCH /api/cockpit/installations/{id}/: switch self-registration for the installation (admins). */
 export function setRegistration(installationId: number, enabled: boolean): Promise<Installation> {
   return apiFetch<Installation>(`/api/cockpit/installations/${installationId}/`, { method: 'PATCH', body: { registration_enabled: enabled } })
-}
-
-/** GET …/installations/{id}/rfids/?limit=1000 → the installation's active cards (an admin reads them all). */
-export function fetchInstallationRfids(installationId: number, signal?: AbortSignal): Promise<PageOf<Rfid>> {
-  return apiFetch(`/api/cockpit/installations/${installationId}/rfids/`, { query: { limit: 1000 }, signal })
 }
 
 /** PATCH …/installations/{id}/rfids/{rfid_id}/ {user_id}: give the card to a user of the installation, or to nobody (null). */

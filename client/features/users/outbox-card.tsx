@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'react'
+import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { errorMessage } from '../../api/errors.ts'
-import { Badge, Card, Loading, Notice } from '../../components/ui.tsx'
+import { useQuery } from '@tanstack/react-query'
+import { Badge, Card, Loading } from '../../components/ui.tsx'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { useFormats } from '../../components/use-formats.ts'
-import { fetchOutbox, type OutboxMessage } from './api.ts'
+import { fetchOutbox, userKeys } from './api.ts'
 
 /** The mail outbox's newest messages with their state, attempts and last error (superusers only, issue 3 §7). */
 export function OutboxCard({ timezone }: { timezone: string }) {
@@ -11,16 +12,13 @@ export function OutboxCard({ timezone }: { timezone: string }) {
   const { t: tc } = useTranslation()
   const f = useFormats(timezone)
   const titleId = useId()
-  const [rows, setRows] = useState<OutboxMessage[] | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  useEffect(() => {
-    const ctl = new AbortController()
-    fetchOutbox(ctl.signal).then((p) => setRows(p.results), (err) => !ctl.signal.aborted && setProblem(errorMessage(err, tc)))
-    return () => ctl.abort()
-  }, [tc])
+  const query = useQuery({ queryKey: userKeys.outbox(), queryFn: ({ signal }) => fetchOutbox(signal).then((p) => p.results) })
+  const rows = query.data ?? null
   return (
     <Card title={t('outbox.title')} titleId={titleId}>
-      {problem ? <Notice tone="error" role="alert">{problem}</Notice> : rows === null ? <Loading label={tc('loading')} /> : rows.length === 0 ? (
+      {rows === null ? (
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
+      ) : rows.length === 0 ? (
         <p className="text-sm text-slate-600">{t('outbox.empty')}</p>
       ) : (
         <ul className="divide-y divide-slate-100">

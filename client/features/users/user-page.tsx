@@ -1,7 +1,8 @@
 import type { FormEvent } from 'react'
-import { useCallback, useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useAction, type Feedback } from '../../components/use-action.ts'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
@@ -13,10 +14,12 @@ import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components
 import { SelectField, TextField } from '../../components/text-field.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { useFormats } from '../../components/use-formats.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import {
-  addMembership, assignRfid, changeEmail, changeMembership, deleteUser, fetchInstallationRfids, fetchManagedUser, fetchMemberships, removeMembership, sendWelcome, setActive,
-  setSuperuser, updateUser, type Membership,
+  addMembership, assignRfid, changeEmail, changeMembership, deleteUser, fetchManagedUser, fetchMemberships, removeMembership, sendWelcome, setActive,
+  setSuperuser, updateUser, userChanged, userKeys, type Membership,
 } from './api.ts'
+import { listRfids, rfidKeys } from '../rfids/api.ts'
 import type { Rfid } from '../../../shared/schemas/rfid.ts'
 
 function FeedbackNotice({ feedback, className }: { feedback: Feedback; className?: string }) {
@@ -34,26 +37,17 @@ function FeedbackNotice({ feedback, className }: { feedback: Feedback; className
 export default function UserPage({ installation, userId }: { installation: Installation; userId: number }) {
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()
-  const [user, setUser] = useState<ManagedUser | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
+  const queryClient = useQueryClient()
+  const query = useQuery({ queryKey: userKeys.detail(userId), queryFn: ({ signal }) => fetchManagedUser(userId, signal) })
+  const user = query.data ?? null
   useDocumentTitle(user?.full_name || t('title'))
-
-  const load = useCallback((signal?: AbortSignal) => {
-    fetchManagedUser(userId, signal).then(setUser, (err) => !signal?.aborted && !(err as { loggedOut?: boolean }).loggedOut && setProblem(errorMessage(err, tc)))
-  }, [userId, tc])
-  useEffect(() => {
-    const ctl = new AbortController()
-    load(ctl.signal)
-    return () => ctl.abort()
-  }, [load])
+  const changed = (saved?: ManagedUser) => userChanged(queryClient, userId, saved)
 
   return (
     <div className="mx-auto max-w-4xl space-y-5">
       <Link href={paths.users(installation.id)} className="text-sm font-medium text-brand-700 hover:underline">{t('back')}</Link>
-      {problem ? (
-        <Notice tone="error" role="alert">{problem}</Notice>
-      ) : !user ? (
-        <Loading label={tc('loading')} />
+      {!user ? (
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
       ) : (
         <>
           <div className="flex flex-wrap items-center gap-2">
@@ -65,18 +59,18 @@ export default function UserPage({ installation, userId }: { installation: Insta
             {user.is_active ? <Badge tone="green">{t('status.active')}</Badge> : <Badge tone="red">{t('status.inactive')}</Badge>}
           </div>
           <Link href={paths.userPermissions(installation.id, user.id)} className="btn-secondary">{t('permissionsLink')}</Link>
-          <ContactSection user={user} onSaved={setUser} />
-          <AdditionalSection user={user} onSaved={setUser} />
-          <FacilitiesSection user={user} onChanged={() => load()} />
+          <ContactSection user={user} onSaved={changed} />
+          <AdditionalSection user={user} onSaved={changed} />
+          <FacilitiesSection user={user} onChanged={changed} />
           <RfidsSection user={user} installation={installation} />
-          <ActionsSection user={user} installation={installation} onChanged={setUser} />
+          <ActionsSection user={user} installation={installation} onChanged={changed} />
         </>
       )}
     </div>
   )
 }
 
-function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: ManagedUser) => void }) {
+function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: () => Promise<unknown> }) {
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()
   const titleId = useId()
@@ -97,7 +91,7 @@ function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: Man
       const { email, ...details } = form
       await updateUser(user.id, { ...details, title: details.title === 'mr' || details.title === 'ms' ? details.title : null })
       if (email.trim().toLowerCase() !== user.email) await changeEmail(user.id, email.trim())
-      onSaved(await fetchManagedUser(user.id))
+      await onSaved()
       setFeedback({ tone: 'info', text: t('saved') })
     } catch (err) {
       const f = fieldErrors(err)
@@ -133,7 +127,7 @@ function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: Man
   )
 }
 
-function AdditionalSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: ManagedUser) => void }) {
+function AdditionalSection({ user, onSaved }: { user: ManagedUser; onSaved: () => Promise<unknown> }) {
   const { t } = useTranslation('users')
   const titleId = useId()
   const [form, setForm] = useState({ description: user.description, company: user.company, comment: user.comment })
@@ -142,7 +136,7 @@ function AdditionalSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: 
     e.preventDefault()
     await run(async () => {
       await updateUser(user.id, form)
-      onSaved(await fetchManagedUser(user.id))
+      await onSaved()
       return t('saved')
     })
   }
@@ -161,30 +155,28 @@ function AdditionalSection({ user, onSaved }: { user: ManagedUser; onSaved: (u: 
   )
 }
 
-function FacilitiesSection({ user, onChanged }: { user: ManagedUser; onChanged: () => void }) {
+function FacilitiesSection({ user, onChanged }: { user: ManagedUser; onChanged: () => Promise<unknown> }) {
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()
   const titleId = useId()
   const { installations } = useSnapshot(session)
-  const [list, setList] = useState<Membership[] | null>(null)
+  const queryClient = useQueryClient()
+  const query = useQuery({ queryKey: userKeys.memberships(user.id), queryFn: ({ signal }) => fetchMemberships(user.id, signal) })
+  const list = query.data ?? null
   const [adding, setAdding] = useState('')
   const [role, setRole] = useState<Membership['role']>('installation_user')
   const [removing, setRemoving] = useState<Membership | null>(null)
   const [changing, setChanging] = useState<{ membership: Membership; role: Membership['role'] } | null>(null)
   const { user: me } = useSnapshot(session)
   const self = me?.id === user.id
-  const { busy, feedback, setFeedback, run: act } = useAction()
-  const reload = useCallback(() => fetchMemberships(user.id).then(setList, (err) => setFeedback({ tone: 'error', text: errorMessage(err, tc) })), [user.id, tc])
-  useEffect(() => {
-    void reload()
-  }, [reload])
+  const { busy, feedback, run: act } = useAction()
   const candidates = (installations ?? []).filter((i) => (i.role === 'superuser' || i.role === 'installation_admin') && !list?.some((m) => m.id === i.id))
 
   async function run(action: () => Promise<unknown>) {
     await act(async () => {
       await action()
-      await reload()
-      onChanged()
+      // The memberships, and the user (their facilities) with the lists they appear in.
+      await Promise.all([queryClient.invalidateQueries({ queryKey: userKeys.memberships(user.id) }), onChanged()])
       return t('saved')
     })
     setRemoving(null)
@@ -193,7 +185,9 @@ function FacilitiesSection({ user, onChanged }: { user: ManagedUser; onChanged: 
 
   return (
     <Card title={t('facilities.title')} titleId={titleId}>
-      {list === null ? <Loading label={tc('loading')} /> : (
+      {list === null ? (
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
+      ) : (
         <ul className="divide-y divide-slate-100">
           {list.map((m) => (
             <li key={m.id} className="flex flex-wrap items-end justify-between gap-2 py-2">
@@ -247,16 +241,12 @@ function RfidsSection({ user, installation }: { user: ManagedUser; installation:
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()
   const titleId = useId()
-  const [cards, setCards] = useState<Rfid[] | null>(null)
+  const queryClient = useQueryClient()
+  // The RFIDs screen's list (an admin reads every card of the facility).
+  const query = useQuery({ queryKey: rfidKeys.list(installation.id), queryFn: ({ signal }) => listRfids(installation.id, signal) })
+  const cards = query.data?.results ?? null
   const [choice, setChoice] = useState('')
-  const { busy, feedback, setFeedback, run } = useAction()
-  const reload = useCallback((signal?: AbortSignal) => fetchInstallationRfids(installation.id, signal).then((p) => setCards(p.results),
-    (err) => !signal?.aborted && setFeedback({ tone: 'error', text: errorMessage(err, tc) })), [installation.id, tc])
-  useEffect(() => {
-    const ctl = new AbortController()
-    void reload(ctl.signal)
-    return () => ctl.abort()
-  }, [reload])
+  const { busy, feedback, run } = useAction()
   if (!user.installations.some((m) => m.id === installation.id)) return null
   const mine = (cards ?? []).filter((c) => c.user_id === user.id)
   const others = (cards ?? []).filter((c) => c.user_id !== user.id)
@@ -265,7 +255,7 @@ function RfidsSection({ user, installation }: { user: ManagedUser; installation:
   async function give(rfidId: number, userId: number | null, done: string) {
     const ok = await run(async () => {
       await assignRfid(installation.id, rfidId, userId)
-      await reload()
+      await queryClient.invalidateQueries({ queryKey: rfidKeys.all(installation.id) })
       return done
     })
     if (ok) setChoice('')
@@ -273,7 +263,9 @@ function RfidsSection({ user, installation }: { user: ManagedUser; installation:
 
   return (
     <Card title={t('rfids.title')} titleId={titleId}>
-      {cards === null ? <Loading label={tc('loading')} /> : (
+      {cards === null ? (
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
+      ) : (
         <>
           {mine.length ? (
             <ul aria-labelledby={titleId} className="divide-y divide-slate-100">
@@ -309,10 +301,11 @@ function RfidsSection({ user, installation }: { user: ManagedUser; installation:
 
 type Pending = 'activate' | 'deactivate' | 'grantSuper' | 'revokeSuper' | 'delete' | null
 
-function ActionsSection({ user, installation, onChanged }: { user: ManagedUser; installation: Installation; onChanged: (u: ManagedUser) => void }) {
+function ActionsSection({ user, installation, onChanged }: { user: ManagedUser; installation: Installation; onChanged: (saved?: ManagedUser) => Promise<unknown> }) {
   const { t } = useTranslation('users')
   const f = useFormats(installation.timezone)
   const [, navigate] = useLocation()
+  const queryClient = useQueryClient()
   const { user: me } = useSnapshot(session)
   const titleId = useId()
   const dateId = useId()
@@ -324,7 +317,9 @@ function ActionsSection({ user, installation, onChanged }: { user: ManagedUser; 
   async function run(action: () => Promise<ManagedUser | { detail: string } | void>, done: string) {
     await act(async () => {
       const r = await action()
-      if (r && 'id' in r) onChanged(r)
+      if (r && 'id' in r) void onChanged(r)
+      // The welcome mail joins the outbox (superusers see it on the users screen).
+      else void queryClient.invalidateQueries({ queryKey: userKeys.outbox() })
       return done
     })
     setPending(null)
@@ -339,6 +334,8 @@ function ActionsSection({ user, installation, onChanged }: { user: ManagedUser; 
       void act(async () => {
         await deleteUser(user.id)
         navigate(paths.users(installation.id))
+        queryClient.removeQueries({ queryKey: userKeys.user(user.id) })
+        void onChanged()
       }).then((ok) => ok || setPending(null))
     }
   }

@@ -1,15 +1,17 @@
 import type { FormEvent } from 'react'
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import type { ManagedUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
+import type { UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import { LANGUAGES } from '../../i18n/index.ts'
 import { paths } from '../../app/paths.ts'
 import { errorMessage, fieldErrors } from '../../api/errors.ts'
 import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { SelectField, TextField } from '../../components/text-field.tsx'
-import { createUser, fetchUsers } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { createUser, fetchUsers, userKeys } from './api.ts'
 import { OutboxCard } from './outbox-card.tsx'
 import { RegistrationCard } from './registration-card.tsx'
 import { useSnapshot } from 'valtio'
@@ -25,24 +27,12 @@ export default function UsersPage({ installation }: { installation: Installation
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()
   const [role, setRole] = useState<UserRoleFilter>('all')
-  const [users, setUsers] = useState<ManagedUser[] | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
+  const query = useQuery({ queryKey: userKeys.list(installation.id, role), queryFn: ({ signal }) => fetchUsers(installation.id, role, signal).then((page) => page.results) })
+  const users = query.data ?? null
   const [creating, setCreating] = useState(false)
-  const [reload, setReload] = useState(0)
   const listId = useId()
   const { user: me } = useSnapshot(session)
   useDocumentTitle(t('title'))
-
-  useEffect(() => {
-    const ctl = new AbortController()
-    setUsers(null)
-    setProblem(null)
-    fetchUsers(installation.id, role, ctl.signal).then(
-      (page) => setUsers(page.results),
-      (err) => !ctl.signal.aborted && !(err as { loggedOut?: boolean }).loggedOut && setProblem(errorMessage(err, tc)),
-    )
-    return () => ctl.abort()
-  }, [installation.id, role, reload, tc])
 
   return (
     <div className="mx-auto max-w-4xl space-y-5">
@@ -52,16 +42,14 @@ export default function UsersPage({ installation }: { installation: Installation
           {t('new.open')}
         </button>
       </div>
-      {creating ? <NewUserForm installation={installation} onCancel={() => setCreating(false)} onCreated={() => setReload(reload + 1)} /> : null}
+      {creating ? <NewUserForm installation={installation} onCancel={() => setCreating(false)} /> : null}
       <Card title={t('list.title')} titleId={listId}
         aside={
           <SelectField label={t('list.role')} value={role} onChange={(e) => setRole(e.target.value as UserRoleFilter)}
             options={ROLES.map((r) => ({ value: r, label: t(`roles.${r}`) }))} />
         }>
-        {problem ? (
-          <Notice tone="error" role="alert">{problem}</Notice>
-        ) : users === null ? (
-          <Loading label={tc('loading')} />
+        {users === null ? (
+          query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
         ) : users.length === 0 ? (
           <p className="text-sm text-slate-600">{t('list.empty')}</p>
         ) : (
@@ -95,9 +83,10 @@ export default function UsersPage({ installation }: { installation: Installation
   )
 }
 
-function NewUserForm({ installation, onCancel, onCreated }: { installation: Installation; onCancel: () => void; onCreated: () => void }) {
+function NewUserForm({ installation, onCancel }: { installation: Installation; onCancel: () => void }) {
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()
+  const queryClient = useQueryClient()
   const [, navigate] = useLocation()
   const titleId = useId()
   const [form, setForm] = useState({ email: '', title: '', first_name: '', last_name: '', description: '', role: 'installation_user', language: 'de', send_welcome: true })
@@ -120,7 +109,9 @@ function NewUserForm({ installation, onCancel, onCreated }: { installation: Inst
         title: form.title === 'mr' || form.title === 'ms' ? form.title : null,
         role: form.role as 'installation_user', ietf_lang_tag: `${form.language}-CH`, send_welcome: form.send_welcome,
       })
-      onCreated()
+      // Every role filter of this installation's list may show the new user; a welcome mail joins the outbox.
+      void queryClient.invalidateQueries({ queryKey: userKeys.lists(installation.id) })
+      if (form.send_welcome) void queryClient.invalidateQueries({ queryKey: userKeys.outbox() })
       navigate(paths.user(installation.id, created.id))
     } catch (err) {
       const f = fieldErrors(err)
