@@ -31,6 +31,8 @@ export function fetchDisplay(key: string): Promise<DisplaySelf> {
 /** Query keys of the Power feature's REST reads (issue 15 §5). */
 export const powerKeys = {
   displays: (installationId: number) => ['installations', installationId, 'displays'] as const,
+  /** The stored last hour of power the Power page's chart starts from (seeded into the live store). */
+  recentFlow: (installationId: number) => ['installations', installationId, 'flow', 'recent'] as const,
 }
 
 /** GET …/installations/{id}/displays (admins): the display links, without keys. */
