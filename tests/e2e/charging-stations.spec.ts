@@ -97,3 +97,31 @@ test('a resident sees the none-available state and cannot add timers', async ({ 
   await expect(page.getByText('No timers available.')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Add timer' })).toHaveCount(0)
 })
+
+test('a charging mode saved in Management shows in the Journal tab at once, without a reload (issue 15 §5 invalidation)', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  await openStation(page, 'Station 3')
+  const tabs = page.getByRole('tablist', { name: 'Station pages' })
+  // The journal is read once and cached: opening the tab again within 30 s makes no request of its own.
+  await tabs.getByRole('tab', { name: 'Journal' }).click()
+  await expect(page.getByRole('list', { name: 'Journal' }).or(page.getByText('No journal entries.'))).toBeVisible()
+
+  await tabs.getByRole('tab', { name: 'Management' }).click()
+  const mode = page.getByLabel('Charging mode')
+  const before = await mode.inputValue()
+  const next = before === 'instant' ? 'solar' : 'instant'
+  const nextLabel = next === 'instant' ? 'Instant' : 'Solar'
+  await mode.selectOption(next)
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'The data has been saved.' })).toBeVisible()
+
+  // Only the save's invalidation of the station's journal brings the new entry: the cached list is still fresh.
+  await tabs.getByRole('tab', { name: 'Journal' }).click()
+  await expect(page.getByRole('list', { name: 'Journal' }).getByRole('listitem').first()).toContainText(`Charging mode changed to ${nextLabel}`)
+
+  // Leave the station as the other specs expect it.
+  await tabs.getByRole('tab', { name: 'Management' }).click()
+  await page.getByLabel('Charging mode').selectOption(before)
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'The data has been saved.' })).toBeVisible()
+})

@@ -42,6 +42,20 @@ export interface RangeQuery {
   granularity: Granularity
 }
 
+/**
+ * Query keys of the charts (issue 15 §5), under `['installations', id, 'charts']` so a save that changes
+ * figures (rates, ZEV settings) can drop every chart of the installation with one prefix.
+ */
+export const chartKeys = {
+  all: (installationId: number) => ['installations', installationId, 'charts'] as const,
+  /** One kind of the facility charts for one period (its series, the period's totals, the ZEV report). */
+  facility: (installationId: number, kind: string, range: RangeQuery) => [...chartKeys.all(installationId), 'facility', kind, range.start, range.end, range.granularity] as const,
+  /** A meter's or a flat's charts for one period (issue 13 §7). */
+  scoped: (installationId: number, scope: ChartScope, range: RangeQuery) => [...chartKeys.all(installationId), scope.kind, scope.id, range.start, range.end, range.granularity] as const,
+  /** A flat's name for its charts' heading (not a chart figure: under the objects). */
+  objectName: (installationId: number, objectId: number) => ['installations', installationId, 'objects', objectId, 'description'] as const,
+}
+
 const query = (r: RangeQuery, flow: boolean) =>
   new URLSearchParams({ start: r.start, end: r.end, granularity: r.granularity, ...(flow ? { flow: 'true' } : {}) }).toString()
 

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import './charts.css'
 import { useTranslation } from 'react-i18next'
 import { useSearch } from 'wouter'
+import { useQuery } from '@tanstack/react-query'
 // Tremor's KPI pieces by their own modules: the package index pulls every component, charts (recharts)
 // included, into this chunk; the bars load recharts only when drawn (bar-chart.tsx).
 import type { Card as TremorCard, Metric as TremorMetric, Text as TremorText } from '@tremor/react'
@@ -10,12 +11,12 @@ import metricModule from '@tremor/react/dist/components/text-elements/Metric/Met
 import textModule from '@tremor/react/dist/components/text-elements/Text/Text.js'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { localDate, periodRange, PERIODS, type Period } from '../../../shared/rules/granularity.ts'
-import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Card, Loading, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { PeriodPicker } from './period-picker.tsx'
 import { SeriesTable } from './series-table.tsx'
-import { errorMessage, isAbortError } from '../../api/errors.ts'
-import { fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevData } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { chartKeys, fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevData } from './api.ts'
 import { ZevReport } from './zev-report.tsx'
 import ScopedCharts from './scoped-charts.tsx'
 import { rememberPeriod } from '../../components/chart-period.ts'
@@ -53,6 +54,22 @@ async function fetchKind(installationId: number, def: (typeof CHART_KINDS)[numbe
   return fetchStatistics(installationId, range, def.flow, signal)
 }
 
+/** What one kind's chart shows for a period: its series, the period's totals and, for ZEV, the report. */
+interface KindView {
+  stats: Statistics & { averages?: Record<string, number | null> }
+  totals: Totals
+  zev: ZevData | null
+}
+
+async function fetchKindView(installationId: number, def: (typeof CHART_KINDS)[number], range: RangeQuery, signal: AbortSignal): Promise<KindView> {
+  const [stats, totals, zev] = await Promise.all([
+    fetchKind(installationId, def, range, signal),
+    fetchTotals(installationId, range, false, signal),
+    def.key === 'zev' ? fetchZev(installationId, range, signal) : Promise.resolve(null),
+  ])
+  return { stats, totals, zev }
+}
+
 /**
  * Charts (SPEC §2, issue 5 §3): one chart kind by day, week, month or year with previous/next. The
  * range and granularity follow SPEC §9 (shared/rules/granularity.ts); totals are shown as figures and
@@ -72,7 +89,6 @@ export default function ChartsPage({ installation }: { installation: Installatio
 
 function FacilityCharts({ installation }: { installation: Installation }) {
   const { t } = useTranslation('charts')
-  const { t: tc } = useTranslation()
   useDocumentTitle(t('title'))
   const tz = installation.timezone
   const f = useFormats(tz)
@@ -81,35 +97,21 @@ function FacilityCharts({ installation }: { installation: Installation }) {
   const [period, setPeriod] = useState<Period>(() => ((PERIODS as readonly string[]).includes(initial.get('period') ?? '') ? (initial.get('period') as Period) : 'day'))
   const [date, setDate] = useState(() => (/^\d{4}-\d{2}-\d{2}$/.test(initial.get('date') ?? '') ? initial.get('date')! : localDate(new Date(), tz)))
   const [kind, setKind] = useState<ChartKind>(() => CHART_KINDS.find((k) => k.key === initial.get('kind'))?.key ?? 'consumption')
-  const [data, setData] = useState<{ stats: Statistics & { averages?: Record<string, number | null> }; totals: Totals; zev: ZevData | null } | null>(null)
   const [kinds, setKinds] = useState<ChartKind[] | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
   const range = useMemo(() => periodRange(period, date, tz), [period, date, tz])
   // The installation view opens meters and flats in this period (issue 13 §7).
   useEffect(() => rememberPeriod({ period, date: range.date }), [period, range.date])
   const def = CHART_KINDS.find((k) => k.key === kind)!
 
+  const query = useQuery({ queryKey: chartKeys.facility(installation.id, kind, range), queryFn: ({ signal }) => fetchKindView(installation.id, def, range, signal) })
+  // The totals say which kinds the caller may see; a kind they may not (an old shortcut) gives way to the first one.
+  const allowed = useMemo(() => (query.data ? availableKinds(query.data.totals.units) : null), [query.data])
   useEffect(() => {
-    const ctrl = new AbortController()
-    setData(null)
-    setProblem(null)
-    Promise.all([
-      fetchKind(installation.id, def, range, ctrl.signal),
-      fetchTotals(installation.id, range, false, ctrl.signal),
-      kind === 'zev' ? fetchZev(installation.id, range, ctrl.signal) : Promise.resolve(null),
-    ]).then(
-      ([stats, totals, zev]) => {
-        const allowed = availableKinds(totals.units)
-        setKinds(allowed)
-        if (!allowed.includes(kind)) setKind(allowed[0] ?? 'chargingStations')
-        else setData({ stats, totals, zev })
-      },
-      (err: unknown) => {
-        if (!isAbortError(err)) setProblem(errorMessage(err, tc))
-      },
-    )
-    return () => ctrl.abort()
-  }, [installation.id, range, kind, def, tc])
+    if (!allowed) return
+    setKinds(allowed)
+    if (!allowed.includes(kind)) setKind(allowed[0] ?? 'chargingStations')
+  }, [allowed, kind])
+  const data = query.data && allowed?.includes(kind) ? query.data : null
 
   const labels = useMemo(() => Object.fromEntries(CHART_KINDS.flatMap((k) => k.series).map((s) => [s, t(`series.${s}`)])), [t])
   const shown = useMemo(() => (data ? Object.fromEntries(def.series.filter((s) => data.stats.series[s]).map((s) => [s, data.stats.series[s]])) : {}), [data, def])
@@ -164,10 +166,8 @@ function FacilityCharts({ installation }: { installation: Installation }) {
         </label>
       </div>
 
-      {problem ? (
-        <Notice tone="error" role="alert">
-          {problem}
-        </Notice>
+      {!query.data && query.isError && !query.isFetching ? (
+        <QueryProblem error={query.error} onRetry={query.refetch} />
       ) : !data ? (
         <Loading label={t('loading')} />
       ) : (

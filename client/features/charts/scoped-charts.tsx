@@ -1,16 +1,17 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'wouter'
+import { useQuery } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { localDate, periodRange, PERIODS, type Period } from '../../../shared/rules/granularity.ts'
-import { errorMessage, isAbortError } from '../../api/errors.ts'
-import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Card, Loading, useDocumentTitle } from '../../components/ui.tsx'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { PeriodPicker } from './period-picker.tsx'
 import { SeriesTable } from './series-table.tsx'
 import { rememberedPeriod, rememberPeriod } from '../../components/chart-period.ts'
 import { paths } from '../../app/paths.ts'
-import { fetchObjectName, fetchScoped, type Bucket, type ChartScope, type Statistics } from './api.ts'
+import { chartKeys, fetchObjectName, fetchScoped, type Bucket, type ChartScope } from './api.ts'
 
 const StatsBars = lazy(() => import('./bar-chart.tsx'))
 const StatsChart = lazy(() => import('./stats-chart.tsx'))
@@ -23,7 +24,6 @@ const StatsChart = lazy(() => import('./stats-chart.tsx'))
  */
 export default function ScopedCharts({ installation, scope }: { installation: Installation; scope: ChartScope }) {
   const { t } = useTranslation('charts')
-  const { t: tc } = useTranslation()
   const tz = installation.timezone
   const f = useFormats(tz)
   const [initial] = useState(() => {
@@ -35,10 +35,21 @@ export default function ScopedCharts({ installation, scope }: { installation: In
   })
   const [period, setPeriod] = useState<Period>(initial.period)
   const [date, setDate] = useState(initial.date)
-  const [data, setData] = useState<(Statistics & { meter?: { name: string } }) | null>(null)
-  const [name, setName] = useState<string | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
   const range = useMemo(() => periodRange(period, date, tz), [period, date, tz])
+  const query = useQuery({
+    queryKey: chartKeys.scoped(installation.id, scope, range),
+    queryFn: ({ signal }) => fetchScoped(installation.id, { kind: scope.kind, id: scope.id }, range, signal),
+  })
+  const data = query.data ?? null
+  const objectName = useQuery({
+    queryKey: chartKeys.objectName(installation.id, scope.id),
+    queryFn: ({ signal }) => fetchObjectName(installation.id, scope.id, signal),
+    enabled: scope.kind === 'object',
+  })
+  // A meter's name comes with its figures; it stays in the heading while another period loads.
+  const [meterName, setMeterName] = useState<string | null>(null)
+  if (data?.meter && data.meter.name !== meterName) setMeterName(data.meter.name)
+  const name = scope.kind === 'object' ? (objectName.data ?? null) : meterName
   useDocumentTitle(name ? `${name} · ${t('title')}` : t('title'))
 
   useEffect(() => {
@@ -48,29 +59,6 @@ export default function ScopedCharts({ installation, scope }: { installation: In
     q.set('date', range.date)
     window.history.replaceState(window.history.state, '', `${window.location.pathname}?${q}`)
   }, [period, range.date])
-
-  useEffect(() => {
-    if (scope.kind !== 'object') return
-    const ctrl = new AbortController()
-    fetchObjectName(installation.id, scope.id, ctrl.signal).then(setName, () => undefined)
-    return () => ctrl.abort()
-  }, [installation.id, scope.kind, scope.id])
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    setData(null)
-    setProblem(null)
-    fetchScoped(installation.id, { kind: scope.kind, id: scope.id }, range, ctrl.signal).then(
-      (d) => {
-        setData(d)
-        if (d.meter) setName(d.meter.name)
-      },
-      (err: unknown) => {
-        if (!isAbortError(err)) setProblem(errorMessage(err, tc))
-      },
-    )
-    return () => ctrl.abort()
-  }, [installation.id, scope.kind, scope.id, range, tc])
 
   const hourly = range.granularity === 'hour' || range.granularity === 'fifteen_minutes'
   const axisLabel = (start: string) => (hourly ? f.time(start) : f.date(start))
@@ -110,12 +98,8 @@ export default function ScopedCharts({ installation, scope }: { installation: In
       <div className="flex flex-wrap items-center gap-3">
         <PeriodPicker period={period} label={periodLabel} onPeriod={setPeriod} onStep={(offset) => setDate(periodRange(period, date, tz, { offset }).date)} />
       </div>
-      {problem ? (
-        <Notice tone="error" role="alert">
-          {problem}
-        </Notice>
-      ) : !data ? (
-        <Loading label={t('loading')} />
+      {!data ? (
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={t('loading')} />
       ) : (
         <>
           <ul aria-label={t('totals')} className="grid grid-cols-1 gap-3 sm:grid-cols-3">

@@ -1,13 +1,13 @@
-import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQueries, useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, isAbortError } from '../../api/errors.ts'
-import { Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Loading, useDocumentTitle } from '../../components/ui.tsx'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { paths } from '../../app/paths.ts'
 import { chartsQuery } from '../../components/chart-period.ts'
-import { fetchMeters, fetchObjects, type MeterView, type ObjectNode } from './api.ts'
+import { fetchMeters, fetchObjects, objectKeys, type MeterView, type ObjectNode } from './api.ts'
 
 /**
  * Installation view (SPEC §2): the object hierarchy the caller may read, each node with its meters
@@ -16,33 +16,24 @@ import { fetchMeters, fetchObjects, type MeterView, type ObjectNode } from './ap
  */
 export default function InstallationViewPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('installation-view')
-  const { t: tc } = useTranslation()
   useDocumentTitle(t('title'))
-  const [tree, setTree] = useState<ObjectNode[] | null>(null)
-  const [meters, setMeters] = useState<Map<number, MeterView>>(new Map())
-  const [problem, setProblem] = useState<string | null>(null)
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    fetchObjects(installation.id, ctrl.signal)
-      .then(async (roots) => {
-        setTree(roots)
-        const lists = await Promise.all(roots.map((r) => fetchMeters(installation.id, r.id, ctrl.signal)))
-        setMeters(new Map(lists.flat().map((m) => [m.id, m])))
-      })
-      .catch((err: unknown) => {
-        if (!isAbortError(err)) setProblem(errorMessage(err, tc))
-      })
-    return () => ctrl.abort()
-  }, [installation.id, tc])
+  const treeQuery = useQuery({ queryKey: objectKeys.tree(installation.id), queryFn: ({ signal }) => fetchObjects(installation.id, signal) })
+  const tree = treeQuery.data ?? null
+  // Today's figures per root, read in parallel once the tree is there; the tree shows before them.
+  const meterQueries = useQueries({
+    queries: (tree ?? []).map((root) => ({
+      queryKey: objectKeys.meters(installation.id, root.id),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchMeters(installation.id, root.id, signal),
+    })),
+  })
+  const meters = new Map<number, MeterView>(meterQueries.flatMap((q) => q.data ?? []).map((m) => [m.id, m]))
+  const failed = [treeQuery, ...meterQueries].find((q) => q.data === undefined && q.isError && !q.isFetching)
 
   return (
     <div className="mx-auto max-w-4xl space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
-      {problem ? (
-        <Notice tone="error" role="alert">
-          {problem}
-        </Notice>
+      {failed ? (
+        <QueryProblem error={failed.error} onRetry={failed.refetch} />
       ) : !tree ? (
         <Loading label={t('loading')} />
       ) : tree.length === 0 ? (

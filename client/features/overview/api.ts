@@ -15,6 +15,11 @@ export interface Overview extends Omit<Metrics, 'water'> {
   today: { start: string; end: string; units: Record<string, string>; series: Record<string, number> }
 }
 
+/** Query keys of the Overview screen (issue 15 §5). */
+export const overviewKeys = {
+  overview: (installationId: number) => ['installations', installationId, 'overview'] as const,
+}
+
 /** The Overview screen's data in one call. */
 export function fetchOverview(installationId: number, signal?: AbortSignal): Promise<Overview> {
   return apiFetch<Overview>(`/api/cockpit/installations/${installationId}/overview`, { signal })

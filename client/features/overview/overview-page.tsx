@@ -1,12 +1,13 @@
-import { useEffect, useState, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import { Link } from 'wouter'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, isAbortError } from '../../api/errors.ts'
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { paths } from '../../app/paths.ts'
-import { fetchOverview, type Overview } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { fetchOverview, overviewKeys } from './api.ts'
 
 /**
  * Overview (SPEC §2): main power connection, water and heating meters, power monitoring and the flow
@@ -15,23 +16,11 @@ import { fetchOverview, type Overview } from './api.ts'
  */
 export default function OverviewPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('overview')
-  const { t: tc } = useTranslation()
   useDocumentTitle(t('title'))
   const f = useFormats(installation.timezone)
-  const [data, setData] = useState<Overview | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    // One call: the live power flow with today's totals, water, heat and energy return.
-    fetchOverview(installation.id, ctrl.signal).then(
-      (overview) => setData(overview),
-      (err: unknown) => {
-        if (!isAbortError(err)) setProblem(errorMessage(err, tc))
-      },
-    )
-    return () => ctrl.abort()
-  }, [installation.id, tc])
+  // One call: the live power flow with today's totals, water, heat and energy return.
+  const query = useQuery({ queryKey: overviewKeys.overview(installation.id), queryFn: ({ signal }) => fetchOverview(installation.id, signal) })
+  const data = query.data
 
   const kwh = (v: number | undefined) => f.kwh(v ?? 0)
   // A figure counting from a later day than the period's first (records begin inside it) says so.
@@ -47,12 +36,8 @@ export default function OverviewPage({ installation }: { installation: Installat
           {t('openCharts')}
         </Link>
       </div>
-      {problem ? (
-        <Notice tone="error" role="alert">
-          {problem}
-        </Notice>
-      ) : !data ? (
-        <Loading label={t('loading')} />
+      {!data ? (
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={t('loading')} />
       ) : (
         <>
           {!data.grid ? <Notice tone="info">{t('noOverview')}</Notice> : null}

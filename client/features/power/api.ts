@@ -28,9 +28,16 @@ export function fetchDisplay(key: string): Promise<DisplaySelf> {
   return apiFetch<DisplaySelf>('/api/display/', { credential: key })
 }
 
+/** Query keys of the Power feature's REST reads (issue 15 §5). */
+export const powerKeys = {
+  displays: (installationId: number) => ['installations', installationId, 'displays'] as const,
+  /** The stored last hour of power the Power page's chart starts from (seeded into the live store). */
+  recentFlow: (installationId: number) => ['installations', installationId, 'flow', 'recent'] as const,
+}
+
 /** GET …/installations/{id}/displays (admins): the display links, without keys. */
-export async function listDisplays(installationId: number): Promise<Display[]> {
-  return (await apiFetch<{ results: Display[] }>(`/api/cockpit/installations/${installationId}/displays/`)).results
+export async function listDisplays(installationId: number, signal?: AbortSignal): Promise<Display[]> {
+  return (await apiFetch<{ results: Display[] }>(`/api/cockpit/installations/${installationId}/displays/`, { signal })).results
 }
 
 /** POST …/installations/{id}/displays {name, valid_until?} → the link with its URL (shown once). */

@@ -1,13 +1,15 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { Display, DisplayCreated } from '../../../shared/schemas/display.ts'
-import { errorMessage, fieldErrors, isAbortError } from '../../api/errors.ts'
+import { errorMessage, fieldErrors } from '../../api/errors.ts'
 import { Card, Loading, Notice, useDocumentTitle, Outcome } from '../../components/ui.tsx'
 import { TextField } from '../../components/text-field.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { useFormats } from '../../components/use-formats.ts'
-import { createDisplay, listDisplays, revokeDisplay } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { createDisplay, listDisplays, powerKeys, revokeDisplay } from './api.ts'
 
 /**
  * Management → Display links (issue 15 §1): admins create a link for a wall display (name, optional end
@@ -18,22 +20,16 @@ export default function DisplaysPage({ installation }: { installation: Installat
   const { t: tc } = useTranslation()
   const f = useFormats(installation.timezone)
   useDocumentTitle(t('displays.title'))
-  const [displays, setDisplays] = useState<Display[] | null>(null)
+  const queryClient = useQueryClient()
+  const key = powerKeys.displays(installation.id)
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => listDisplays(installation.id, signal) })
+  const displays = query.data ?? null
+  const reload = () => void queryClient.invalidateQueries({ queryKey: key })
   const [problem, setProblem] = useState<string | null>(null)
-  const [reload, setReload] = useState(0)
   const [created, setCreated] = useState<DisplayCreated | null>(null)
   const [revoking, setRevoking] = useState<Display | null>(null)
   const [busy, setBusy] = useState(false)
   const [message, setMessage] = useState<string | null>(null)
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    listDisplays(installation.id).then(
-      (list) => !ctrl.signal.aborted && setDisplays(list),
-      (err: unknown) => !isAbortError(err) && setProblem(errorMessage(err, tc)),
-    )
-    return () => ctrl.abort()
-  }, [installation.id, reload, tc])
 
   const revoke = async (d: Display) => {
     setBusy(true)
@@ -42,7 +38,7 @@ export default function DisplaysPage({ installation }: { installation: Installat
       await revokeDisplay(installation.id, d.id)
       setMessage(t('displays.revoked', { name: d.name }))
       if (created?.id === d.id) setCreated(null)
-      setReload((n) => n + 1)
+      reload()
     } catch (err) {
       setProblem(errorMessage(err, tc))
     } finally {
@@ -61,13 +57,13 @@ export default function DisplaysPage({ installation }: { installation: Installat
         onCreated={(d) => {
           setCreated(d)
           setMessage(null)
-          setReload((n) => n + 1)
+          reload()
         }}
       />
       {created ? <CreatedLink link={created} /> : null}
       <Card titleId="displays-list" title={t('displays.list')}>
         {displays === null ? (
-          <Loading label={tc('loading')} />
+          query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
         ) : displays.length === 0 ? (
           <p className="text-sm text-slate-500">{t('displays.empty')}</p>
         ) : (

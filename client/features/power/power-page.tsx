@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
@@ -9,7 +10,7 @@ import type { InstallationLive } from '../../live/store.ts'
 import { retainStream } from '../../live/connection.ts'
 import { restoreLive } from '../../live/persist.ts'
 import { seedHistory } from '../../live/store.ts'
-import { fetchRecentFlow, flowSamples } from './api.ts'
+import { fetchRecentFlow, flowSamples, powerKeys } from './api.ts'
 import { keepSessionAlive } from '../../api/http.ts'
 import { isAdmin } from '../../session/session.ts'
 import { useFormats } from '../../components/use-formats.ts'
@@ -48,14 +49,12 @@ export default function PowerPage({ installation }: { installation: Installation
   useEffect(() => retainStream(installation.id), [installation.id])
   // A Power page left open (a wall display signed in as a person) must not be logged out after 24 h.
   useEffect(() => keepSessionAlive(), [])
+  // A failed read needs no message: the chart then fills from live samples only. The answer goes into
+  // the live store, which keeps only samples older than those it has (seeding twice changes nothing).
+  const recent = useQuery({ queryKey: powerKeys.recentFlow(installation.id), queryFn: ({ signal }) => fetchRecentFlow(installation.id, Date.now(), signal) })
   useEffect(() => {
-    const abort = new AbortController()
-    fetchRecentFlow(installation.id, Date.now(), abort.signal).then(
-      (answer) => seedHistory(installation.id, flowSamples(answer)),
-      () => undefined, // the chart then fills from live samples only
-    )
-    return () => abort.abort()
-  }, [installation.id])
+    if (recent.data) seedHistory(installation.id, flowSamples(recent.data))
+  }, [installation.id, recent.data])
 
   const snap = useSnapshot(live)
   const inst = snap.installations[String(installation.id)] as InstallationLive | undefined

@@ -8,6 +8,35 @@ import { ApiError } from '../../api/errors.ts'
 
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}`
 
+/**
+ * Query keys of a station's tabs (issue 15 §5): all under `['installations', id, 'stations', stationId]`,
+ * so a save invalidates exactly the tab it changes and one prefix drops a station's data.
+ */
+export const stationKeys = {
+  all: (installationId: number, stationId: number) => ['installations', installationId, 'stations', stationId] as const,
+  timers: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'timers'] as const,
+  /** Every payment filter of the journal (the prefix a save invalidates). */
+  journals: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'journal'] as const,
+  journal: (installationId: number, stationId: number, paymentStatus: string) => [...stationKeys.journals(installationId, stationId), paymentStatus] as const,
+  rfids: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'rfids'] as const,
+  ocpp: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'ocpp'] as const,
+  statistics: (installationId: number, stationId: number, range: { start: string; end: string; granularity: string }) =>
+    [...stationKeys.all(installationId, stationId), 'statistics', range.start, range.end, range.granularity] as const,
+}
+
+/** GET /api/statistics/{id}/charging_station/{stationId}?flow=true: energy (kWh) and average power (kW) per bucket. */
+export interface StationStatistics {
+  series: Record<string, { start: string; value: number }[]>
+}
+
+/** The station's statistics for one period (SPEC §9 range and granularity), kW series included. */
+export function stationStatistics(installationId: number, stationId: number, range: { start: string; end: string; granularity: string }, signal?: AbortSignal): Promise<StationStatistics> {
+  return apiFetch<StationStatistics>(`/api/statistics/${installationId}/charging_station/${stationId}`, {
+    query: { start: range.start, end: range.end, granularity: range.granularity, flow: 'true' },
+    signal,
+  })
+}
+
 /** The fields of a timer form (SPEC §3): repeat days, "HH:mm" start, description, charging mode. */
 export type TimerFields = Omit<Timer, 'id' | 'installation_id'>
 

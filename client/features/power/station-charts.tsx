@@ -1,15 +1,12 @@
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { apiFetch } from '../../api/http.ts'
-import { errorMessage } from '../../api/errors.ts'
+import { useQuery } from '@tanstack/react-query'
 import { localDate, periodRange, PERIODS, type Period } from '../../../shared/rules/granularity.ts'
 import type { Formats } from '../../components/use-formats.ts'
-import { Loading, Notice } from '../../components/ui.tsx'
+import { Loading } from '../../components/ui.tsx'
 import { AxisBars } from '../../components/axis-bars.tsx'
-
-interface Answer {
-  series: Record<string, { start: string; value: number }[]>
-}
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { stationKeys, stationStatistics } from './station-api.ts'
 
 /**
  * The charts tab of a station (SPEC §2): energy charged (kWh) and average power (kW) per bucket for a
@@ -24,22 +21,12 @@ export function StationCharts({ installationId, stationId, f }: { installationId
   const ids = { period: useId(), table: useId() }
   const [period, setPeriod] = useState<Period>('day')
   const [date, setDate] = useState(() => localDate(new Date(), f.timezone))
-  const [data, setData] = useState<Answer | null>(null)
-  const [error, setError] = useState<string | null>(null)
   const range = periodRange(period, date, f.timezone)
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    setData(null)
-    setError(null)
-    apiFetch<Answer>(`/api/statistics/${installationId}/charging_station/${stationId}`, {
-      query: { start: range.start, end: range.end, granularity: range.granularity, flow: 'true' },
-      signal: ctrl.signal,
-    }).then(setData, (err) => {
-      if (!ctrl.signal.aborted && !(err as { loggedOut?: boolean }).loggedOut) setError(errorMessage(err, tc))
-    })
-    return () => ctrl.abort()
-  }, [installationId, stationId, range.start, range.end, range.granularity, tc])
+  const query = useQuery({
+    queryKey: stationKeys.statistics(installationId, stationId, range),
+    queryFn: ({ signal }) => stationStatistics(installationId, stationId, range, signal),
+  })
+  const data = query.data
 
   const energy = data?.series.charging_stations ?? []
   const power = data?.series.charging_stations_flow ?? []
@@ -76,12 +63,8 @@ export function StationCharts({ installationId, stationId, f }: { installationId
           {period === 'day' ? f.date(range.start) : dates} · {t('charts.total', { energy: f.kwh(total) })}
         </p>
       </div>
-      {error ? (
-        <Notice tone="error" role="alert">
-          {error}
-        </Notice>
-      ) : !data ? (
-        <Loading label={tc('loading')} />
+      {!data ? (
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
       ) : nothing ? (
         <div role="status" className="rounded-lg border border-dashed border-slate-300 bg-slate-50 px-4 py-6 text-center text-sm text-slate-600">
           <p className="font-medium text-slate-800">{t('charts.empty')}</p>

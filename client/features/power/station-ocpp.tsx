@@ -1,10 +1,12 @@
-import { useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
 import { errorMessage } from '../../api/errors.ts'
 import type { Formats } from '../../components/use-formats.ts'
 import { Loading, Notice } from '../../components/ui.tsx'
-import { bindOcpp, ocppCommand, stationOcpp, unbindOcpp } from './station-api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { bindOcpp, ocppCommand, stationKeys, stationOcpp, unbindOcpp } from './station-api.ts'
 
 /**
  * The station's OCPP charge point, in the Management tab for admins (issue 14 §2, §6): what its
@@ -17,27 +19,27 @@ export function StationOcpp({ installationId, stationId, f }: { installationId: 
   const ids = { cp: useId(), connector: useId(), tag: useId() }
   const [tag, setTag] = useState('')
   const [sent, setSent] = useState<string | null>(null)
-  const [binding, setBinding] = useState<OcppBinding | null | undefined>(undefined)
+  const queryClient = useQueryClient()
+  const key = stationKeys.ocpp(installationId, stationId)
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => stationOcpp(installationId, stationId, signal) })
+  const binding = query.data
+  // Bind and unbind answer with the new state: no need to read it again.
+  const setBinding = (next: OcppBinding | null) => queryClient.setQueryData(key, next)
   const [cpId, setCpId] = useState('')
   const [connector, setConnector] = useState(1)
   const [password, setPassword] = useState<string | null>(null)
   const [message, setMessage] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  useEffect(() => {
-    const ac = new AbortController()
-    stationOcpp(installationId, stationId, ac.signal).then(setBinding, (err) => {
-      if (!ac.signal.aborted) setMessage(errorMessage(err, tc))
-    })
-    return () => ac.abort()
-  }, [installationId, stationId, tc])
 
   async function bind() {
     setBusy(true)
     setMessage(null)
     try {
       const r = await bindOcpp(installationId, stationId, { charge_point_id: cpId.trim(), connector_id: connector })
-      setPassword(r.password)
-      setBinding(r)
+      // The password is shown once and kept out of the query cache.
+      const { password: once, ...bound } = r
+      setPassword(once)
+      setBinding(bound)
     } catch (err) {
       setMessage(errorMessage(err, tc))
     } finally {
@@ -82,7 +84,7 @@ export function StationOcpp({ installationId, stationId, f }: { installationId: 
         </Notice>
       ) : null}
       {binding === undefined ? (
-        <Loading label={tc('loading')} />
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
       ) : binding ? (
         <>
           {password ? (

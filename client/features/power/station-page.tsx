@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import type { KeyboardEvent, ReactNode } from 'react'
 import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQueryClient, useQuery, type UseQueryResult } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
@@ -24,7 +25,8 @@ import { StationTimers } from './station-timers.tsx'
 import { StationCharts } from './station-charts.tsx'
 import { StationOcpp } from './station-ocpp.tsx'
 import { updateStation } from './api.ts'
-import { stationJournal, stationRfids } from './station-api.ts'
+import { stationJournal, stationKeys, stationRfids } from './station-api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
 import { PinButton } from '../../components/pin-button.tsx'
 
 const TABS = ['status', 'timer', 'journal', 'charts', 'rfids', 'management'] as const
@@ -137,30 +139,14 @@ function StatusTab({ station, admin, f }: { station: Station; admin: boolean; f:
   )
 }
 
-function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): { data: T | null; error: string | null } {
+/** A list tab's loading, failure (with "Try again") and empty states around its rows. */
+function Frame<T>({ query, empty, children }: { query: UseQueryResult<T[]>; empty: string; children: (data: T[]) => ReactNode }) {
   const { t: tc } = useTranslation()
-  const [state, setState] = useState<{ data: T | null; error: string | null }>({ data: null, error: null })
-  useEffect(() => {
-    const ctrl = new AbortController()
-    setState({ data: null, error: null })
-    load(ctrl.signal).then(
-      (data) => setState({ data, error: null }),
-      (err) => {
-        if (!ctrl.signal.aborted && !(err as { loggedOut?: boolean }).loggedOut) setState({ data: null, error: errorMessage(err, tc) })
-      },
-    )
-    return () => ctrl.abort()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps)
-  return state
-}
-
-function Frame<T>({ state, empty, children }: { state: { data: T[] | null; error: string | null }; empty: string; children: (data: T[]) => ReactNode }) {
-  const { t: tc } = useTranslation()
-  if (state.error) return <Notice tone="error" role="alert">{state.error}</Notice>
-  if (!state.data) return <Loading label={tc('loading')} />
-  if (state.data.length === 0) return <p className="rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-500">{empty}</p>
-  return <>{children(state.data)}</>
+  if (query.data === undefined) {
+    return query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
+  }
+  if (query.data.length === 0) return <p className="rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-500">{empty}</p>
+  return <>{children(query.data)}</>
 }
 
 function JournalTab({ installationId, stationId, f }: { installationId: number; stationId: number; f: Formats }) {
@@ -168,7 +154,10 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
   const { t: tp } = useTranslation('power')
   const id = useId()
   const [payment, setPayment] = useState<'all' | 'paid' | 'unpaid'>('all')
-  const state = useLoad((signal) => stationJournal(installationId, stationId, { payment_status: payment }, signal).then((r) => r.results), [installationId, stationId, payment])
+  const journal = useQuery({
+    queryKey: stationKeys.journal(installationId, stationId, payment),
+    queryFn: ({ signal }) => stationJournal(installationId, stationId, { payment_status: payment }, signal).then((r) => r.results),
+  })
   return (
     <div className="space-y-3">
       <div>
@@ -181,7 +170,7 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
           <option value="unpaid">{t('journal.unpaid')}</option>
         </select>
       </div>
-      <Frame<JournalEntry> state={state} empty={t('journal.empty')}>
+      <Frame<JournalEntry> query={journal} empty={t('journal.empty')}>
         {(entries) => (
           <ul aria-label={t('journal.title')} className="divide-y divide-slate-100">
             {entries.map((e) =>
@@ -245,9 +234,12 @@ function offlineOutcome(detail: string, mode: string, t: (key: string, opts?: Re
 
 function RfidsTab({ installationId, stationId }: { installationId: number; stationId: number }) {
   const { t } = useTranslation('charging')
-  const state = useLoad((signal) => stationRfids(installationId, stationId, signal).then((r) => r.results), [installationId, stationId])
+  const rfids = useQuery({
+    queryKey: stationKeys.rfids(installationId, stationId),
+    queryFn: ({ signal }) => stationRfids(installationId, stationId, signal).then((r) => r.results),
+  })
   return (
-    <Frame<Rfid> state={state} empty={t('rfids.empty')}>
+    <Frame<Rfid> query={rfids} empty={t('rfids.empty')}>
       {(cards) => (
         <ul aria-label={t('rfids.listTitle')} className="divide-y divide-slate-100">
           {cards.map((r) => (
@@ -302,11 +294,14 @@ function ManagementForm({ installationId, station, unlock }: { installationId: n
   const [mode, setMode] = useState<ChargingMode>(station.charging_mode)
   const [message, setMessage] = useState<{ tone: 'info' | 'error'; text: string } | null>(null)
   const [busy, setBusy] = useState(false)
+  const queryClient = useQueryClient()
   async function save() {
     setBusy(true)
     setMessage(null)
     try {
       const saved = await updateStation(installationId, station.id, modeFixed ? { name: name.trim() } : { name: name.trim(), charging_mode: mode })
+      // A mode change is a journal entry; the station itself comes back through the live stream.
+      void queryClient.invalidateQueries({ queryKey: stationKeys.journals(installationId, station.id) })
       // Offline facility (issue 13 §3): the mode waits; say so rather than "saved" alone.
       setMessage({ tone: 'info', text: saved.pending_changes?.length ? tp('station.pending.saved') : t('rfids.saved') })
     } catch (err) {

@@ -1,13 +1,15 @@
-import { useCallback, useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import type { FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Timer } from '../../../shared/schemas/timer.ts'
 import { TIME_RE, TIMER_MODES, WEEKDAY_FIELDS } from '../../../shared/schemas/timer.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { intoFieldErrors, useAction } from '../../components/use-action.ts'
 import { Badge, Loading, Notice } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
-import { createTimer, deleteTimer, listTimers, updateTimer, type TimerFields } from './station-api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { createTimer, deleteTimer, listTimers, stationKeys, updateTimer, type TimerFields } from './station-api.ts'
 
 const EMPTY: TimerFields = {
   object_type: 'charging_station', object_id: 0, repeat_monday: false, repeat_tuesday: false, repeat_wednesday: false, repeat_thursday: false,
@@ -23,20 +25,14 @@ export function StationTimers({ installationId, stationId, admin, timerMode }: {
   const { t } = useTranslation('charging')
   const { t: tp } = useTranslation('power')
   const { t: tc } = useTranslation()
-  const [timers, setTimers] = useState<Timer[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const queryClient = useQueryClient()
+  const key = stationKeys.timers(installationId, stationId)
+  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => listTimers(installationId, stationId, signal).then((r) => r.results) })
+  const timers = query.data ?? null
+  const [deleteError, setDeleteError] = useState<string | null>(null)
   const [editing, setEditing] = useState<Timer | 'new' | null>(null)
   const [toDelete, setToDelete] = useState<Timer | null>(null)
-
-  const reload = useCallback(async () => {
-    try {
-      setTimers((await listTimers(installationId, stationId)).results)
-      setError(null)
-    } catch (err) {
-      if (!(err as { loggedOut?: boolean }).loggedOut) setError(errorMessage(err, tc))
-    }
-  }, [installationId, stationId, tc])
-  useEffect(() => void reload(), [reload])
+  const reload = () => queryClient.invalidateQueries({ queryKey: key })
 
   const days = (timer: Timer) => {
     const on = WEEKDAY_FIELDS.filter((d) => timer[d])
@@ -46,12 +42,13 @@ export function StationTimers({ installationId, stationId, admin, timerMode }: {
   return (
     <div className="space-y-4">
       {!timerMode ? <Notice tone="info">{t('timers.notInTimerMode')}</Notice> : null}
-      {error ? (
+      {deleteError ? (
         <Notice tone="error" role="alert">
-          {error}
+          {deleteError}
         </Notice>
-      ) : timers === null ? (
-        <Loading label={tc('loading')} />
+      ) : null}
+      {timers === null ? (
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
       ) : timers.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-500">{t('timers.none')}</p>
       ) : (
@@ -109,10 +106,11 @@ export function StationTimers({ installationId, stationId, admin, timerMode }: {
         onCancel={() => setToDelete(null)}
         onConfirm={async () => {
           if (!toDelete) return
+          setDeleteError(null)
           try {
             await deleteTimer(installationId, toDelete.id)
           } catch (err) {
-            setError(errorMessage(err, tc))
+            setDeleteError(errorMessage(err, tc))
           }
           setToDelete(null)
           await reload()

@@ -10,6 +10,17 @@ import type { ChargingSession, SessionTotals } from '../../../shared/schemas/ses
 export type SessionPage = PageOf<ChargingSession> & { totals: SessionTotals }
 
 /**
+ * Query keys of the sessions screens (issue 15 §5): pages of a period's list and single sessions, all
+ * under the installation they belong to.
+ */
+export const sessionKeys = {
+  all: (installationId: number) => ['installations', installationId, 'sessions'] as const,
+  page: (installationId: number, range: { start: string; end: string }, offset: number, limit: number) =>
+    [...sessionKeys.all(installationId), 'list', range.start, range.end, offset, limit] as const,
+  detail: (installationId: number, sessionId: string) => [...sessionKeys.all(installationId), 'detail', sessionId] as const,
+}
+
+/**
  * GET /api/rfids-charge/?start__gte&end__lte&running=true&limit&offset (installation query) → one page of
  * the period's sessions, running ones first, with the period's totals.
  */

@@ -1,12 +1,14 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { ChargingSession } from '../../../shared/schemas/session.ts'
 import { ApiError, errorMessage } from '../../api/errors.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
-import { downloadInvoice, getSession } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { downloadInvoice, getSession, sessionKeys } from './api.ts'
 import { SessionStatus, useChf } from './sessions-page.tsx'
 
 /**
@@ -19,26 +21,17 @@ export default function SessionDetailPage({ installation, sessionId }: { install
   useDocumentTitle(t('sessions.detailTitle'))
   const f = useFormats(installation.timezone)
   const chf = useChf()
-  const [session, setSession] = useState<ChargingSession | null>(null)
-  const [error, setError] = useState<{ text: string; notFound: boolean } | null>(null)
+  // Only digits can be a session id: anything else is "not found" without asking.
+  const valid = /^\d+$/.test(sessionId)
+  const query = useQuery({
+    queryKey: sessionKeys.detail(installation.id, sessionId),
+    queryFn: ({ signal }) => getSession(sessionId, signal),
+    enabled: valid,
+  })
+  const session = query.data ?? null
+  const notFound = !valid || (query.error instanceof ApiError && query.error.status === 404)
   const [downloading, setDownloading] = useState(false)
   const [downloadError, setDownloadError] = useState<string | null>(null)
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    setSession(null)
-    setError(null)
-    if (!/^\d+$/.test(sessionId)) {
-      setError({ text: t('sessions.notFound'), notFound: true })
-      return
-    }
-    getSession(sessionId, ctrl.signal).then(setSession, (err) => {
-      if (ctrl.signal.aborted || (err as { loggedOut?: boolean }).loggedOut) return
-      const notFound = err instanceof ApiError && err.status === 404
-      setError({ text: notFound ? t('sessions.notFound') : errorMessage(err, tc), notFound })
-    })
-    return () => ctrl.abort()
-  }, [sessionId, t, tc])
 
   async function download(s: ChargingSession) {
     if (!s.invoice_url) return
@@ -59,12 +52,12 @@ export default function SessionDetailPage({ installation, sessionId }: { install
         ← {t('sessions.back')}
       </Link>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('sessions.detailTitle')}</h1>
-      {error ? (
-        <Notice tone={error.notFound ? 'warning' : 'error'} role="alert">
-          {error.text}
+      {notFound ? (
+        <Notice tone="warning" role="alert">
+          {t('sessions.notFound')}
         </Notice>
       ) : !session ? (
-        <Loading label={tc('loading')} />
+        query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
       ) : (
         <Card titleId="session-title" title={session.station_name} aside={<SessionStatus status={session.status} />}>
           <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">

@@ -1,13 +1,15 @@
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useId, useMemo, useState } from 'react'
 import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { ChargingSession } from '../../../shared/schemas/session.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { Badge, Card, Loading, Notice, ScrollArea, useDocumentTitle } from '../../components/ui.tsx'
 import { useRights } from '../../app/use-rights.ts'
-import { exportSessions, listSessions, type SessionPage } from './api.ts'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { exportSessions, listSessions, sessionKeys } from './api.ts'
 import { periodRange, recentYears, type Period } from './periods.ts'
 
 type PeriodKind = Period['kind']
@@ -43,20 +45,23 @@ export default function SessionsPage({ installation }: { installation: Installat
   const years = useMemo(() => recentYears(), [])
   const [kind, setKind] = useState<PeriodKind>('month')
   const [year, setYear] = useState(years[0])
-  const [data, setData] = useState<SessionPage | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [attempt, setAttempt] = useState(0)
-  const [page, setPage] = useState(0)
+  const [paging, setPaging] = useState({ period: '', page: 0 })
   const [exportError, setExportError] = useState<string | null>(null)
   const { rights } = useRights(installation)
   const admin = rights?.admin ?? false
-  const sessions: ChargingSession[] | null = data?.results ?? null
 
   const period: Period = kind === 'given' ? { kind, year } : { kind }
   const range = periodRange(period, installation.timezone)
-
   // Another period starts at its first page.
-  useEffect(() => setPage(0), [range.start, range.end])
+  const periodKey = `${range.start}/${range.end}`
+  const page = paging.period === periodKey ? paging.page : 0
+  const setPage = (next: (p: number) => number) => setPaging({ period: periodKey, page: next(page) })
+  const query = useQuery({
+    queryKey: sessionKeys.page(installation.id, range, page * PAGE_SIZE, PAGE_SIZE),
+    queryFn: ({ signal }) => listSessions(installation.id, range, { limit: PAGE_SIZE, offset: page * PAGE_SIZE }, signal),
+  })
+  const data = query.data
+  const sessions: ChargingSession[] | null = data?.results ?? null
 
   async function download(format: 'csv' | 'xlsx') {
     setExportError(null)
@@ -66,20 +71,6 @@ export default function SessionsPage({ installation }: { installation: Installat
       if (!(err as { loggedOut?: boolean }).loggedOut) setExportError(errorMessage(err, tc))
     }
   }
-
-  useEffect(() => {
-    const ctrl = new AbortController()
-    setData(null)
-    setError(null)
-    listSessions(installation.id, range, { limit: PAGE_SIZE, offset: page * PAGE_SIZE }, ctrl.signal).then(
-      (r) => setData(r),
-      (err) => {
-        if (!ctrl.signal.aborted && !(err as { loggedOut?: boolean }).loggedOut) setError(errorMessage(err, tc))
-      },
-    )
-    return () => ctrl.abort()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [installation.id, range.start, range.end, attempt, page, tc])
 
   return (
     <div className="mx-auto max-w-5xl space-y-5">
@@ -125,15 +116,8 @@ export default function SessionsPage({ installation }: { installation: Installat
         </Notice>
       ) : null}
       <Card titleId="sessions-list-title" title={t('sessions.listTitle')}>
-        {error ? (
-          <Notice tone="error" role="alert">
-            {error}{' '}
-            <button type="button" className="font-semibold underline" onClick={() => setAttempt((a) => a + 1)}>
-              {tc('retry')}
-            </button>
-          </Notice>
-        ) : sessions === null ? (
-          <Loading label={tc('loading')} />
+        {sessions === null ? (
+          query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
         ) : sessions.length === 0 ? (
           <p className="rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-500">{t('sessions.empty')}</p>
         ) : (
