@@ -27,12 +27,13 @@ export function createRelayMetrics(hub: Hub, pollers: { stats: PollerStats }, ac
   counter('cockpit_relay_replay_misses_total', 'Resumes outside the replay ring (fresh snapshots)', () => hub.stats.replayMisses)
   if (access) {
     // Access checks of joining streams (issue 16 §6): the queue in front of the API and its waits.
-    const a = access.stats
+    const queue = access
+    const a = queue.stats
     gauge('cockpit_relay_access_queue_length', 'Access checks of joining streams waiting for a slot', () => a.waiting)
     gauge('cockpit_relay_access_checks_in_flight', 'Access checks of joining streams upstream now', () => a.running)
     counter('cockpit_relay_access_queue_wait_seconds_total', 'Summed time access checks waited in the queue before going upstream', () => a.waitSecondsTotal)
     counter('cockpit_relay_access_checks_started_total', 'Access checks that went upstream after waiting in the queue', () => a.started)
-    gauge('cockpit_relay_access_queue_wait_p95_seconds', 'p95 of the latest 500 waits in the access queue', () => access.waitP95Seconds())
+    gauge('cockpit_relay_access_queue_wait_p95_seconds', 'p95 of the latest 500 waits in the access queue', () => queue.waitP95Seconds())
     counter('cockpit_relay_access_queue_refused_total', 'Joining streams answered 503 with Retry-After for waiting past the bound', () => a.refused)
     counter('cockpit_relay_access_queue_abandoned_total', 'Queued access checks dropped because their callers had hung up', () => a.abandoned)
     counter('cockpit_relay_access_checks_coalesced_total', 'Joining streams that shared an identical access check in flight', () => a.coalesced)
