@@ -14,9 +14,15 @@
  *      within a stream (lost events), and how they resumed (snapshot / replay);
  *   3. a second window on the survivor alone: polls per installation × topic × interval again.
  *
+ * Subscribers reconnect as the web client does (client/live/connection.ts): 0.5 s doubling to 2 s,
+ * jittered, and a 503 or 429 with Retry-After waited out (× 1–1.5 at random). The relays' access-check
+ * queues (issue 16 §6) are sampled from /live/metrics every second.
+ *
  * Environment: BENCH_SUBSCRIBERS=2000 BENCH_INSTALLATIONS=20 BENCH_WINDOW_S=30 (a multiple of every interval)
  *   BENCH_INTERVALS_MS=metrics=5000,stations=5000,sessions=15000,info=30000,energy_return=30000
  *   SCALE_PROXY=node (use the Node stand-in even with nginx installed)  BENCH_REPORT=<file>
+ *   BENCH_RELAY_DIR=<checkout> (run the relays from another checkout, e.g. `git archive main`, with
+ *   node_modules linked: a before/after comparison with the same API, bench and proxy)
  */
 import fs from 'node:fs'
 import http from 'node:http'
@@ -90,7 +96,9 @@ const relayEnv = {
   METRICS_INTERVAL_MS: String(intervals.metrics), STATIONS_INTERVAL_MS: String(intervals.stations), SESSIONS_INTERVAL_MS: String(intervals.sessions),
   INFO_INTERVAL_MS: String(intervals.info), ENERGY_RETURN_INTERVAL_MS: String(intervals.energy_return),
 }
-const relays: CockpitProcess[] = [await startCockpit(relayEnv), await startCockpit(relayEnv)]
+const relayDir = process.env.BENCH_RELAY_DIR ? path.resolve(process.env.BENCH_RELAY_DIR) : undefined
+if (relayDir) log(`relays run from ${relayDir}`)
+const relays: CockpitProcess[] = [await startCockpit(relayEnv, 90_000, relayDir), await startCockpit(relayEnv, 90_000, relayDir)]
 started.push(...relays.map((r) => ({ stop: () => r.kill('SIGTERM') })))
 children.push(...relays.map((r) => r.child))
 const accessLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-scale-')), 'api.log')
@@ -171,17 +179,28 @@ const subs: Sub[] = Array.from({ length: N }, (_, i) => ({
 /** Answers other than 200 by status (and whether the subscriber had a stream before). */
 const statuses = new Map<string, number>()
 let connectErrors = 0
+/** Refusals that carried a Retry-After (waited out) and the values given (s). */
+const retryAfters: number[] = []
+
+/** The web client's delay after a failed attempt (client/live/connection.ts reconnectDelay). */
+function reconnectDelay(sub: Sub, status: number, retryAfter: string | undefined): number {
+  const ra = Number(retryAfter)
+  if ((status === 503 || status === 429) && Number.isFinite(ra) && ra > 0) {
+    retryAfters.push(ra)
+    return Math.round(Math.min(ra, 120) * 1000 * (1 + Math.random() / 2))
+  }
+  return Math.round(Math.min(2000, 500 * 2 ** Math.min(sub.attempt++, 20)) * (0.5 + Math.random() / 2))
+}
 
 function open(sub: Sub): void {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` }
   if (sub.lastId) headers['last-event-id'] = sub.lastId
   let gone = false
-  const lost = () => {
+  const lost = (status = 0, retryAfter?: string) => {
     if (sub.closed || gone) return
     gone = true
     sub.disconnectedAt ??= Date.now()
-    // Like the web client (client/live/connection.ts backoffDelay): 1 s doubling to 30 s, with jitter.
-    setTimeout(() => open(sub), Math.round(Math.min(30_000, 1000 * 2 ** sub.attempt++) * (0.5 + Math.random() / 2)))
+    setTimeout(() => open(sub), reconnectDelay(sub, status, retryAfter))
   }
   const req = http.get(`${proxyUrl}/live/installations/${sub.installation}`, { headers, agent: false }, (res) => {
     if (res.statusCode !== 200) {
@@ -190,7 +209,9 @@ function open(sub: Sub): void {
       statuses.set(k, (statuses.get(k) ?? 0) + 1)
       if (res.statusCode === 401) void renew()
       res.resume()
-      res.on('end', lost)
+      const status = res.statusCode ?? 0
+      const retryAfter = res.headers['retry-after']
+      res.on('end', () => lost(status, retryAfter))
       return
     }
     sub.connects++
@@ -229,7 +250,7 @@ function open(sub: Sub): void {
       }
     })
     res.on('error', () => {})
-    res.on('close', lost)
+    res.on('close', () => lost())
   })
   req.on('error', () => {
     connectErrors++
@@ -237,6 +258,37 @@ function open(sub: Sub): void {
   })
   sub.req = req
 }
+
+// The relays' access-check queues (issue 16 §6), sampled every second: the longest queue and most
+// checks upstream at once seen, and each relay's last counters (a killed relay keeps its last sample).
+interface QueueSample { length: number; inFlight: number; started: number; waitS: number; waitP95S: number; refused: number; coalesced: number }
+const queueSamples: { maxLength: number; maxInFlight: number; last: QueueSample | null }[] = relays.map(() => ({ maxLength: 0, maxInFlight: 0, last: null }))
+async function sampleQueues(): Promise<void> {
+  await Promise.all(relays.map(async (r, i) => {
+    try {
+      const text = await (await fetch(`${r.url}/live/metrics`, { signal: AbortSignal.timeout(900) })).text()
+      const v = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
+      const s: QueueSample = {
+        length: v('cockpit_relay_access_queue_length'), inFlight: v('cockpit_relay_access_checks_in_flight'), started: v('cockpit_relay_access_checks_started_total'),
+        waitS: v('cockpit_relay_access_queue_wait_seconds_total'), waitP95S: v('cockpit_relay_access_queue_wait_p95_seconds'),
+        refused: v('cockpit_relay_access_queue_refused_total'), coalesced: v('cockpit_relay_access_checks_coalesced_total'),
+      }
+      const q = queueSamples[i]
+      if (Number.isFinite(s.length)) q.maxLength = Math.max(q.maxLength, s.length)
+      if (Number.isFinite(s.inFlight)) q.maxInFlight = Math.max(q.maxInFlight, s.inFlight)
+      q.last = s
+    } catch {
+      // a killed or busy relay: keep its last sample
+    }
+  }))
+}
+const sampler = setInterval(() => void sampleQueues(), 1000)
+/** One line per relay; "no queue" for relays without the access queue (the before run). */
+const fmtQueues = () => queueSamples.map((q, i) => {
+  const l = q.last
+  if (!l || !Number.isFinite(l.length)) return `relay ${i + 1}: no access queue`
+  return `relay ${i + 1}: longest queue ${q.maxLength}, at most ${q.maxInFlight} upstream at once, ${l.started} checks, mean wait ${l.started ? ((l.waitS / l.started) * 1000).toFixed(0) : 0} ms, recent p95 wait ${(l.waitP95S * 1000).toFixed(0)} ms, refused 503 ${l.refused}, coalesced ${l.coalesced}`
+}).join('; ')
 
 const tConnect = Date.now()
 // Paced (BENCH_CONNECT_PER_S, default 50): users arrive over time; the herd comes with the kill.
@@ -249,6 +301,10 @@ for (const end = Date.now() + 300_000; subs.some((s) => s.events === 0) && Date.
 const connectS = (Date.now() - tConnect) / 1000
 const connectChecks = quantiles(pollsIn(tConnect, Date.now()).accessDurations)
 log(`${subs.filter((s) => s.events > 0).length}/${N} subscribers streaming after ${connectS.toFixed(1)} s; load ${load()}`)
+await sampleQueues()
+const connectQueues = fmtQueues()
+log(`access queues while connecting: ${connectQueues}; Retry-After honoured ${retryAfters.length} times`)
+const retryAftersConnect = retryAfters.length
 
 // ---------------------------------------------------------------------------------------------------
 // measuring
@@ -358,6 +414,9 @@ const failoverStatuses = [...statuses].map(([k, v]) => `${k}: ${v}`).join(', ')
 const recoveries = movedSubs.flatMap((s) => s.recoveries).sort((a, b) => a - b)
 const pct = (p: number) => recoveries.length ? recoveries[Math.min(recoveries.length - 1, Math.floor(p * recoveries.length))] : NaN
 const after = await relayStats(survivor)
+await sampleQueues()
+const failoverQueues = fmtQueues()
+log(`access queues after the failover (cumulative): ${failoverQueues}`)
 log(`killed relay ${victim + 1} (${before[victim].subscribers} streams, ${before[victim].installations} installations): ${movedSubs.length} subscribers reconnected; next event after ${pct(0.5)} ms median, ${pct(0.95)} p95, ${recoveries.at(-1)} max; survivor ${JSON.stringify(after)}`)
 
 // Second window, the survivor alone.
@@ -370,6 +429,7 @@ const resumes = movedSubs.flatMap((s) => s.resumes)
 const stillDown = subs.filter((s) => s.disconnectedAt !== null).length
 log(`window 2 (survivor alone): ${fmtTopics(w2)}; ${w2.perSecond.toFixed(1)} polls/s, poll p50 ${w2.latency.p50} ms p95 ${w2.latency.p95} ms`)
 
+clearInterval(sampler)
 const uptimeAfter = execFileSync('uptime').toString().trim()
 const f2 = (x: number) => x.toFixed(2)
 const report = [
@@ -381,6 +441,7 @@ const report = [
   `|---|---|`,
   `| subscribers / installations | ${N} / ${installationIds.length} (all five topics; intervals ${TOPICS.map((t) => `${t} ${intervals[t]} ms`).join(', ')}) |`,
   `| all streaming after | ${connectS.toFixed(1)} s (${subs.filter((s) => s.events > 0).length} of ${N}); the relays' access check per joining stream at the API: p50 ${connectChecks.p50} ms, p95 ${connectChecks.p95} ms; answers other than 200: ${subs.reduce((a, s) => a + s.refused, 0)} (${[...statuses].map(([k, v]) => `${k}: ${v}`).join(', ') || 'no status other than 200'}; connection errors ${connectErrors}) |`,
+  `| relays' access-check queues while connecting | ${connectQueues}; Retry-After given and waited out ${retryAftersConnect} times${relayDir ? ` (relays from ${relayDir})` : ''} |`,
   `| streams per relay before the kill | ${before.map((b) => b.subscribers).join(' / ')} (installations ${before.map((b) => b.installations).join(' / ')}) |`,
   `| upstream polls per installation × topic × interval, both relays (${WINDOW_S} s) | ${fmtTopics(w1)} (mean ${f2(w1.mean)}; most for one pair ${f2(w1.maxPair)}); ${w1.perSecond.toFixed(1)} polls/s in total |`,
   `| poll duration at the proxy, window 1 | p50 ${w1.latency.p50} ms, p95 ${w1.latency.p95} ms |`,
@@ -388,6 +449,7 @@ const report = [
   `| relay killed (SIGKILL) | relay ${victim + 1} with ${before[victim].subscribers} streams |`,
   `| subscribers reconnected through the proxy | ${movedSubs.length}, resumed by ${[...new Set(resumes)].map((k) => `${k} ${resumes.filter((x) => x === k).length}`).join(', ')} |`,
   `| kill → next event on the survivor | median ${pct(0.5)} ms, p95 ${pct(0.95)} ms, max ${recoveries.at(-1)} ms (relay retry hint 3 s; access checks meanwhile p50 ${failoverChecks.p50} ms, p95 ${failoverChecks.p95} ms) |`,
+  `| relays' access-check queues after the failover (cumulative) | ${failoverQueues}; Retry-After waited out ${retryAfters.length} times in all (values ${retryAfters.length ? `${retryAfters.reduce((x, y) => Math.min(x, y))}–${retryAfters.reduce((x, y) => Math.max(x, y))} s` : '–'}) |`,
   `| answers other than 200 so far (all phases) | ${failoverStatuses || 'none'}; connection errors ${connectErrors} |`,
   `| event id gaps within a stream (lost events) | ${gaps} (before the kill ${gapsBefore}) |`,
   `| subscribers without a stream at the end | ${stillDown} |`,

@@ -50,6 +50,14 @@ export const RELAY = {
   upstreamConcurrency: 8,
   /** Upstream request timeout. */
   upstreamTimeoutMs: 10_000,
+  /**
+   * Access checks of joining streams (issue 16 §6): at most this many upstream at once per relay, the
+   * rest queued in arrival order; one queued longer than `accessMaxWaitMs` is answered 503 with a
+   * jittered Retry-After of at most `accessRetryAfterMaxS` seconds, without calling the API.
+   */
+  accessConcurrency: 8,
+  accessMaxWaitMs: 5_000,
+  accessRetryAfterMaxS: 60,
   /** Failures after which a topic counts as down rather than stale. */
   downAfterFailures: 3,
   /** Longest back-off between polls of a failing topic. */

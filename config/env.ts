@@ -101,6 +101,7 @@ const EnvSchema = z.object({
   RELAY_MAX_STREAMS_PER_IP: z.coerce.number().int().min(1).default(RELAY.maxStreamsPerIp),
   RELAY_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).default(RELAY.maxBufferedBytes),
   RELAY_MAX_BLOCKED_MS: z.coerce.number().int().min(100).default(RELAY.maxBlockedMs),
+  RELAY_ACCESS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(RELAY.accessConcurrency),
 })
 
 /** The program's configuration, parsed from the environment by {@link loadConfig}. */
@@ -173,6 +174,10 @@ export interface RelayLimits {
   replayMs: number
   sweepMs: number
   upstreamTimeoutMs: number
+  /** Access checks of joining streams upstream at once (issue 16 §6). */
+  accessConcurrency: number
+  /** Longest wait in the access-check queue before a 503 with Retry-After, ms. */
+  accessMaxWaitMs: number
 }
 
 /** Thrown by loadConfig with one line per bad variable. */
@@ -240,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxStreamsPerIp: e.RELAY_MAX_STREAMS_PER_IP,
       maxBufferedBytes: e.RELAY_MAX_BUFFER_BYTES,
       maxBlockedMs: e.RELAY_MAX_BLOCKED_MS,
+      accessConcurrency: e.RELAY_ACCESS_CONCURRENCY,
     },
   }
 }

@@ -44,11 +44,13 @@ export interface CockpitProcess {
 /**
  * Start `node server/main.ts` on 127.0.0.1 with `env` over a minimal environment (LOG_LEVEL warn) and
  * wait until GET /api/health answers 200 (≤ `timeoutMs`). Throws with the process's output otherwise.
+ * `root`: the checkout to run (default this one; the benchmark runs another branch's relays for a
+ * before/after comparison).
  */
-export async function startCockpit(env: Record<string, string>, timeoutMs = 90_000): Promise<CockpitProcess> {
+export async function startCockpit(env: Record<string, string>, timeoutMs = 90_000, root = ROOT): Promise<CockpitProcess> {
   const port = await freePort()
   const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

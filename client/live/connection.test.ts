@@ -4,7 +4,7 @@ const apiFetch = vi.fn()
 vi.mock('../api/http.ts', () => ({ apiFetch: (...args: unknown[]) => apiFetch(...args) }))
 vi.mock('../session/session.ts', () => ({ onLogout: () => () => {}, onInstallationChange: () => () => {} }))
 
-const { retainStream, closeAllStreams, backoffDelay, HIDDEN_CLOSE_MS, RECONNECT_WITHIN_MS, setStreamCredential } = await import('./connection.ts')
+const { retainStream, closeAllStreams, backoffDelay, reconnectDelay, HIDDEN_CLOSE_MS, RECONNECT_WITHIN_MS, setStreamCredential } = await import('./connection.ts')
 const { live, resetLive } = await import('./store.ts')
 const { ApiError } = await import('../api/errors.ts')
 
@@ -211,6 +211,34 @@ describe('live connection', () => {
     expect(FakeEventSource.all).toHaveLength(0)
     expect(live.installations['4'].connection).toBe('failed')
     expect(live.installations['4'].connectionError).toBe('forbidden')
+  })
+
+  it('waits out a busy relay’s Retry-After on a 503, jittered, instead of the 2 s back-off (issue 16 §6)', async () => {
+    apiFetch.mockRejectedValueOnce(new ApiError('/live/tickets', 503, 'Service Unavailable', { detail: 'busy' }, 8))
+    retainStream(4)
+    await flush()
+    // Not before the 8 s the relay asked for, although the back-off would have tried within 3 s.
+    await vi.advanceTimersByTimeAsync(7_900)
+    expect(apiFetch).toHaveBeenCalledTimes(1)
+    expect(FakeEventSource.all).toHaveLength(0)
+    // Within 8–12 s (jitter of up to half the Retry-After).
+    await vi.advanceTimersByTimeAsync(4_200)
+    expect(apiFetch).toHaveBeenCalledTimes(2)
+    expect(FakeEventSource.all).toHaveLength(1)
+  })
+
+  it('spreads a refused herd over Retry-After × 1–1.5; without Retry-After keeps the back-off below 3 s', () => {
+    const busy = new ApiError('/live/tickets', 503, 'Service Unavailable', null, 10)
+    expect(reconnectDelay(0, busy, () => 0)).toBe(10_000)
+    expect(reconnectDelay(0, busy, () => 1)).toBe(15_000)
+    const delays = new Set(Array.from({ length: 50 }, () => reconnectDelay(0, busy)))
+    expect(delays.size).toBeGreaterThan(10)
+    // A 503 without Retry-After (the API answering again after an outage) and network errors: as before.
+    for (const err of [new ApiError('/live/tickets', 503, 'Service Unavailable', null), new TypeError('network')]) {
+      for (let attempt = 0; attempt < 20; attempt++) expect(reconnectDelay(attempt, err)).toBeLessThan(RECONNECT_WITHIN_MS)
+    }
+    // A silly header does not park the stream for a day.
+    expect(reconnectDelay(0, new ApiError('/live/tickets', 503, '', null, 86_400), () => 0)).toBe(120_000)
   })
 
   it('retries when the ticket request fails otherwise', async () => {

@@ -13,6 +13,8 @@ export const HIDDEN_CLOSE_MS = 30_000
 export const RECONNECT_WITHIN_MS = 3_000
 const BACKOFF_MIN_MS = 500
 const BACKOFF_MAX_MS = 2_000
+/** Longest Retry-After honoured (s): a wrong header must not park a stream for hours. */
+const RETRY_AFTER_MAX_S = 120
 /** A ticket request that hangs (a proxy in front of a restarting server) is given up after this. */
 const TICKET_TIMEOUT_MS = 5_000
 const EVENT_TYPES = ['snapshot', 'patch', 'merge', 'status'] as const
@@ -38,6 +40,19 @@ const streams = new Map<number, Stream>()
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** Math.min(attempt, 20))
   return Math.round(base * (0.5 + random() / 2))
+}
+
+/**
+ * Delay (ms) before asking again after a failed ticket request: a relay that answered 503 or 429 with
+ * Retry-After (RFC 9110 §10.2.3; the relay's access-check queue was full, issue 16 §6) is given that
+ * long, times 1–1.5 at random so a refused herd does not come back together; otherwise
+ * {@link backoffDelay}, which keeps "reconnect within 3 s of the server answering again" (issue 15 §5).
+ */
+export function reconnectDelay(attempt: number, err: unknown, random: () => number = Math.random): number {
+  if (err instanceof ApiError && (err.status === 503 || err.status === 429) && err.retryAfter) {
+    return Math.round(Math.min(err.retryAfter, RETRY_AFTER_MAX_S) * 1000 * (1 + random() / 2))
+  }
+  return backoffDelay(attempt, random)
 }
 
 /** A display link's key (issue 15 §1), used instead of the signed-in session to ask for tickets. */
@@ -81,11 +96,11 @@ function closeSource(stream: Stream): void {
   }
 }
 
-function scheduleReconnect(stream: Stream): void {
+function scheduleReconnect(stream: Stream, err?: unknown): void {
   closeSource(stream)
   if (stream.stopped) return
   setConnection(stream.installationId, 'reconnecting')
-  const delay = backoffDelay(stream.attempt++)
+  const delay = reconnectDelay(stream.attempt++, err)
   stream.retryTimer = setTimeout(() => {
     stream.retryTimer = null
     void connect(stream)
@@ -111,7 +126,7 @@ async function connect(stream: Stream): Promise<void> {
       setConnection(installationId, 'failed', err.status === 404 ? 'notFound' : 'forbidden')
       return
     }
-    scheduleReconnect(stream)
+    scheduleReconnect(stream, err)
     return
   }
   if (generation !== stream.generation || stream.stopped) return

@@ -11,6 +11,7 @@ import { createPollers, type Pollers } from './poller.ts'
 import { createTickets } from './tickets.ts'
 import { createUpstream, UpstreamError, type Upstream } from './upstream.ts'
 import { createRelayMetrics } from './metrics.ts'
+import { AccessQueueAbandoned, AccessQueueTimeout, createAccessQueue } from './access-queue.ts'
 import { detachFromHttp } from './detach.ts'
 import type { RelayLimits } from '../../config/env.ts'
 
@@ -40,6 +41,7 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
   const limits: RelayLimits = {
     fanout: 'shared', maxStreamsPerUser: RELAY.maxStreamsPerUser, maxStreamsPerIp: RELAY.maxStreamsPerIp,
     maxBufferedBytes: RELAY.maxBufferedBytes, maxBlockedMs: RELAY.maxBlockedMs, replayMs: RELAY.replayMs, sweepMs: RELAY.sweepMs, upstreamTimeoutMs: RELAY.upstreamTimeoutMs,
+    accessConcurrency: RELAY.accessConcurrency, accessMaxWaitMs: RELAY.accessMaxWaitMs,
     ...Object.fromEntries(Object.entries(opts.limits ?? {}).filter(([, v]) => v !== undefined)),
   }
   const upstream = createUpstream({ base: opts.upstream, credentials: opts.credentials, timeoutMs: limits.upstreamTimeoutMs })
@@ -132,7 +134,8 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
 export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }: { relay: Relay & { close(): void; limits: RelayLimits }; extraMetrics?: () => Promise<string> }) {
   const { hub, upstream, limits } = relay
   const tickets = createTickets()
-  const metrics = createRelayMetrics(hub, relay.pollers)
+  const accessQueue = createAccessQueue({ concurrency: limits.accessConcurrency, maxWaitMs: limits.accessMaxWaitMs })
+  const metrics = createRelayMetrics(hub, relay.pollers, accessQueue)
   const perUser = new Map<number, number>()
   const perIp = new Map<string, number>()
   const bump = <K>(m: Map<K, number>, k: K, d: number) => {
@@ -144,14 +147,31 @@ export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }:
   app.addHook('preClose', async () => relay.close())
   await app.register(fastifySSE, { heartbeatInterval: 0 })
 
-  const fail = (status: number, key: MessageKey, lang: string | undefined) => ({ status, body: { detail: message(key, pickLang(lang)) } })
+  type Refusal = { status: number; body: unknown; retryAfterS?: number }
+  const fail = (status: number, key: MessageKey, lang: string | undefined, retryAfterS?: number): Refusal => ({ status, body: { detail: message(key, pickLang(lang)) }, retryAfterS })
+  const refuse = (reply: FastifyReply, r: Refusal) => {
+    if (r.retryAfterS !== undefined) reply.header('Retry-After', String(r.retryAfterS))
+    return reply.code(r.status).send(r.body)
+  }
 
-  /** The caller's Access from the API, with their token; API errors are passed on as they are. */
-  async function accessOf(authorization: string | undefined, installationId: number, lang: string | undefined): Promise<Access | { status: number; body: unknown }> {
+  /**
+   * The caller's Access from the API, with their token; API errors are passed on as they are. Checks
+   * go through the access queue (issue 16 §6): bounded, in arrival order, identical ones in flight
+   * shared; one queued too long is a 503 with Retry-After.
+   */
+  async function accessOf(authorization: string | undefined, installationId: number, lang: string | undefined, reply: FastifyReply): Promise<Access | Refusal> {
     if (!authorization?.startsWith('Bearer ')) return fail(401, 'notAuthenticated', lang)
+    // A caller that hangs up while queued (a client's ticket timeout) needs no check any more.
+    const gone = new AbortController()
+    reply.raw.once('close', () => gone.abort())
     try {
-      return await upstream.asUser<Access>(authorization, `/cockpit/installations/${installationId}/access`, lang)
+      const key = `${authorization}\n${installationId}\n${lang ?? ''}`
+      const access = await accessQueue.run(key, () => upstream.asUser<Access>(authorization, `/cockpit/installations/${installationId}/access`, lang), gone.signal)
+      // Callers that shared one check each get their own copy.
+      return structuredClone(access)
     } catch (err) {
+      if (err instanceof AccessQueueTimeout) return fail(503, 'upstreamUnavailable', lang, err.retryAfterS)
+      if (err instanceof AccessQueueAbandoned) return fail(503, 'upstreamUnavailable', lang)
       const status = err instanceof UpstreamError ? err.status : 0
       if (status === 401 || status === 403 || status === 404) return fail(status, status === 401 ? 'tokenInvalid' : status === 403 ? 'forbidden' : 'notFound', lang)
       return fail(503, 'upstreamUnavailable', lang)
@@ -164,8 +184,8 @@ export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }:
   app.post('/live/tickets', async (req, reply) => {
     const parsed = TicketBody.safeParse(req.body ?? {})
     if (!parsed.success) return reply.code(400).send({ installation_id: [message('required', pickLang(req.headers['accept-language']))] })
-    const access = await accessOf(req.headers.authorization, parsed.data.installation_id, req.headers['accept-language'])
-    if ('status' in access) return reply.code(access.status).send(access.body)
+    const access = await accessOf(req.headers.authorization, parsed.data.installation_id, req.headers['accept-language'], reply)
+    if ('status' in access) return refuse(reply, access)
     return reply.code(201).header('Cache-Control', 'no-store').send({ ticket: tickets.issue(access), expires_in: RELAY.ticketTtlSeconds })
   })
 
@@ -182,8 +202,8 @@ export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }:
       access = tickets.redeem(query.data.ticket, installationId)
       if (!access) return reply.code(401).send({ detail: message('ticketInvalid', pickLang(lang)) })
     } else {
-      const a = await accessOf(req.headers.authorization, installationId, lang)
-      if ('status' in a) return reply.code(a.status).send(a.body)
+      const a = await accessOf(req.headers.authorization, installationId, lang, reply)
+      if ('status' in a) return refuse(reply, a)
       access = a
     }
     // Caps per user and per IP: a runaway client or script cannot exhaust the relay.

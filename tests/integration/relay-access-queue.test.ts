@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { message } from '../../server/lib/messages.ts'
+import { sleep, startApp, until } from './helpers.ts'
+
+// Issue 16 §6: a herd of new streams (2,000 arriving, or a killed relay's subscribers moving) must not
+// send one unbounded access call each to the API. A stub API whose access check is slow shows what the
+// relay sends upstream: how many at once, in which order, and for which callers.
+const ACCESS_DELAY_MS = 600
+const CONCURRENCY = 2
+const MAX_WAIT_MS = 1500
+
+let active = 0
+let maxActive = 0
+const calls: { token: string; lang: string }[] = []
+const revoked = new Set<string>()
+const stub = http.createServer((req, res) => {
+  const send = (status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(body))
+  }
+  if (req.url === '/api/authentication/token/') return send(200, { access: 'relay-access', refresh: 'relay-refresh' })
+  if (req.url === '/api/cockpit/installations/1/access') {
+    const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '')
+    calls.push({ token, lang: String(req.headers['accept-language'] ?? '') })
+    active++
+    maxActive = Math.max(maxActive, active)
+    return void setTimeout(() => {
+      active--
+      if (revoked.has(token)) return send(403, { detail: 'forbidden' })
+      send(200, { user_id: Number(/\d+/.exec(token)?.[0] ?? 1), installation_id: 1, role: 'installation_admin', cost: true, overview: true, stations: 'all', rfids: 'all' })
+    }, ACCESS_DELAY_MS)
+  }
+  if (req.url?.startsWith('/api/metrics/')) return send(200, { installation_id: 1, grid: { power_kw: 3 }, charging_stations: { power_kw: 0, stations: {} } })
+  send(404, { detail: 'Not found.' })
+})
+
+let app: FastifyInstance
+let base: string
+
+beforeAll(async () => {
+  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r))
+  const upstreamUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/api`
+  ;({ app, url: base } = await startApp({
+    roles: ['relay'], upstreamUrl, relayUpstream: { email: 'relay@example.com', password: 'x' },
+    intervals: { metrics: 500, stations: 60_000 }, relay: { accessConcurrency: CONCURRENCY, accessMaxWaitMs: MAX_WAIT_MS },
+  }))
+})
+afterAll(async () => {
+  await app?.close()
+  stub.close()
+})
+
+const reset = () => {
+  calls.length = 0
+  maxActive = 0
+}
+
+/** A value of the relay's Prometheus text (NaN when absent). */
+async function metric(name: string): Promise<number> {
+  const text = await (await fetch(`${base}/live/metrics`)).text()
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
+}
+
+/** Open a stream with `headers` (or a ticket in `query`): its status, and whether a snapshot arrived. */
+async function openStream(query: string, headers: Record<string, string> = {}) {
+  const ac = new AbortController()
+  const r = await fetch(`${base}/live/installations/1?topics=metrics${query}`, { headers, signal: ac.signal })
+  if (r.status !== 200) return { status: r.status, snapshot: false, close: () => ac.abort() }
+  const reader = r.body!.getReader()
+  let text = ''
+  const end = Date.now() + 10_000
+  while (!text.includes('event: snapshot') && Date.now() < end) {
+    const { value, done } = await reader.read()
+    if (done) break
+    text += new TextDecoder().decode(value)
+  }
+  return { status: 200, snapshot: text.includes('event: snapshot'), close: () => ac.abort() }
+}
+
+async function askTicket(token: string) {
+  const startedAt = Date.now()
+  const r = await fetch(`${base}/live/tickets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'accept-language': 'en' }, body: JSON.stringify({ installation_id: 1 }) })
+  return { token, status: r.status, retryAfter: r.headers.get('retry-after'), body: (await r.json()) as { ticket?: string; detail?: string }, tookMs: Date.now() - startedAt }
+}
+
+describe('access checks of joining streams (issue 16 §6)', () => {
+  it('runs at most N upstream at once, in arrival order; over-waiting ones get 503 + Retry-After before any upstream call; all stream in the end', async () => {
+    reset()
+    const tokens = Array.from({ length: 10 }, (_, i) => `u${i + 1}`)
+    const answers: Promise<Awaited<ReturnType<typeof askTicket>>>[] = []
+    for (const t of tokens) {
+      answers.push(askTicket(t))
+      // Arrival order is the order sent.
+      await sleep(20)
+    }
+    await sleep(200)
+    expect(await metric('cockpit_relay_access_queue_length')).toBeGreaterThanOrEqual(1)
+    const first = await Promise.all(answers)
+
+    expect(maxActive).toBe(CONCURRENCY)
+    const served = first.filter((a) => a.status === 201)
+    const refused = first.filter((a) => a.status !== 201)
+    // The first pairs start within the bound (0 and 600 ms); from 1,800 ms on, none can have started.
+    expect(served.length).toBeGreaterThanOrEqual(4)
+    expect(served.length).toBeLessThanOrEqual(6)
+    // Served in order: the ones served are the first to arrive, and reached the API in that order.
+    expect(served.map((a) => a.token)).toEqual(tokens.slice(0, served.length))
+    // Calls started in the same instant may reach the API in either order: compare slot by slot.
+    for (let k = CONCURRENCY; k <= served.length; k += CONCURRENCY) expect(calls.slice(0, k).map((c) => c.token).sort()).toEqual(tokens.slice(0, k).sort())
+    expect(calls).toHaveLength(served.length)
+    for (const a of refused) {
+      expect(a.status).toBe(503)
+      expect(a.body.detail).toBe(message('upstreamUnavailable', 'en'))
+      expect(a.retryAfter).toMatch(/^[1-9]\d*$/)
+      // Answered at the bound, not after an upstream call.
+      expect(a.tookMs).toBeGreaterThanOrEqual(MAX_WAIT_MS - 50)
+    }
+    expect(await metric('cockpit_relay_access_queue_refused_total')).toBe(refused.length)
+    expect(await metric('cockpit_relay_access_queue_length')).toBe(0)
+
+    // The refused come back after their Retry-After, as the web client does, and all get a stream.
+    const tickets = new Map(served.map((a) => [a.token, a.body.ticket!]))
+    await Promise.all(refused.map(async (a) => {
+      let answer = a
+      for (let attempt = 0; answer.status !== 201 && attempt < 5; attempt++) {
+        await sleep(Number(answer.retryAfter ?? 1) * 1000)
+        answer = await askTicket(a.token)
+      }
+      expect(answer.status).toBe(201)
+      tickets.set(a.token, answer.body.ticket!)
+    }))
+    const streams = await Promise.all(tokens.map((t) => openStream(`&ticket=${encodeURIComponent(tickets.get(t)!)}`)))
+    expect(streams.map((s) => s.snapshot)).toEqual(tokens.map(() => true))
+    for (const s of streams) s.close()
+    expect(await metric('cockpit_relay_access_checks_started_total')).toBeGreaterThanOrEqual(tokens.length)
+  }, 60_000)
+
+  it('identical checks in flight share one upstream call; the next one asks again (rights changes take effect)', async () => {
+    reset()
+    const same = { authorization: 'Bearer u42', 'accept-language': 'de' }
+    const opened = await Promise.all([
+      ...Array.from({ length: 5 }, () => openStream('', same)),
+      openStream('', { ...same, 'accept-language': 'fr' }),
+      openStream('', { authorization: 'Bearer u43', 'accept-language': 'de' }),
+    ])
+    expect(opened.map((s) => [s.status, s.snapshot])).toEqual(opened.map(() => [200, true]))
+    expect(calls.map((c) => `${c.token} ${c.lang}`).sort()).toEqual(['u42 de', 'u42 fr', 'u43 de'])
+    expect(await metric('cockpit_relay_access_checks_coalesced_total')).toBe(4)
+    for (const s of opened) s.close()
+
+    // No answer is kept beyond its call: a right removed upstream refuses the very next stream.
+    revoked.add('u42')
+    const again = await openStream('', same)
+    expect(again.status).toBe(403)
+    expect(calls.filter((c) => c.token === 'u42' && c.lang === 'de')).toHaveLength(2)
+    await until(async () => (await metric('cockpit_relay_subscribers')) === 0, 5000, 'streams closed')
+  }, 30_000)
+})
