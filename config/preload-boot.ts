@@ -44,6 +44,11 @@ export interface PreloadMap {
   routes: Array<{ pattern: string; chunks: string[]; ns: readonly string[] }>
   initial: readonly string[]
   locales: Record<string, Record<string, string>>
+  /**
+   * Preload at low fetch priority: set in the prerendered login page (config/vite.config.ts
+   * loginShells), which paints from its HTML, so its scripts must not compete with it.
+   */
+  low?: boolean
 }
 
 /**
@@ -59,5 +64,5 @@ export const PRELOAD_BOOT_SCRIPT =
   'var t=d.locales[l],p=location.pathname,f=[];' +
   'd.initial.forEach(function(n){f.push(t[n])});' +
   'd.routes.forEach(function(r){if(new RegExp(r.pattern).test(p)){f=f.concat(r.chunks);r.ns.forEach(function(n){f.push(t[n])})}});' +
-  "f.forEach(function(h){if(!h)return;var k=document.createElement('link');k.rel='modulepreload';k.href=h;document.head.appendChild(k)})" +
+  "f.forEach(function(h){if(!h)return;var k=document.createElement('link');k.rel='modulepreload';if(d.low)k.fetchPriority='low';k.href=h;document.head.appendChild(k)})" +
   '}catch(e){}})()'

@@ -107,11 +107,35 @@ function offlinePage(): Plugin {
 }
 
 /**
+ * The head of the prerendered login page (issue 11: Login's first paint under a phone's network): the
+ * page paints from its HTML, so nothing else may come before that paint.
+ * - The stylesheet is inlined (`<style>`, allowed by its hash in /login's CSP, server/lib/static.ts):
+ *   the paint no longer waits for a second request. It is the whole sheet the link named, so the app
+ *   needs no further CSS on any screen reached from here.
+ * - Scripts and module preloads (the tags here and those the boot script adds, `low` in the preload
+ *   map) are fetched at low priority: they run the form, not the first paint, and must not compete
+ *   with the document for the first round trips.
+ */
+function loginHead(index: string, outDir: string): string {
+  const links = [...index.matchAll(/<link rel="stylesheet"(?: crossorigin)? href="\/(assets\/[^"]+\.css)">/g)]
+  if (links.length !== 1) throw new Error(`login shells: expected one stylesheet link in index.html, found ${links.length}`)
+  const css = readFileSync(`${outDir}/${links[0][1]}`, 'utf8').trim()
+  if (/<\/style/i.test(css)) throw new Error('login shells: the stylesheet cannot be inlined (contains </style)')
+  const mapTag = `<script type="application/json" id="${PRELOAD_MAP_ID}">{`
+  if (!index.includes(mapTag)) throw new Error('login shells: no preload map in index.html')
+  return index
+    .replace(links[0][0], () => `<style>${css}</style>`)
+    .replace(mapTag, `${mapTag}"low":true,`)
+    .replaceAll('<script type="module" ', '<script type="module" fetchpriority="low" ')
+    .replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ')
+}
+
+/**
  * Writes `.prerender/login-<lng>.html` (issue 11: Login's first paint): the built index.html with the
  * logged-out frame (client/features/login/auth-frame.tsx, brand, greeting and intro of the login screen)
  * inside #root, from the texts of client/i18n/locales/<lng>/{common,login}.json. The server sends it for
- * /login (server/lib/static.ts), so the screen paints as soon as the HTML and the stylesheet are in;
- * React replaces it on its first render. Markup only: the CSP allows no inline code and needs none here.
+ * /login (server/lib/static.ts), so the screen paints as soon as the HTML is in (its head: loginHead);
+ * React replaces it on its first render. Markup and style only: no inline code.
  */
 function loginShells(): Plugin {
   let outDir = ''
@@ -139,7 +163,7 @@ function loginShells(): Plugin {
           `<h1 class="text-2xl font-semibold tracking-tight text-slate-900">${escapeHtml(String(login.greeting))}</h1>` +
           `<p class="mt-1 text-sm text-slate-600">${escapeHtml(String(login.intro))}</p>` +
           '</div></main></div>'
-        const html = index.replace('<html lang="en">', `<html lang="${lng}">`).replace('<div id="root"></div>', `<div id="root">${shell}</div>`)
+        const html = loginHead(index, outDir).replace('<html lang="en">', `<html lang="${lng}">`).replace('<div id="root"></div>', `<div id="root">${shell}</div>`)
         writeFileSync(`${outDir}/.prerender/login-${lng}.html`, html)
       }
     },

@@ -31,6 +31,11 @@ export interface Formats {
   dateTime: (value: string | number | Date) => string
   date: (value: string | number | Date) => string
   time: (value: string | number | Date) => string
+  /**
+   * Names in natural order for the UI language ("Station 2" before "Station 10"), for sort(). One
+   * Intl.Collator: `localeCompare` with options builds a new one for every comparison.
+   */
+  compareNames: (a: string, b: string) => number
 }
 
 /**
@@ -47,6 +52,7 @@ export function useFormats(timezone: string = DEFAULT_TIMEZONE): Formats {
     const region = userRegion ?? defaultRegion(language)
     const locale = intlLocale(language, region)
     const number = (value: number, digits = 2) => formatNumber(value, locale, digits)
+    const collator = new Intl.Collator(language, { numeric: true })
     return {
       language,
       region,
@@ -61,6 +67,7 @@ export function useFormats(timezone: string = DEFAULT_TIMEZONE): Formats {
       dateTime: (value) => formatDateTime(value, region, timezone),
       date: (value) => formatDate(value, region, timezone),
       time: (value) => formatTime(value, region, timezone),
+      compareNames: (a, b) => collator.compare(a, b),
     }
   }, [language, timezone, userRegion])
 }

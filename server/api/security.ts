@@ -26,6 +26,22 @@ export const CHART_LOGO_STYLE =
 const sha256 = (text: string) => `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`
 
 /**
+ * `policy` (a Content-Security-Policy header value) with the SHA-256 hashes (CSP Level 3 hash-source)
+ * of `styles`, inline `<style>` texts of one page, added to its `style-src`, so that page alone may
+ * carry them (the prerendered login page's inlined stylesheet, server/lib/static.ts); no
+ * 'unsafe-inline'. A policy without `style-src` is returned as it is (adding one could only widen it).
+ */
+export function withStyleHashes(policy: string, styles: readonly string[]): string {
+  if (styles.length === 0) return policy
+  const hashes = styles.map(sha256).join(' ')
+  const directives = policy.split(';').map((d) => d.trim()).filter(Boolean)
+  const at = directives.findIndex((d) => /^style-src(\s|$)/i.test(d))
+  if (at < 0) return policy
+  directives[at] = `${directives[at]} ${hashes}`
+  return directives.join(';')
+}
+
+/**
  * Answers that carry or judge credentials (tokens, reset and verification links, registration,
  * password change): `Cache-Control: no-store`, so no browser or proxy cache keeps them.
  */

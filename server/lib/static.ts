@@ -5,6 +5,7 @@ import zlib from 'node:zlib'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyCompress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
+import { withStyleHashes } from '../api/security.ts'
 
 /** Responses below this many bytes are sent as they are (issue 11): compressing them saves nothing. */
 export const COMPRESS_THRESHOLD = 1024
@@ -167,21 +168,26 @@ export async function serveClient(
  * app will pick on a first visit (client/i18n initialLanguage, config/preload-boot.ts): English for an
  * `en*` browser, else German; a stored other choice repaints once the app runs. Compressed once here,
  * `no-cache` with an ETag like index.html. Without the files (an older build), index.html as before.
+ * The build inlines the stylesheet into these pages (one request less before the first paint); their
+ * `<style>` texts are allowed by hash in this answer's CSP only (`withStyleHashes`).
  */
 function serveLoginShells(app: FastifyInstance, root: string): void {
-  const shells: Partial<Record<'en' | 'de', { plain: Buffer; etag: string; packed: Record<Encoding, Buffer> }>> = {}
+  const shells: Partial<Record<'en' | 'de', { plain: Buffer; etag: string; packed: Record<Encoding, Buffer>; styles: string[] }>> = {}
   for (const lang of ['en', 'de'] as const) {
     const file = path.join(root, '.prerender', `login-${lang}.html`)
     if (!fs.existsSync(file)) continue
     const plain = fs.readFileSync(file)
     const etag = `"${crypto.createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`
-    shells[lang] = { plain, etag, packed: { br: zlib.brotliCompressSync(plain), gzip: zlib.gzipSync(plain, { level: 9 }) } }
+    const styles = [...plain.toString('utf8').matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1])
+    shells[lang] = { plain, etag, packed: { br: zlib.brotliCompressSync(plain), gzip: zlib.gzipSync(plain, { level: 9 }) }, styles }
   }
   if (!shells.en || !shells.de) return
   const send = (req: FastifyRequest, reply: FastifyReply) => {
     const first = (req.headers['accept-language'] ?? 'en').split(',')[0].trim()
     const shell = /^en/i.test(first) ? shells.en! : shells.de!
     reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').header('ETag', shell.etag).header('Vary', 'Accept-Encoding, Accept-Language')
+    const policy = reply.getHeader('content-security-policy')
+    if (typeof policy === 'string') reply.header('Content-Security-Policy', withStyleHashes(policy, shell.styles))
     if (req.headers['if-none-match'] === shell.etag) return reply.code(304).send()
     const enc = pickEncoding(req.headers['accept-encoding'], ['br', 'gzip'])
     if (enc) return reply.header('Content-Encoding', enc).send(shell.packed[enc])

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { dayjs, datePatterns, formatInZone, zoneOffsetMinutes, formatTime } from './formats.ts'
 import { defaultRegion, formatDate, formatDateTime, formatMoney, formatNumber, formatPercent, formatUnit, intlLocale, localParts, startOfLocalDay } from './formats.ts'
 
 const t = '2026-03-05T13:07:00Z' // 14:07 in Zurich (CET)
@@ -57,5 +58,58 @@ describe('one formatting source (issue 15 §4)', () => {
   })
   it('joins a unit with a no-break space', () => {
     expect(formatUnit(3.25, 'kW', 'de')).toBe('3.25\u00a0kW')
+  })
+})
+
+describe('dates in a time zone without a new formatter per value (issue 11: Power blocked the page formatting them)', () => {
+  afterEach(() => vi.restoreAllMocks())
+  const ZONES = ['Europe/Zurich', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'UTC']
+
+  it('shows the same wall clock as dayjs .tz(), across both DST changes of every zone', () => {
+    const patterns = ['YYYY-MM-DD HH:mm:ss', datePatterns('US').dateTime]
+    // Through 2026 every 7 h 13 min, every 15 minutes over the days of the DST changes of both
+    // hemispheres (US, EU, Australia, New Zealand), and some past instants.
+    const instants = [0, 86_400_000 * 365 * 20 + 1234, Date.parse('2026-03-29T00:59:59.999Z'), Date.parse('2026-10-25T01:00:00Z')]
+    for (let t = Date.parse('2026-01-01T00:00:00Z'); t < Date.parse('2027-01-01T00:00:00Z'); t += 433 * 60_000) instants.push(t)
+    for (const day of ['2026-03-08', '2026-03-29', '2026-04-05', '2026-09-27', '2026-10-04', '2026-10-25', '2026-11-01']) {
+      const from = Date.parse(`${day}T00:00:00Z`) - 86_400_000
+      for (let t = from; t < from + 2 * 86_400_000; t += 15 * 60_000) instants.push(t)
+    }
+    for (const tz of ZONES) {
+      for (const t of instants) {
+        for (const p of patterns) expect(formatInZone(t, p, tz), `${tz} ${new Date(t).toISOString()}`).toBe(dayjs(t).tz(tz).format(p))
+      }
+    }
+  })
+
+  it('knows the offsets: Zurich 60/120 min, Kolkata 330, Lord Howe 630/660, Chatham 765/825', () => {
+    expect(zoneOffsetMinutes(Date.parse('2026-01-15T12:00:00Z'), 'Europe/Zurich')).toBe(60)
+    expect(zoneOffsetMinutes(Date.parse('2026-07-15T12:00:00Z'), 'Europe/Zurich')).toBe(120)
+    expect(zoneOffsetMinutes(Date.parse('2026-07-15T12:00:00Z'), 'Asia/Kolkata')).toBe(330)
+    expect(zoneOffsetMinutes(Date.parse('2026-07-15T12:00:00Z'), 'Australia/Lord_Howe')).toBe(630)
+    expect(zoneOffsetMinutes(Date.parse('2026-01-15T12:00:00Z'), 'Australia/Lord_Howe')).toBe(660)
+    expect(zoneOffsetMinutes(Date.parse('2026-07-15T12:00:00Z'), 'Pacific/Chatham')).toBe(765)
+    expect(zoneOffsetMinutes(Date.parse('2026-01-15T12:00:00Z'), 'Pacific/Chatham')).toBe(825)
+  })
+
+  it('builds at most one Intl formatter per zone, however many values it formats', () => {
+    const toLocale = vi.spyOn(Date.prototype, 'toLocaleString')
+    const Real = Intl.DateTimeFormat
+    let built = 0
+    vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (this: unknown, ...args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+      built++
+      return new Real(...args)
+    } as unknown as typeof Intl.DateTimeFormat)
+    const start = Date.parse('2026-11-23T00:00:00Z')
+    for (let i = 0; i < 500; i++) {
+      formatTime(start + i * 5_000, 'CH', 'Europe/Berlin')
+      formatDateTime(start + i * 5_000, 'US', 'Europe/Berlin')
+    }
+    expect(built).toBeLessThanOrEqual(1)
+    expect(toLocale).not.toHaveBeenCalled()
+  })
+
+  it('keeps an invalid date invalid', () => {
+    expect(formatDateTime('not a date', 'CH', 'Europe/Zurich')).toBe('Invalid Date')
   })
 })

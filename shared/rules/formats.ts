@@ -53,19 +53,69 @@ export function intlLocale(lang: string, region: Region = 'CH'): string {
   return `${language}-${tagRegion && /^[A-Z]{2}$/.test(tagRegion) ? tagRegion : region}`
 }
 
+// One Intl.DateTimeFormat per time zone. dayjs's tz() calls Date#toLocaleString with a timeZone on
+// every use, and the engine builds a new ICU formatter for each such call: on Power (station cards,
+// the chart's axis) that was most of the cost of formatting a date (issue 11).
+const zoneFormats = new Map<string, Intl.DateTimeFormat>()
+function zoneFormat(tz: string): Intl.DateTimeFormat {
+  let format = zoneFormats.get(tz)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+    zoneFormats.set(tz, format)
+  }
+  return format
+}
+
+/**
+ * The UTC offset of time zone `tz` (IANA name) at instant `ms` (epoch ms), in whole minutes east of
+ * UTC (Zurich: 60 in winter, 120 in summer). Reads the zone's wall clock from a cached
+ * Intl.DateTimeFormat. Throws RangeError for an unknown zone or a non-finite instant, as Intl does.
+ */
+export function zoneOffsetMinutes(ms: number, tz: string): number {
+  let year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0
+  for (const part of zoneFormat(tz).formatToParts(ms)) {
+    const n = Number(part.value)
+    if (part.type === 'year') year = n
+    else if (part.type === 'month') month = n
+    else if (part.type === 'day') day = n
+    else if (part.type === 'hour') hour = n % 24
+    else if (part.type === 'minute') minute = n
+    else if (part.type === 'second') second = n
+  }
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second)
+  return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000)
+}
+
+/**
+ * `value` as a dayjs in zone `tz`, like dayjs's `.tz(tz)` (same wall clock, same `format` output) but
+ * through {@link zoneOffsetMinutes}' cached formatter. An invalid date stays invalid ("Invalid Date").
+ */
+function inZone(value: string | number | Date, tz: string): dayjs.Dayjs {
+  const d = dayjs(value)
+  if (!d.isValid()) return d
+  // dayjs reads an offset below 16 in magnitude as hours; only 0 occurs among real zones since 1970.
+  const offset = zoneOffsetMinutes(d.valueOf(), tz)
+  return offset === 0 ? d.utc() : d.utcOffset(offset)
+}
+
 /** Format an instant as display date-time in a time zone (SPEC §9), e.g. CH "22.11.26, 14:05". */
 export function formatDateTime(value: string | number | Date, region: Region, tz: string): string {
-  return dayjs(value).tz(tz).format(datePatterns(region).dateTime)
+  return inZone(value, tz).format(datePatterns(region).dateTime)
 }
 
 /** Format an instant as a display date in a time zone (SPEC §9), e.g. IT "22/11/2026". */
 export function formatDate(value: string | number | Date, region: Region, tz: string): string {
-  return dayjs(value).tz(tz).format(datePatterns(region).date)
+  return inZone(value, tz).format(datePatterns(region).date)
 }
 
 /** Format an instant as a time of day in a time zone, 24 h or 12 h per region. */
 export function formatTime(value: string | number | Date, region: Region, tz: string): string {
-  return dayjs(value).tz(tz).format(datePatterns(region).time)
+  return inZone(value, tz).format(datePatterns(region).time)
+}
+
+/** Format an instant in a time zone with any dayjs pattern ("HH:mm:ss"), through the cached zone formatter. */
+export function formatInZone(value: string | number | Date, pattern: string, tz: string): string {
+  return inZone(value, tz).format(pattern)
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import http from 'node:http'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -38,6 +39,8 @@ function raw(url: string, opts: { method?: string; headers?: Record<string, stri
 }
 
 const INDEX = '<!doctype html><html lang="en"><head><title>Cockpit</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>\n'
+/** The stylesheet the build inlines into the prerendered login page (config/vite.config.ts loginShells). */
+const LOGIN_STYLE = '.bg-white{--tw-bg-opacity:1;background-color:rgb(255 255 255/var(--tw-bg-opacity))}'
 const ASSET = 'export const rows = [' + Array.from({ length: 400 }, (_, i) => `{id:${i},name:"row ${i}"}`).join(',') + ']\n'
 
 const ICO = Buffer.from([0, 0, 1, 0, 1, 0, 32, 32, 0, 0, 1, 0, 32, 0])
@@ -66,7 +69,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(clientDir, 'workbox-0a1b2c3d.js'), SW)
   // The login screen prerendered per language by the build (config/vite.config.ts loginShells).
   fs.mkdirSync(path.join(clientDir, '.prerender'))
-  for (const lng of ['en', 'de']) fs.writeFileSync(path.join(clientDir, '.prerender', `login-${lng}.html`), INDEX.replace('<div id="root"></div>', `<div id="root"><h1>login ${lng}</h1></div>`))
+  for (const lng of ['en', 'de']) fs.writeFileSync(path.join(clientDir, '.prerender', `login-${lng}.html`), INDEX.replace('<div id="root"></div>', `<div id="root"><h1>login ${lng}</h1></div>`).replace('</title>', `</title><style>${LOGIN_STYLE}</style>`))
   precompressDir(clientDir)
   ;({ app, url: base } = await startApp({ roles: ['api', 'relay'], clientDir }))
 })
@@ -128,6 +131,24 @@ describe('the app shell', () => {
     // Other screens keep the plain app shell; the prerendered files are not served as files.
     expect((await raw(`${base}/login/forgot`)).body.toString()).toBe(INDEX)
     expect((await raw(`${base}/.prerender/login-en.html`)).status).toBe(404)
+  })
+
+  it('lets the browser apply the login page\'s inlined stylesheet (CSP style-src names its hash), and only there', async () => {
+    const styleSrc = (r: Raw) =>
+      String(r.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith('style-src '))
+    const hash = `'sha256-${crypto.createHash('sha256').update(LOGIN_STYLE).digest('base64')}'`
+    for (const lang of ['en', 'de-CH']) {
+      const page = await raw(`${base}/login`, { headers: { 'Accept-Language': lang } })
+      expect(page.body.toString()).toContain(`<style>${LOGIN_STYLE}</style>`)
+      expect(styleSrc(page)?.split(' ')).toEqual(expect.arrayContaining(["'self'", hash]))
+      expect(styleSrc(page)).not.toContain('unsafe-inline')
+    }
+    // Every other answer keeps the policy as it was.
+    expect(styleSrc(await raw(`${base}/`))).not.toContain(hash)
+    expect(styleSrc(await raw(`${base}/login/forgot`))).not.toContain(hash)
   })
 
   it('sends the precompressed index.html by Accept-Encoding', async () => {

@@ -256,7 +256,7 @@ const STATUS_COLOR = { ready: 'bg-emerald-600', running: 'bg-sky-600', error: 'b
 function Stations({ inst, f }: { inst: InstallationLive; f: Formats }) {
   const { t } = useTranslation('power')
   const portrait = usePortrait()
-  const stations = Object.values((inst.topics.stations.data ?? {}) as Record<string, Station>).sort((a, b) => a.name.localeCompare(b.name, f.language, { numeric: true }))
+  const stations = Object.values((inst.topics.stations.data ?? {}) as Record<string, Station>).sort((a, b) => f.compareNames(a.name, b.name))
   const n = stations.length
   // Landscape screens show every station at once; a portrait phone scrolls through two columns.
   const cols = portrait ? 2 : n <= 4 ? Math.max(n, 1) : n <= 8 ? 4 : n <= 15 ? 5 : n <= 24 ? 6 : 8

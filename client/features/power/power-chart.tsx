@@ -7,7 +7,7 @@ import { HISTORY_MS, live } from '../../live/store.ts'
 import { POLL_INTERVALS_MS } from '../../../config/defaults.ts'
 import type { MetricsSample } from '../../live/store.ts'
 import { useFormats } from '../../components/use-formats.ts'
-import { datePatterns, dayjs } from '../../../shared/rules/formats.ts'
+import { datePatterns, formatInZone } from '../../../shared/rules/formats.ts'
 
 type SeriesKey = 'grid' | 'pv' | 'battery' | 'building' | 'charging'
 const SERIES: Array<{ key: SeriesKey; color: string; overview: boolean }> = [
@@ -100,7 +100,7 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
       typeof time !== 'number'
         ? ''
         : type === TickMarkType.TimeWithSeconds
-          ? memo(`s${time}`, () => dayjs(time * 1000).tz(f.timezone).format(withSeconds))
+          ? memo(`s${time}`, () => formatInZone(time * 1000, withSeconds, f.timezone))
           : memo(`t${time}`, () => f.time(time * 1000))
     chart.current?.applyOptions({
       localization: { locale: f.language, timeFormatter: timeLabel, priceFormatter: (p: number) => f.number(p) },

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery } from '@tanstack/react-query'
 import { useSnapshot } from 'valtio'
@@ -14,6 +14,7 @@ import { fetchRecentFlow, flowSamples, powerKeys } from './api.ts'
 import { keepSessionAlive } from '../../api/http.ts'
 import { isAdmin } from '../../session/session.ts'
 import { useFormats } from '../../components/use-formats.ts'
+import { useNearViewport } from '../../components/use-near-viewport.ts'
 import type { Formats } from '../../components/use-formats.ts'
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { DataAge, LiveBadge } from '../../components/tile-meta.tsx'
@@ -168,13 +169,35 @@ function PowerContent({ inst, installation, f }: { inst: InstallationLive; insta
       </div>
 
       <Card titleId="chart-title" title={t('chart.title')} aside={<TileAside updatedAt={inst.topics.metrics.updatedAt} status={metricsStatus} />}>
-        <Suspense fallback={<Loading label={t('common:loading')} />}>
-          <PowerChart installationId={installation.id} timezone={installation.timezone} overview={overview} />
-        </Suspense>
+        <LastHourChart installation={installation} overview={overview} />
       </Card>
 
       <Stations inst={inst} installation={installation} f={f} />
     </>
+  )
+}
+
+/**
+ * The "last hour" chart, loaded (its library, then its first drawing) once the tile nears the viewport:
+ * on a phone it is below the fold, and loading it with the page was long main-thread work before the
+ * page could be used (issue 11). The store keeps the hour's samples meanwhile, so it opens filled.
+ */
+function LastHourChart({ installation, overview }: { installation: Installation; overview: boolean }) {
+  const { t } = useTranslation('power')
+  const box = useRef<HTMLDivElement>(null)
+  const near = useNearViewport(box)
+  // The placeholder is as tall as the chart's drawing area, so nothing moves when it comes.
+  const placeholder = <Loading label={t('common:loading')} className="h-56 sm:h-64" />
+  return (
+    <div ref={box}>
+      {near ? (
+        <Suspense fallback={placeholder}>
+          <PowerChart installationId={installation.id} timezone={installation.timezone} overview={overview} />
+        </Suspense>
+      ) : (
+        placeholder
+      )}
+    </div>
   )
 }
 
@@ -190,9 +213,7 @@ function EnergyFigure({ label, value }: { label: string; value: string }) {
 function Stations({ inst, installation, f }: { inst: InstallationLive; installation: Installation; f: Formats }) {
   const { t } = useTranslation('power')
   const slot = inst.topics.stations
-  const stations = Object.values((slot.data ?? {}) as Record<string, Station>).sort((a, b) =>
-    a.name.localeCompare(b.name, f.language, { numeric: true }),
-  )
+  const stations = Object.values((slot.data ?? {}) as Record<string, Station>).sort((a, b) => f.compareNames(a.name, b.name))
   const admin = isAdmin(installation)
   // Sidebar "Car charging stations" links here with #stations: scroll once the list has loaded.
   const loaded = slot.loaded

@@ -199,7 +199,7 @@ function LearningMode({ installation, onRegistered }: { installation: Installati
   const snap = useSnapshot(live)
   const inst = snap.installations[String(installation.id)] as InstallationLive | undefined
   const slot = inst?.topics.stations
-  const stations = Object.values((slot?.data ?? {}) as Record<string, Station>).sort((a, b) => a.name.localeCompare(b.name, f.language, { numeric: true }))
+  const stations = Object.values((slot?.data ?? {}) as Record<string, Station>).sort((a, b) => f.compareNames(a.name, b.name))
   const [problem, setProblem] = useState<{ stationId: number; text: string } | null>(null)
   const [busy, setBusy] = useState<number | null>(null)
 
