@@ -67,20 +67,20 @@ describe('dates in a time zone without a new formatter per value (issue 11: Powe
 
   it('shows the same wall clock as dayjs .tz(), across both DST changes of every zone', () => {
     const patterns = ['YYYY-MM-DD HH:mm:ss', datePatterns('US').dateTime]
-    // Through 2026 every 7 h 13 min, every 15 minutes over the days of the DST changes of both
-    // hemispheres (US, EU, Australia, New Zealand), and some past instants.
+    // Through 2026 every 2 days 1 h, every 30 minutes around the DST changes of both hemispheres (US,
+    // EU, Australia, New Zealand), and some past instants. Kept small: dayjs .tz() is the slow side.
     const instants = [0, 86_400_000 * 365 * 20 + 1234, Date.parse('2026-03-29T00:59:59.999Z'), Date.parse('2026-10-25T01:00:00Z')]
-    for (let t = Date.parse('2026-01-01T00:00:00Z'); t < Date.parse('2027-01-01T00:00:00Z'); t += 433 * 60_000) instants.push(t)
+    for (let t = Date.parse('2026-01-01T00:00:00Z'); t < Date.parse('2027-01-01T00:00:00Z'); t += 49 * 3_600_000) instants.push(t)
     for (const day of ['2026-03-08', '2026-03-29', '2026-04-05', '2026-09-27', '2026-10-04', '2026-10-25', '2026-11-01']) {
-      const from = Date.parse(`${day}T00:00:00Z`) - 86_400_000
-      for (let t = from; t < from + 2 * 86_400_000; t += 15 * 60_000) instants.push(t)
+      const from = Date.parse(`${day}T00:00:00Z`) - 43_200_000
+      for (let t = from; t < from + 86_400_000; t += 30 * 60_000) instants.push(t)
     }
     for (const tz of ZONES) {
       for (const t of instants) {
         for (const p of patterns) expect(formatInZone(t, p, tz), `${tz} ${new Date(t).toISOString()}`).toBe(dayjs(t).tz(tz).format(p))
       }
     }
-  })
+  }, 120_000)
 
   it('knows the offsets: Zurich 60/120 min, Kolkata 330, Lord Howe 630/660, Chatham 765/825', () => {
     expect(zoneOffsetMinutes(Date.parse('2026-01-15T12:00:00Z'), 'Europe/Zurich')).toBe(60)
