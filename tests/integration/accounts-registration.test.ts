@@ -68,6 +68,8 @@ describe('registration', () => {
 
 describe('legal and countries', () => {
   it('records acceptance per user and version', async () => {
+    // The demo accounts accepted the texts at seed time (issue 13 §6): start from a resident who has not.
+    await app.domain!.db.deleteFrom('legal_acceptances').where('user_id', 'in', app.domain!.db.selectFrom('users').select('id').where('email', 'in', ['user@example.com', 'admin@example.com'])).execute()
     const token = await login(app, 'user@example.com')
     const before = await api().get('/api/cockpit/legal').set(auth(token)).set('Accept-Language', 'de').expect(200)
     expect(before.body).toMatchObject([
