@@ -7,7 +7,6 @@ import { useSnapshot } from 'valtio'
 import { session } from '../session/session.ts'
 
 /** The region of a "de-CH" style tag (the user's language and region setting, issue 3), or null. */
-export { regionOfTag }
 
 export interface Formats {
   language: string

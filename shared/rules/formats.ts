@@ -1,13 +1,14 @@
 import dayjs from 'dayjs'
 import utc from 'dayjs/plugin/utc.js'
 import timezone from 'dayjs/plugin/timezone.js'
+import { COUNTRIES } from '../schemas/accounts.ts'
 
 dayjs.extend(utc)
 dayjs.extend(timezone)
 
-/** Regions that drive date formats (SPEC §9 countries). */
-export type Region = 'CH' | 'DE' | 'AT' | 'IT' | 'FR' | 'GB' | 'US'
-const REGIONS: readonly string[] = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US']
+/** Regions that drive date formats: the SPEC §9 countries. */
+export type Region = (typeof COUNTRIES)[number]
+const REGIONS: readonly string[] = COUNTRIES
 
 /**
  * The region of a user's "de-CH" style language and region setting (users.ietf_lang_tag, Settings), or

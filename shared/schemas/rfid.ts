@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { IdNumber, Text } from './common.ts'
+import { COUNTRIES } from './accounts.ts'
 
 /**
  * An RFID tag (SPEC §3, §5): no whitespace anywhere, 1–64 characters. Surrounding blanks are trimmed
@@ -106,7 +107,7 @@ export const RfidOrder = z.object({
   address: Text(200).min(1),
   zip_code: Text(20).min(1),
   city: Text(100).min(1),
-  country: z.enum(['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US']).default('CH'),
+  country: z.enum(COUNTRIES).default('CH'),
   quantity: z.number().int().min(1).max(10).default(1),
   comment: Text(500, { multiline: true }).default(''),
 })
