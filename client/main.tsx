@@ -1,3 +1,4 @@
+import './zod-csp.ts'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import './styles.css'
