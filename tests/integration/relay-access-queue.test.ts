@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { message } from '../../server/lib/messages.ts'
 import { sleep, startApp, until } from './helpers.ts'
+import { adminAccess, metricsBody, ok, startStubUpstream } from './stub-upstream.ts'
 
 // Issue 16 §6: a herd of new streams (2,000 arriving, or a killed relay's subscribers moving) must not
 // send one unbounded access call each to the API. A stub API whose access check is slow shows what the
@@ -16,41 +15,31 @@ let active = 0
 let maxActive = 0
 const calls: { token: string; lang: string }[] = []
 const revoked = new Set<string>()
-const stub = http.createServer((req, res) => {
-  const send = (status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' })
-    res.end(JSON.stringify(body))
-  }
-  if (req.url === '/api/authentication/token/') return send(200, { access: 'relay-access', refresh: 'relay-refresh' })
-  if (req.url === '/api/cockpit/installations/1/access') {
-    const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '')
-    calls.push({ token, lang: String(req.headers['accept-language'] ?? '') })
-    active++
-    maxActive = Math.max(maxActive, active)
-    return void setTimeout(() => {
-      active--
-      if (revoked.has(token)) return send(403, { detail: 'forbidden' })
-      send(200, { user_id: Number(/\d+/.exec(token)?.[0] ?? 1), installation_id: 1, role: 'installation_admin', cost: true, overview: true, stations: 'all', rfids: 'all' })
-    }, ACCESS_DELAY_MS)
-  }
-  if (req.url?.startsWith('/api/metrics/')) return send(200, { installation_id: 1, grid: { power_kw: 3 }, charging_stations: { power_kw: 0, stations: {} } })
-  send(404, { detail: 'Not found.' })
-})
+let stub: Awaited<ReturnType<typeof startStubUpstream>>
 
 let app: FastifyInstance
 let base: string
 
 beforeAll(async () => {
-  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r))
-  const upstreamUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/api`
+  stub = await startStubUpstream({
+    access: async (token, _installationId, req) => {
+      calls.push({ token, lang: String(req.headers['accept-language'] ?? '') })
+      active++
+      maxActive = Math.max(maxActive, active)
+      await sleep(ACCESS_DELAY_MS)
+      active--
+      return revoked.has(token) ? { status: 403, body: { detail: 'forbidden' } } : adminAccess(Number(/\d+/.exec(token)?.[0] ?? 1))
+    },
+    metrics: () => ok(metricsBody(3)),
+  })
   ;({ app, url: base } = await startApp({
-    roles: ['relay'], upstreamUrl, relayUpstream: { email: 'relay@example.com', password: 'x' },
+    roles: ['relay'], upstreamUrl: stub.upstreamUrl, relayUpstream: { email: 'relay@example.com', password: 'x' },
     intervals: { metrics: 500, stations: 60_000 }, relay: { accessConcurrency: CONCURRENCY, accessMaxWaitMs: MAX_WAIT_MS },
   }))
 })
 afterAll(async () => {
   await app?.close()
-  stub.close()
+  await stub?.close()
 })
 
 const reset = () => {

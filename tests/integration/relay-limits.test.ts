@@ -1,44 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import http from 'node:http'
 import net from 'node:net'
-import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { EventSource } from 'eventsource'
 import { startApp, until, sleep } from './helpers.ts'
+import { adminAccess, metricsBody, ok, startStubUpstream } from './stub-upstream.ts'
 
 /**
  * Relay limits (issue 6) against a stub upstream whose stations payload is large and changes on every
  * poll, so that a subscriber that stops reading falls behind quickly.
  */
 let tick = 0
-const stub = http.createServer((req, res) => {
-  const send = (body: unknown) => {
-    res.writeHead(200, { 'content-type': 'application/json' })
-    res.end(JSON.stringify(body))
-  }
-  if (req.url === '/api/authentication/token/') return send({ access: 'a', refresh: 'r', installation_id: 1 })
-  if (req.url?.startsWith('/api/cockpit/installations/1/access')) {
-    const user = Number(/Bearer u(\d+)/.exec(req.headers.authorization ?? '')?.[1] ?? 1)
-    return send({ user_id: user, installation_id: 1, role: 'installation_admin', cost: true, overview: true, stations: 'all', rfids: 'all' })
-  }
-  if (req.url?.startsWith('/api/metrics/')) return send({ installation_id: 1, tick: ++tick, grid: { power_kw: 1 }, charging_stations: { power_kw: 0, stations: {} } })
-  if (req.url?.startsWith('/api/cockpit/installations/1/charging_stations/')) {
-    tick++
-    // ~64 KB per poll, all of it changing: a non-reading client's socket fills within a few polls.
-    return send({ count: 200, next: null, previous: null, results: Array.from({ length: 200 }, (_, i) => ({ id: i + 1, note: `${tick}-${'x'.repeat(300)}` })) })
-  }
-  res.writeHead(404).end('{}')
-})
+let stub: Awaited<ReturnType<typeof startStubUpstream>>
 
 let app: FastifyInstance
 let base: string
 let port: number
 
 beforeAll(async () => {
-  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r))
+  stub = await startStubUpstream({
+    access: (token) => adminAccess(Number(/^u(\d+)/.exec(token)?.[1] ?? 1)),
+    metrics: () => ok(metricsBody(1, { tick: ++tick })),
+    other: (req) => {
+      if (!req.url?.startsWith('/api/cockpit/installations/1/charging_stations/')) return undefined
+      tick++
+      // ~64 KB per poll, all of it changing: a non-reading client's socket fills within a few polls.
+      return ok({ count: 200, next: null, previous: null, results: Array.from({ length: 200 }, (_, i) => ({ id: i + 1, note: `${tick}-${'x'.repeat(300)}` })) })
+    },
+  })
   ;({ app, url: base } = await startApp({
     roles: ['relay'],
-    upstreamUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}/api`,
+    upstreamUrl: stub.upstreamUrl,
     relayUpstream: { email: 'relay@example.com', password: 'x' },
     intervals: { stations: 100, metrics: 100 },
     relay: { maxStreamsPerUser: 3, maxStreamsPerIp: 50, maxBufferedBytes: 256 * 1024, maxBlockedMs: 1500, sweepMs: 200, replayMs: 1000 },
@@ -47,7 +38,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await app?.close()
-  stub.close()
+  await stub?.close()
 })
 
 function watcher(user: number, lastEventId?: string, topics = 'stations') {

@@ -1,45 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { EventSource } from 'eventsource'
-import { login, startApp, until } from './helpers.ts'
+import { login, sleep, startApp, until } from './helpers.ts'
+import { adminAccess, metricsBody, ok, startStubUpstream } from './stub-upstream.ts'
 
 // A stub API: the relay only speaks HTTP to it, so any backend with the same contract works.
 let failing = false
 let delayMs = 0
 let power = 1
-const stub = http.createServer((req, res) => {
-  const send = (status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' })
-    res.end(JSON.stringify(body))
-  }
-  if (req.url === '/api/authentication/token/') return send(200, { access: 'relay-access', refresh: 'relay-refresh', installation_id: 1 })
-  if (req.url?.startsWith('/api/cockpit/installations/1/access')) {
-    return req.headers.authorization === 'Bearer viewer'
-      ? send(200, { user_id: 9, installation_id: 1, role: 'installation_admin', cost: true, overview: true, stations: 'all', rfids: 'all' })
-      : send(401, { detail: 'Token is invalid or expired' })
-  }
-  if (req.url?.startsWith('/api/metrics/')) {
-    if (failing) return send(500, { detail: 'boom' })
-    const body = { installation_id: 1, grid: { power_kw: power }, charging_stations: { power_kw: 0, stations: {} } }
-    if (delayMs) return void setTimeout(() => send(200, body), delayMs)
-    return send(200, body)
-  }
-  send(404, { detail: 'Not found.' })
-})
+let stub: Awaited<ReturnType<typeof startStubUpstream>>
 
 let app: FastifyInstance
 let base: string
 
 beforeAll(async () => {
-  await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r))
-  const upstreamUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/api`
-  ;({ app, url: base } = await startApp({ roles: ['relay'], upstreamUrl, relayUpstream: { email: 'relay@example.com', password: 'x' }, intervals: { metrics: 200 }, relay: { upstreamTimeoutMs: 400 } }))
+  stub = await startStubUpstream({
+    access: (token) => (token === 'viewer' ? adminAccess(9) : { status: 401, body: { detail: 'Token is invalid or expired' } }),
+    metrics: async () => {
+      if (failing) return { status: 500, body: { detail: 'boom' } }
+      // The body as it is when the poll arrives, sent after the delay.
+      const body = metricsBody(power)
+      if (delayMs) await sleep(delayMs)
+      return ok(body)
+    },
+  })
+  ;({ app, url: base } = await startApp({ roles: ['relay'], upstreamUrl: stub.upstreamUrl, relayUpstream: { email: 'relay@example.com', password: 'x' }, intervals: { metrics: 200 }, relay: { upstreamTimeoutMs: 400 } }))
 })
 afterAll(async () => {
   await app?.close()
-  stub.close()
+  await stub?.close()
 })
 
 describe('relay on its own in front of an upstream', () => {
