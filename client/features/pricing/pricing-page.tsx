@@ -8,7 +8,7 @@ import { Card, Loading, Notice, ScrollArea, useDocumentTitle } from '../../compo
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { localDate } from '../../../shared/rules/granularity.ts'
-import { fetchPricing, fetchTariffVersions, pricingKeys, type Pricing } from './api.ts'
+import { fetchPricing, fetchTariffVersions, pricingKeys, tariffSaved, type Pricing } from './api.ts'
 import { daySpans, hhmm, type Span } from './schedule.ts'
 import { TariffForm } from './tariff-form.tsx'
 import { OperatorCard } from './operator-card.tsx'
@@ -66,7 +66,7 @@ export default function PricingPage({ installation }: { installation: Installati
           installationId={installation.id}
           from={upcoming ?? pricing}
           tomorrow={tomorrow}
-          onSaved={(p) => { setSaved(p); setEditing(false); void queryClient.invalidateQueries({ queryKey: pricingKeys.all(installation.id) }) }}
+          onSaved={(p) => { setSaved(p); setEditing(false); void tariffSaved(queryClient, installation.id) }}
           onCancel={() => setEditing(false)}
         />
       ) : null}

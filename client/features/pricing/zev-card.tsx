@@ -8,7 +8,7 @@ import { intoFieldErrors, useAction } from '../../components/use-action.ts'
 import { parseLocaleNumber } from '../../components/parse-number.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { QueryProblem } from '../../components/query-problem.tsx'
-import { pricingKeys } from './api.ts'
+import { pricingKeys, zevSaved } from './api.ts'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-base sm:text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
 
@@ -55,7 +55,7 @@ function ZevForm({ installationId, stored, loaded, problem }: { installationId: 
     const pct = model === 'flat_rate' ? parseLocaleNumber(percent, f.locale) : savedPercent
     await run(async () => {
       const saved = await saveZevSettings(installationId, { model, flat_percent: Number.isNaN(pct) ? -1 : pct })
-      queryClient.setQueryData(pricingKeys.zev(installationId), saved)
+      void zevSaved(queryClient, installationId, saved)
       setModel(saved.model)
       setPercent(String(saved.flat_percent))
       setSavedPercent(saved.flat_percent)

@@ -1,4 +1,6 @@
+import type { QueryClient } from '@tanstack/react-query'
 import { apiFetch } from '../../api/http.ts'
+import { figuresChanged } from '../../api/figures.ts'
 import { RATE_PRICES, type Rate, type RateKind, type TimeSpan } from '../../../shared/schemas/rates.ts'
 
 export type { Rate, RateKind, TimeSpan }
@@ -15,6 +17,14 @@ export type RateInput = Omit<Rate, 'id' | 'kind' | 'editable' | 'installation'>
 export const rateKeys = {
   all: (installationId: number) => ['installations', installationId, 'rates'] as const,
   list: (installationId: number, kind: RateKind) => ['installations', installationId, 'rates', kind] as const,
+}
+
+/**
+ * After a rate of `kind` was created, changed or deleted: its list, and every chart, total and Overview
+ * figure of the installation, since costs are priced at the rate in force when read (client/api/figures.ts).
+ */
+export async function ratesChanged(queryClient: QueryClient, installationId: number, kind: RateKind): Promise<void> {
+  await Promise.all([queryClient.invalidateQueries({ queryKey: rateKeys.list(installationId, kind) }), figuresChanged(queryClient, installationId)])
 }
 
 const base = (installationId: number, kind: RateKind) => `/api/cockpit/installations/${installationId}/rates/${kind}/`

@@ -6,7 +6,7 @@ import { localDate } from '../../../shared/rules/granularity.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { Badge, cx, Loading, Notice, useDocumentTitle, Outcome } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
-import { deleteRate, listRates, RATE_FIELDS, rateKeys, type Rate, type RateKind } from './api.ts'
+import { deleteRate, listRates, RATE_FIELDS, rateKeys, ratesChanged, type Rate, type RateKind } from './api.ts'
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { RateForm } from './rate-form.tsx'
 import { useRights } from '../../app/use-rights.ts'
@@ -35,8 +35,8 @@ export default function RatesPage({ installation }: { installation: Installation
   const today = localDate(new Date(), installation.timezone)
   const manage = useRights(installation).rights?.manageRates ?? false
 
-  // A save or delete changes only the list of its own kind.
-  const changed = () => queryClient.invalidateQueries({ queryKey: rateKeys.list(installation.id, kind) })
+  // A save or delete changes the list of its own kind and the costs in the charts.
+  const changed = () => ratesChanged(queryClient, installation.id, kind)
 
   async function remove(id: number) {
     setProblem(null)
