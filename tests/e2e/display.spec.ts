@@ -50,6 +50,13 @@ async function openDisplay(browser: Browser, url: string, width: number, height:
   return { context, page }
 }
 
+/**
+ * Figures wider than their tile's content box, as "text: overflow px" (issue 15 hand check: "2.39 kW"
+ * touched the tile's edge on a phone and ran over the padding at 1080p and 4K).
+ */
+const overflowingFigures = (page: Page) =>
+  page.locator('[data-figure]').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => `${e.textContent}: ${e.scrollWidth - e.clientWidth} px`))
+
 /** The view is live: figures shown, data fresh (updated seconds ago), no login page, no error. */
 async function expectLive(page: Page) {
   await expect(page).toHaveURL(/\/display#cdk_/)
@@ -70,6 +77,7 @@ for (const [width, height] of [[1920, 1080], [3840, 2160]] as const) {
       const sizes = await display.locator('[data-figure]').evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)))
       expect(sizes.length).toBeGreaterThanOrEqual(4)
       for (const px of sizes) expect(px).toBeGreaterThanOrEqual(0.04 * height)
+      expect(await overflowingFigures(display)).toEqual([])
       // Every station on screen, nothing below the fold; the page itself does not scroll.
       const stations = display.getByRole('region', { name: 'Charging stations' }).getByRole('listitem')
       await expect(stations).toHaveCount(7)
@@ -106,6 +114,7 @@ test('a display link on a phone (360×740) still shows figures and stations; rev
   const { context, page: display } = await openDisplay(browser, url, 360, 740)
   try {
     await expectLive(display)
+    expect(await overflowingFigures(display)).toEqual([])
     mkdirSync(SHOTS, { recursive: true })
     await display.screenshot({ path: `${SHOTS}/display-360x740.png` })
 

@@ -20,6 +20,19 @@ import { tileStatus } from './live-status.ts'
 
 const PowerChart = lazy(() => import('./power-chart.tsx'))
 
+/** Width of one character of a figure, in em (bold tabular digits and "kW" measure ~0.65 em in DejaVu Sans). */
+const FIGURE_CHAR_EM = 0.66
+
+/**
+ * The font size of a figure in a tile that is a size container (`container-type: inline-size`): `max`
+ * (the screen-unit size), but never wider than the tile's content box for `text` (issue 15: "2.39 kW"
+ * reached the tile's edge on a 360 px phone and overran its padding at 1080p and 4K), and never under
+ * 20 px (or `max`, when that is smaller).
+ */
+export function fitFigure(text: string, max: string): string {
+  return `clamp(min(20px, ${max}), ${(100 / (FIGURE_CHAR_EM * Math.max(text.length, 1))).toFixed(2)}cqi, ${max})`
+}
+
 const PORTRAIT = '(orientation: portrait)'
 const subscribePortrait = (fn: () => void) => {
   const m = window.matchMedia(PORTRAIT)
@@ -215,7 +228,11 @@ function Freshness({ inst }: { inst: InstallationLive }) {
   )
 }
 
-/** The main figures: one tile per power-flow node and today's energy; values at 5 units (5 % of the height of a 16:9 screen). */
+/**
+ * The main figures: one tile per power-flow node and today's energy; values at 5 units (5 % of the
+ * height of a 16:9 screen) where the tile is wide enough (fitFigure). Today's energy takes 1.75 node
+ * widths, so that a node tile holds "12.34 kW" at ≥ 4 % of the height at 1080p and 4K (issue 15 §1).
+ */
 function Figures({ metrics, energyReturnKwh, f, dim }: { metrics: Metrics; energyReturnKwh: number | null; f: Formats; dim: boolean }) {
   const { t } = useTranslation('power')
   const portrait = usePortrait()
@@ -226,11 +243,11 @@ function Figures({ metrics, energyReturnKwh, f, dim }: { metrics: Metrics; energ
     energyReturnKwh !== null ? { label: t('energy.returned'), value: f.kwh(energyReturnKwh) } : null,
   ].filter((e) => e !== null)
   return (
-    <section aria-label={t('flow.title')} className={`grid shrink-0 gap-[calc(var(--u)*1.4)] ${dim ? 'opacity-60' : ''}`} style={{ gridTemplateColumns: portrait ? 'repeat(2, minmax(0, 1fr))' : `repeat(${nodes.length}, minmax(0, 1fr))${energy.length ? ' minmax(0, 2fr)' : ''}` }}>
+    <section aria-label={t('flow.title')} className={`grid shrink-0 gap-[calc(var(--u)*1.4)] ${dim ? 'opacity-60' : ''}`} style={{ gridTemplateColumns: portrait ? 'repeat(2, minmax(0, 1fr))' : `repeat(${nodes.length}, minmax(0, 1fr))${energy.length ? ' minmax(0, 1.75fr)' : ''}` }}>
       {nodes.map((n) => (
-        <div key={n.key} className="rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1.2)]">
+        <div key={n.key} className="rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1.2)] [container-type:inline-size]">
           <p className="truncate text-[length:calc(var(--u)*2.4)] font-medium text-slate-300">{n.label}</p>
-          <p className="whitespace-nowrap text-[length:calc(var(--u)*5)] font-semibold leading-none tabular-nums" data-figure>
+          <p className="whitespace-nowrap font-semibold leading-none tabular-nums" style={{ fontSize: fitFigure(f.kw(n.kw), 'calc(var(--u) * 5)') }} data-figure>
             {f.kw(n.kw)}
           </p>
           <p className="truncate text-[length:calc(var(--u)*2.2)] text-slate-400">{[n.detail, n.extra].filter(Boolean).join(' · ') || '\u00a0'}</p>
@@ -270,12 +287,12 @@ function Stations({ inst, f }: { inst: InstallationLive; f: Formats }) {
         {stations.map((s) => {
           const d = displayStatus(s.status)
           return (
-            <li key={s.id} className="flex flex-col justify-center rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1)]" style={{ fontSize: `calc(var(--u) * ${scale * 2.6})` }}>
+            <li key={s.id} className="flex flex-col justify-center rounded-[calc(var(--u)*1.6)] bg-slate-800 px-[calc(var(--u)*1.6)] py-[calc(var(--u)*1)] [container-type:inline-size]" style={{ fontSize: `calc(var(--u) * ${scale * 2.6})` }}>
               <div className="flex items-center justify-between gap-[calc(var(--u)*1)]">
                 <h3 className="truncate font-semibold">{s.name}</h3>
                 {d ? <span className={`shrink-0 rounded-full px-[calc(var(--u)*1)] text-[0.85em] font-semibold ${STATUS_COLOR[d]}`}>{t(`status.${d}`)}</span> : null}
               </div>
-              <p className="whitespace-nowrap text-[1.9em] font-semibold leading-tight tabular-nums">{f.kw(s.power_kw)}</p>
+              <p className="whitespace-nowrap font-semibold leading-tight tabular-nums" style={{ fontSize: fitFigure(f.kw(s.power_kw), '1.9em') }} data-figure>{f.kw(s.power_kw)}</p>
               <p className="truncate text-[0.85em] text-slate-300">
                 {t(`mode.${s.charging_mode}`)} · {f.kwh(s.energy_kwh)}
               </p>

@@ -62,7 +62,9 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
       // Display mode (fill): axis labels scale with the screen, readable from across a room.
       layout: { background: { color: 'transparent' }, textColor: '#475569', fontSize: fill ? Math.max(11, Math.round(window.innerHeight * 0.018)) : 11 },
       grid: { vertLines: { color: '#f1f5f9' }, horzLines: { color: '#f1f5f9' } },
-      rightPriceScale: { borderVisible: false },
+      // Only whole axis labels: at 4K the lowest one ("-1.00", 39 px type) was cut in half by the
+      // chart's bottom edge (issue 15 hand check).
+      rightPriceScale: { borderVisible: false, entireTextOnly: true },
       timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, minBarSpacing: 0.05 },
       crosshair: { horzLine: { labelVisible: true }, vertLine: { labelVisible: true } },
       handleScroll: false,
