@@ -37,6 +37,35 @@ async function smallTargets(page: Page): Promise<{ small: string[]; smallText: s
 /** How far the page is wider than the screen (0 when nothing needs sideways scrolling). */
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
 
+/**
+ * Visible boxes on the page that scroll sideways (a wide table in its scroll area), as "name: hidden
+ * px". A page can have no overflow of its own while a table inside hides its amounts off-screen.
+ */
+const sidewaysScrollers = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('main *')]
+      .filter((el) => el.checkVisibility() && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${document.getElementById(el.getAttribute('aria-labelledby') ?? '')?.textContent ?? el.className}: ${el.scrollWidth - el.clientWidth} px`),
+  )
+
+/** Amounts ("CHF 5.69") on the page that are off-screen sideways or wrapped onto two lines. */
+const hiddenOrWrappedAmounts = (page: Page) =>
+  page.evaluate(() => {
+    const bad: string[] = []
+    const walker = document.createTreeWalker(document.querySelector('main')!, NodeFilter.SHOW_TEXT)
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = n.textContent ?? ''
+      if (!/^CHF\u00a0-?\d/.test(text.trim())) continue
+      const range = document.createRange()
+      range.selectNodeContents(n)
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0)
+      if (rects.length === 0) continue // inside a part hidden at this size
+      if (rects.length > 1) bad.push(`${text}: wraps`)
+      if (rects.some((r) => r.right > innerWidth || r.left < 0)) bad.push(`${text}: off-screen`)
+    }
+    return bad
+  })
+
 test('on a phone, controls are at least 44×44 px and form text 16 px on the main screens', async ({ page }) => {
   test.setTimeout(240_000)
   await page.goto('/login')
@@ -82,10 +111,30 @@ test('on a phone, the charging mode is on the station’s first view and amounts
 
   await page.goto('/facility/1/sessions')
   await settle(page)
-  const amounts = await page.getByRole('cell').filter({ hasText: /CHF/ }).allTextContents()
+  const amounts = await page.getByRole('cell').getByText(/CHF/).filter({ visible: true }).allTextContents()
   expect(amounts.length).toBeGreaterThan(0)
   // A no-break space between code and digits: "CHF / 5.69" cannot happen.
   for (const a of amounts) expect(a).toMatch(/^CHF\u00a0-?\d/)
+})
+
+test('on a phone, tables with money or energy keep them on screen: sessions, tariff versions, ZEV report', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  const found: Record<string, string[]> = {}
+  for (const route of ['/facility/1/sessions', '/facility/1/pricing', '/facility/1/charts?kind=zev']) {
+    await page.goto(route)
+    await settle(page)
+    // The report comes with the chart's data: wait for its figures, not only the page.
+    if (route.includes('zev')) await expect(page.getByText('Total', { exact: true }).filter({ visible: true }).first()).toBeVisible()
+    const bad = [...(await sidewaysScrollers(page)), ...(await hiddenOrWrappedAmounts(page))]
+    if (bad.length) found[route] = bad
+  }
+  expect(found).toEqual({})
+  // The session list still shows energy and price of every row, side by side with its date.
+  await page.goto('/facility/1/sessions')
+  await settle(page)
+  const first = page.getByRole('row').nth(1)
+  await expect(first.getByRole('cell').filter({ hasText: /kWh/, visible: true })).toBeInViewport({ ratio: 1 })
+  await expect(first.getByText(/^CHF\u00a0/).filter({ visible: true })).toBeInViewport({ ratio: 1 })
 })
 
 test('the phone drawer keeps focus inside while open and closes on Escape', async ({ page }) => {

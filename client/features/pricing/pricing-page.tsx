@@ -49,6 +49,15 @@ export default function PricingPage({ installation }: { installation: Installati
   const perKwh = (v: number) => f.unit(v, 'CHF/kWh', 4)
   const spans = (list: Span[]) => (list.length ? list.map(([s, e]) => `${hhmm(s)}–${hhmm(e)}`).join(', ') : t('none'))
   const day = (d: string) => f.date(`${d}T12:00:00Z`)
+  // A phone has the unit in the column heading, so that both prices fit beside the name (issue 15 §2).
+  const price = (v: number) => (
+    <>
+      <span className="sm:hidden">{f.number(v, 4)}</span>
+      <span className="hidden sm:inline">{perKwh(v)}</span>
+    </>
+  )
+  const validity = (v: Pricing) => `${day(v.valid_from)} – ${v.valid_to ? day(v.valid_to) : t('open')}`
+  const state = (v: Pricing) => t(v.editable ? 'state.upcoming' : v.id === pricing?.id ? 'state.inForce' : 'state.ended')
 
   return (
     <div className="mx-auto max-w-4xl space-y-4">
@@ -152,20 +161,30 @@ export default function PricingPage({ installation }: { installation: Installati
               <thead>
                 <tr>
                   <th scope="col" className="py-1 pr-3 font-medium">{t('versionName')}</th>
-                  <th scope="col" className="py-1 pr-3 font-medium">{t('validity')}</th>
-                  <th scope="col" className="py-1 pr-3 font-medium">{t('tariff.high')}</th>
-                  <th scope="col" className="py-1 pr-3 font-medium">{t('tariff.low')}</th>
-                  <th scope="col" className="py-1 font-medium">{t('versionState')}</th>
+                  <th scope="col" className="hidden py-1 pr-3 font-medium sm:table-cell">{t('validity')}</th>
+                  <th scope="col" className="py-1 pr-3 text-right font-medium sm:text-left">
+                    {t('tariff.high')}
+                    <span className="block text-xs font-normal sm:hidden">CHF/kWh</span>
+                  </th>
+                  <th scope="col" className="py-1 text-right font-medium sm:pr-3 sm:text-left">
+                    {t('tariff.low')}
+                    <span className="block text-xs font-normal sm:hidden">CHF/kWh</span>
+                  </th>
+                  <th scope="col" className="hidden py-1 font-medium sm:table-cell">{t('versionState')}</th>
                 </tr>
               </thead>
               <tbody>
                 {versions.map((v) => (
                   <tr key={v.id} className="border-t border-slate-100">
-                    <th scope="row" className="py-1.5 pr-3 font-normal">{v.name}</th>
-                    <td className="whitespace-nowrap py-1.5 pr-3 tabular-nums">{day(v.valid_from)} – {v.valid_to ? day(v.valid_to) : t('open')}</td>
-                    <td className="whitespace-nowrap py-1.5 pr-3 tabular-nums">{perKwh(v.high_tariff)}</td>
-                    <td className="whitespace-nowrap py-1.5 pr-3 tabular-nums">{perKwh(v.low_tariff)}</td>
-                    <td className="py-1.5">{t(v.editable ? 'state.upcoming' : v.id === pricing?.id ? 'state.inForce' : 'state.ended')}</td>
+                    <th scope="row" className="py-1.5 pr-3 font-normal">
+                      {v.name}
+                      {/* A phone shows validity and state here, so that both prices stay on screen (issue 15 §2). */}
+                      <span className="block text-xs text-slate-500 sm:hidden">{validity(v)} · {state(v)}</span>
+                    </th>
+                    <td className="hidden whitespace-nowrap py-1.5 pr-3 tabular-nums sm:table-cell">{validity(v)}</td>
+                    <td className="whitespace-nowrap py-1.5 pr-3 text-right tabular-nums sm:text-left">{price(v.high_tariff)}</td>
+                    <td className="whitespace-nowrap py-1.5 text-right tabular-nums sm:pr-3 sm:text-left">{price(v.low_tariff)}</td>
+                    <td className="hidden py-1.5 sm:table-cell">{state(v)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -32,7 +32,8 @@ export function SessionStatus({ status }: { status: ChargingSession['status'] })
 /**
  * Charging sessions (SPEC §2): period filter (current month, quarter, year, a given year) in the
  * installation's time zone; columns end date, price, status, energy, and who charged for admins; each row
- * opens its details. Running sessions come first, marked running; the list pages by PAGE_SIZE with the
+ * opens its details. On a phone (below `sm`) who and the status move under the date and the price under the
+ * energy, so both amounts are on screen without sideways scrolling and never wrap (issue 15 §2). Running sessions come first, marked running; the list pages by PAGE_SIZE with the
  * period's totals (kWh, CHF) and exports the period as CSV or XLSX (issue 13 §4).
  */
 export default function SessionsPage({ installation }: { installation: Installation }) {
@@ -49,6 +50,7 @@ export default function SessionsPage({ installation }: { installation: Installat
   const [exportError, setExportError] = useState<string | null>(null)
   const { rights } = useRights(installation)
   const admin = rights?.admin ?? false
+  const who = (s: ChargingSession) => s.user_name ?? (s.rfid_tag ? s.rfid_tag : '—')
 
   const period: Period = kind === 'given' ? { kind, year } : { kind }
   const range = periodRange(period, installation.timezone)
@@ -127,10 +129,13 @@ export default function SessionsPage({ installation }: { installation: Installat
                 <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
                   <tr>
                     <th scope="col" className="px-4 py-2 sm:px-2">{t('sessions.endDate')}</th>
-                    {admin ? <th scope="col" className="px-2 py-2">{t('sessions.user')}</th> : null}
-                    <th scope="col" className="px-2 py-2 text-right">{t('sessions.energyColumn')}</th>
-                    <th scope="col" className="px-2 py-2 text-right">{t('sessions.price')}</th>
-                    <th scope="col" className="px-4 py-2 sm:px-2">{t('sessions.statusLabel')}</th>
+                    {admin ? <th scope="col" className="hidden px-2 py-2 sm:table-cell">{t('sessions.user')}</th> : null}
+                    <th scope="col" className="py-2 pl-2 pr-4 text-right sm:pr-2">
+                      {t('sessions.energyColumn')}
+                      <span className="block sm:hidden">{t('sessions.price')}</span>
+                    </th>
+                    <th scope="col" className="hidden px-2 py-2 text-right sm:table-cell">{t('sessions.price')}</th>
+                    <th scope="col" className="hidden px-2 py-2 sm:table-cell">{t('sessions.statusLabel')}</th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
@@ -144,11 +149,19 @@ export default function SessionsPage({ installation }: { installation: Installat
                           {s.station_name}
                           {s.end ? '' : ` · ${t('sessions.startedAt', { date: f.dateTime(s.start) })}`}
                         </span>
+                        {/* A phone shows who and the status here and the price under the energy, so that both stay on screen (issue 15 §2). */}
+                        {admin ? <span className="block break-all text-xs text-slate-700 sm:hidden">{who(s)}</span> : null}
+                        <span className="mt-1 block sm:hidden">
+                          <SessionStatus status={s.status} />
+                        </span>
                       </td>
-                      {admin ? <td className="px-2 py-2">{s.user_name ?? (s.rfid_tag ? s.rfid_tag : '—')}</td> : null}
-                      <td className="px-2 py-2 text-right tabular-nums">{f.kwh(s.energy_kwh)}</td>
-                      <td className="px-2 py-2 text-right tabular-nums">{s.price === null ? '—' : chf(s.price)}</td>
-                      <td className="px-4 py-2 sm:px-2">
+                      {admin ? <td className="hidden px-2 py-2 sm:table-cell">{who(s)}</td> : null}
+                      <td className="whitespace-nowrap py-2 pl-2 pr-4 text-right tabular-nums sm:pr-2">
+                        {f.kwh(s.energy_kwh)}
+                        <span className="block font-medium text-slate-900 sm:hidden">{s.price === null ? '—' : chf(s.price)}</span>
+                      </td>
+                      <td className="hidden whitespace-nowrap px-2 py-2 text-right tabular-nums sm:table-cell">{s.price === null ? '—' : chf(s.price)}</td>
+                      <td className="hidden px-2 py-2 sm:table-cell">
                         <SessionStatus status={s.status} />
                       </td>
                     </tr>
@@ -158,10 +171,13 @@ export default function SessionsPage({ installation }: { installation: Installat
                   <tfoot className="border-t-2 border-slate-200 font-semibold text-slate-900">
                     <tr>
                       <th scope="row" className="px-4 py-2 text-left sm:px-2">{t('sessions.totals')}</th>
-                      {admin ? <td /> : null}
-                      <td className="px-2 py-2 text-right tabular-nums">{f.kwh(data.totals.energy_kwh)}</td>
-                      <td className="px-2 py-2 text-right tabular-nums">{data.totals.price === null ? '—' : chf(data.totals.price)}</td>
-                      <td />
+                      {admin ? <td className="hidden sm:table-cell" /> : null}
+                      <td className="whitespace-nowrap py-2 pl-2 pr-4 text-right tabular-nums sm:pr-2">
+                        {f.kwh(data.totals.energy_kwh)}
+                        <span className="block sm:hidden">{data.totals.price === null ? '—' : chf(data.totals.price)}</span>
+                      </td>
+                      <td className="hidden whitespace-nowrap px-2 py-2 text-right tabular-nums sm:table-cell">{data.totals.price === null ? '—' : chf(data.totals.price)}</td>
+                      <td className="hidden sm:table-cell" />
                     </tr>
                   </tfoot>
                 ) : null}
