@@ -4,7 +4,9 @@
  * where none was written). Prints every JS chunk and, per budgeted route, what it loads initially: the
  * entry chunk and its static imports plus the route's lazy chunk and its static imports (from Vite's
  * .vite/manifest.json), their CSS, and the route's English translation chunks. Exits 1 when a route's
- * JS exceeds the budget. Run after `vite build` and precompress: node scripts/bundle-size.ts
+ * JS exceeds the budget, or when zod is in any chunk the route loads, at once or later (its lazy chunks
+ * such as the chart): the browser needs zod only on form screens, and on Power it was 60 % of the JS
+ * (issue 11 §6, docs/performance.md). Run after `vite build` and precompress: node scripts/bundle-size.ts
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -95,6 +97,23 @@ if (entries.length !== 1) {
 }
 const [entryKey] = entries[0]
 
+/** Keys of the lazy chunks `start` imports dynamically, and what they import, transitively. */
+function dynamicClosure(start: string, seen = new Set<string>()): Set<string> {
+  for (const imp of manifest[start]?.dynamicImports ?? []) {
+    if (seen.has(imp) || manifest[imp]?.src?.startsWith('i18n/locales/')) continue
+    for (const key of staticClosure(imp)) {
+      if (!seen.has(key)) {
+        seen.add(key)
+        dynamicClosure(key, seen)
+      }
+    }
+  }
+  return seen
+}
+
+// Names zod 4 keeps in minified code (class names of its core); none of our own code uses them.
+const ZOD_MARKER = /\$ZodType|\bZodError\b/
+
 let failed = false
 console.log(`\nInitial load per route (bytes sent, brotli; JS budget ${kb(BUDGET)}):`)
 for (const [route, modules] of Object.entries(ROUTES)) {
@@ -119,9 +138,16 @@ for (const [route, modules] of Object.entries(ROUTES)) {
   console.log(`  ${''.padEnd(6)} CSS ${kb(cssTotal).padStart(8)}  (${css.join(', ')})`)
   console.log(`  ${''.padEnd(6)} i18n ${kb(localeTotal).padStart(7)}  (${locales.length} chunks)`)
   console.log(`  ${''.padEnd(6)} all ${kb(total + cssTotal + localeTotal).padStart(8)}  + index.html ${kb(sizeOf('index.html'))}`)
+  const loaded = new Set(keys)
+  for (const mod of modules) if (manifest[mod]) for (const key of dynamicClosure(mod)) loaded.add(key)
+  const withZod = [...loaded].map((k) => manifest[k].file).filter((f) => f.endsWith('.js') && ZOD_MARKER.test(readFileSync(path.join(dist, f), 'utf8')))
+  if (withZod.length > 0) {
+    failed = true
+    console.log(`  ${''.padEnd(6)} ZOD in ${withZod.join(', ')}: import constants and helpers from zod-free modules (shared/live-protocol.ts, shared/rules/)`)
+  }
 }
 
 if (failed) {
-  console.error('\nBundle budget exceeded.')
+  console.error('\nBundle budget exceeded, or zod in a route that must not load it.')
   process.exit(1)
 }

@@ -1,33 +1,15 @@
 import { z } from 'zod'
+import { LIVE_STATES, TOPICS } from './live-protocol.ts'
 
 /**
- * The relay protocol (ARCHITECTURE §5): topics, the upstream call behind each, and event payloads.
- * Collections travel as objects keyed by record id so that a JSON Patch path names a record.
+ * The relay protocol (ARCHITECTURE §5): event payloads as zod schemas (server side). Collections travel as
+ * objects keyed by record id so that a JSON Patch path names a record. The plain parts (topics, paths,
+ * event ids) live in the zod-free shared/live-protocol.ts for the browser and are re-exported here.
  */
-export const TOPICS = ['metrics', 'stations', 'sessions', 'info', 'energy_return'] as const
-export type Topic = (typeof TOPICS)[number]
+export { LIVE_STATES, TOPICS, parseEventId, topicPath } from './live-protocol.ts'
+export type { Topic } from './live-protocol.ts'
 
-/** Upstream path (relative to the API base) polled for a topic of an installation. */
-export function topicPath(topic: Topic, installationId: number, now = new Date()): string {
-  const base = `/cockpit/installations/${installationId}`
-  switch (topic) {
-    case 'metrics':
-      return `/metrics/?installation=${installationId}`
-    case 'stations':
-      return `${base}/charging_stations/?limit=1000`
-    case 'sessions': {
-      // Today's and open sessions: everything that ended in the last 24 h or has not ended.
-      const since = new Date(now.getTime() - 24 * 3600_000).toISOString()
-      return `/rfids-charge/?installation=${installationId}&limit=1000&active_since=${encodeURIComponent(since)}`
-    }
-    case 'info':
-      return `${base}/info`
-    case 'energy_return':
-      return `${base}/energy_return`
-  }
-}
-
-export const LiveState = z.enum(['live', 'stale', 'down'])
+export const LiveState = z.enum(LIVE_STATES)
 export type LiveState = z.infer<typeof LiveState>
 
 export const SnapshotEvent = z.object({ topic: z.enum(TOPICS), seq: z.number().int(), data: z.unknown() })
@@ -47,9 +29,3 @@ export type StatusEvent = z.infer<typeof StatusEvent>
 /** POST /live/tickets answer. */
 export const TicketResponse = z.object({ ticket: z.string(), expires_in: z.number() })
 
-/** Parse an event id `<epoch>.<seq>`; null when malformed. */
-export function parseEventId(id: string | undefined | null): { epoch: string; seq: number } | null {
-  if (!id) return null
-  const m = /^([0-9a-z]+)\.(\d+)$/.exec(id)
-  return m ? { epoch: m[1], seq: Number(m[2]) } : null
-}

@@ -1,4 +1,4 @@
-import type { Topic } from '../../shared/live.ts'
+import type { Topic } from '../../shared/live-protocol.ts'
 import { readTokens } from '../session/tokens.ts'
 import { applyEvent, ensureInstallation, HISTORY_MS, live, seedHistory } from './store.ts'
 import type { MetricsSample } from './store.ts'

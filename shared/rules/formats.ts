@@ -1,7 +1,7 @@
 import dayjs from 'dayjs'
 import utc from 'dayjs/plugin/utc.js'
 import timezone from 'dayjs/plugin/timezone.js'
-import { COUNTRIES } from '../schemas/accounts.ts'
+import { COUNTRIES } from './regions.ts'
 
 dayjs.extend(utc)
 dayjs.extend(timezone)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { DateTime, IdNumber, Text } from './common.ts'
+import { COUNTRIES } from '../rules/regions.ts'
 
 /** POST /api/password-reset/ and /api/users/password-reset/ body (SPEC §7): the account's e-mail. */
 export const ResetRequest = z.object({ email: z.string().trim().min(1).max(254).pipe(z.email()) })
@@ -23,8 +24,8 @@ export const PasswordChange = z.object({
   new_password_confirm: z.string().max(1000).optional(),
 })
 
-/** Countries of SPEC §9, in that order. */
-export const COUNTRIES = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US'] as const
+/** Countries of SPEC §9, in that order (shared/rules/regions.ts, zod-free for the browser). */
+export { COUNTRIES }
 /** UI languages of SPEC §9. */
 export const ACCOUNT_LANGUAGES = ['en', 'de', 'fr', 'it'] as const
 /**

@@ -1,4 +1,4 @@
-import type { Topic } from '../../../shared/live.ts'
+import type { Topic } from '../../../shared/live-protocol.ts'
 import type { InstallationLive } from '../../live/store.ts'
 
 /** What a tile shows about its data: live, stale (not updating) or offline. */

@@ -7,8 +7,8 @@ import { session } from '../../session/session.ts'
 import { cx } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { orderRfid, type OrderFields } from './api.ts'
+import { COUNTRIES } from '../../../shared/rules/regions.ts'
 
-const COUNTRIES = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US'] as const
 const REQUIRED = ['first_name', 'last_name', 'address', 'zip_code', 'city'] as const
 
 /**
