@@ -1,12 +1,11 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery } from '@tanstack/react-query'
-import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
-import { live } from '../../live/store.ts'
 import type { InstallationLive } from '../../live/store.ts'
+import { useLiveInstallation } from '../../live/use-live-installation.ts'
 import { retainStream } from '../../live/connection.ts'
 import { restoreLive } from '../../live/persist.ts'
 import { seedHistory } from '../../live/store.ts'
@@ -15,6 +14,7 @@ import { keepSessionAlive } from '../../api/http.ts'
 import { isAdmin } from '../../session/session.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { useNearViewport } from '../../components/use-near-viewport.ts'
+import { useIdle } from '../../components/use-idle.ts'
 import type { Formats } from '../../components/use-formats.ts'
 import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { DataAge, LiveBadge } from '../../components/tile-meta.tsx'
@@ -57,8 +57,7 @@ export default function PowerPage({ installation }: { installation: Installation
     if (recent.data) seedHistory(installation.id, flowSamples(recent.data))
   }, [installation.id, recent.data])
 
-  const snap = useSnapshot(live)
-  const inst = snap.installations[String(installation.id)] as InstallationLive | undefined
+  const inst = useLiveInstallation(installation.id)
 
   return (
     <div className="mx-auto max-w-7xl space-y-5">
@@ -178,19 +177,21 @@ function PowerContent({ inst, installation, f }: { inst: InstallationLive; insta
 }
 
 /**
- * The "last hour" chart, loaded (its library, then its first drawing) once the tile nears the viewport:
- * on a phone it is below the fold, and loading it with the page was long main-thread work before the
- * page could be used (issue 11). The store keeps the hour's samples meanwhile, so it opens filled.
+ * The "last hour" chart, loaded (its library, then its first drawing) once the tile nears the viewport
+ * and the page has been idle a moment after its figures painted: loading it with the page was long
+ * main-thread work before the page could be used (issue 11). The store keeps the hour's samples meanwhile, so it opens filled.
  */
 function LastHourChart({ installation, overview }: { installation: Installation; overview: boolean }) {
   const { t } = useTranslation('power')
   const box = useRef<HTMLDivElement>(null)
   const near = useNearViewport(box)
+  // And once the figures above it have painted and the page is idle: on a phone it is near at once.
+  const idle = useIdle()
   // The placeholder is as tall as the chart's drawing area, so nothing moves when it comes.
   const placeholder = <Loading label={t('common:loading')} className="h-56 sm:h-64" />
   return (
     <div ref={box}>
-      {near ? (
+      {near && idle ? (
         <Suspense fallback={placeholder}>
           <PowerChart installationId={installation.id} timezone={installation.timezone} overview={overview} />
         </Suspense>
