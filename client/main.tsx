@@ -1,5 +1,5 @@
 import './zod-csp.ts'
-import { startTransition, StrictMode } from 'react'
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import './styles.css'
 import { initI18n } from './i18n/index.ts'
@@ -14,16 +14,12 @@ watchOtherTabs()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('#root missing in index.html')
-// As a transition (issue 11 §6): React renders the app in slices that yield to the browser instead of
-// one long task, which on a phone was most of the blocking time before the first screen.
-startTransition(() =>
-  createRoot(root).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <App />
-      </QueryClientProvider>
-    </StrictMode>,
-  ),
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
+  </StrictMode>,
 )
 
 // The service worker (issue 15 §3, config/vite.config.ts pwa()): app shell cache and offline screen.

@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery } from '@tanstack/react-query'
+import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
+import { live } from '../../live/store.ts'
 import type { InstallationLive } from '../../live/store.ts'
-import { useLiveInstallation } from '../../live/use-live-installation.ts'
 import { retainStream } from '../../live/connection.ts'
 import { restoreLive } from '../../live/persist.ts'
 import { seedHistory } from '../../live/store.ts'
@@ -57,7 +58,8 @@ export default function PowerPage({ installation }: { installation: Installation
     if (recent.data) seedHistory(installation.id, flowSamples(recent.data))
   }, [installation.id, recent.data])
 
-  const inst = useLiveInstallation(installation.id)
+  const snap = useSnapshot(live)
+  const inst = snap.installations[String(installation.id)] as InstallationLive | undefined
 
   return (
     <div className="mx-auto max-w-7xl space-y-5">
@@ -179,7 +181,8 @@ function PowerContent({ inst, installation, f }: { inst: InstallationLive; insta
 /**
  * The "last hour" chart, loaded (its library, then its first drawing) once the tile nears the viewport
  * and the page has been idle a moment after its figures painted: loading it with the page was long
- * main-thread work before the page could be used (issue 11). The store keeps the hour's samples meanwhile, so it opens filled.
+ * main-thread work before the page could be used (issue 11). The store keeps the hour's samples
+ * meanwhile, so it opens filled.
  */
 function LastHourChart({ installation, overview }: { installation: Installation; overview: boolean }) {
   const { t } = useTranslation('power')
