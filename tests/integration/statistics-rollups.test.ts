@@ -167,6 +167,51 @@ describe('statistics from rollups equal the direct sum over the 15-minute rows',
     expect(await costOf()).toBe(before)
   }, 180_000)
 
+  // Answers are kept per period until its data change (server/domain/statistics/answer-cache.ts).
+  it('a kept answer follows a 15-minute aggregate written in its period and a price edit, and outlives writes to other days', async () => {
+    const db = app.domain!.db
+    const p: StatisticsParams = { start: '2025-03-28', end: '2025-04-01', granularity: 'day' }
+    const [main] = await db.selectFrom('meters').select('id').where('installation_id', '=', INST).where('meter_type', '=', 'main_power').orderBy('id').execute()
+    const first = await rolled.installation(actor, INST, p)
+    expect(await rolled.installation(actor, INST, p)).toEqual(first)
+    // Another day (October) changes nothing in March: the same answer, computed once.
+    await db.updateTable('measurements_15m').set((eb) => ({ energy_in_kwh: eb('energy_in_kwh', '+', 1) })).where('meter_id', '=', main.id).where('bucket', '=', new Date('2025-10-25T10:00:00Z')).execute()
+    expect((await rolled.installation(actor, INST, p)).series).toBe(first.series)
+    // A quarter hour of 30 March: its day's grid import grows by 5 kWh, as the direct sum says.
+    const at = new Date('2025-03-30T10:00:00Z')
+    await db.updateTable('measurements_15m').set((eb) => ({ energy_in_kwh: eb('energy_in_kwh', '+', 5) })).where('meter_id', '=', main.id).where('bucket', '=', at).execute()
+    const after = await rolled.installation(actor, INST, p)
+    expect(after).toEqual(await direct.installation(actor, INST, p))
+    expect(after.series.grid_import[2].value).toBeCloseTo(first.series.grid_import[2].value + 5, 6)
+    // A price edit leaves the rollups alone (migration 0061) but changes every cost.
+    const rate = await db.selectFrom('rates').select(['id', 'prices']).where('installation_id', '=', INST).where('kind', '=', 'power').orderBy('start_date').executeTakeFirst()
+    if (rate) {
+      const prices = typeof rate.prices === 'string' ? JSON.parse(rate.prices) : rate.prices
+      await db.updateTable('rates').set({ prices: JSON.stringify({ ...prices, main_power_purchase: Number(prices.main_power_purchase ?? 0) + 10 }) }).where('id', '=', rate.id).execute()
+      try {
+        const priced = await rolled.installation(actor, INST, p)
+        expect(priced).toEqual(await direct.installation(actor, INST, p))
+        expect(priced.series.cost).not.toEqual(after.series.cost)
+      } finally {
+        await db.updateTable('rates').set({ prices: JSON.stringify(prices) }).where('id', '=', rate.id).execute()
+      }
+    }
+    const tariff = await db.selectFrom('tariffs').select(['id', 'high_rappen_per_kwh', 'low_rappen_per_kwh']).where('installation_id', '=', INST).orderBy('valid_from').executeTakeFirstOrThrow()
+    const station = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', INST).orderBy('id').executeTakeFirstOrThrow()
+    const cost = async () => (await rolled.station(actor, INST, station.id, p)).series.cost
+    const was = await cost()
+    await db.updateTable('tariffs').set({ high_rappen_per_kwh: tariff.high_rappen_per_kwh + 20, low_rappen_per_kwh: tariff.low_rappen_per_kwh + 20 }).where('id', '=', tariff.id).execute()
+    try {
+      expect(await cost()).not.toEqual(was)
+      expect(await rolled.station(actor, INST, station.id, p)).toEqual(await direct.station(actor, INST, station.id, p))
+    } finally {
+      await db.updateTable('tariffs').set({ high_rappen_per_kwh: tariff.high_rappen_per_kwh, low_rappen_per_kwh: tariff.low_rappen_per_kwh }).where('id', '=', tariff.id).execute()
+      await db.updateTable('measurements_15m').set((eb) => ({ energy_in_kwh: eb('energy_in_kwh', '-', 5) })).where('meter_id', '=', main.id).where('bucket', '=', at).execute()
+      await db.updateTable('measurements_15m').set((eb) => ({ energy_in_kwh: eb('energy_in_kwh', '-', 1) })).where('meter_id', '=', main.id).where('bucket', '=', new Date('2025-10-25T10:00:00Z')).execute()
+    }
+    expect(await cost()).toEqual(was)
+  }, 120_000)
+
   it('a change of the installation timezone rebuilds the rollups in the new local time', async () => {
     const db = app.domain!.db
     await db.updateTable('installations').set({ timezone: 'America/New_York' }).where('id', '=', INST).execute()
