@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { LRUCache } from 'lru-cache'
 import type { Db } from '../../db/connection.ts'
 
 /** Values (buckets × series) kept at most over all answers: a year at 15 minutes is ~600,000. */
@@ -26,31 +27,23 @@ async function revisionOf(db: Db, installationId: number, from: Date, to: Date):
  * (several API processes may share one Postgres). An answer computed after that read reflects at least
  * that revision; a later one drops it. Identical requests that arrive while one is computed share it.
  * Answers are shared between requests: callers must not modify them. Least recently used answers go
- * first past {@link MAX_CACHED_VALUES}; failures are not kept.
+ * first past {@link MAX_CACHED_VALUES} values (lru-cache's size bound; an answer larger than that is not
+ * kept); failures are not kept.
  */
 export function createAnswerCache<T>(db: Db, size: (answer: T) => number, maxValues = MAX_CACHED_VALUES) {
-  const entries = new Map<string, { revision: number; answer: T; values: number }>()
+  const entries = new LRUCache<string, { revision: number; answer: T }>({
+    maxSize: maxValues,
+    // lru-cache wants a positive integer; an empty answer still takes a slot.
+    sizeCalculation: (e) => Math.max(1, Math.ceil(size(e.answer))),
+  })
   const pending = new Map<string, Promise<T>>()
-  let total = 0
-
-  function drop(key: string) {
-    const e = entries.get(key)
-    if (!e) return
-    entries.delete(key)
-    total -= e.values
-  }
 
   return {
     /** The answer of `key` for the installation's period [from, to), computed by `compute` unless kept. */
     async get(key: string, installationId: number, from: Date, to: Date, compute: () => Promise<T>): Promise<T> {
       const revision = await revisionOf(db, installationId, from, to)
       const kept = entries.get(key)
-      if (kept && kept.revision === revision) {
-        // Most recently used last: the Map's order is the eviction order.
-        entries.delete(key)
-        entries.set(key, kept)
-        return kept.answer
-      }
+      if (kept && kept.revision === revision) return kept.answer
       const flight = `${revision}|${key}`
       const running = pending.get(flight)
       if (running) return running
@@ -58,17 +51,8 @@ export function createAnswerCache<T>(db: Db, size: (answer: T) => number, maxVal
       pending.set(flight, computing)
       try {
         const answer = await computing
-        const values = size(answer)
-        const now = entries.get(key)
-        if (values <= maxValues && (!now || now.revision < revision)) {
-          drop(key)
-          entries.set(key, { revision, answer, values })
-          total += values
-          for (const [k] of entries) {
-            if (total <= maxValues) break
-            drop(k)
-          }
-        }
+        const now = entries.peek(key)
+        if (!now || now.revision < revision) entries.set(key, { revision, answer })
         return answer
       } finally {
         pending.delete(flight)
