@@ -2,8 +2,10 @@
  * Statistics API figures on the demo facility with a year of history (issue 11 §3). Starts
  * `node server/main.ts` as production does, on a free port with DATA_DIR, DEMO=on and SIM_BACKFILL_DAYS,
  * waits for the backfill, then measures from outside:
- *  - each call alone: median and p99 of BENCH_REPS runs (fewer for the slow ones);
+ *  - each call alone: median and p99 of BENCH_REPS runs (fewer for the slow ones), first computed (each
+ *    run a period not asked before), then kept (the same period again: the server's kept answer);
  *  - 10 concurrent clients alternating month (by day) and year (by month) statistics for BENCH_SECONDS,
+ *    on the same periods (kept answers), then for BENCH_SECONDS more with a new period per request,
  *    while /api/health is probed every 100 ms and an open /live stream (metrics) records the delay of
  *    each event behind the reading it carries and the gaps between events (idle first, then under load);
  *  - SIGTERM under that load with a year at 15 minutes in flight: time to the process's exit.
@@ -96,16 +98,21 @@ const localDate = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Eur
 const today = localDate(new Date())
 const daysBack = (n: number) => localDate(new Date(Date.now() - n * 86_400_000))
 
-/** The calls of the issue's table, each over whole local days up to today's midnight. */
+/**
+ * The calls of the issue's table, each over whole local days up to today's midnight. `at(n)` is the same
+ * call over a period shifted n days back: a period the server has not answered yet, so it is computed,
+ * not served from the statistics answers it keeps (server/domain/statistics/answer-cache.ts).
+ */
+const period = (days: number, granularity: string) => (n = 0, extra = 0) => `start=${daysBack(days + n + extra)}&end=${daysBack(n)}&granularity=${granularity}`
 const CALLS = [
-  { name: 'year by day', q: `start=${daysBack(365)}&end=${today}&granularity=day`, target: 100, reps: REPS },
-  { name: 'month by hour', q: `start=${daysBack(30)}&end=${today}&granularity=hour`, target: 100, reps: REPS },
-  { name: 'month at 15 min', q: `start=${daysBack(30)}&end=${today}&granularity=fifteen_minutes`, target: 300, reps: REPS },
-  { name: 'year at 15 min', q: `start=${daysBack(365)}&end=${today}&granularity=fifteen_minutes`, target: 2000, reps: Math.max(3, Math.round(REPS / 3)) },
+  { name: 'year by day', at: period(365, 'day'), target: 100, reps: REPS },
+  { name: 'month by hour', at: period(30, 'hour'), target: 100, reps: REPS },
+  { name: 'month at 15 min', at: period(30, 'fifteen_minutes'), target: 300, reps: REPS },
+  { name: 'year at 15 min', at: period(365, 'fifteen_minutes'), target: 2000, reps: Math.max(3, Math.round(REPS / 3)) },
 ]
-const MONTH = `start=${daysBack(30)}&end=${today}&granularity=day`
-const YEAR = `start=${daysBack(365)}&end=${today}&granularity=month`
-const YEAR_15 = CALLS[3].q
+const MONTH = period(30, 'day')
+const YEAR = period(365, 'month')
+const YEAR_15 = CALLS[3].at()
 
 /** One call: its time, or why it failed (HTTP status, `timeout`, `ECONNRESET`…); never throws. */
 type Timed = { ok: true; ms: number; bytes: number } | { ok: false; ms: number; error: string }
@@ -113,6 +120,8 @@ interface CallFigures { median: number; p99: number; bytes: number; runs: number
 interface Run {
   calls: Record<string, CallFigures>
   load: { requests: number; rps: number; median: number; p99: number; errors: number; errorKinds: string[] }
+  /** The same 10 clients, every request a period not answered before (computed, not kept). */
+  loadComputed: { rps: number; p99: number; errors: number; healthP99: number }
   health: { idle: { median: number; p99: number; failed: number }; load: { median: number; p99: number; max: number; failed: number } }
   live: { idle: LiveFigures; load: LiveFigures }
 }
@@ -220,12 +229,16 @@ async function liveStream(base: string, headers: Record<string, string>) {
 }
 
 /** `clients` statistics clients alternating month (by day) and year (by month) until `end`. */
-async function statisticsLoad(timed: (url: string) => Promise<Timed>, base: string, clients: number, end: () => boolean) {
+async function statisticsLoad(timed: (url: string) => Promise<Timed>, base: string, clients: number, end: () => boolean, computed = false) {
   const latencies: number[] = []
   const errors: string[] = []
+  let sent = 0
   const one = async (k: number) => {
     for (let i = k; !end(); i++) {
-      const r = await timed(`${base}/api/statistics/1?${i % 2 ? YEAR : MONTH}`)
+      // Computed: every request a period not asked before (900 per kind: end and length shifted by 0–29 days).
+      const n = sent++
+      const q = computed ? (i % 2 ? YEAR : MONTH)(n % 30, Math.floor(n / 30) % 30) : (i % 2 ? YEAR : MONTH)()
+      const r = await timed(`${base}/api/statistics/1?${q}`)
       if (r.ok) latencies.push(r.ms)
       else errors.push(r.error)
     }
@@ -238,19 +251,22 @@ async function measure(base: string, slowCap: number): Promise<Run> {
   const c = await client(base)
   const calls: Run['calls'] = {}
   for (const call of CALLS) {
-    const ms: number[] = []
-    const errors: string[] = []
     let bytes = 0
-    await c.timed(`${base}/api/statistics/1?${call.q}`) // warm-up (plans, JIT)
+    await c.timed(`${base}/api/statistics/1?${call.at()}`) // warm-up (plans, JIT)
     const reps = slowCap > 0 && call.target >= 2000 ? Math.min(call.reps, slowCap) : call.reps
-    for (let i = 0; i < reps; i++) {
-      const r = await c.timed(`${base}/api/statistics/1?${call.q}`)
-      if (r.ok) (ms.push(r.ms), (bytes = r.bytes))
-      else errors.push(`${r.error} after ${f(r.ms)}`)
+    // Computed first (each rep a period shifted one more day back), then kept (the same period again).
+    for (const kind of ['computed', 'kept'] as const) {
+      const ms: number[] = []
+      const errors: string[] = []
+      for (let i = 0; i < reps; i++) {
+        const r = await c.timed(`${base}/api/statistics/1?${kind === 'computed' ? call.at(i + 1) : call.at()}`)
+        if (r.ok) (ms.push(r.ms), (bytes = r.bytes))
+        else errors.push(`${r.error} after ${f(r.ms)}`)
+      }
+      const x: CallFigures = { median: quantile(ms, 0.5), p99: quantile(ms, 0.99), bytes, runs: reps, failed: errors.length, errors: [...new Set(errors)] }
+      calls[kind === 'computed' ? call.name : `${call.name} (kept)`] = x
+      console.log(`  ${call.name}, ${kind}: median ${f(x.median)}, p99 ${f(x.p99)}, ${(bytes / 1024).toFixed(0)} KiB${x.failed ? `; ${x.failed}/${reps} failed: ${x.errors.join(', ')}` : ''}`)
     }
-    const x: CallFigures = { median: quantile(ms, 0.5), p99: quantile(ms, 0.99), bytes, runs: reps, failed: errors.length, errors: [...new Set(errors)] }
-    calls[call.name] = x
-    console.log(`  ${call.name}: median ${f(x.median)}, p99 ${f(x.p99)}, ${(bytes / 1024).toFixed(0)} KiB${x.failed ? `; ${x.failed}/${reps} failed: ${x.errors.join(', ')}` : ''}`)
   }
 
   const live = await liveStream(base, c.headers)
@@ -273,17 +289,26 @@ async function measure(base: string, slowCap: number): Promise<Run> {
   const loadEnd = loadStart + SECONDS * 1000
   const [, load] = await Promise.all([probe(loadEnd), statisticsLoad(c.timed, base, 10, () => performance.now() >= loadEnd)])
   const loadElapsed = (performance.now() - loadStart) / 1000
+  const loadHealth = health.splice(0)
+  const loadFailed = healthFailed
+  const coldStart = performance.now()
+  const coldEnd = coldStart + SECONDS * 1000
+  const [, cold] = await Promise.all([probe(coldEnd), statisticsLoad(c.timed, base, 10, () => performance.now() >= coldEnd, true)])
+  const coldElapsed = (performance.now() - coldStart) / 1000
+  const coldHealth = health.splice(0)
   const run: Run = {
     calls,
     load: { requests: load.latencies.length, rps: load.latencies.length / loadElapsed, median: quantile(load.latencies, 0.5), p99: quantile(load.latencies, 0.99), errors: load.errors.length, errorKinds: [...new Set(load.errors)] },
+    loadComputed: { rps: cold.latencies.length / coldElapsed, p99: quantile(cold.latencies, 0.99), errors: cold.errors.length, healthP99: quantile(coldHealth, 0.99) },
     health: {
       idle: { median: quantile(idleHealth, 0.5), p99: quantile(idleHealth, 0.99), failed: idleFailed },
-      load: { median: quantile(health, 0.5), p99: quantile(health, 0.99), max: Math.max(0, ...health), failed: healthFailed },
+      load: { median: quantile(loadHealth, 0.5), p99: quantile(loadHealth, 0.99), max: Math.max(0, ...loadHealth), failed: loadFailed },
     },
     live: { idle: live.window(idleStart, loadStart), load: live.window(loadStart, performance.now()) },
   }
   await live.close()
   c.close()
+  console.log(`  10 clients, computed periods: ${run.loadComputed.rps.toFixed(1)} req/s, p99 ${f(run.loadComputed.p99)}, ${run.loadComputed.errors} errors; health p99 ${f(run.loadComputed.healthP99)}`)
   console.log(`  10 clients: ${run.load.rps.toFixed(1)} req/s, p99 ${f(run.load.p99)}, ${run.load.errors} errors; health p99 ${f(run.health.load.p99)} (idle ${f(run.health.idle.p99)}); live delay p99 ${f(run.live.load.delayP99)} (idle ${f(run.live.idle.delayP99)})`)
   return run
 }
@@ -353,13 +378,14 @@ try {
   const rows = [
     '| call | target | rollups median / p99 | off median / p99 | speed-up (median) | size | target |',
     '|---|---|---|---|---|---|---|',
-    ...CALLS.map((call) => {
-      const a = now.calls[call.name]
-      const o = before?.calls[call.name]
+    ...CALLS.flatMap((call) => [call.name, `${call.name} (kept)`].map((name) => {
+      const a = now.calls[name]
+      const o = before?.calls[name]
       const met = Number.isNaN(a.median) ? 'failed' : a.median <= call.target ? 'met' : `missed by ${f(a.median - call.target)}`
-      return `| ${call.name} | ≤ ${f(call.target)} | ${f(a.median)} / ${f(a.p99)}${failures(a)} | ${o ? `${f(o.median)} / ${f(o.p99)}${failures(o)}` : 'not run'} | ${o ? ratio(o.median / a.median) : ''} | ${(a.bytes / 1024).toFixed(0)} KiB | ${met} |`
-    }),
-    `| 10 clients, month by day + year by month | ≥ 50 req/s | ${now.load.rps.toFixed(1)} req/s, p99 ${f(now.load.p99)}, ${now.load.errors} errors | ${b((r) => `${r.load.rps.toFixed(1)} req/s, p99 ${f(r.load.p99)}, ${r.load.errors} errors`)} | ${before ? ratio(now.load.rps / before.load.rps) : ''} | | ${now.load.rps >= 50 ? 'met' : `missed by ${(50 - now.load.rps).toFixed(1)} req/s`} |`,
+      return `| ${name} | ≤ ${f(call.target)} | ${f(a.median)} / ${f(a.p99)}${failures(a)} | ${o ? `${f(o.median)} / ${f(o.p99)}${failures(o)}` : 'not run'} | ${o ? ratio(o.median / a.median) : ''} | ${(a.bytes / 1024).toFixed(0)} KiB | ${met} |`
+    })),
+    `| 10 clients, month by day + year by month, every period new (computed) | ≥ 50 req/s | ${now.loadComputed.rps.toFixed(1)} req/s, p99 ${f(now.loadComputed.p99)}, ${now.loadComputed.errors} errors; health p99 ${f(now.loadComputed.healthP99)} | ${b((r) => `${r.loadComputed.rps.toFixed(1)} req/s, p99 ${f(r.loadComputed.p99)}`)} | | | ${now.loadComputed.rps >= 50 ? 'met' : `missed by ${(50 - now.loadComputed.rps).toFixed(1)} req/s`} |`,
+    `| 10 clients, month by day + year by month (kept) | ≥ 50 req/s | ${now.load.rps.toFixed(1)} req/s, p99 ${f(now.load.p99)}, ${now.load.errors} errors | ${b((r) => `${r.load.rps.toFixed(1)} req/s, p99 ${f(r.load.p99)}, ${r.load.errors} errors`)} | ${before ? ratio(now.load.rps / before.load.rps) : ''} | | ${now.load.rps >= 50 ? 'met' : `missed by ${(50 - now.load.rps).toFixed(1)} req/s`} |`,
     `| /api/health under that load (idle p99) | p99 ≤ 50 ms | median ${f(now.health.load.median)}, p99 ${f(now.health.load.p99)}, max ${f(now.health.load.max)}, ${now.health.load.failed} failed (${f(now.health.idle.p99)}) | ${b((r) => `median ${f(r.health.load.median)}, p99 ${f(r.health.load.p99)}, max ${f(r.health.load.max)}, ${r.health.load.failed} failed (${f(r.health.idle.p99)}, ${r.health.idle.failed} failed)`)} | | | ${now.health.load.p99 <= 50 ? 'met' : `missed by ${f(now.health.load.p99 - 50)}`} |`,
     `| live metrics events: reading → arrival p50 / p99 under load (idle) | nothing slowed | ${f(now.live.load.delayMedian)} / ${f(now.live.load.delayP99)} (${f(now.live.idle.delayMedian)} / ${f(now.live.idle.delayP99)}) | ${b((r) => `${f(r.live.load.delayMedian)} / ${f(r.live.load.delayP99)} (${f(r.live.idle.delayMedian)} / ${f(r.live.idle.delayP99)})`)} | | | |`,
     `| live metrics events: longest gap under load (idle; events) | | ${f(now.live.load.maxGap)} (${f(now.live.idle.maxGap)}; ${now.live.load.events}/${now.live.idle.events}) | ${b((r) => `${f(r.live.load.maxGap)} (${f(r.live.idle.maxGap)}; ${r.live.load.events}/${r.live.idle.events})`)} | | | |`,
