@@ -33,7 +33,7 @@ for (const size of WIDTHS) {
     const found: string[] = []
     for (const route of publicRoutes) {
       await page.goto(route)
-      await settle(page, { wholePage: true })
+      await settle(page)
       found.push(...(await seriousViolations(page, route)))
     }
     expect(found).toEqual([])
@@ -48,7 +48,7 @@ for (const size of WIDTHS) {
       const found: string[] = []
       for (const route of await appRoutes(page, email === 'admin@example.com')) {
         await page.goto(route)
-        await settle(page, { wholePage: true })
+        await settle(page)
         found.push(...(await seriousViolations(page, route)))
       }
       expect(found).toEqual([])

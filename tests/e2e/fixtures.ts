@@ -55,14 +55,9 @@ export async function appRoutes(page: Page, admin: boolean): Promise<string[]> {
   ]
 }
 
-/**
- * Wait until a page has its heading and no spinner (the route chunk and its first data are in).
- * `wholePage`: scroll to the end first, so content that loads only once scrolled into view (Power's
- * chart on a phone) is in too, e.g. before an axe scan.
- */
-export async function settle(page: Page, { wholePage = false } = {}): Promise<void> {
+/** Wait until a page has its heading and no spinner (the route chunk and its first data are in). */
+export async function settle(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible()
-  if (wholePage) await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
   await expect(page.locator('[role="status"] .animate-spin')).toHaveCount(0)
   // Live pages keep a stream open, so "network idle" may never come: wait for it briefly only.
   await page.waitForLoadState('networkidle', { timeout: 1_000 }).catch(() => undefined)

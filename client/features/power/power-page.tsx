@@ -201,8 +201,11 @@ function LastHourChart({ installation, overview }: { installation: Installation;
         <Suspense fallback={placeholder}>
           <PowerChart installationId={installation.id} timezone={installation.timezone} overview={overview} />
         </Suspense>
-      ) : (
+      ) : near ? (
         placeholder
+      ) : (
+        // Out of view nothing loads yet, so nothing says "Loading…": an empty box of the chart's height.
+        <div className="h-56 sm:h-64" />
       )}
     </div>
   )
