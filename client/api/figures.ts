@@ -17,14 +17,13 @@ import { stationKeys } from '../features/power/station-api.ts'
  * are done.
  */
 export async function figuresChanged(queryClient: QueryClient, installationId: number): Promise<void> {
-  const stationStatistics = stationKeys.statistics(installationId, 0, { start: '', end: '', granularity: '' })
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: chartKeys.all(installationId) }),
     queryClient.invalidateQueries({ queryKey: overviewKeys.overview(installationId) }),
     // ['installations', id, 'stations', stationId, 'statistics', …] for every station.
     queryClient.invalidateQueries({
-      queryKey: stationStatistics.slice(0, 3),
-      predicate: (q) => q.queryKey[4] === stationStatistics[4],
+      queryKey: stationKeys.stations(installationId),
+      predicate: (q) => q.queryKey[4] === stationKeys.statisticsSegment,
     }),
   ])
 }

@@ -13,7 +13,11 @@ const base = (installationId: number) => `/api/cockpit/installations/${installat
  * so a save invalidates exactly the tab it changes and one prefix drops a station's data.
  */
 export const stationKeys = {
-  all: (installationId: number, stationId: number) => ['installations', installationId, 'stations', stationId] as const,
+  /** Every station of the installation: the prefix of all station keys. */
+  stations: (installationId: number) => ['installations', installationId, 'stations'] as const,
+  /** The key segment after `all(…)` that marks a station's statistics (see {@link stationKeys.statistics}). */
+  statisticsSegment: 'statistics' as const,
+  all: (installationId: number, stationId: number) => [...stationKeys.stations(installationId), stationId] as const,
   timers: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'timers'] as const,
   /** Every payment filter of the journal (the prefix a save invalidates). */
   journals: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'journal'] as const,
@@ -21,7 +25,7 @@ export const stationKeys = {
   rfids: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'rfids'] as const,
   ocpp: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'ocpp'] as const,
   statistics: (installationId: number, stationId: number, range: { start: string; end: string; granularity: string }) =>
-    [...stationKeys.all(installationId, stationId), 'statistics', range.start, range.end, range.granularity] as const,
+    [...stationKeys.all(installationId, stationId), stationKeys.statisticsSegment, range.start, range.end, range.granularity] as const,
 }
 
 /** GET /api/statistics/{id}/charging_station/{stationId}?flow=true: energy (kWh) and average power (kW) per bucket. */
