@@ -179,6 +179,11 @@ test('a display shows the facility offline across the room (≥ 4 % of the scree
     await expect(display.getByTestId('data-age')).toContainText('Offline')
     mkdirSync(SHOTS, { recursive: true })
     await display.screenshot({ path: `${SHOTS}/display-1920x1080-offline.png` })
+    // Back online: the banner goes and the display is live again, so the specs after this one find the
+    // facility as the demo starts it.
+    expect((await connection(true)).status()).toBe(202)
+    await expect(banner).toHaveCount(0, { timeout: 150_000 })
+    await expectLive(display)
   } finally {
     await connection(true)
     await context.close()
