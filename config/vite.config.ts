@@ -112,9 +112,10 @@ function offlinePage(): Plugin {
  * - The stylesheet is inlined (`<style>`, allowed by its hash in /login's CSP, server/lib/static.ts):
  *   the paint no longer waits for a second request. It is the whole sheet the link named, so the app
  *   needs no further CSS on any screen reached from here.
- * - Scripts and module preloads (the tags here and those the boot script adds, `low` in the preload
- *   map) are fetched at low priority: they run the form, not the first paint, and must not compete
- *   with the document for the first round trips.
+ * - No script is fetched before that paint: the entry's `<script>` and module preload tags move into the
+ *   preload map (`boot`), and the boot script adds them, with the route's files, once the page has
+ *   painted (config/preload-boot.ts). Had one arrived before the paint, Lighthouse counted them all into
+ *   the LCP (issue 11: 0.8 s or 1.8 s, depending on that race).
  */
 function loginHead(index: string, outDir: string): string {
   const links = [...index.matchAll(/<link rel="stylesheet"(?: crossorigin)? href="\/(assets\/[^"]+\.css)">/g)]
@@ -123,11 +124,14 @@ function loginHead(index: string, outDir: string): string {
   if (/<\/style/i.test(css)) throw new Error('login shells: the stylesheet cannot be inlined (contains </style)')
   const mapTag = `<script type="application/json" id="${PRELOAD_MAP_ID}">{`
   if (!index.includes(mapTag)) throw new Error('login shells: no preload map in index.html')
-  return index
-    .replace(links[0][0], () => `<style>${css}</style>`)
-    .replace(mapTag, `${mapTag}"low":true,`)
-    .replaceAll('<script type="module" ', '<script type="module" fetchpriority="low" ')
-    .replaceAll('<link rel="modulepreload" ', '<link rel="modulepreload" fetchpriority="low" ')
+  const entries = [...index.matchAll(/\s*<script type="module"(?: crossorigin)? src="([^"]+)"><\/script>/g)]
+  if (entries.length !== 1) throw new Error(`login shells: expected one module script in index.html, found ${entries.length}`)
+  const preloads = [...index.matchAll(/\s*<link rel="modulepreload"(?: crossorigin)? href="([^"]+)">/g)]
+  const boot: NonNullable<PreloadMap['boot']> = { entry: entries[0][1], preload: preloads.map((m) => m[1]) }
+  let head = index.replace(links[0][0], () => `<style>${css}</style>`).replace(mapTag, () => `${mapTag}"boot":${JSON.stringify(boot)},`)
+  for (const tag of [entries[0][0], ...preloads.map((m) => m[0])]) head = head.replace(tag, '')
+  if (/<script[^>]* src=|rel="modulepreload"/.test(head)) throw new Error('login shells: a script tag is left in the head')
+  return head
 }
 
 /**
