@@ -64,8 +64,8 @@ export interface PreloadMap {
  * the rest of the markup is on screen). Issue 11, Login's LCP ≤ 1.2 s: when a script arrived before
  * the first paint, which raced on every load, Lighthouse's simulation counted every script into the
  * paint and LCP went 0.8 → 1.8 s; the form's code now follows its first paint by a frame. Hidden pages
- * (no paint to wait for), browsers without paint timing (at the end of parsing) and a 3 s safety
- * timer load at once, and an error in here still adds the entry: the form must always run.
+ * (no paint to wait for) load at once, browsers without paint timing two frames after parsing, all
+ * of them after 3 s at the latest, and an error in here still adds the entry: the form must always run.
  */
 export const PRELOAD_BOOT_SCRIPT =
   '(function(){var d,b,f=[],done=0;' +
