@@ -115,6 +115,10 @@ interface Run {
   tbtMs: number
   cls: number
   bytes: number
+  /** Lighthouse's runtimeError code when its trace failed (then the figures are NaN). */
+  error?: string
+  /** The LCP element as Lighthouse labels it (its text, or its tag), to tell runs apart. */
+  lcpElement?: string
 }
 
 async function runOnce(url: string, loggedIn: boolean): Promise<Run> {
@@ -156,10 +160,19 @@ async function runOnce(url: string, loggedIn: boolean): Promise<Run> {
       tbtMs: audit('total-blocking-time'),
       cls: audit('cumulative-layout-shift'),
       bytes: audit('total-byte-weight'),
+      error: lhr.runtimeError?.code,
+      lcpElement: lcpElement(lhr.audits['largest-contentful-paint-element']?.details),
     }
   } finally {
     chrome.kill()
   }
+}
+
+/** The node label in the details of Lighthouse's largest-contentful-paint-element audit. */
+function lcpElement(details: unknown): string | undefined {
+  const tables = (details as { items?: Array<{ items?: Array<{ node?: { nodeLabel?: string } }> }> } | undefined)?.items ?? []
+  const label = tables[0]?.items?.[0]?.node?.nodeLabel
+  return label === undefined ? undefined : label.length > 40 ? `${label.slice(0, 39)}…` : label
 }
 
 /**
@@ -195,11 +208,17 @@ const rows: Array<{ name: string } & Run> = []
 for (const p of pages) {
   const runs: Run[] = []
   for (let i = 0; i < RUNS; i++) {
-    const r = await runOnce(p.url, p.loggedIn)
-    console.error(`${p.name} run ${i + 1}/${RUNS}: score ${r.score}, LCP ${Math.round(r.lcpMs)} ms, TBT ${Math.round(r.tbtMs)} ms`)
+    // A run whose trace failed (Lighthouse's runtimeError, e.g. NO_NAVSTART on a loaded machine) has
+    // no metrics and made the median meaningless: it is run again, twice at most.
+    let r = await runOnce(p.url, p.loggedIn)
+    for (let retry = 0; retry < 2 && Number.isNaN(r.lcpMs); retry++) {
+      console.error(`${p.name} run ${i + 1}/${RUNS}: Lighthouse measured nothing (${r.error ?? 'no LCP'}), running it again`)
+      r = await runOnce(p.url, p.loggedIn)
+    }
+    console.error(`${p.name} run ${i + 1}/${RUNS}: score ${r.score}, LCP ${Math.round(r.lcpMs)} ms (${r.lcpElement ?? '?'}), TBT ${Math.round(r.tbtMs)} ms`)
     runs.push(r)
   }
-  const m = (k: keyof Run) => median(runs.map((r) => r[k]))
+  const m = (k: Exclude<keyof Run, 'error' | 'lcpElement'>) => median(runs.map((r) => r[k]))
   rows.push({ name: p.name, score: m('score'), fcpMs: m('fcpMs'), lcpMs: m('lcpMs'), tbtMs: m('tbtMs'), cls: m('cls'), bytes: m('bytes') })
 }
 
