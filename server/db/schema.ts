@@ -243,6 +243,15 @@ export interface MeasurementsRollupTable {
   energy_in_high_kwh: Generated<number>
 }
 
+/**
+ * Daily rollups per installation and meter type (migration 0167): the sums of measurements_1d over the
+ * installation's meters of `meter_type`, kept by triggers; whole-installation statistics read these.
+ */
+export interface MeasurementsTypeRollupTable extends Omit<MeasurementsRollupTable, 'meter_id'> {
+  installation_id: number
+  meter_type: string
+}
+
 export interface RefreshTokensTable {
   id: string
   user_id: number
@@ -567,6 +576,7 @@ export interface Database {
   measurements_15m: Measurements15mTable
   measurements_1h: MeasurementsRollupTable
   measurements_1d: MeasurementsRollupTable
+  measurements_type_1d: MeasurementsTypeRollupTable
   refresh_tokens: RefreshTokensTable
   app_settings: AppSettingsTable
   rights_revision: RightsRevisionTable

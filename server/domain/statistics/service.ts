@@ -267,11 +267,12 @@ function purchaseJoin(installationId: number, tz: string) {
  * purchaseJoin, one row per `day`: the rollup path's hash join.
  */
 function dayPurchases(installationId: number, g: Granularity, start: Date, end: Date, tz: string) {
-  return sql`select d.day, coalesce((select (r.prices ->> 'main_power_purchase')::numeric from rates r
-      where r.installation_id = ${installationId} and r.kind = 'power' and r.start_date is not null
-        and r.start_date <= d.day and (r.end_date is null or r.end_date >= d.day)
-      order by r.start_date desc limit 1), 0) as purchase
-    from (select g::date as day from generate_series((${alignedStart(g, start, tz)} at time zone ${tz})::date, (${end}::timestamptz at time zone ${tz})::date, interval '1 day') g) d`
+  // A join picked per day by distinct on, as dayTariffs: a subquery per day was most of a year by month.
+  return sql`select distinct on (d.day) d.day, coalesce((r.prices ->> 'main_power_purchase')::numeric, 0) as purchase
+    from (select g::date as day from generate_series((${alignedStart(g, start, tz)} at time zone ${tz})::date, (${end}::timestamptz at time zone ${tz})::date, interval '1 day') g) d
+    left join rates r on r.installation_id = ${installationId} and r.kind = 'power' and r.start_date is not null
+      and r.start_date <= d.day and (r.end_date is null or r.end_date >= d.day)
+    order by d.day, r.start_date desc`
 }
 
 /**
@@ -292,6 +293,13 @@ export function createStatisticsService({ db, installations, rollups = process.e
   }
 
   function from(scope: Scope, q: StatisticsQuery, src: Source, withCost: boolean) {
+    // The whole installation by day: its rows per meter type (migration 0167), a quarter of the per-meter
+    // rows; `mt` names the row's own type, so every series expression reads it unchanged.
+    if (rollups && src === 'measurements_1d' && !scope.meterIds && !withCost) {
+      return sql`from measurements_type_1d a cross join lateral (select a.meter_type as meter_type) mt
+        where a.installation_id = ${scope.installationId}
+          and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
+    }
     const meters = scope.meterIds ? (scope.meterIds.length ? sql`and mt.id in (${sql.join(scope.meterIds)})` : sql`and false`) : sql``
     const rows = sql`from ${sql.table(src)} a
       join meters mt on mt.id = a.meter_id
