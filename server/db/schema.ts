@@ -244,7 +244,8 @@ export interface MeasurementsRollupTable {
 }
 
 /**
- * Daily rollups per installation and meter type (migration 0167): the sums of measurements_1d over the
+ * Rollups per installation and meter type (migration 0167): the sums of measurements_15m
+ * (measurements_type_15m, no high-tariff share) or measurements_1d (measurements_type_1d) over the
  * installation's meters of `meter_type`, kept by triggers; whole-installation statistics read these.
  */
 export interface MeasurementsTypeRollupTable extends Omit<MeasurementsRollupTable, 'meter_id'> {
@@ -576,6 +577,7 @@ export interface Database {
   measurements_15m: Measurements15mTable
   measurements_1h: MeasurementsRollupTable
   measurements_1d: MeasurementsRollupTable
+  measurements_type_15m: Omit<MeasurementsTypeRollupTable, 'energy_in_high_kwh'>
   measurements_type_1d: MeasurementsTypeRollupTable
   refresh_tokens: RefreshTokensTable
   app_settings: AppSettingsTable

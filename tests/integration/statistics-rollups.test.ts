@@ -111,21 +111,24 @@ describe('statistics from rollups equal the direct sum over the 15-minute rows',
     }
   })
 
-  it('the per-type daily rollups hold the sums of their installation\'s meters of that type per local day, also after a meter changes type, moves or goes', async () => {
+  it('the per-type rollups hold the sums of their installation\'s meters of that type per 15 minutes and local day, also after a meter changes type, moves or goes', async () => {
     const db = app.domain!.db
     const check = async (what: string) => {
-      const { rows } = await sql<{ n: number; bad: number; extra: number }>`
-        with expect as (
-          select m.installation_id, m.meter_type, r.bucket, sum(r.energy_in_kwh) e_in, sum(r.energy_out_kwh) e_out, sum(r.volume_m3) vol,
-            sum(r.energy_in_high_kwh) e_high, (array_agg(r.soc_last order by r.meter_id) filter (where r.soc_last is not null))[1] soc
-          from measurements_1d r join meters m on m.id = r.meter_id group by 1, 2, 3)
-        select count(*)::int as n,
-          count(*) filter (where t.installation_id is null or abs(t.energy_in_kwh - x.e_in) > 1e-9 or abs(t.energy_out_kwh - x.e_out) > 1e-9
-            or abs(t.volume_m3 - x.vol) > 1e-9 or abs(t.energy_in_high_kwh - x.e_high) > 1e-9 or t.soc_last is distinct from x.soc)::int as bad,
-          (select count(*)::int from measurements_type_1d) - count(t.installation_id)::int as extra
-        from expect x left join measurements_type_1d t on t.installation_id = x.installation_id and t.meter_type = x.meter_type and t.bucket = x.bucket`.execute(db)
-      expect(rows[0].n, what).toBeGreaterThan(50)
-      expect(rows[0], what).toMatchObject({ bad: 0, extra: 0 })
+      for (const [table, from, high] of [['measurements_type_15m', 'measurements_15m', sql`0`], ['measurements_type_1d', 'measurements_1d', sql`r.energy_in_high_kwh`]] as const) {
+        const highOf = (t: string) => (table === 'measurements_type_1d' ? sql`${sql.ref(t)}.energy_in_high_kwh` : sql`0`)
+        const { rows } = await sql<{ n: number; bad: number; extra: number }>`
+          with expect as (
+            select m.installation_id, m.meter_type, r.bucket, sum(r.energy_in_kwh) e_in, sum(r.energy_out_kwh) e_out, sum(r.volume_m3) vol,
+              sum(${high}) e_high, (array_agg(r.soc_last order by r.meter_id) filter (where r.soc_last is not null))[1] soc
+            from ${sql.table(from)} r join meters m on m.id = r.meter_id group by 1, 2, 3)
+          select count(*)::int as n,
+            count(*) filter (where t.installation_id is null or abs(t.energy_in_kwh - x.e_in) > 1e-9 or abs(t.energy_out_kwh - x.e_out) > 1e-9
+              or abs(t.volume_m3 - x.vol) > 1e-9 or abs(${highOf('t')} - x.e_high) > 1e-9 or t.soc_last is distinct from x.soc)::int as bad,
+            (select count(*)::int from ${sql.table(table)}) - count(t.installation_id)::int as extra
+          from expect x left join ${sql.table(table)} t on t.installation_id = x.installation_id and t.meter_type = x.meter_type and t.bucket = x.bucket`.execute(db)
+        expect(rows[0].n, `${table} ${what}`).toBeGreaterThan(50)
+        expect(rows[0], `${table} ${what}`).toMatchObject({ bad: 0, extra: 0 })
+      }
     }
     await check('as written')
     // Daily sums of the 15-minute rows, by type: a bucket counted in the wrong type or day shows here.

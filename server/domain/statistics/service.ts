@@ -299,10 +299,11 @@ export function createStatisticsService({ db, installations, rollups = process.e
   }
 
   function from(scope: Scope, q: StatisticsQuery, src: Source, withCost: boolean) {
-    // The whole installation by day: its rows per meter type (migration 0167), a quarter of the per-meter
-    // rows; `mt` names the row's own type, so every series expression reads it unchanged.
-    if (rollups && src === 'measurements_1d' && !scope.meterIds && !withCost) {
-      return sql`from measurements_type_1d a cross join lateral (select a.meter_type as meter_type) mt
+    // The whole installation by 15 minutes or day: its rows per meter type (migration 0167), about a
+    // quarter of the per-meter rows; `mt` names the row's own type, so every series expression reads it unchanged.
+    const byType = src === 'measurements_15m' ? 'measurements_type_15m' : src === 'measurements_1d' ? 'measurements_type_1d' : null
+    if (rollups && byType && !scope.meterIds && !withCost) {
+      return sql`from ${sql.table(byType)} a cross join lateral (select a.meter_type as meter_type) mt
         where a.installation_id = ${scope.installationId}
           and a.bucket >= ${alignedStart(q.granularity, q.start, scope.tz)} and a.bucket < ${q.end}::timestamptz`
     }
