@@ -1,12 +1,11 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery } from '@tanstack/react-query'
-import { useSnapshot } from 'valtio'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
-import { live } from '../../live/store.ts'
-import type { InstallationLive } from '../../live/store.ts'
+import type { Topic } from '../../../shared/live-protocol.ts'
+import { useLive, useTopic } from '../../live/use-live.ts'
 import { retainStream } from '../../live/connection.ts'
 import { restoreLive } from '../../live/persist.ts'
 import { seedHistory } from '../../live/store.ts'
@@ -17,7 +16,8 @@ import { useFormats } from '../../components/use-formats.ts'
 import { useNearViewport } from '../../components/use-near-viewport.ts'
 import { useIdle } from '../../components/use-idle.ts'
 import type { Formats } from '../../components/use-formats.ts'
-import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
+import { Card, Loading, Notice } from '../../components/ui.tsx'
+import { PowerFlowPending, PowerFrame } from './power-frame.tsx'
 import { DataAge, LiveBadge } from '../../components/tile-meta.tsx'
 import { hasOverview, PowerFlow, StationsOnlyFlow } from './power-flow.tsx'
 import { StationCard } from './station-card.tsx'
@@ -27,7 +27,10 @@ import type { TileStatus } from './live-status.ts'
 
 const PowerChart = lazy(() => import('./power-chart.tsx'))
 
-function TileAside({ updatedAt, status }: { updatedAt: number | null; status: TileStatus }) {
+/** A tile's live badge and data age, from its topic alone (re-rendered when that topic changes). */
+function TileAside({ installationId, topic }: { installationId: number; topic: Topic }) {
+  const updatedAt = useLive(installationId, (inst) => inst?.topics[topic].updatedAt ?? null)
+  const status = useLive(installationId, (inst): TileStatus => (inst ? tileStatus(inst, topic) : 'live'))
   return (
     <>
       <LiveBadge status={status} />
@@ -36,59 +39,68 @@ function TileAside({ updatedAt, status }: { updatedAt: number | null; status: Ti
   )
 }
 
+/** What the page shows below its heading, from the stream's state. */
+type Body = 'content' | 'down' | 'failed' | 'pending'
+
 /**
  * Power (SPEC §2): the live power flow, today's energy, a chart of the last hour and the charging
- * stations, all from the installation's live stream (ARCHITECTURE §5).
+ * stations, all from the installation's live stream (ARCHITECTURE §5). Each tile reads its own topic
+ * (client/live/use-live.ts): a live event re-renders only the tiles that show it (issue 11).
  */
 export default function PowerPage({ installation }: { installation: Installation }) {
-  const { t } = useTranslation('power')
+  const id = installation.id
   const f = useFormats(installation.timezone)
-  useDocumentTitle(t('title'))
 
   // Paint at once (issue 11): this tab's last state before the first render, the stream and the
   // stored hour of power history in parallel.
-  useState(() => restoreLive(installation.id))
-  useEffect(() => retainStream(installation.id), [installation.id])
+  useState(() => restoreLive(id))
+  useEffect(() => retainStream(id), [id])
   // A Power page left open (a wall display signed in as a person) must not be logged out after 24 h.
   useEffect(() => keepSessionAlive(), [])
   // A failed read needs no message: the chart then fills from live samples only. The answer goes into
   // the live store, which keeps only samples older than those it has (seeding twice changes nothing).
-  const recent = useQuery({ queryKey: powerKeys.recentFlow(installation.id), queryFn: ({ signal }) => fetchRecentFlow(installation.id, Date.now(), signal) })
+  const recent = useQuery({ queryKey: powerKeys.recentFlow(id), queryFn: ({ signal }) => fetchRecentFlow(id, Date.now(), signal) })
   useEffect(() => {
-    if (recent.data) seedHistory(installation.id, flowSamples(recent.data))
-  }, [installation.id, recent.data])
+    if (recent.data) seedHistory(id, flowSamples(recent.data))
+  }, [id, recent.data])
 
-  const snap = useSnapshot(live)
-  const inst = snap.installations[String(installation.id)] as InstallationLive | undefined
+  const body = useLive(id, (inst): Body => {
+    const metrics = inst?.topics.metrics
+    if (metrics?.loaded) return 'content'
+    if (metrics?.state === 'down') return 'down'
+    return inst?.connection === 'failed' ? 'failed' : 'pending'
+  })
+  const known = useLive(id, (inst) => inst !== undefined)
 
   return (
-    <div className="mx-auto max-w-7xl space-y-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
-        {inst ? <ConnectionPill inst={inst} /> : null}
-      </div>
-      {inst ? <PageNotices inst={inst} f={f} /> : null}
-      {!inst || !inst.topics.metrics.loaded ? (
-        inst?.topics.metrics.state === 'down' ? (
-          <Notice tone="error" role="alert">
-            {t('connection.unavailable')}
-          </Notice>
-        ) : inst?.connection === 'failed' ? null : (
-          // The flow tile's frame paints with the page, before the stream's first state (issue 11:
-          // the page's largest heading no longer waits for the live stream).
-          <Card titleId="power-flow-title" title={t('flow.title')}>
-            <Loading label={t('loadingLive')} />
-          </Card>
-        )
-      ) : (
-        <PowerContent inst={inst} installation={installation} f={f} />
+    <PowerFrame pill={known ? <ConnectionPill installationId={id} /> : null}>
+      {known ? <PageNotices installationId={id} f={f} /> : null}
+      {body === 'content' ? (
+        <PowerContent installation={installation} f={f} />
+      ) : body === 'down' ? (
+        <UnavailableNotice />
+      ) : body === 'failed' ? null : (
+        // The flow tile's frame paints with the page, before the stream's first state (issue 11:
+        // the page's largest heading no longer waits for the live stream).
+        <PowerFlowPending />
       )}
-    </div>
+    </PowerFrame>
   )
 }
 
-function ConnectionPill({ inst }: { inst: InstallationLive }) {
+function UnavailableNotice() {
   const { t } = useTranslation('power')
+  return (
+    <Notice tone="error" role="alert">
+      {t('connection.unavailable')}
+    </Notice>
+  )
+}
+
+function ConnectionPill({ installationId }: { installationId: number }) {
+  const { t } = useTranslation('power')
+  const connection = useLive(installationId, (inst) => inst?.connection ?? 'idle')
+  const offline = useLive(installationId, (inst) => inst?.topics.info.data?.online === false)
   const map = {
     open: ['bg-emerald-500', t('connection.live')],
     connecting: ['bg-slate-400', t('connection.connecting')],
@@ -98,18 +110,20 @@ function ConnectionPill({ inst }: { inst: InstallationLive }) {
     idle: ['bg-slate-400', t('connection.connecting')],
   } as const
   // A stream that is open says nothing about the facility: offline is not "Live" (issue 13 §3).
-  const [dot, label] = inst.topics.info.data?.online === false ? (['bg-red-500', t('connection.facilityOffline')] as const) : map[inst.connection]
+  const [dot, label] = offline ? (['bg-red-500', t('connection.facilityOffline')] as const) : map[connection]
   return (
     <p role="status" className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-xs font-medium text-slate-600">
-      <span aria-hidden="true" className={`h-2 w-2 rounded-full ${dot} ${inst.connection === 'open' && inst.topics.info.data?.online !== false ? 'animate-pulse' : ''}`} />
+      <span aria-hidden="true" className={`h-2 w-2 rounded-full ${dot} ${connection === 'open' && !offline ? 'animate-pulse' : ''}`} />
       {label}
     </p>
   )
 }
 
-function PageNotices({ inst, f }: { inst: InstallationLive; f: Formats }) {
+function PageNotices({ installationId, f }: { installationId: number; f: Formats }) {
   const { t } = useTranslation('power')
-  const info = inst.topics.info.data
+  const info = useLive(installationId, (inst) => inst?.topics.info.data)
+  // Why the stream failed for good ('' when no reason is known), or null while it has not.
+  const failure = useLive(installationId, (inst) => (inst?.connection === 'failed' ? (inst.connectionError ?? '') : null))
   const seriousAlerts = info?.alerts.filter((a) => a.serious) ?? []
   return (
     <>
@@ -126,55 +140,66 @@ function PageNotices({ inst, f }: { inst: InstallationLive; f: Formats }) {
           </ul>
         </Notice>
       ) : null}
-      {inst.connection === 'failed' ? (
+      {failure !== null ? (
         <Notice tone="error" role="alert">
-          {inst.connectionError === 'forbidden' ? t('connection.forbidden') : t('connection.unavailable')}
+          {failure === 'forbidden' ? t('connection.forbidden') : t('connection.unavailable')}
         </Notice>
       ) : null}
     </>
   )
 }
 
-function PowerContent({ inst, installation, f }: { inst: InstallationLive; installation: Installation; f: Formats }) {
+/** The tiles once the stream's first metrics are in; re-rendered only when their layout changes. */
+function PowerContent({ installation, f }: { installation: Installation; f: Formats }) {
+  const id = installation.id
+  const overview = useLive(id, (inst) => {
+    const m = inst?.topics.metrics.data
+    return m ? hasOverview(m as Metrics) : false
+  })
+  const showEnergy = useLive(id, (inst) => {
+    const m = inst?.topics.metrics.data
+    return m ? m.e_sourced_today !== null || m.consumption_today !== null : false
+  })
   const { t } = useTranslation('power')
-  const metrics = inst.topics.metrics.data as Metrics
-  const overview = hasOverview(metrics)
-  const metricsStatus = tileStatus(inst, 'metrics')
-  const energyReturn = inst.topics.energy_return.data
-  const showEnergy = metrics.e_sourced_today !== null || metrics.consumption_today !== null
 
   return (
     <>
       <div className={showEnergy ? 'grid gap-5 lg:grid-cols-3' : 'grid gap-5'}>
-        <Card
-          titleId="power-flow-title"
-          title={t('flow.title')}
-          aside={<TileAside updatedAt={inst.topics.metrics.updatedAt} status={metricsStatus} />}
-          className={showEnergy ? 'lg:col-span-2' : undefined}
-        >
-          {overview ? <PowerFlow metrics={metrics} f={f} /> : <StationsOnlyFlow metrics={metrics} f={f} />}
+        <Card titleId="power-flow-title" title={t('flow.title')} aside={<TileAside installationId={id} topic="metrics" />} className={showEnergy ? 'lg:col-span-2' : undefined}>
+          <FlowTile installationId={id} overview={overview} f={f} />
         </Card>
         {showEnergy ? (
-          <Card
-            titleId="energy-title"
-            title={t('energy.title')}
-            aside={<TileAside updatedAt={inst.topics.metrics.updatedAt} status={metricsStatus} />}
-          >
-            <dl className="grid gap-3">
-              {metrics.e_sourced_today !== null ? <EnergyFigure label={t('energy.sourced')} value={f.kwh(metrics.e_sourced_today)} /> : null}
-              {metrics.consumption_today !== null ? <EnergyFigure label={t('energy.consumed')} value={f.kwh(metrics.consumption_today)} /> : null}
-              {energyReturn ? <EnergyFigure label={t('energy.returned')} value={f.kwh(energyReturn.today_kwh)} /> : null}
-            </dl>
+          <Card titleId="energy-title" title={t('energy.title')} aside={<TileAside installationId={id} topic="metrics" />}>
+            <EnergyFigures installationId={id} f={f} />
           </Card>
         ) : null}
       </div>
 
-      <Card titleId="chart-title" title={t('chart.title')} aside={<TileAside updatedAt={inst.topics.metrics.updatedAt} status={metricsStatus} />}>
+      <Card titleId="chart-title" title={t('chart.title')} aside={<TileAside installationId={id} topic="metrics" />}>
         <LastHourChart installation={installation} overview={overview} />
       </Card>
 
-      <Stations inst={inst} installation={installation} f={f} />
+      <Stations installation={installation} f={f} />
     </>
+  )
+}
+
+function FlowTile({ installationId, overview, f }: { installationId: number; overview: boolean; f: Formats }) {
+  const metrics = useLive(installationId, (inst) => inst?.topics.metrics.data) as Metrics | null | undefined
+  if (!metrics) return null
+  return overview ? <PowerFlow metrics={metrics} f={f} /> : <StationsOnlyFlow metrics={metrics} f={f} />
+}
+
+function EnergyFigures({ installationId, f }: { installationId: number; f: Formats }) {
+  const { t } = useTranslation('power')
+  const metrics = useLive(installationId, (inst) => inst?.topics.metrics.data) as Metrics | null | undefined
+  const energyReturn = useLive(installationId, (inst) => inst?.topics.energy_return.data)
+  return (
+    <dl className="grid gap-3">
+      {metrics?.e_sourced_today != null ? <EnergyFigure label={t('energy.sourced')} value={f.kwh(metrics.e_sourced_today)} /> : null}
+      {metrics?.consumption_today != null ? <EnergyFigure label={t('energy.consumed')} value={f.kwh(metrics.consumption_today)} /> : null}
+      {energyReturn ? <EnergyFigure label={t('energy.returned')} value={f.kwh(energyReturn.today_kwh)} /> : null}
+    </dl>
   )
 }
 
@@ -220,13 +245,14 @@ function EnergyFigure({ label, value }: { label: string; value: string }) {
   )
 }
 
-function Stations({ inst, installation, f }: { inst: InstallationLive; installation: Installation; f: Formats }) {
+function Stations({ installation, f }: { installation: Installation; f: Formats }) {
   const { t } = useTranslation('power')
-  const slot = inst.topics.stations
-  const stations = Object.values((slot.data ?? {}) as Record<string, Station>).sort((a, b) => f.compareNames(a.name, b.name))
+  const slot = useTopic(installation.id, 'stations')
+  const data = slot?.data as Record<string, Station> | null | undefined
+  const stations = useMemo(() => Object.values(data ?? {}).sort((a, b) => f.compareNames(a.name, b.name)), [data, f])
   const admin = isAdmin(installation)
   // Sidebar "Car charging stations" links here with #stations: scroll once the list has loaded.
-  const loaded = slot.loaded
+  const loaded = slot?.loaded ?? false
   useEffect(() => {
     if (loaded && window.location.hash === '#stations') document.getElementById('stations')?.scrollIntoView({ block: 'start' })
   }, [loaded])
@@ -237,10 +263,10 @@ function Stations({ inst, installation, f }: { inst: InstallationLive; installat
           {t('stations.title')}
         </h2>
         <div className="flex items-center gap-2 text-xs text-slate-500">
-          <TileAside updatedAt={slot.updatedAt} status={tileStatus(inst, 'stations')} />
+          <TileAside installationId={installation.id} topic="stations" />
         </div>
       </div>
-      {!slot.loaded ? (
+      {!loaded ? (
         <Loading label={t('stations.loading')} />
       ) : stations.length === 0 ? (
         <p className="rounded-2xl border border-dashed border-slate-300 bg-white px-4 py-8 text-center text-sm text-slate-500">
@@ -249,16 +275,36 @@ function Stations({ inst, installation, f }: { inst: InstallationLive; installat
       ) : (
         <ul aria-labelledby="stations-title" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {stations.map((s) => (
-            <li key={s.id} className="flex flex-col gap-1">
-              <StationCard station={s} admin={admin} f={f} />
-              <StationLink installationId={installation.id} station={s} />
-            </li>
+            <StationItem key={s.id} installationId={installation.id} station={s} admin={admin} f={f} />
           ))}
         </ul>
       )}
     </section>
   )
 }
+
+interface StationItemProps {
+  installationId: number
+  station: Station
+  admin: boolean
+  f: Formats
+}
+
+/**
+ * One station of the list. A stations patch brings a new copy of every station (the store applies it
+ * to a copy): a card whose station reads the same is not rendered again (issue 11).
+ */
+const StationItem = memo(
+  function StationItem({ installationId, station, admin, f }: StationItemProps) {
+    return (
+      <li className="flex flex-col gap-1">
+        <StationCard station={station} admin={admin} f={f} />
+        <StationLink installationId={installationId} station={station} />
+      </li>
+    )
+  },
+  (a, b) => a.installationId === b.installationId && a.admin === b.admin && a.f === b.f && (a.station === b.station || JSON.stringify(a.station) === JSON.stringify(b.station)),
+)
 
 /** The way into a station's tabs (status, timer, journal, RFIDs, management; SPEC §2). */
 function StationLink({ installationId, station }: { installationId: number; station: Station }) {
