@@ -2,14 +2,15 @@ import './zod-csp.ts'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import './styles.css'
-import { initI18n } from './i18n/index.ts'
+import { firstPaintNamespaces, initI18n } from './i18n/index.ts'
 import { watchOtherTabs } from './session/session.ts'
 import { App } from './app/app.tsx'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { queryClient } from './api/query.ts'
 
-// Render once the active language is loaded, so the first paint is already translated.
-await initI18n()
+// Render once the active language is loaded, so the first paint is already translated (with the
+// route's own texts where it paints before its chunk: Power, issue 11).
+await initI18n(firstPaintNamespaces(location.pathname))
 watchOtherTabs()
 
 const root = document.getElementById('root')

@@ -14,6 +14,7 @@ import { NotFound } from './not-found.tsx'
 import { Guard } from './guard.tsx'
 import { Loading } from '../components/ui.tsx'
 import { withNamespaces } from '../i18n/index.ts'
+import { PowerFlowPending, PowerFrame } from '../features/power/power-frame.tsx'
 
 const HomePage = lazy(withNamespaces(() => import('../features/home/home-page.tsx'), ['home']))
 const loadPowerPage = withNamespaces(() => import('../features/power/power-page.tsx'), ['power', 'charging'])
@@ -81,16 +82,29 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
   if (!valid) return <NotFound />
   if (!loggedIn) return <Redirect to={forcedLoginUrl(id, location + (search ? `?${search}` : ''))} replace />
 
+  // Power paints its heading and first tile while the list, the user and its chunk load (issue 11):
+  // they need none of them. Its texts are loaded before the first render (client/main.tsx).
+  const loading = <Loading label={t('loading')} />
+  const pending = onPower ? (
+    <Suspense fallback={loading}>
+      <PowerFrame>
+        <PowerFlowPending />
+      </PowerFrame>
+    </Suspense>
+  ) : (
+    loading
+  )
+
   let content
   if (failed && !installation) {
     content = <QueryProblem error={failed.error} onRetry={failed.refetch} />
   } else if (installations === null || (missing && recheck.isPending)) {
-    content = <Loading label={t('loading')} />
+    content = pending
   } else if (!installation) {
     content = <NotFound embedded />
   } else {
     content = (
-      <Suspense fallback={<Loading label={t('loading')} />}>
+      <Suspense fallback={pending}>
         <Switch>
           <Route path={patterns.facility}>
             <HomePage installation={installation} />

@@ -57,8 +57,21 @@ export function initialLanguage(): Language {
   return browser.toLowerCase().startsWith('en') ? 'en' : 'de'
 }
 
-/** Load the language resources and initialise i18next; resolves when the UI can render. */
-export async function initI18n(): Promise<typeof i18next> {
+/**
+ * Namespaces a route paints with before its screen's chunk is in: Power's frame (its heading and first
+ * tile, client/features/power/power-frame.tsx) renders while the installation list loads (issue 11).
+ * index.html preloads them with the entry on that route (config/preload-boot.ts), so waiting for them
+ * before the first render costs no round trip.
+ */
+export function firstPaintNamespaces(pathname: string): string[] {
+  return /^\/facility\/\d+\/power\/?$/.test(pathname) ? ['power'] : []
+}
+
+/**
+ * Load the language resources (common, and `extra` namespaces) and initialise i18next; resolves when
+ * the UI can render.
+ */
+export async function initI18n(extra: readonly string[] = []): Promise<typeof i18next> {
   const lng = initialLanguage()
   await i18next
     .use(lazyBackend)
@@ -70,7 +83,7 @@ export async function initI18n(): Promise<typeof i18next> {
       fallbackLng: false,
       supportedLngs: [...LANGUAGES],
       load: 'currentOnly',
-      ns: INITIAL_NAMESPACES,
+      ns: [...INITIAL_NAMESPACES, ...extra],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       returnNull: false,

@@ -1,5 +1,6 @@
 import type { ReactNode, RefObject } from 'react'
 import { useId, useLayoutEffect, useRef, useState } from 'react'
+import { flushSync } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
 import type { Formats } from '../../components/use-formats.ts'
@@ -152,15 +153,23 @@ function FlowValue({ node, f, compact = false, className }: { node: FlowNode; f:
   )
 }
 
-/** Width of an element in px, following resizes (0 before the first layout). */
-function useWidth(ref: RefObject<HTMLElement | null>): number {
+/**
+ * Width of an element's content box in px, following resizes (0 until the first observation), from
+ * ResizeObserver entries only: reading getBoundingClientRect in a layout effect forced the browser to
+ * lay the whole new page out in the middle of React's commit (issue 11). The first entry comes after
+ * the browser's own layout and before it paints, and is applied synchronously (flushSync), so the
+ * first frame on the screen already has the right layout.
+ */
+export function useWidth(ref: RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0)
+  // Observed from the commit (observing reads nothing), so the first entry is not a frame late.
   useLayoutEffect(() => {
     const el = ref.current
-    if (!el) return
-    setWidth(el.getBoundingClientRect().width)
-    if (typeof ResizeObserver === 'undefined') return
-    const observer = new ResizeObserver((entries) => setWidth(entries[0]?.contentRect.width ?? 0))
+    if (!el || typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver((entries) => {
+      const next = entries[entries.length - 1]?.contentRect.width ?? 0
+      flushSync(() => setWidth(next))
+    })
     observer.observe(el)
     return () => observer.disconnect()
   }, [ref])
@@ -179,9 +188,12 @@ export function PowerFlow({ metrics, f }: { metrics: Metrics; f: Formats }) {
   const width = useWidth(outer)
   const compact = width > 0 && width < COMPACT_BELOW
   const L = compact ? COMPACT : WIDE
+  const measured = width > 0 || typeof ResizeObserver === 'undefined'
   return (
-    <div ref={outer} className="w-full">
-    <div className="relative mx-auto w-full max-w-2xl" style={{ aspectRatio: `${L.w} / ${L.h}`, containerType: 'inline-size' }}>
+    <div ref={outer} className="flow-frame w-full">
+    {/* Until the first measurement the box has its height (CSS) but shows nothing: the nodes would
+        first be drawn in the wide layout and then jump (a layout shift) on a phone. */}
+    <div className={cx('flow-box relative mx-auto w-full max-w-2xl', !measured && 'invisible')} style={{ containerType: 'inline-size' }}>
       <svg aria-hidden="true" viewBox={`0 0 ${L.w} ${L.h}`} className="absolute inset-0 h-full w-full">
         {nodes.map((n) => {
           const p = L.pos[n.key]
