@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react'
+import { useEffect, useState } from 'react'
 
 // One shared 1-second clock for every "updated … ago" label, so they tick together.
 const listeners = new Set<() => void>()
@@ -23,7 +23,19 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
-/** The current time in ms, re-rendering the caller every second. */
+/**
+ * The current time in ms, re-rendering the caller every second. A state set by the shared clock, not
+ * useSyncExternalStore: a store that changes while React renders a transition in slices (Power's tiles,
+ * client/live/use-live.ts) makes React throw the slices away and render it all again in one long task
+ * (issue 11); a label a few milliseconds behind the clock is harmless.
+ */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now)
+  const [value, setValue] = useState(() => (timer === null ? Date.now() : now))
+  useEffect(() => {
+    const update = () => setValue(now)
+    const unsubscribe = subscribe(update)
+    update()
+    return unsubscribe
+  }, [])
+  return value
 }

@@ -1,6 +1,5 @@
 import type { ReactNode, RefObject } from 'react'
 import { useId, useLayoutEffect, useRef, useState } from 'react'
-import { flushSync } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
 import type { Formats } from '../../components/use-formats.ts'
@@ -157,8 +156,8 @@ function FlowValue({ node, f, compact = false, className }: { node: FlowNode; f:
  * Width of an element's content box in px, following resizes (0 until the first observation), from
  * ResizeObserver entries only: reading getBoundingClientRect in a layout effect forced the browser to
  * lay the whole new page out in the middle of React's commit (issue 11). The first entry comes after
- * the browser's own layout and before it paints, and is applied synchronously (flushSync), so the
- * first frame on the screen already has the right layout.
+ * the browser's own layout; it is rendered as an ordinary update, in a task of its own, so the page's
+ * first layout and the diagram's are not one long task.
  */
 export function useWidth(ref: RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0)
@@ -168,7 +167,7 @@ export function useWidth(ref: RefObject<HTMLElement | null>): number {
     if (!el || typeof ResizeObserver === 'undefined') return
     const observer = new ResizeObserver((entries) => {
       const next = entries[entries.length - 1]?.contentRect.width ?? 0
-      flushSync(() => setWidth(next))
+      setWidth(next)
     })
     observer.observe(el)
     return () => observer.disconnect()
@@ -191,9 +190,10 @@ export function PowerFlow({ metrics, f }: { metrics: Metrics; f: Formats }) {
   const measured = width > 0 || typeof ResizeObserver === 'undefined'
   return (
     <div ref={outer} className="flow-frame w-full">
-    {/* Until the first measurement the box has its height (CSS) but shows nothing: the nodes would
-        first be drawn in the wide layout and then jump (a layout shift) on a phone. */}
-    <div className={cx('flow-box relative mx-auto w-full max-w-2xl', !measured && 'invisible')} style={{ containerType: 'inline-size' }}>
+    {/* Until the first measurement the box has its height (CSS) and nothing in it: nodes first drawn in
+        the wide layout would jump (a layout shift) on a phone. */}
+    {measured ? (
+    <div className="flow-box relative mx-auto w-full max-w-2xl" style={{ containerType: 'inline-size' }}>
       <svg aria-hidden="true" viewBox={`0 0 ${L.w} ${L.h}`} className="absolute inset-0 h-full w-full">
         {nodes.map((n) => {
           const p = L.pos[n.key]
@@ -241,6 +241,9 @@ export function PowerFlow({ metrics, f }: { metrics: Metrics; f: Formats }) {
         )
       })}
     </div>
+    ) : (
+      <div className="flow-box mx-auto w-full max-w-2xl" />
+    )}
     </div>
   )
 }

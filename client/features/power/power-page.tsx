@@ -57,12 +57,6 @@ export default function PowerPage({ installation }: { installation: Installation
   useEffect(() => retainStream(id), [id])
   // A Power page left open (a wall display signed in as a person) must not be logged out after 24 h.
   useEffect(() => keepSessionAlive(), [])
-  // A failed read needs no message: the chart then fills from live samples only. The answer goes into
-  // the live store, which keeps only samples older than those it has (seeding twice changes nothing).
-  const recent = useQuery({ queryKey: powerKeys.recentFlow(id), queryFn: ({ signal }) => fetchRecentFlow(id, Date.now(), signal) })
-  useEffect(() => {
-    if (recent.data) seedHistory(id, flowSamples(recent.data))
-  }, [id, recent.data])
 
   const body = useLive(id, (inst): Body => {
     const metrics = inst?.topics.metrics
@@ -74,6 +68,7 @@ export default function PowerPage({ installation }: { installation: Installation
 
   return (
     <PowerFrame pill={known ? <ConnectionPill installationId={id} /> : null}>
+      <RecentHistory installationId={id} />
       {known ? <PageNotices installationId={id} f={f} /> : null}
       {body === 'content' ? (
         <PowerContent installation={installation} f={f} />
@@ -87,6 +82,21 @@ export default function PowerPage({ installation }: { installation: Installation
     </PowerFrame>
   )
 }
+
+/**
+ * The stored hour of power history for the chart, read once with the page. A failed read needs no
+ * message: the chart then fills from live samples only. The answer goes into the live store, which
+ * keeps only samples older than those it has (seeding twice changes nothing). A component of its own
+ * (memo, renders nothing), so the page's renders as the stream's state comes in do not read the query
+ * store: one that changed meanwhile would make React redo a sliced render in one piece.
+ */
+const RecentHistory = memo(function RecentHistory({ installationId }: { installationId: number }) {
+  const recent = useQuery({ queryKey: powerKeys.recentFlow(installationId), queryFn: ({ signal }) => fetchRecentFlow(installationId, Date.now(), signal) })
+  useEffect(() => {
+    if (recent.data) seedHistory(installationId, flowSamples(recent.data))
+  }, [installationId, recent.data])
+  return null
+})
 
 function UnavailableNotice() {
   const { t } = useTranslation('power')
@@ -297,7 +307,7 @@ interface StationItemProps {
 const StationItem = memo(
   function StationItem({ installationId, station, admin, f }: StationItemProps) {
     return (
-      <li className="flex flex-col gap-1">
+      <li className="lazy-card flex flex-col gap-1">
         <StationCard station={station} admin={admin} f={f} />
         <StationLink installationId={installationId} station={station} />
       </li>
