@@ -1,46 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { applyEvent, appendSample, ensureInstallation, HISTORY_MS, live, resetLive } from './store.ts'
-import type { Metrics } from '../../shared/schemas/metrics.ts'
 import type { Station } from '../../shared/schemas/station.ts'
+import { T0, testMetrics, testStation } from './test-data.ts'
 
-const T0 = Date.parse('2026-03-02T10:00:00Z')
-
-function metrics(at: number, gridKw: number, pvKw = 3): Metrics {
-  return {
-    installation_id: 1,
-    timestamp: new Date(at).toISOString(),
-    grid: { power_kw: gridKw, import_kw: Math.max(gridKw, 0), export_kw: Math.max(-gridKw, 0) },
-    pv: { power_kw: pvKw, peak_kw: 10 },
-    battery: { power_kw: 1.5, soc: 64, capacity_kwh: 10 },
-    building: { power_kw: 2.2 },
-    charging_stations: { power_kw: 7.4, stations: { '1': 7.4, '2': 0 } },
-    e_sourced_today: 12.5,
-    consumption_today: 20.25,
-    water: { today_m3: 1.2 },
-  }
-}
-
-function station(id: number, status: Station['status']): Station {
-  return {
-    id,
-    device_id: `dev-${id}`,
-    name: `Station ${id}`,
-    description: '',
-    object_id: null,
-    object_type: 'charging_station',
-    capacity_kw: 11,
-    charging_mode: 'instant',
-    status,
-    status_code: 0,
-    alerts: [],
-    rfid_lernmodus: 0,
-    power_kw: 0,
-    energy_kwh: 0,
-    session_start: null,
-    rfid: null,
-    updated_at: new Date(T0).toISOString(),
-  }
-}
+const metrics = (at: number, gridKw: number, pvKw = 3) => testMetrics(at, gridKw, { pv: { power_kw: pvKw, peak_kw: 10 } })
+const station = (id: number, status: Station['status']) => testStation(id, { status })
 
 const slot = (id: number) => live.installations[String(id)]
 

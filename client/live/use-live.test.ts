@@ -3,49 +3,14 @@ import { applyEvent, resetLive, setConnection } from './store.ts'
 import { readLive, watchLive } from './use-live.ts'
 import type { LiveView } from './use-live.ts'
 import { tileStatus } from '../features/power/live-status.ts'
-import type { Metrics } from '../../shared/schemas/metrics.ts'
-import type { Station } from '../../shared/schemas/station.ts'
+import { T0, testMetrics, testStation } from './test-data.ts'
 
-const T0 = Date.parse('2026-03-02T10:00:00Z')
 // valtio tells subscribers after the current task's changes, in a microtask.
 const settled = () => new Promise((r) => setTimeout(r, 0))
 
-function metrics(gridKw: number): Metrics {
-  return {
-    installation_id: 1,
-    timestamp: new Date(T0).toISOString(),
-    grid: { power_kw: gridKw, import_kw: Math.max(gridKw, 0), export_kw: Math.max(-gridKw, 0) },
-    pv: { power_kw: 3, peak_kw: 10 },
-    battery: { power_kw: 1.5, soc: 64, capacity_kwh: 10 },
-    building: { power_kw: 2.2 },
-    charging_stations: { power_kw: 7.4, stations: { '1': 7.4 } },
-    e_sourced_today: 12.5,
-    consumption_today: 20.25,
-    water: null,
-  } as Metrics
-}
-
-function station(id: number): Station {
-  return {
-    id,
-    device_id: `dev-${id}`,
-    name: `Station ${id}`,
-    description: '',
-    object_id: null,
-    object_type: 'charging_station',
-    capacity_kw: 11,
-    charging_mode: 'instant',
-    status: 'charging',
-    status_code: 0,
-    alerts: [],
-    rfid_lernmodus: 0,
-    power_kw: 7.4,
-    energy_kwh: 1,
-    session_start: null,
-    rfid: null,
-    updated_at: new Date(T0).toISOString(),
-  }
-}
+const metrics = (gridKw: number) =>
+  testMetrics(T0, gridKw, { water: null, charging_stations: { power_kw: 7.4, stations: { '1': 7.4 } } })
+const station = (id: number) => testStation(id, { status: 'charging', power_kw: 7.4, energy_kwh: 1 })
 
 /** The five snapshots a stream sends as it opens (ARCHITECTURE §5). */
 function openStream(id: number): void {
