@@ -31,6 +31,20 @@ function grouped(t: (typeof TYPE_TABLES)[number], join: string, where: string) {
       GROUP BY m.installation_id, r.bucket, m.meter_type`)
 }
 
+/**
+ * Taken first by every recomputation, for each installation it touches, in id order, until the
+ * transaction ends. A recomputation deletes the type rows and sums them again from the per-meter rows it
+ * can see: on a Postgres server, two transactions writing meter values of one installation and bucket at
+ * once (OCPP meter values of several charge points) each missed the other's uncommitted rows, and the
+ * second insert failed on the primary key (found by ocpp-meters.test.ts on Postgres). Under the lock the
+ * second waits for the first to commit, and its statements then see the first one's rows. A transaction-
+ * level advisory lock (key: 1167, the installation id) is one lock for both tables, so they are always
+ * taken in the same order; on PGlite's one connection it never waits.
+ */
+const lockInstallations = sql.raw(`FOR i IN SELECT DISTINCT x FROM unnest(insts) AS x WHERE x IS NOT NULL ORDER BY 1 LOOP
+          PERFORM pg_advisory_xact_lock(1167, i);
+        END LOOP;`)
+
 export async function up(db: Kysely<any>): Promise<void> {
   for (const t of TYPE_TABLES) {
     await sql`
@@ -45,11 +59,15 @@ export async function up(db: Kysely<any>): Promise<void> {
         ${sql.raw(t.high ? ', energy_in_high_kwh double precision NOT NULL DEFAULT 0' : '')},
         PRIMARY KEY (installation_id, bucket, meter_type)
       )`.execute(db)
-    // Recompute the type rows of the given (installation, bucket) pairs from the per-meter rows.
+    // Recompute the type rows of the given (installation, bucket) pairs from the per-meter rows, under
+    // the installations' type-rollup locks (lockInstallations).
     await sql`
       CREATE FUNCTION ${sql.raw(`${t.table}_touch`)}(insts integer[], buckets timestamptz[]) RETURNS void
       LANGUAGE plpgsql AS $$
+      DECLARE
+        i integer;
       BEGIN
+        ${lockInstallations}
         DELETE FROM ${sql.table(t.table)} d USING (SELECT DISTINCT * FROM unnest(insts, buckets) AS c(inst, bucket)) t
           WHERE d.installation_id = t.inst AND d.bucket = t.bucket;
         ${grouped(t, `FROM (SELECT DISTINCT * FROM unnest(insts, buckets) AS c(inst, bucket)) t
@@ -80,7 +98,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE FUNCTION measurements_type_rebuild(insts integer[]) RETURNS void
     LANGUAGE plpgsql AS $$
+    DECLARE
+      i integer;
     BEGIN
+      ${lockInstallations}
       ${sql.join(TYPE_TABLES.map((t) => sql`DELETE FROM ${sql.table(t.table)} WHERE installation_id = ANY (insts);
         ${grouped(t, `FROM meters m JOIN ${t.from} r ON r.meter_id = m.id`, 'm.installation_id = ANY (insts)')};`), sql`\n`)}
     END $$`.execute(db)
