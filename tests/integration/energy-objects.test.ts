@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+import { localDate, localMidnight } from '../../shared/rules/granularity.ts'
 
 let app: FastifyInstance
 let other: Awaited<ReturnType<typeof addOtherInstallation>>
@@ -17,11 +18,13 @@ beforeAll(async () => {
   other = await addOtherInstallation(app)
   const objects = await app.domain!.db.selectFrom('objects').select(['id', 'description']).where('installation_id', '=', INST).execute()
   ids = Object.fromEntries(objects.map((o) => [o.description, o.id]))
-  // Today's readings for apartment 1's cold water meter (two 15-minute buckets).
+  // Today's readings for apartment 1's cold water meter: two 15-minute buckets, or one in the first
+  // 20 minutes after midnight in Zürich, where "20 minutes ago" would be yesterday (CI failed at 00:07).
   const meter = await app.domain!.db.selectFrom('meters').select('id').where('name', '=', 'Cold water apartment 1').executeTakeFirstOrThrow()
+  const midnight = Date.parse(localMidnight(localDate(new Date(), 'Europe/Zurich'), 'Europe/Zurich'))
   await app.domain!.measurements.record([
-    { meter_id: meter.id, ts: new Date(Date.now() - 20 * 60_000), power_kw: 0, volume_m3: 0.125 },
-    { meter_id: meter.id, ts: new Date(Date.now() - 1000), power_kw: 0, volume_m3: 0.05 },
+    { meter_id: meter.id, ts: new Date(Math.max(midnight, Date.now() - 20 * 60_000)), power_kw: 0, volume_m3: 0.125 },
+    { meter_id: meter.id, ts: new Date(Math.max(midnight, Date.now() - 1000)), power_kw: 0, volume_m3: 0.05 },
   ])
   tokens = {
     super: await login(app, 'super@example.com'),
