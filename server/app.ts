@@ -189,6 +189,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     if (relay) domain.ocpp.onSamplesWritten((ids) => { for (const id of ids) relay.pollers.poke(id, 'stations') })
   }
 
+  // A relay in this process shows a facility going offline or coming back at once, not at the next info poll.
+  if (app.relay && domain) {
+    const relay = app.relay
+    domain.devices.onOnlineChanged((ids) => { for (const id of ids) relay.pollers.poke(id, 'info') })
+  }
+
   const CLIENT_DIR = config.clientDir ?? path.resolve(import.meta.dirname, '../dist/client')
   const notFound = (req: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) })
   if (fs.existsSync(path.join(CLIENT_DIR, 'index.html')) && (config.roles.includes('api') || config.roles.includes('relay'))) {

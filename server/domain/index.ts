@@ -76,7 +76,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
     rfidOrders: createRfidOrderService({ db, installations, mail, payments }),
     payments,
     stationObjects: createStationObjectsService({ db, installations, stations }),
-    devices: { ...createDeviceService({ db }), heartbeat: deviceLink.heartbeat, sweep: deviceLink.sweep, disconnect: deviceLink.disconnect },
+    devices: { ...createDeviceService({ db }), heartbeat: deviceLink.heartbeat, sweep: deviceLink.sweep, disconnect: deviceLink.disconnect, onOnlineChanged: deviceLink.onOnlineChanged },
     rfids: createRfidService({ db, installations, link: deviceLink }),
     timers: createTimerService({ db, installations, link: deviceLink, stationTimersChanged: ocpp.timersChanged }),
     statistics,

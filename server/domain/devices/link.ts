@@ -36,6 +36,10 @@ export function createDeviceLink({ db }: { db: Db }) {
   // Per target type (charging_station, …): how to apply a change and how to journal its outcome. Set by
   // the target's service (`handle`), which itself defers through this link.
   const targets = new Map<string, { apply: ApplyChange; journal: (installationId: number, change: SentChange, at: Date) => Promise<void> }>()
+  const listeners = new Set<(installationIds: number[]) => void>()
+  const changed = (ids: number[]) => {
+    if (ids.length) for (const listener of listeners) listener(ids)
+  }
   const toPending = (r: { id: number; target_type: string; target_id: number; field: string; value: unknown; requested_at: Date }): PendingChange => ({
     id: r.id, target_type: r.target_type, target_id: r.target_id, field: r.field, value: r.value, requested_at: r.requested_at.toISOString(),
   })
@@ -87,7 +91,10 @@ export function createDeviceLink({ db }: { db: Db }) {
      * the changes that waited (returned with their outcome, empty when none).
      */
     async heartbeat(installationId: number, at: Date): Promise<SentChange[]> {
+      const back = await db.updateTable('installations').set({ online: true, offline_since: null })
+        .where('id', '=', installationId).where('online', '=', false).returning('id').execute()
       await db.updateTable('installations').set({ last_heartbeat_at: at, online: true, offline_since: null }).where('id', '=', installationId).execute()
+      changed(back.map((r) => r.id))
       // Also when it was online: a change deferred just before this heartbeat is not left waiting.
       return flush(installationId, at)
     },
@@ -102,13 +109,25 @@ export function createDeviceLink({ db }: { db: Db }) {
         .where('online', '=', true).where('last_heartbeat_at', 'is not', null)
         .where('last_heartbeat_at', '<', new Date(now.getTime() - DEVICES.offlineAfterMs))
         .returning('id').execute()
+      changed(rows.map((r) => r.id))
       return rows.map((r) => r.id)
     },
 
     /** Demo control: the connection drops now; offline since the last heartbeat (or `at` when none). */
     async disconnect(installationId: number, at: Date): Promise<void> {
-      await db.updateTable('installations').set((eb) => ({ online: false, offline_since: eb.fn.coalesce('last_heartbeat_at', eb.val(at)) }))
-        .where('id', '=', installationId).where('online', '=', true).execute()
+      const rows = await db.updateTable('installations').set((eb) => ({ online: false, offline_since: eb.fn.coalesce('last_heartbeat_at', eb.val(at)) }))
+        .where('id', '=', installationId).where('online', '=', true).returning('id').execute()
+      changed(rows.map((r) => r.id))
+    },
+
+    /**
+     * Listen for installations going offline or coming back (heartbeat, sweep, disconnect): a relay in
+     * this process re-polls their info topic at once instead of at its 2-minute interval (issue 13 §3:
+     * a stream opened after the change must not show the state before it). Returns the unsubscribe.
+     */
+    onOnlineChanged(listener: (installationIds: number[]) => void): () => void {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
     },
 
     /** Whether changes to `installationId` must wait for its devices. */
