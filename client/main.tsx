@@ -1,5 +1,5 @@
 import './zod-csp.ts'
-import { StrictMode } from 'react'
+import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import './styles.css'
 import { firstPaintNamespaces, initI18n } from './i18n/index.ts'
@@ -15,13 +15,20 @@ watchOtherTabs()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('#root missing in index.html')
-createRoot(root).render(
+const app = (
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <App />
     </QueryClientProvider>
-  </StrictMode>,
+  </StrictMode>
 )
+const reactRoot = createRoot(root)
+// The prerendered login page (config/vite.config.ts loginShells) is already on screen: its first render
+// runs as a transition, in slices that yield to the browser, instead of one task (issue 11: Login's
+// blocking time; docs/decisions.md). The screen stays until React commits. Other routes paint from
+// React itself and keep the default (blocking) render.
+if (root.hasChildNodes()) startTransition(() => reactRoot.render(app))
+else reactRoot.render(app)
 
 // The service worker (issue 15 §3, config/vite.config.ts pwa()): app shell cache and offline screen.
 // Registered after the page has loaded so its precaching never competes with the first paint.
