@@ -78,6 +78,12 @@ interface StatisticsQuery {
   flat?: boolean
 }
 
+/**
+ * 15-minute buckets computed per statement at most (31 days): a longer answer is read in pieces, so no
+ * statistics statement holds the embedded database's one connection for long (see computeSeries).
+ */
+export const PIECE_BUCKETS = 31 * 96
+
 /** At most this many buckets per answer (a year of 15-minute buckets is 35,040); more is a 400 naming it. */
 export const MAX_BUCKETS = 50_000
 
@@ -283,9 +289,9 @@ function dayPurchases(installationId: number, g: Granularity, start: Date, end: 
  * Each query reads the coarsest table that answers it exactly (sourceFor): hourly or daily rollups,
  * or the 15-minute rows; costs come from the same table, priced per bucket (pricedBuckets).
  * `rollups: false` forces the 15-minute rows and per-value labels of the design before issue 11 (the
- * benchmark compares against it; env STATS_ROLLUPS=off).
+ * benchmark compares against it; env STATS_ROLLUPS=off). `pieceBuckets`: see {@link PIECE_BUCKETS}.
  */
-export function createStatisticsService({ db, installations, rollups = process.env.STATS_ROLLUPS !== 'off' }: { db: Db; installations: InstallationService; rollups?: boolean }) {
+export function createStatisticsService({ db, installations, rollups = process.env.STATS_ROLLUPS !== 'off', pieceBuckets = PIECE_BUCKETS }: { db: Db; installations: InstallationService; rollups?: boolean; pieceBuckets?: number }) {
   function checkRange(q: StatisticsQuery) {
     if (!(q.end.getTime() > q.start.getTime())) throw new Invalid({ end: ['statisticsEndBeforeStart'] })
     const minutes = { fifteen_minutes: 15, hour: 60, day: 1440, month: 43_200 }[q.granularity]
@@ -386,7 +392,29 @@ export function createStatisticsService({ db, installations, rollups = process.e
     return cache.get(key, scope.installationId, aligned, q.end, () => computeSeries(scope, q, defs))
   }
 
+  /**
+   * A long 15-minute answer in pieces of at most `pieceBuckets` buckets, one statement each, joined in
+   * order (issue 11: a year at 15 minutes was one statement of ~2 s on the embedded database's only
+   * connection, and every other request, the relay's polls and the simulator's writes waited behind it).
+   * Between pieces the connection goes back to the pool, whose queue is first come first served, so a
+   * statement that arrived meanwhile waits for one piece at most. Pieces start on the 15-minute grid
+   * (alignedStart's date_bin origin, 2000-01-01 UTC, is on it), so each bucket and each flow's duration
+   * (up to the next bucket's start) is the one the whole period gives.
+   */
   async function computeSeries(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<SeriesBody> {
+    const step = pieceBuckets * 15 * 60_000
+    const first = Math.floor(q.start.getTime() / (15 * 60_000)) * 15 * 60_000
+    if (!rollups || q.granularity !== 'fifteen_minutes' || q.end.getTime() - first <= step) return computePiece(scope, q, defs)
+    const pieces: SeriesBody[] = []
+    for (let t = first; t < q.end.getTime(); t += step) {
+      pieces.push(await computePiece(scope, { ...q, start: new Date(t), end: new Date(Math.min(t + step, q.end.getTime())) }, defs))
+    }
+    const series: Record<string, Bucket[]> = {}
+    for (const name of Object.keys(pieces[0].series)) series[name] = pieces.flatMap((p) => p.series[name])
+    return { ...pieces[0], end: localIso(q.end, scope.tz), series }
+  }
+
+  async function computePiece(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<SeriesBody> {
     const { src, costSrc } = sources(scope, q, defs)
     const key = (s: Source) => bucketKey(q.granularity, scope.tz, s)
     const plain = columns(defs, (d) => !isCost(d))
