@@ -34,5 +34,7 @@ export const BadRequest = (key: MessageKey) => new AppError(400, key)
 export const Unauthorized = (key: MessageKey = 'notAuthenticated') => new AppError(401, key)
 export const Forbidden = (key: MessageKey = 'forbidden') => new AppError(403, key)
 export const NotFound = () => new AppError(404, 'notFound')
+/** 503: the server is shutting down (or a dependency is down); the client may retry shortly. */
+export const ServiceUnavailable = () => new AppError(503, 'upstreamUnavailable')
 export const TooManyRequests = (retryAfterSeconds: number) =>
   new AppError(429, 'tooManyAttempts', { minutes: Math.ceil(retryAfterSeconds / 60) }, { 'Retry-After': String(retryAfterSeconds) })

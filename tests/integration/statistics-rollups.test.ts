@@ -284,6 +284,29 @@ describe('statistics from rollups equal the direct sum over the 15-minute rows',
       expect(await pieced.perStation(actor, INST, p), JSON.stringify(p)).toEqual(await whole.perStation(actor, INST, p))
     }
   }, 60_000)
+
+  // Shutdown (server/app.ts preClose): a long answer in flight starts no further piece, so the database
+  // is free for the close within one piece, and the caller gets 503 rather than a cut connection.
+  it('a long 15-minute answer stops between pieces once the service is stopped, with 503', async () => {
+    const d = app.domain!
+    const pieced = createStatisticsService({ db: d.db, installations: d.installations, pieceBuckets: 96 })
+    const executor = d.db.getExecutor() as unknown as { executeQuery: (...a: unknown[]) => Promise<unknown> }
+    const run = executor.executeQuery
+    let pieces = 0
+    executor.executeQuery = function (this: unknown, ...a: unknown[]) {
+      // The shutdown comes while the first piece runs.
+      if (String((a[0] as { sql?: string }).sql).includes('with b as') && ++pieces === 1) pieced.stop()
+      return run.apply(this, a)
+    }
+    try {
+      const answer = pieced.installation(actor, INST, { start: '2025-03-01', end: '2025-05-01', granularity: 'fifteen_minutes', flow: true }).then(() => 'answered', (e: { status?: number }) => e.status)
+      expect(await answer).toBe(503)
+      // 61 pieces of a day for the two months; none started after the one in flight.
+      expect(pieces).toBe(1)
+    } finally {
+      executor.executeQuery = run
+    }
+  }, 60_000)
 })
 
 describe('statistics answers are bounded', () => {

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
-import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { Forbidden, Invalid, NotFound, ServiceUnavailable } from '../../lib/errors.ts'
 import { canRead, isAdmin, mayReadStation, objectLevel, type Access, type PermissionEntry } from '../../../shared/rules/permissions.ts'
 import { localMidnight, type Granularity } from '../../../shared/rules/granularity.ts'
 import { computeZevReport } from '../zev/service.ts'
@@ -292,6 +292,7 @@ function dayPurchases(installationId: number, g: Granularity, start: Date, end: 
  * benchmark compares against it; env STATS_ROLLUPS=off). `pieceBuckets`: see {@link PIECE_BUCKETS}.
  */
 export function createStatisticsService({ db, installations, rollups = process.env.STATS_ROLLUPS !== 'off', pieceBuckets = PIECE_BUCKETS }: { db: Db; installations: InstallationService; rollups?: boolean; pieceBuckets?: number }) {
+  let stopped = false
   function checkRange(q: StatisticsQuery) {
     if (!(q.end.getTime() > q.start.getTime())) throw new Invalid({ end: ['statisticsEndBeforeStart'] })
     const minutes = { fifteen_minutes: 15, hour: 60, day: 1440, month: 43_200 }[q.granularity]
@@ -400,6 +401,9 @@ export function createStatisticsService({ db, installations, rollups = process.e
    * statement that arrived meanwhile waits for one piece at most. Pieces start on the 15-minute grid
    * (alignedStart's date_bin origin, 2000-01-01 UTC, is on it), so each bucket and each flow's duration
    * (up to the next bucket's start) is the one the whole period gives.
+   * Once `stop()` was called (the server shuts down) no further piece is started: the answer fails with
+   * ServiceUnavailable (503, SPEC §8), so a year in flight holds the database for one piece
+   * more at most instead of through the shutdown's grace.
    */
   async function computeSeries(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<SeriesBody> {
     const step = pieceBuckets * 15 * 60_000
@@ -407,6 +411,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
     if (!rollups || q.granularity !== 'fifteen_minutes' || q.end.getTime() - first <= step) return computePiece(scope, q, defs)
     const pieces: SeriesBody[] = []
     for (let t = first; t < q.end.getTime(); t += step) {
+      if (stopped) throw ServiceUnavailable()
       pieces.push(await computePiece(scope, { ...q, start: new Date(t), end: new Date(Math.min(t + step, q.end.getTime())) }, defs))
     }
     const series: Record<string, Bucket[]> = {}
@@ -574,6 +579,11 @@ export function createStatisticsService({ db, installations, rollups = process.e
   const wrap = <T extends object>(installationId: number, tz: string, body: T) => ({ installation_id: installationId, timezone: tz, ...body })
 
   return {
+    /** Shutdown: long answers start no further piece (computeSeries) and fail with 503. */
+    stop() {
+      stopped = true
+    },
+
     /** GET /api/statistics/{installation_id}: the installation's series by bucket. */
     async installation(actor: Actor, installationId: number, p: StatisticsParams): Promise<StatisticsAnswer> {
       const { scope, q, defs } = await installationScope(actor, installationId, p)
