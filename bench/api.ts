@@ -8,6 +8,8 @@
  *    on the same periods (kept answers), then for BENCH_SECONDS more with a new period per request,
  *    while /api/health is probed every 100 ms and an open /live stream (metrics) records the delay of
  *    each event behind the reading it carries and the gaps between events (idle first, then under load);
+ *  - a short request (the relay's poll of /api/metrics, one short statement) every 100 ms while a year
+ *    at 15 minutes is computed: how long it waits behind the year, against the same poll idle;
  *  - SIGTERM under that load with a year at 15 minutes in flight: time to the process's exit.
  * Then it restarts the same database with STATS_ROLLUPS=off (the design before issue 11: 15-minute rows,
  * labels per value in JavaScript) and repeats, printing the ratios. A call that fails (reset, timeout
@@ -124,6 +126,8 @@ interface Run {
   loadComputed: { rps: number; p99: number; errors: number; healthP99: number }
   health: { idle: { median: number; p99: number; failed: number }; load: { median: number; p99: number; max: number; failed: number } }
   live: { idle: LiveFigures; load: LiveFigures }
+  /** The metrics poll while a year at 15 minutes is computed (`yearMs`), and idle. */
+  wait: { yearMs: number; median: number; max: number; polls: number; idleMedian: number }
 }
 /** Live stream figures of a window: metrics events seen, their gaps, and reading → arrival delays. */
 interface LiveFigures { events: number; maxGap: number; medianGap: number; delayMedian: number; delayP99: number; delayMax: number }
@@ -269,6 +273,9 @@ async function measure(base: string, slowCap: number): Promise<Run> {
     }
   }
 
+  const wait = await waitBehindYear(c.timed, base)
+  console.log(`  metrics poll while a year at 15 min is computed (${f(wait.yearMs)}): median ${f(wait.median)}, max ${f(wait.max)} of ${wait.polls} polls (idle median ${f(wait.idleMedian)})`)
+
   const live = await liveStream(base, c.headers)
   const health: number[] = []
   let healthFailed = 0
@@ -305,12 +312,43 @@ async function measure(base: string, slowCap: number): Promise<Run> {
       load: { median: quantile(loadHealth, 0.5), p99: quantile(loadHealth, 0.99), max: Math.max(0, ...loadHealth), failed: loadFailed },
     },
     live: { idle: live.window(idleStart, loadStart), load: live.window(loadStart, performance.now()) },
+    wait,
   }
   await live.close()
   c.close()
   console.log(`  10 clients, computed periods: ${run.loadComputed.rps.toFixed(1)} req/s, p99 ${f(run.loadComputed.p99)}, ${run.loadComputed.errors} errors; health p99 ${f(run.loadComputed.healthP99)}`)
   console.log(`  10 clients: ${run.load.rps.toFixed(1)} req/s, p99 ${f(run.load.p99)}, ${run.load.errors} errors; health p99 ${f(run.health.load.p99)} (idle ${f(run.health.idle.p99)}); live delay p99 ${f(run.live.load.delayP99)} (idle ${f(run.live.idle.delayP99)})`)
   return run
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Issue 11 §1, "one slow query never delays another request": the relay's poll of the live metrics
+ * (`/api/metrics/?installation=1`, a short statement) every 100 ms while a year at 15 minutes of a
+ * period not asked before is computed; on the embedded database's one connection it waits for whatever
+ * statement runs (the whole year, or one 31-day piece of it). Idle: 5 polls before.
+ */
+async function waitBehindYear(timed: (url: string) => Promise<Timed>, base: string): Promise<Run['wait']> {
+  const poll = `${base}/api/metrics/?installation=1`
+  const idle: number[] = []
+  for (let i = 0; i < 5; i++) {
+    const r = await timed(poll)
+    if (r.ok) idle.push(r.ms)
+  }
+  const waits: number[] = []
+  let done = false
+  const t = performance.now()
+  // Shifted a week back: computed (the calls above asked periods up to 3 days back and today's).
+  const year = timed(`${base}/api/statistics/1?${CALLS[3].at(7)}`).then((r) => ((done = true), r))
+  await sleep(50)
+  while (!done) {
+    const r = await timed(poll)
+    if (r.ok) waits.push(r.ms)
+    if (!done) await sleep(100)
+  }
+  const y = await year
+  return { yearMs: y.ok ? y.ms : NaN, median: quantile(waits, 0.5), max: Math.max(0, ...waits), polls: waits.length, idleMedian: quantile(idle, 0.5) }
 }
 
 /**
@@ -389,6 +427,7 @@ try {
     `| /api/health under that load (idle p99) | p99 ≤ 50 ms | median ${f(now.health.load.median)}, p99 ${f(now.health.load.p99)}, max ${f(now.health.load.max)}, ${now.health.load.failed} failed (${f(now.health.idle.p99)}) | ${b((r) => `median ${f(r.health.load.median)}, p99 ${f(r.health.load.p99)}, max ${f(r.health.load.max)}, ${r.health.load.failed} failed (${f(r.health.idle.p99)}, ${r.health.idle.failed} failed)`)} | | | ${now.health.load.p99 <= 50 ? 'met' : `missed by ${f(now.health.load.p99 - 50)}`} |`,
     `| live metrics events: reading → arrival p50 / p99 under load (idle) | nothing slowed | ${f(now.live.load.delayMedian)} / ${f(now.live.load.delayP99)} (${f(now.live.idle.delayMedian)} / ${f(now.live.idle.delayP99)}) | ${b((r) => `${f(r.live.load.delayMedian)} / ${f(r.live.load.delayP99)} (${f(r.live.idle.delayMedian)} / ${f(r.live.idle.delayP99)})`)} | | | |`,
     `| live metrics events: longest gap under load (idle; events) | | ${f(now.live.load.maxGap)} (${f(now.live.idle.maxGap)}; ${now.live.load.events}/${now.live.idle.events}) | ${b((r) => `${f(r.live.load.maxGap)} (${f(r.live.idle.maxGap)}; ${r.live.load.events}/${r.live.idle.events})`)} | | | |`,
+    `| metrics poll every 100 ms while a year at 15 min is computed: median / max (polls; idle median) | nothing slowed | ${f(now.wait.median)} / ${f(now.wait.max)} (${now.wait.polls}; ${f(now.wait.idleMedian)}), year ${f(now.wait.yearMs)} | ${b((r) => `${f(r.wait.median)} / ${f(r.wait.max)} (${r.wait.polls}; ${f(r.wait.idleMedian)}), year ${f(r.wait.yearMs)}`)} | | | |`,
     `| SIGTERM under that load + a year at 15 min in flight → exit | ≤ 10 s | ${term.killed ? `no exit in 30 s (SIGKILL)` : `${f(term.ms)}, code ${term.code}`} | | | | ${!term.killed && term.ms <= 10_000 ? 'met' : 'missed'} |`,
   ]
   console.log(`\n${filled ? `database reused from ${dataDir}` : `${DAYS} days of history`}, ${os.cpus().length} cores, load average before ${load.map((x) => x.toFixed(2)).join(' ')}, ${new Date().toISOString()}; errors under load: ${now.load.errorKinds.join(', ') || 'none'}${before ? ` / ${before.load.errorKinds.join(', ') || 'none'}` : ''}\n`)

@@ -289,9 +289,10 @@ function dayPurchases(installationId: number, g: Granularity, start: Date, end: 
  * Each query reads the coarsest table that answers it exactly (sourceFor): hourly or daily rollups,
  * or the 15-minute rows; costs come from the same table, priced per bucket (pricedBuckets).
  * `rollups: false` forces the 15-minute rows and per-value labels of the design before issue 11 (the
- * benchmark compares against it; env STATS_ROLLUPS=off). `pieceBuckets`: see {@link PIECE_BUCKETS}.
+ * benchmark compares against it; env STATS_ROLLUPS=off). `pieceBuckets`: see {@link PIECE_BUCKETS}; env
+ * STATS_PIECES=off reads every answer in one statement (the benchmark's comparison).
  */
-export function createStatisticsService({ db, installations, rollups = process.env.STATS_ROLLUPS !== 'off', pieceBuckets = PIECE_BUCKETS }: { db: Db; installations: InstallationService; rollups?: boolean; pieceBuckets?: number }) {
+export function createStatisticsService({ db, installations, rollups = process.env.STATS_ROLLUPS !== 'off', pieceBuckets = process.env.STATS_PIECES === 'off' ? Infinity : PIECE_BUCKETS }: { db: Db; installations: InstallationService; rollups?: boolean; pieceBuckets?: number }) {
   let stopped = false
   function checkRange(q: StatisticsQuery) {
     if (!(q.end.getTime() > q.start.getTime())) throw new Invalid({ end: ['statisticsEndBeforeStart'] })
