@@ -1,12 +1,27 @@
 import './zod-csp.ts'
-import { StrictMode, startTransition } from 'react'
+import { startTransition, StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import './styles.css'
-import { firstPaintNamespaces, initI18n } from './i18n/index.ts'
+import { firstPaintNamespaces, initI18n, initialLanguage } from './i18n/index.ts'
+import { intlWarmupFor } from './app/intl-warmup.ts'
+import { DEFAULT_TIMEZONE } from '../config/defaults.ts'
 import { watchOtherTabs } from './session/session.ts'
 import { App } from './app/app.tsx'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { queryClient } from './api/query.ts'
+
+// ICU's locale and zone data, loaded in a worker while the page starts (client/app/intl-warmup.ts):
+// Power's first figures then build their Intl formatters in well under a millisecond.
+if (typeof Worker !== 'undefined') {
+  try {
+    const worker = new Worker(new URL('./app/intl-worker.ts', import.meta.url))
+    worker.onmessage = () => worker.terminate()
+    worker.onerror = () => worker.terminate()
+    worker.postMessage(intlWarmupFor(initialLanguage(), DEFAULT_TIMEZONE))
+  } catch {
+    // no worker: the formatters cost what they cost
+  }
+}
 
 // Render once the active language is loaded, so the first paint is already translated (with the
 // route's own texts where it paints before its chunk: Power, issue 11).
@@ -23,12 +38,12 @@ const app = (
   </StrictMode>
 )
 const reactRoot = createRoot(root)
-// The prerendered login page (config/vite.config.ts loginShells) is already on screen: its first render
-// runs as a transition, in slices that yield to the browser, instead of one task (issue 11: Login's
-// blocking time; docs/decisions.md). The screen stays until React commits. Other routes paint from
-// React itself and keep the default (blocking) render.
-if (root.hasChildNodes()) startTransition(() => reactRoot.render(app))
-else reactRoot.render(app)
+// Every first render is a transition (issue 11; docs/decisions.md): React renders it in slices that
+// yield to the browser, instead of one long task (a default-priority render is never sliced). On the
+// prerendered login page (config/vite.config.ts loginShells) the screen stays until React commits;
+// on Power the first screen was a 300–700 ms task on a throttled phone, and its first paint did not
+// come later in slices (docs/performance.md, webperf4).
+startTransition(() => reactRoot.render(app))
 
 // The service worker (issue 15 §3, config/vite.config.ts pwa()): app shell cache and offline screen.
 // Registered after the page has loaded so its precaching never competes with the first paint.

@@ -1,10 +1,10 @@
-import { lazy, Suspense, useEffect } from 'react'
+import { lazy, memo, startTransition, Suspense, useEffect, useState } from 'react'
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter'
 import { useTranslation } from 'react-i18next'
 import { useQuery } from '@tanstack/react-query'
-import { useSnapshot } from 'valtio'
 import type { Installation } from '../../shared/schemas/installation.ts'
-import { forcedLoginUrl, selectInstallation, session } from '../session/session.ts'
+import { forcedLoginUrl, selectInstallation } from '../session/session.ts'
+import { useSession } from '../session/use-session.ts'
 import { ensureInstallations, ensureUser } from '../session/api.ts'
 import { meKeys } from '../features/settings/api.ts'
 import { QueryProblem } from '../components/query-problem.tsx'
@@ -53,7 +53,8 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
   const { t } = useTranslation()
   const [location] = useLocation()
   const search = useSearch()
-  const { loggedIn, installations } = useSnapshot(session)
+  const loggedIn = useSession((s) => s.loggedIn)
+  const installations = useSession((s) => s.installations)
 
   useEffect(() => {
     if (valid && loggedIn) selectInstallation(id)
@@ -68,16 +69,9 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
     void import('../live/connection.ts').then((live) => live.prewarmStream(id), () => undefined)
   }, [id, valid, loggedIn, onPower])
 
-  // The session store keeps the list (SPEC §9: reloaded after 6 h) and the user; the queries ask for them.
-  const listQuery = useQuery({ queryKey: meKeys.installations(), queryFn: () => ensureInstallations().then(() => true), enabled: loggedIn })
-  const userQuery = useQuery({ queryKey: meKeys.user(), queryFn: () => ensureUser().then(() => true), enabled: loggedIn })
-  const failed = [listQuery, userQuery].find((q) => q.isError && !q.isFetching)
-
   const installation = installations?.find((i) => i.id === id) as Installation | undefined
   const missing = installations !== null && !installation
-
-  // Maybe the facility was added since the list was loaded: ask for the list again before "not found".
-  const recheck = useQuery({ queryKey: meKeys.installationRecheck(id), queryFn: () => ensureInstallations(true).then(() => true), enabled: loggedIn && missing })
+  const [queries, setQueries] = useState<SessionQueriesState>({ failed: null, rechecked: null })
 
   if (!valid) return <NotFound />
   if (!loggedIn) return <Redirect to={forcedLoginUrl(id, location + (search ? `?${search}` : ''))} replace />
@@ -95,10 +89,11 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
     loading
   )
 
+  const failed = queries.failed
   let content
   if (failed && !installation) {
-    content = <QueryProblem error={failed.error} onRetry={failed.refetch} />
-  } else if (installations === null || (missing && recheck.isPending)) {
+    content = <QueryProblem error={failed.error} onRetry={failed.retry} />
+  } else if (installations === null || (missing && queries.rechecked !== id)) {
     content = pending
   } else if (!installation) {
     content = <NotFound embedded />
@@ -199,7 +194,53 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
   }
   return (
     <Shell installationId={id} installation={installation}>
+      <SessionQueries installationId={id} loggedIn={loggedIn} missing={missing} onChange={setQueries} />
       {content}
     </Shell>
   )
 }
+
+/** What {@link SessionQueries} tells the layout. */
+interface SessionQueriesState {
+  /** The list's or the user's read, failed for good (after its retries), with its "Try again". */
+  failed: { error: unknown; retry: () => unknown } | null
+  /** The installation whose absence from the list was checked again with a fresh list. */
+  rechecked: number | null
+}
+
+/**
+ * The installation list and the user (into the session store, through queries: retried, with Try
+ * again). Its own component, rendering nothing (issue 11): a query's result is read with
+ * useSyncExternalStore, whose updates React renders synchronously, and in the layout each of them
+ * rendered the shell and the whole page again in one task. It tells the layout only of a failure or
+ * a finished recheck, in a transition.
+ */
+const SessionQueries = memo(function SessionQueries({
+  installationId,
+  loggedIn,
+  missing,
+  onChange,
+}: {
+  installationId: number
+  loggedIn: boolean
+  missing: boolean
+  onChange: (state: SessionQueriesState) => void
+}) {
+  // The session store keeps the list (SPEC §9: reloaded after 6 h) and the user; the queries ask for them.
+  const listQuery = useQuery({ queryKey: meKeys.installations(), queryFn: () => ensureInstallations().then(() => true), enabled: loggedIn })
+  const userQuery = useQuery({ queryKey: meKeys.user(), queryFn: () => ensureUser().then(() => true), enabled: loggedIn })
+  const failed = [listQuery, userQuery].find((q) => q.isError && !q.isFetching)
+  // Maybe the facility was added since the list was loaded: ask for the list again before "not found".
+  const recheck = useQuery({
+    queryKey: meKeys.installationRecheck(installationId),
+    queryFn: () => ensureInstallations(true).then(() => true),
+    enabled: loggedIn && missing,
+  })
+  const rechecked = missing && !recheck.isPending ? installationId : null
+  const error = failed?.error ?? null
+  const retry = failed?.refetch
+  useEffect(() => {
+    startTransition(() => onChange({ failed: error !== null && retry ? { error, retry } : null, rechecked }))
+  }, [error, retry, rechecked, onChange])
+  return null
+})

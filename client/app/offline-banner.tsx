@@ -1,10 +1,10 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery } from '@tanstack/react-query'
-import { useSnapshot } from 'valtio'
 import type { Installation, InstallationInfo } from '../../shared/schemas/installation.ts'
 import { apiFetch } from '../api/http.ts'
-import { applyEvent, live } from '../live/store.ts'
+import { applyEvent } from '../live/store.ts'
+import { useLive } from '../live/use-live.ts'
 import { useFormats } from '../components/use-formats.ts'
 import { Notice } from '../components/ui.tsx'
 
@@ -28,9 +28,10 @@ export const infoKey = (installationId: number) => ['installations', installatio
 export default function OfflineBanner({ installation }: { installation: Installation }) {
   const { t } = useTranslation()
   const f = useFormats(installation.timezone)
-  const snap = useSnapshot(live)
-  const info = snap.installations[String(installation.id)]?.topics.info.data
   const id = installation.id
+  // Its topic only, in a transition (client/live/use-live.ts): a synchronous store read here made every
+  // sliced render of the tiles start again in one piece when a live event arrived meanwhile (issue 11).
+  const info = useLive(id, (inst) => inst?.topics.info.data)
 
   const { data: answer, dataUpdatedAt } = useQuery({
     queryKey: infoKey(id),

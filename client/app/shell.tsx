@@ -3,9 +3,9 @@ import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useTranslation } from 'react-i18next'
 import { Brand } from '../components/brand.tsx'
-import { useSnapshot } from 'valtio'
 import type { Installation } from '../../shared/schemas/installation.ts'
-import { logout, session } from '../session/session.ts'
+import { logout } from '../session/session.ts'
+import { useSession } from '../session/use-session.ts'
 import { useRights } from './use-rights.ts'
 import { paths, switchFacilityPath } from './paths.ts'
 import { LanguageSelect } from '../components/language-select.tsx'
@@ -32,7 +32,7 @@ export function Shell({ installationId, installation, children }: ShellProps) {
   const [open, setOpen] = useState(false)
   const menuButton = useRef<HTMLButtonElement>(null)
   const drawer = useRef<HTMLDivElement>(null)
-  const { user } = useSnapshot(session)
+  const userName = useSession((s) => s.user?.full_name ?? null)
 
   // Navigating closes the drawer.
   useEffect(() => setOpen(false), [location])
@@ -103,7 +103,7 @@ export function Shell({ installationId, installation, children }: ShellProps) {
             <span className="sr-only">{t('nav.menu')}</span>
           </button>
           <p className="min-w-0 flex-1 truncate text-sm font-medium text-slate-700">{installation?.name ?? ''}</p>
-          {user ? <p className="hidden text-sm text-slate-500 lg:block">{user.full_name}</p> : null}
+          {userName !== null ? <p className="hidden text-sm text-slate-500 lg:block">{userName}</p> : null}
           <LanguageSelect compact />
         </header>
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-5 focus:outline-none md:px-6 md:py-6">
@@ -203,7 +203,7 @@ function FacilitySelect({ installationId }: { installationId: number }) {
   const { t } = useTranslation()
   const id = useId()
   const [location, navigate] = useLocation()
-  const { installations } = useSnapshot(session)
+  const installations = useSession((s) => s.installations)
   const list = installations ?? []
   return (
     <div>

@@ -1,10 +1,9 @@
 import { useMemo } from 'react'
-import { useSnapshot } from 'valtio'
 import { useQuery } from '@tanstack/react-query'
 import type { Access } from '../../shared/rules/permissions.ts'
 import type { Installation } from '../../shared/schemas/installation.ts'
 import { apiFetch } from '../api/http.ts'
-import { session } from '../session/session.ts'
+import { useSession } from '../session/use-session.ts'
 import { accessQuery, rightsOf, roleAccess } from './rights.ts'
 import type { Rights } from './rights.ts'
 
@@ -27,7 +26,7 @@ export interface RightsState {
  * installation and cached until logout ({@link accessQuery}).
  */
 export function useRights(installation: Pick<Installation, 'id' | 'role'>): RightsState {
-  const { userId } = useSnapshot(session)
+  const userId = useSession((s) => s.userId)
   const fromRole = useMemo(() => roleAccess(userId ?? 0, installation.id, installation.role), [userId, installation.id, installation.role])
   const query = useQuery({ ...accessQuery(installation.id, fetchAccess), enabled: !fromRole })
   const fetched = fromRole ? null : (query.data ?? null)

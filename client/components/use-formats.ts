@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { defaultRegion, formatDate, formatDateTime, formatMoney, formatNumber, formatPercent, formatTime, formatUnit, intlLocale, regionOfTag } from '../../shared/rules/formats.ts'
 import type { Region } from '../../shared/rules/formats.ts'
 import { DEFAULT_TIMEZONE } from '../../config/defaults.ts'
-import { useSnapshot } from 'valtio'
-import { session } from '../session/session.ts'
+import { useSession } from '../session/use-session.ts'
 
 /** The region of a "de-CH" style tag (the user's language and region setting, issue 3), or null. */
 
@@ -55,12 +54,11 @@ export function useFormats(timezone: string = DEFAULT_TIMEZONE): Formats {
   const { i18n } = useTranslation()
   const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
   // The user's region format (Settings) drives dates everywhere; until it is known, the language's default.
-  const userRegion = regionOfTag(useSnapshot(session).user?.ietf_lang_tag)
+  const userRegion = regionOfTag(useSession((s) => s.user?.ietf_lang_tag))
   return useMemo(() => {
     const region = userRegion ?? defaultRegion(language)
     const locale = intlLocale(language, region)
     const number = (value: number, digits = 2) => formatNumber(value, locale, digits)
-    const collator = collatorFor(language)
     return {
       language,
       region,
@@ -75,7 +73,8 @@ export function useFormats(timezone: string = DEFAULT_TIMEZONE): Formats {
       dateTime: (value) => formatDateTime(value, region, timezone),
       date: (value) => formatDate(value, region, timezone),
       time: (value) => formatTime(value, region, timezone),
-      compareNames: (a, b) => collator.compare(a, b),
+      // Built on the first comparison, not with the formats: most screens never sort (issue 11).
+      compareNames: (a, b) => collatorFor(language).compare(a, b),
     }
   }, [language, timezone, userRegion])
 }
