@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client'
 import './styles.css'
 import { firstPaintNamespaces, initI18n, initialLanguage } from './i18n/index.ts'
 import { intlWarmupFor } from './app/intl-warmup.ts'
+import { afterFirstPaint } from './app/first-paint.ts'
 import { DEFAULT_TIMEZONE } from '../config/defaults.ts'
 import { watchOtherTabs } from './session/session.ts'
 import { App } from './app/app.tsx'
@@ -12,15 +13,18 @@ import { queryClient } from './api/query.ts'
 
 // ICU's locale and zone data, loaded in a worker while the page starts (client/app/intl-warmup.ts):
 // Power's first figures then build their Intl formatters in well under a millisecond.
+// After the first paint, which no request should precede (client/app/first-paint.ts).
 if (typeof Worker !== 'undefined') {
-  try {
-    const worker = new Worker(new URL('./app/intl-worker.ts', import.meta.url))
-    worker.onmessage = () => worker.terminate()
-    worker.onerror = () => worker.terminate()
-    worker.postMessage(intlWarmupFor(initialLanguage(), DEFAULT_TIMEZONE))
-  } catch {
-    // no worker: the formatters cost what they cost
-  }
+  void afterFirstPaint().then(() => {
+    try {
+      const worker = new Worker(new URL('./app/intl-worker.ts', import.meta.url))
+      worker.onmessage = () => worker.terminate()
+      worker.onerror = () => worker.terminate()
+      worker.postMessage(intlWarmupFor(initialLanguage(), DEFAULT_TIMEZONE))
+    } catch {
+      // no worker: the formatters cost what they cost
+    }
+  })
 }
 
 // Render once the active language is loaded, so the first paint is already translated (with the

@@ -15,6 +15,7 @@ import { Guard } from './guard.tsx'
 import { Loading } from '../components/ui.tsx'
 import { withNamespaces } from '../i18n/index.ts'
 import { PowerFlowPending, PowerFrame } from '../features/power/power-frame.tsx'
+import { useAfterFirstPaint } from './first-paint.ts'
 
 const HomePage = lazy(withNamespaces(() => import('../features/home/home-page.tsx'), ['home']))
 const loadPowerPage = withNamespaces(() => import('../features/power/power-page.tsx'), ['power', 'charging'])
@@ -60,14 +61,17 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
     if (valid && loggedIn) selectInstallation(id)
   }, [id, valid, loggedIn])
 
+  // Nothing is asked of the API before the first paint (client/app/first-paint.ts, issue 11).
+  const painted = useAfterFirstPaint()
+
   // Power (issue 11): its chunk, texts and live stream ticket load while the installation list does.
   const onPower = location === paths.power(id)
   useEffect(() => {
-    if (!valid || !loggedIn || !onPower) return
+    if (!valid || !loggedIn || !onPower || !painted) return
     void loadPowerPage().catch(() => undefined)
     // Imported here, not at the top: the live client stays out of the Login route's bundle.
     void import('../live/connection.ts').then((live) => live.prewarmStream(id), () => undefined)
-  }, [id, valid, loggedIn, onPower])
+  }, [id, valid, loggedIn, onPower, painted])
 
   const installation = installations?.find((i) => i.id === id) as Installation | undefined
   const missing = installations !== null && !installation
@@ -194,7 +198,7 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
   }
   return (
     <Shell installationId={id} installation={installation}>
-      <SessionQueries installationId={id} loggedIn={loggedIn} missing={missing} onChange={setQueries} />
+      {painted ? <SessionQueries installationId={id} loggedIn={loggedIn} missing={missing} onChange={setQueries} /> : null}
       {content}
     </Shell>
   )

@@ -11,6 +11,7 @@ import { paths, switchFacilityPath } from './paths.ts'
 import { LanguageSelect } from '../components/language-select.tsx'
 import { cx } from '../components/ui.tsx'
 import { LegalReminder } from './legal-reminder.tsx'
+import { useAfterFirstPaint } from './first-paint.ts'
 
 // Its own chunk: it brings the live store, which stays out of the Login route's bundle.
 const OfflineBanner = lazy(() => import('./offline-banner.tsx'))
@@ -33,6 +34,8 @@ export function Shell({ installationId, installation, children }: ShellProps) {
   const menuButton = useRef<HTMLButtonElement>(null)
   const drawer = useRef<HTMLDivElement>(null)
   const userName = useSession((s) => s.user?.full_name ?? null)
+  // Its read waits for the first paint, as the layout's (client/app/first-paint.ts).
+  const painted = useAfterFirstPaint()
 
   // Navigating closes the drawer.
   useEffect(() => setOpen(false), [location])
@@ -112,7 +115,7 @@ export function Shell({ installationId, installation, children }: ShellProps) {
               <OfflineBanner installation={installation} />
             </Suspense>
           ) : null}
-          <LegalReminder installationId={installationId} />
+          {painted ? <LegalReminder installationId={installationId} /> : null}
           {children}
         </main>
       </div>
