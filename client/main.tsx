@@ -17,7 +17,7 @@ import { queryClient } from './api/query.ts'
 if (typeof Worker !== 'undefined') {
   void afterFirstPaint().then(() => {
     try {
-      const worker = new Worker(new URL('./app/intl-worker.ts', import.meta.url))
+      const worker = new Worker(new URL('./app/intl-worker.ts', import.meta.url), { type: 'module' })
       worker.onmessage = () => worker.terminate()
       worker.onerror = () => worker.terminate()
       worker.postMessage(intlWarmupFor(initialLanguage(), DEFAULT_TIMEZONE))
