@@ -46,7 +46,8 @@ function routePreloads(): Plugin {
             if (!chunk) throw new Error(`route preload: no chunk for client/${rel}`)
             walk(chunk.fileName, files)
           }
-          map.routes.push({ pattern: route.pattern, chunks: [...files].filter((f) => !present.has(f)).map(url), ns: route.ns })
+          const chunks = route.chunksAfterPaint ? [] : [...files].filter((f) => !present.has(f)).map(url)
+          map.routes.push({ pattern: route.pattern, chunks, ns: route.ns })
         }
         const used = new Set([...PRELOAD_INITIAL_NS, ...PRELOAD_ROUTES.flatMap((r) => r.ns)])
         for (const c of chunks) {

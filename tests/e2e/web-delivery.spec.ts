@@ -87,6 +87,26 @@ test('Login paints its screen from the HTML before it fetches any script, then r
   expect(violations).toEqual([])
 })
 
+// Issue 11 §6 (Power's LCP ≤ 1.8 s): Power paints its frame from the shell, so its own chunk is not
+// preloaded with the HTML, where it took bandwidth from the files of that first paint; it is fetched
+// after the paint, and the page then fills in (config/preload-boot.ts chunksAfterPaint).
+test('Power fetches its own chunk only after the first paint, then shows the live flow', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  await page.goto('/facility/1/power')
+  const flow = page.getByRole('region', { name: 'Current power flow' })
+  await expect(flow.getByRole('group', { name: 'Grid', exact: true })).toContainText('kW')
+  const timing = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+    chunks: performance
+      .getEntriesByType('resource')
+      .filter((e) => /\/assets\/power-page-[^/]*\.js$/.test(new URL(e.name).pathname))
+      .map((e) => e.startTime),
+  }))
+  expect(timing.fcp).toBeGreaterThan(0)
+  expect(timing.chunks).toHaveLength(1)
+  expect(timing.chunks[0], `power-page requested at ${timing.chunks[0]} ms, first paint at ${timing.fcp} ms`).toBeGreaterThan(timing.fcp!)
+})
+
 // Issue 11 §5: Power's moving flow lines must not repaint on the main thread every frame (that was
 // most of its blocking time under Lighthouse's phone CPU): every running animation moves only
 // compositor properties (transform, opacity).
