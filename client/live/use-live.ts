@@ -1,12 +1,14 @@
-import { startTransition, useEffect, useRef, useState } from 'react'
-import { snapshot, subscribe } from 'valtio/vanilla'
+import { snapshot } from 'valtio/vanilla'
 import type { Snapshot } from 'valtio/vanilla'
 import type { Topic } from '../../shared/live-protocol.ts'
 import { live } from './store.ts'
-import type { InstallationLive, TopicSlot, TopicData } from './store.ts'
+import type { InstallationLive, LiveStore, TopicSlot, TopicData } from './store.ts'
+import { useStorePart, watchStorePart } from '../components/use-store-part.ts'
 
 /** A read-only view of one installation's live state, as a selector of {@link useLive} gets it. */
 export type LiveView = Snapshot<InstallationLive>
+
+const installationOf = (s: Snapshot<LiveStore>, installationId: number) => s.installations[String(installationId)] as LiveView | undefined
 
 /**
  * The part of one installation's live state that `select` picks, read from the store's current
@@ -14,46 +16,27 @@ export type LiveView = Snapshot<InstallationLive>
  * same object as before: what {@link watchLive} compares.
  */
 export function readLive<T>(installationId: number, select: (inst: LiveView | undefined) => T): T {
-  return select(snapshot(live).installations[String(installationId)] as LiveView | undefined)
+  return select(installationOf(snapshot(live), installationId))
 }
 
 /**
  * Call `onChange(next)` whenever the part of an installation's live state that `select` picks
- * changes (compared with Object.is), and only then: a metrics patch does not reach a watcher of the
- * stations (issue 11: every live event re-rendered the whole Power page). Changes that arrive in one
- * task come as one call (valtio batches them). `select` must return a primitive or a part of the
- * snapshot, never a new object. Returns the stop function.
+ * changes, and only then (client/components/use-store-part.ts): a metrics patch does not reach a
+ * watcher of the stations (issue 11: every live event re-rendered the whole Power page). `select` must
+ * return a primitive or a part of the snapshot, never a new object. Returns the stop function.
  */
 export function watchLive<T>(installationId: number, select: (inst: LiveView | undefined) => T, onChange: (next: T) => void): () => void {
-  let current = readLive(installationId, select)
-  return subscribe(live, () => {
-    const next = readLive(installationId, select)
-    if (Object.is(next, current)) return
-    current = next
-    onChange(next)
-  })
+  return watchStorePart(live, (s) => select(installationOf(s, installationId)), onChange)
 }
 
 /**
  * A component's narrow view of an installation's live state (issue 11 §1): re-renders its caller
- * only when what `select` picks changes, each tile on its own topic. Unlike valtio's useSnapshot
- * (useSyncExternalStore, always a synchronous render), the update is a transition: React renders it
- * in slices between other work, so a burst of live events never blocks the page for long.
- * `select` as for {@link watchLive}; it may be a new function on every render.
+ * only when what `select` picks changes, each tile on its own topic, as a transition
+ * (client/components/use-store-part.ts). `select` as for {@link watchLive}; it may be a new function
+ * on every render.
  */
 export function useLive<T>(installationId: number, select: (inst: LiveView | undefined) => T): T {
-  const selectRef = useRef(select)
-  selectRef.current = select
-  const [state, setState] = useState(() => ({ installationId, value: readLive(installationId, select) }))
-  useEffect(() => {
-    const pick = (inst: LiveView | undefined) => selectRef.current(inst)
-    const apply = (value: T) => startTransition(() => setState((s) => (s.installationId === installationId && Object.is(s.value, value) ? s : { installationId, value })))
-    // A change between this render and the subscription is not lost.
-    apply(readLive(installationId, pick))
-    return watchLive(installationId, pick, apply)
-  }, [installationId])
-  // Another installation in the same component: its state at once, not the previous one's.
-  return state.installationId === installationId ? state.value : readLive(installationId, select)
+  return useStorePart(live, (s) => select(installationOf(s, installationId)), installationId)
 }
 
 /** One topic's slot (data, loaded, state, updatedAt) of an installation, or undefined before it exists. */
