@@ -91,10 +91,14 @@ export function createDeviceLink({ db }: { db: Db }) {
      * the changes that waited (returned with their outcome, empty when none).
      */
     async heartbeat(installationId: number, at: Date): Promise<SentChange[]> {
-      const back = await db.updateTable('installations').set({ online: true, offline_since: null })
-        .where('id', '=', installationId).where('online', '=', false).returning('id').execute()
-      await db.updateTable('installations').set({ last_heartbeat_at: at, online: true, offline_since: null }).where('id', '=', installationId).execute()
-      changed(back.map((r) => r.id))
+      // One statement while it stays online (every heartbeat); a second only when it comes back.
+      const stayed = await db.updateTable('installations').set({ last_heartbeat_at: at })
+        .where('id', '=', installationId).where('online', '=', true).returning('id').execute()
+      if (!stayed.length) {
+        const back = await db.updateTable('installations').set({ last_heartbeat_at: at, online: true, offline_since: null })
+          .where('id', '=', installationId).returning('id').execute()
+        changed(back.map((r) => r.id))
+      }
       // Also when it was online: a change deferred just before this heartbeat is not left waiting.
       return flush(installationId, at)
     },
