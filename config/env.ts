@@ -2,6 +2,7 @@ import { z } from 'zod'
 import path from 'node:path'
 import net from 'node:net'
 import { OCPP, POLL_INTERVALS_MS, RELAY, SIMULATOR } from './defaults.ts'
+import type { Clock } from '../server/lib/clock.ts'
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], { message: 'use on or off' })
@@ -85,6 +86,11 @@ const EnvSchema = z.object({
   IMAP_URL: z.string().regex(/^imaps?:\/\/[^/]+@/, 'must look like imaps://user:password@host[:port][/mailbox]').optional(),
   PUBLIC_URL: z.url({ message: 'must be the address users open, e.g. https://cockpit.example.ch' }).optional(),
   CLIENT_DIR: z.string().min(1).optional(),
+  CLOCK_START: z.iso
+    .datetime({ offset: true, message: 'must be an ISO 8601 instant with offset, e.g. 2026-03-04T18:30:00+01:00' })
+    .transform((v) => new Date(v))
+    .optional(),
+  CLOCK_SPEED: z.coerce.number().positive('must be a positive number, e.g. 1 (real time) or 60 (a minute a second)').max(100_000).default(1),
   SIM_SEED: z.coerce.number().int().default(42),
   SIM_BACKFILL_DAYS: z.coerce.number().int().min(0).max(3660).default(SIMULATOR.backfillDays),
   SIM_OCPP: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
@@ -143,6 +149,14 @@ export interface Config {
   imapUrl?: string
   /** Where users open the cockpit (links in mails); undefined → http://localhost:PORT. */
   publicUrl?: string
+  /**
+   * The one clock (ARCHITECTURE §1 "Time", server/lib/clock.ts): CLOCK_START is the instant the process
+   * starts at (undefined: the wall clock), CLOCK_SPEED clock seconds per real second. `clock` (tests)
+   * hands buildApp a clock made beforehand, e.g. a test clock that moves only when told.
+   */
+  clockStart?: Date
+  clockSpeed: number
+  clock?: Clock
   simSeed: number
   /** Days of 15-minute history the simulator backfills on first start (default SIMULATOR.backfillDays). */
   simBackfillDays?: number
@@ -226,6 +240,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inboundSmtpHost: e.INBOUND_SMTP_HOST,
     imapUrl: e.IMAP_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    clockStart: e.CLOCK_START,
+    clockSpeed: e.CLOCK_SPEED,
     simSeed: e.SIM_SEED,
     simBackfillDays: e.SIM_BACKFILL_DAYS,
     simOcpp: e.SIM_OCPP === 'on',

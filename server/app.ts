@@ -30,6 +30,7 @@ import { createDeviceWatchdog } from './jobs/device-watchdog.ts'
 import { createImapJob, createSmtpReceiverService } from './jobs/support-inbound.ts'
 import { registerSecurity, trustProxyOption } from './api/security.ts'
 import { compression, serveClient } from './lib/static.ts'
+import { createClock, type Clock } from './lib/clock.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +39,8 @@ declare module 'fastify' {
     simulator?: Simulator
     ocpp?: OcppServer
     jobs: Job[]
+    /** The process's one clock (ARCHITECTURE §1 "Time"): CLOCK_START/CLOCK_SPEED, or the test's. */
+    clock: Clock
     /** The SMTP receiver for replies to support tickets (INBOUND_SMTP_PORT), started by startBackground. */
     supportInbound?: { start(): Promise<void>; stop(): Promise<void> }
     /** Runs `jobs` once started (startBackground): timers in this process, or pg-boss on Postgres. */
@@ -64,6 +67,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     bodyLimit: 1 << 20,
   })
   app.decorate('jobs', [])
+  const clock = config.clock ?? createClock({ start: config.clockStart, speed: config.clockSpeed })
+  app.decorate('clock', clock)
   app.decorate('databaseUrl', config.databaseUrl)
   app.decorate('started', false)
   // Routes declare zod schemas (fastify-type-provider-zod): Fastify validates requests and serializes answers.
@@ -121,10 +126,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb })
     app.addHook('onClose', async () => database.close())
     const { loadJwtSecret } = await import('./domain/auth/service.ts')
-    domain = createDomain({ db: database.db, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir })
+    domain = createDomain({ db: database.db, clock, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir })
     app.decorate('domain', domain)
     if (config.demo) {
-      const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword) })
+      const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword), now: clock.now() })
       if (seeded) app.log.info({ installation: seeded }, 'demo facility seeded')
     }
     // An API process told the relays' account (RELAY_UPSTREAM_*) provisions it, so relays started
@@ -149,7 +154,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }
     const d = domain
     await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
-    app.get('/api/health', async () => ({ status: 'ok' }))
+    app.get('/api/health', async () => ({ status: 'ok', now: clock.now().toISOString() }))
   }
 
   if (config.roles.includes('relay')) {
@@ -160,10 +165,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
       await domain.auth.ensureServiceAccount(credentials.email, credentials.password)
     }
     const upstream = () => config.upstreamUrl ?? `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`
-    const relay = createRelay({ upstream, credentials: credentials!, intervals: config.intervals, limits: config.relay })
+    const relay = createRelay({ upstream, credentials: credentials!, intervals: config.intervals, limits: config.relay, clock })
     app.decorate('relay', relay)
     await app.register(relayRoutes, { relay, extraMetrics: async () => (await app.ocpp?.metricsText()) ?? '' })
-    if (!config.roles.includes('api')) app.get('/api/health', async () => ({ status: 'ok', roles: config.roles }))
+    if (!config.roles.includes('api')) app.get('/api/health', async () => ({ status: 'ok', now: clock.now().toISOString(), roles: config.roles }))
   }
 
   if (config.roles.includes('simulator') && domain) {
@@ -214,7 +219,7 @@ export async function startBackground(app: FastifyInstance): Promise<void> {
   await app.supportInbound?.start()
   // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster
   // (issue 16 §2); the embedded database has one process, so timers in it suffice.
-  app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log) : inProcessRunner(app.jobs, app.log)
+  app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log) : inProcessRunner(app.jobs, app.log, app.clock)
   await app.jobRunner.start()
   app.started = true
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection.ts'
+import type { Clock } from '../lib/clock.ts'
 import { createAuthService } from './auth/service.ts'
 import { createRightsCache } from './auth/rights-cache.ts'
 import { createInstallationService } from './installations/service.ts'
@@ -36,8 +37,11 @@ import { createShortcutService } from './shortcuts/service.ts'
 import { createOcppService } from './ocpp/service.ts'
 import { createDisplayService } from './displays/service.ts'
 
-/** All domain services wired with their dependencies; routes and devices use this. */
-export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir }: { db: Db; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string }) {
+/**
+ * All domain services wired with their dependencies; routes and devices use this. `clock` is the
+ * process's one clock (ARCHITECTURE §1 "Time"): services, devices and jobs take "now" from it.
+ */
+export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string }) {
   const mail = createMailService({ db })
   // Sign-in and rights facts kept while the rights revision stands (issue 11).
   const rights = createRightsCache(db)
@@ -60,6 +64,7 @@ export function createDomain({ db, jwtSecret, publicUrl = 'http://localhost:3000
   stationEvents.modeChanged = ocpp.modeChanged
   return {
     db,
+    clock,
     auth,
     ocpp,
     displays: createDisplayService({ db, installations, publicUrl }),

@@ -1,6 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron'
 import { PgBoss } from 'pg-boss'
 import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../lib/clock.ts'
 
 /**
  * A background job (payments, report dispatch, mail outbox, retention): what runs and when. `run` does
@@ -26,7 +27,7 @@ export interface JobRunner {
  * The embedded database (one process per DATA_DIR, ARCHITECTURE §1): timers in this process; a job
  * never overlaps itself.
  */
-export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger): JobRunner {
+export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Clock): JobRunner {
   const stops: (() => void)[] = []
   const guarded = (job: Job) => {
     let running = false

@@ -14,6 +14,7 @@ import { createRelayMetrics } from './metrics.ts'
 import { AccessQueueAbandoned, AccessQueueTimeout, createAccessQueue } from './access-queue.ts'
 import { detachFromHttp } from './detach.ts'
 import type { RelayLimits } from '../../config/env.ts'
+import type { Clock } from '../lib/clock.ts'
 
 export interface Relay {
   hub: Hub
@@ -37,7 +38,7 @@ const StreamQuery = z.object({
  * The relay's core: upstream client, pollers and hub, wired together. `app.ts` creates it (so tests and
  * metrics can reach it) and registers {@link relayRoutes} with it.
  */
-export function createRelay(opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number; limits?: Partial<RelayLimits> }): Relay & { close(): void; limits: RelayLimits } {
+export function createRelay(opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number; limits?: Partial<RelayLimits>; clock: Clock }): Relay & { close(): void; limits: RelayLimits } {
   const limits: RelayLimits = {
     fanout: 'shared', maxStreamsPerUser: RELAY.maxStreamsPerUser, maxStreamsPerIp: RELAY.maxStreamsPerIp,
     maxBufferedBytes: RELAY.maxBufferedBytes, maxBlockedMs: RELAY.maxBlockedMs, replayMs: RELAY.replayMs, sweepMs: RELAY.sweepMs, upstreamTimeoutMs: RELAY.upstreamTimeoutMs,
