@@ -32,6 +32,29 @@ describe('configuration', () => {
   })
 })
 
+describe('the clock (CLOCK_START, CLOCK_SPEED)', () => {
+  it('is the wall clock at real speed by default', () => {
+    expect(loadConfig({})).toMatchObject({ clockStart: undefined, clockSpeed: 1 })
+  })
+  it('starts at an ISO 8601 instant with offset and runs at a chosen speed', () => {
+    const c = loadConfig({ CLOCK_START: '2026-03-04T21:00:00+01:00', CLOCK_SPEED: '60' })
+    expect(c.clockStart?.toISOString()).toBe('2026-03-04T20:00:00.000Z')
+    expect(c.clockSpeed).toBe(60)
+  })
+  it('names a start without offset, a date that is no date and a speed that is not positive', () => {
+    for (const [env, name, words] of [
+      [{ CLOCK_START: '2026-03-04T21:00:00' }, 'CLOCK_START', 'ISO 8601 instant with offset'],
+      [{ CLOCK_START: 'tomorrow' }, 'CLOCK_START', 'ISO 8601 instant with offset'],
+      [{ CLOCK_SPEED: '0' }, 'CLOCK_SPEED', 'positive'],
+      [{ CLOCK_SPEED: '-2' }, 'CLOCK_SPEED', 'positive'],
+      [{ CLOCK_SPEED: 'fast' }, 'CLOCK_SPEED', ''],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(ConfigError)
+      expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: .*${words}`))
+    }
+  })
+})
+
 describe('PORT on the Fetch standard\'s blocked list', () => {
   // Found in an e2e run on 4190: the server listened, but its relay could not reach its own API
   // ("bad port") and every stream ticket answered 503, with nothing in the start-up output.
