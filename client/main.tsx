@@ -10,6 +10,7 @@ import { watchOtherTabs } from './session/session.ts'
 import { App } from './app/app.tsx'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { queryClient } from './api/query.ts'
+import { syncServerClock } from './api/clock.ts'
 
 // ICU's locale and zone data, loaded in a worker while the page starts (client/app/intl-warmup.ts):
 // Power's first figures then build their Intl formatters in well under a millisecond.
@@ -26,6 +27,10 @@ if (typeof Worker !== 'undefined') {
     }
   })
 }
+
+// The server's clock (client/api/clock.ts): a server started at CLOCK_START shows its facility at that
+// time, and a device whose clock is off still labels data's age right. After the first paint, as above.
+void afterFirstPaint().then(() => syncServerClock())
 
 // Render once the active language is loaded, so the first paint is already translated (with the
 // route's own texts where it paints before its chunk: Power, issue 11).

@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'react'
+import { clientNow } from '../api/clock.ts'
 
 // One shared 1-second clock for every "updated … ago" label, so they tick together.
 const listeners = new Set<() => void>()
-let now = Date.now()
+let now = clientNow()
 let timer: ReturnType<typeof setInterval> | null = null
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener)
   if (timer === null) {
-    now = Date.now()
+    now = clientNow()
     timer = setInterval(() => {
-      now = Date.now()
+      now = clientNow()
       for (const l of listeners) l()
     }, 1000)
   }
@@ -30,7 +31,7 @@ function subscribe(listener: () => void): () => void {
  * (issue 11); a label a few milliseconds behind the clock is harmless.
  */
 export function useNow(): number {
-  const [value, setValue] = useState(() => (timer === null ? Date.now() : now))
+  const [value, setValue] = useState(() => (timer === null ? clientNow() : now))
   useEffect(() => {
     const update = () => setValue(now)
     const unsubscribe = subscribe(update)

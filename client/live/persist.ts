@@ -2,6 +2,7 @@ import type { Topic } from '../../shared/live-protocol.ts'
 import { readTokens } from '../session/tokens.ts'
 import { applyEvent, ensureInstallation, HISTORY_MS, live, seedHistory } from './store.ts'
 import type { MetricsSample } from './store.ts'
+import { clientNow } from '../api/clock.ts'
 
 /**
  * The last live state of an installation kept in sessionStorage (issue 11), so the Power page paints
@@ -27,7 +28,7 @@ function keyOf(installationId: number): string | null {
 }
 
 /** Save the installation's loaded topics and chart history now. */
-export function saveLive(installationId: number, now: number = Date.now()): void {
+export function saveLive(installationId: number, now: number = clientNow()): void {
   const key = keyOf(installationId)
   const inst = live.installations[String(installationId)]
   if (!key || !inst || !inst.topics.metrics.loaded) return
@@ -63,7 +64,7 @@ export function scheduleSave(installationId: number): void {
  * a sequence number, stamped with their original time (the tiles' data age), so the stream's first
  * snapshot replaces each topic. Returns true when something was restored.
  */
-export function restoreLive(installationId: number, now: number = Date.now()): boolean {
+export function restoreLive(installationId: number, now: number = clientNow()): boolean {
   const key = keyOf(installationId)
   if (!key) return false
   const inst = ensureInstallation(installationId)

@@ -8,6 +8,7 @@ import type { Metrics } from '../../shared/schemas/metrics.ts'
 import type { Station } from '../../shared/schemas/station.ts'
 import type { ChargingSession } from '../../shared/schemas/session.ts'
 import type { EnergyReturn, InstallationInfo } from '../../shared/schemas/installation.ts'
+import { clientNow } from '../api/clock.ts'
 
 /** How much metrics history the power chart keeps (issue 2: the last hour). */
 export const HISTORY_MS = 3600_000
@@ -186,7 +187,7 @@ export function applyEvent(
   type: string,
   payload: unknown,
   lastEventId?: string | null,
-  now: number = Date.now(),
+  now: number = clientNow(),
 ): ApplyResult {
   let data: unknown = payload
   if (typeof payload === 'string') {

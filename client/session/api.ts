@@ -4,6 +4,7 @@ import type { User } from '../../shared/schemas/auth.ts'
 import type { Installation } from '../../shared/schemas/installation.ts'
 import type { PageOf } from '../../shared/schemas/common.ts'
 import { CLIENT_REFRESH_MS } from '../../config/defaults.ts'
+import { clientNow } from '../api/clock.ts'
 
 /** GET /api/users/{id}/ → User. */
 export function fetchUser(userId: number, signal?: AbortSignal): Promise<User> {
@@ -48,13 +49,13 @@ export function ensureInstallations(force = false): Promise<Installation[]> {
   const fresh =
     session.installations !== null &&
     session.installationsLoadedAt !== null &&
-    Date.now() - session.installationsLoadedAt < CLIENT_REFRESH_MS.installations
+    clientNow() - session.installationsLoadedAt < CLIENT_REFRESH_MS.installations
   if (fresh && !force) return Promise.resolve(session.installations as Installation[])
   installationsRequest ??= fetchInstallations()
     .then((list) => {
       if (session.loggedIn) {
         session.installations = list
-        session.installationsLoadedAt = Date.now()
+        session.installationsLoadedAt = clientNow()
       }
       return list
     })

@@ -3,6 +3,7 @@
  * localStorage so that every tab shares them. localStorage is read at each use, never cached, so
  * a refresh done by another tab is picked up.
  */
+import { clientNow, learnFromToken } from '../api/clock.ts'
 
 const KEYS = { access: 'cockpit.access', refresh: 'cockpit.refresh', userId: 'cockpit.userId' } as const
 
@@ -40,6 +41,8 @@ export function writeTokens(access: string, refresh: string): void {
   write(KEYS.refresh, refresh)
   const payload = decodeJwt(access)
   if (payload && typeof payload.user_id === 'number') write(KEYS.userId, String(payload.user_id))
+  // Every caller stores a pair the server has just issued: its iat is the server's clock.
+  learnFromToken(payload?.iat)
 }
 
 export function clearTokens(): void {
@@ -76,7 +79,7 @@ export function decodeJwt(token: string): Record<string, unknown> | null {
 }
 
 /** True when the access token expires within `skewMs` (or cannot be read). */
-export function isExpiring(access: string, skewMs = 10_000, now = Date.now()): boolean {
+export function isExpiring(access: string, skewMs = 10_000, now = clientNow()): boolean {
   const exp = decodeJwt(access)?.exp
   return typeof exp !== 'number' || exp * 1000 - skewMs <= now
 }

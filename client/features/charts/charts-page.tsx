@@ -23,6 +23,7 @@ import { rememberPeriod } from '../../components/chart-period.ts'
 import { availableKinds, buildingFlow, CHART_KINDS, isLineSeries, timeWeightedAverage, upTo, type ChartKind } from './kinds.ts'
 import { PinButton } from '../../components/pin-button.tsx'
 import { paths } from '../../app/paths.ts'
+import { clientNow, clientDate } from '../../api/clock.ts'
 
 // Both chart libraries load only when a chart is drawn: lightweight-charts for kW and % lines,
 // Tremor's BarChart (recharts) for per-bucket bars.
@@ -43,7 +44,7 @@ async function fetchKind(installationId: number, def: (typeof CHART_KINDS)[numbe
   if (def.source === 'battery') {
     const { average_soc, ...stats } = await fetchBatteryStates(installationId, range, signal)
     const series = Object.fromEntries(Object.entries(stats.series).map(([k, b]) => [k, b.filter((x): x is Bucket => x.value !== null)]))
-    if (series.battery_soc) series.battery_soc = upTo(series.battery_soc, Date.now())
+    if (series.battery_soc) series.battery_soc = upTo(series.battery_soc, clientNow())
     return { ...stats, series, averages: { battery_soc: average_soc } }
   }
   if (def.source === 'flow') {
@@ -95,7 +96,7 @@ function FacilityCharts({ installation }: { installation: Installation }) {
   // A shortcut (issue 13 §2) opens the chart with its kind and period: ?kind=…&period=…&date=YYYY-MM-DD.
   const [initial] = useState(() => new URLSearchParams(window.location.search))
   const [period, setPeriod] = useState<Period>(() => ((PERIODS as readonly string[]).includes(initial.get('period') ?? '') ? (initial.get('period') as Period) : 'day'))
-  const [date, setDate] = useState(() => (/^\d{4}-\d{2}-\d{2}$/.test(initial.get('date') ?? '') ? initial.get('date')! : localDate(new Date(), tz)))
+  const [date, setDate] = useState(() => (/^\d{4}-\d{2}-\d{2}$/.test(initial.get('date') ?? '') ? initial.get('date')! : localDate(clientDate(), tz)))
   const [kind, setKind] = useState<ChartKind>(() => CHART_KINDS.find((k) => k.key === initial.get('kind'))?.key ?? 'consumption')
   const [kinds, setKinds] = useState<ChartKind[] | null>(null)
   const range = useMemo(() => periodRange(period, date, tz), [period, date, tz])

@@ -12,6 +12,7 @@ import { SeriesTable } from './series-table.tsx'
 import { rememberedPeriod, rememberPeriod } from '../../components/chart-period.ts'
 import { paths } from '../../app/paths.ts'
 import { chartKeys, fetchObjectName, fetchScoped, type Bucket, type ChartScope } from './api.ts'
+import { clientDate } from '../../api/clock.ts'
 
 const StatsBars = lazy(() => import('./bar-chart.tsx'))
 const StatsChart = lazy(() => import('./stats-chart.tsx'))
@@ -30,7 +31,7 @@ export default function ScopedCharts({ installation, scope }: { installation: In
     const q = new URLSearchParams(window.location.search)
     const kept = rememberedPeriod()
     const period = (PERIODS as readonly string[]).includes(q.get('period') ?? '') ? (q.get('period') as Period) : (kept?.period ?? 'day')
-    const date = /^\d{4}-\d{2}-\d{2}$/.test(q.get('date') ?? '') ? q.get('date')! : (kept?.date ?? localDate(new Date(), tz))
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(q.get('date') ?? '') ? q.get('date')! : (kept?.date ?? localDate(clientDate(), tz))
     return { period, date }
   })
   const [period, setPeriod] = useState<Period>(initial.period)

@@ -8,6 +8,7 @@ import { useFormats } from '../../components/use-formats.ts'
 import { Loading, useDocumentTitle } from '../../components/ui.tsx'
 import { dayPart } from './greeting.ts'
 import { ShortcutList } from './shortcut-list.tsx'
+import { clientDate } from '../../api/clock.ts'
 
 /**
  * Home (SPEC §2): greeting with the first name and the last login, i.e. the login before this one
@@ -20,7 +21,7 @@ export default function HomePage({ installation }: { installation: Installation 
   useDocumentTitle(t('title'))
 
   if (!user) return <Loading label={t('common:loading')} />
-  const part = dayPart(new Date(), installation.timezone)
+  const part = dayPart(clientDate(), installation.timezone)
 
   return (
     <div className="mx-auto max-w-4xl space-y-6">

@@ -10,6 +10,7 @@ import { LegalTextDialog, type LegalDocText } from '../../components/legal-text-
 import { useFormats } from '../../components/use-formats.ts'
 import { fetchVersions, legalKeys, publishVersion, type LegalLang, type LegalVersion } from './api.ts'
 import { meKeys } from '../settings/api.ts'
+import { clientDate } from '../../api/clock.ts'
 
 const DOCUMENTS = ['terms', 'privacy'] as const
 const LANGS: readonly LegalLang[] = ['en', 'de', 'fr', 'it']
@@ -89,7 +90,7 @@ function PublishForm({ versions, onPublished }: { versions: LegalVersion[]; onPu
   const titleId = useId()
   const latest = (doc: LegalVersion['document']) => versions.find((v) => v.document === doc)
   const [document, setDocument] = useState<LegalVersion['document']>('terms')
-  const [version, setVersion] = useState(() => new Date().toISOString().slice(0, 10))
+  const [version, setVersion] = useState(() => clientDate().toISOString().slice(0, 10))
   const [texts, setTexts] = useState<Record<LegalLang, string>>(() => latest('terms')?.texts ?? { en: '', de: '', fr: '', it: '' })
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [problem, setProblem] = useState<string | null>(null)

@@ -5,6 +5,7 @@ import type { ChargingMode } from '../../../shared/rules/status.ts'
 import type { MetricsSample } from '../../live/store.ts'
 import { HISTORY_MS } from '../../live/store.ts'
 import { POLL_INTERVALS_MS } from '../../../config/defaults.ts'
+import { clientNow } from '../../api/clock.ts'
 
 const QUARTER_MS = 15 * 60_000
 
@@ -17,7 +18,7 @@ export interface FlowAnswer {
  * GET /api/statistics/{id}/flow for the last hour in 15-minute buckets (SPEC §7): the stored power
  * history the "last hour" chart starts from before live samples arrive (issue 11).
  */
-export function fetchRecentFlow(installationId: number, now: number = Date.now(), signal?: AbortSignal, credential?: string): Promise<FlowAnswer> {
+export function fetchRecentFlow(installationId: number, now: number = clientNow(), signal?: AbortSignal, credential?: string): Promise<FlowAnswer> {
   const start = new Date(Math.floor((now - HISTORY_MS) / QUARTER_MS) * QUARTER_MS).toISOString()
   const query = new URLSearchParams({ start, end: new Date(now).toISOString(), granularity: 'fifteen_minutes' })
   return apiFetch<FlowAnswer>(`/api/statistics/${installationId}/flow?${query.toString()}`, { signal, credential })
@@ -57,7 +58,7 @@ export function revokeDisplay(installationId: number, displayId: number): Promis
  * building the balance grid + PV − battery − stations, as in the live metrics; series the caller may
  * not see stay null.
  */
-export function flowSamples(answer: FlowAnswer, now: number = Date.now(), stepMs: number = POLL_INTERVALS_MS.metrics): MetricsSample[] {
+export function flowSamples(answer: FlowAnswer, now: number = clientNow(), stepMs: number = POLL_INTERVALS_MS.metrics): MetricsSample[] {
   const at = (name: string) => new Map((answer.series[name] ?? []).map((b) => [Date.parse(b.start), b.value]))
   const grid = at('grid_flow')
   const pv = at('pv_flow')

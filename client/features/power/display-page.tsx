@@ -17,6 +17,7 @@ import { isLanguage, setLanguage } from '../../i18n/index.ts'
 import { fetchDisplay, fetchRecentFlow, flowSamples } from './api.ts'
 import { flowNodes } from './power-flow.tsx'
 import { tileStatus } from './live-status.ts'
+import { clientNow } from '../../api/clock.ts'
 
 const PowerChart = lazy(() => import('./power-chart.tsx'))
 
@@ -150,7 +151,7 @@ function DisplayView({ display, credential }: { display: DisplaySelf; credential
   useEffect(() => retainStream(installation.id), [installation.id])
   useEffect(() => {
     const abort = new AbortController()
-    fetchRecentFlow(installation.id, Date.now(), abort.signal, credential).then(
+    fetchRecentFlow(installation.id, clientNow(), abort.signal, credential).then(
       (answer) => seedHistory(installation.id, flowSamples(answer)),
       () => undefined,
     )

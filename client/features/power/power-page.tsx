@@ -24,6 +24,7 @@ import { StationCard } from './station-card.tsx'
 import { Link } from 'wouter'
 import { tileStatus } from './live-status.ts'
 import type { TileStatus } from './live-status.ts'
+import { clientNow } from '../../api/clock.ts'
 
 const PowerChart = lazy(() => import('./power-chart.tsx'))
 
@@ -91,7 +92,7 @@ export default function PowerPage({ installation }: { installation: Installation
  * store: one that changed meanwhile would make React redo a sliced render in one piece.
  */
 const RecentHistory = memo(function RecentHistory({ installationId }: { installationId: number }) {
-  const recent = useQuery({ queryKey: powerKeys.recentFlow(installationId), queryFn: ({ signal }) => fetchRecentFlow(installationId, Date.now(), signal) })
+  const recent = useQuery({ queryKey: powerKeys.recentFlow(installationId), queryFn: ({ signal }) => fetchRecentFlow(installationId, clientNow(), signal) })
   useEffect(() => {
     if (recent.data) seedHistory(installationId, flowSamples(recent.data))
   }, [installationId, recent.data])

@@ -7,6 +7,7 @@ import { Loading } from '../../components/ui.tsx'
 import { AxisBars } from '../../components/axis-bars.tsx'
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { stationKeys, stationStatistics } from './station-api.ts'
+import { clientDate } from '../../api/clock.ts'
 
 /**
  * The charts tab of a station (SPEC §2): energy charged (kWh) and average power (kW) per bucket for a
@@ -20,7 +21,7 @@ export function StationCharts({ installationId, stationId, f }: { installationId
   const { t: tc } = useTranslation()
   const ids = { period: useId(), table: useId() }
   const [period, setPeriod] = useState<Period>('day')
-  const [date, setDate] = useState(() => localDate(new Date(), f.timezone))
+  const [date, setDate] = useState(() => localDate(clientDate(), f.timezone))
   const range = periodRange(period, date, f.timezone)
   const query = useQuery({
     queryKey: stationKeys.statistics(installationId, stationId, range),

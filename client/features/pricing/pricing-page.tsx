@@ -15,6 +15,7 @@ import { OperatorCard } from './operator-card.tsx'
 import { ZevCard } from './zev-card.tsx'
 import { session } from '../../session/session.ts'
 import { useRights } from '../../app/use-rights.ts'
+import { clientDate } from '../../api/clock.ts'
 
 /**
  * Pricing (SPEC §2, issue 5 §4): basic, high, low and flat tariff, the validity period and the weekday
@@ -41,7 +42,7 @@ export default function PricingPage({ installation }: { installation: Installati
   const [editing, setEditing] = useState(false)
   const [saved, setSaved] = useState<Pricing | null>(null)
   const isAdmin = useRights(installation).rights?.managePricing ?? false
-  const tomorrow = nextDay(localDate(new Date(), installation.timezone))
+  const tomorrow = nextDay(localDate(clientDate(), installation.timezone))
 
   // Versions come newest first: the next one to start is the last that has not started.
   const upcoming = versions.filter((v) => v.editable).at(-1) ?? null

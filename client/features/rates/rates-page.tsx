@@ -10,6 +10,7 @@ import { deleteRate, listRates, RATE_FIELDS, rateKeys, ratesChanged, type Rate, 
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { RateForm } from './rate-form.tsx'
 import { useRights } from '../../app/use-rights.ts'
+import { clientDate } from '../../api/clock.ts'
 
 const KINDS: RateKind[] = ['power', 'water', 'heat']
 
@@ -32,7 +33,7 @@ export default function RatesPage({ installation }: { installation: Installation
   const [editing, setEditing] = useState<Rate | 'new' | null>(null)
   const [confirming, setConfirming] = useState<number | null>(null)
   const [message, setMessage] = useState<string | null>(null)
-  const today = localDate(new Date(), installation.timezone)
+  const today = localDate(clientDate(), installation.timezone)
   const manage = useRights(installation).rights?.manageRates ?? false
 
   // A save or delete changes the list of its own kind and the costs in the charts.

@@ -9,6 +9,7 @@ import { PinButton } from '../../components/pin-button.tsx'
 import { paths } from '../../app/paths.ts'
 import { createReport, deleteReport, dispatchReport, INTERVALS, listReports, REPORT_TYPES, reportKeys, updateReport, type Report, type ReportInput } from './api.ts'
 import { QueryProblem } from '../../components/query-problem.tsx'
+import { clientDate } from '../../api/clock.ts'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
 const button = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
@@ -112,7 +113,7 @@ export default function ReportsPage({ installation }: { installation: Installati
                 <button type="button" className={button} aria-label={t('editNamed', { name: r.name })} onClick={() => (setMessage(null), setEditing(r))}>
                   {t('edit')}
                 </button>
-                <button type="button" className={button} aria-label={t('sendNamed', { name: r.name })} disabled={!r.recipients.length && !r.output_directory} onClick={() => act(() => dispatchReport(installation.id, r.id, r.year ?? new Date().getFullYear(), r.report_type), t('sent'))}>
+                <button type="button" className={button} aria-label={t('sendNamed', { name: r.name })} disabled={!r.recipients.length && !r.output_directory} onClick={() => act(() => dispatchReport(installation.id, r.id, r.year ?? clientDate().getFullYear(), r.report_type), t('sent'))}>
                   {t('send')}
                 </button>
                 {confirming === r.id ? (

@@ -19,6 +19,7 @@ import { OrderForm } from './order-form.tsx'
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { createRfid, deleteRfid, ignoreLearned, listRfids, listStations, registerLearned, rfidKeys, setLearning, updateRfid } from './api.ts'
 import type { RfidFields } from './api.ts'
+import { clientNow } from '../../api/clock.ts'
 
 /**
  * RFIDs (SPEC §2): the cards the caller may read with an empty state, each with what waits for the
@@ -144,7 +145,7 @@ export default function RfidsPage({ installation }: { installation: Installation
                     {r.user_name ? `${t('rfids.user')}: ${r.user_name} · ` : ''}
                     {r.all_stations ? t('rfids.allStations') : r.station_ids.length ? r.station_ids.map(stationName).join(', ') : t('rfids.noStations')}
                   </p>
-                  {r.ready_at && new Date(r.ready_at).getTime() > Date.now() ? <Badge tone="amber" className="mt-1">{t('rfids.readySoon')}</Badge> : null}
+                  {r.ready_at && new Date(r.ready_at).getTime() > clientNow() ? <Badge tone="amber" className="mt-1">{t('rfids.readySoon')}</Badge> : null}
                   {r.pending_changes.map((c) => (
                     <Badge key={c.field} tone="amber" className="mr-1 mt-1">{t('rfids.pending', { change: pendingText(c) })}</Badge>
                   ))}

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs'
 import utc from 'dayjs/plugin/utc.js'
 import timezone from 'dayjs/plugin/timezone.js'
+import { clientDate } from '../../api/clock.ts'
 
 dayjs.extend(utc)
 dayjs.extend(timezone)
@@ -13,7 +14,7 @@ export type Period = { kind: 'month' } | { kind: 'quarter' } | { kind: 'year' } 
  * GET /api/rfids-charge/ start__gte and end__lte (SPEC §9: range from the period start to the next
  * period start). Quarters start in January, April, July and October.
  */
-export function periodRange(period: Period, tz: string, now: Date = new Date()): { start: string; end: string } {
+export function periodRange(period: Period, tz: string, now: Date = clientDate()): { start: string; end: string } {
   const local = dayjs(now).tz(tz)
   let start: dayjs.Dayjs
   let months: number
@@ -43,7 +44,7 @@ export function periodRange(period: Period, tz: string, now: Date = new Date()):
 }
 
 /** The years offered in the "given year" choice: this year back to `count - 1` years ago. */
-export function recentYears(now: Date = new Date(), count = 5): number[] {
+export function recentYears(now: Date = clientDate(), count = 5): number[] {
   const y = now.getFullYear()
   return Array.from({ length: count }, (_, i) => y - i)
 }

@@ -24,6 +24,7 @@ import { acceptLegal, changePassword, deleteUser, fetchLegal, meKeys, saveUser, 
 import { useFormats } from '../../components/use-formats.ts'
 import { PaymentMethodsCard } from './payment-methods-card.tsx'
 import { userChanged } from '../users/api.ts'
+import { clientDate } from '../../api/clock.ts'
 
 
 function FeedbackNotice({ feedback }: { feedback: Feedback }) {
@@ -151,7 +152,7 @@ function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
   const [region, setRegion] = useState<string>((COUNTRIES as readonly string[]).includes(tagRegion) ? tagRegion : 'CH')
   const { busy, feedback, run } = useAction()
   const queryClient = useQueryClient()
-  const now = useRef(new Date()).current
+  const now = useRef(clientDate()).current
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
