@@ -57,6 +57,24 @@ describe('the server clock in the browser', () => {
   })
 })
 
+describe('the learnt offset across reloads', () => {
+  it('is kept in localStorage, so the next page knows the server\'s time before its first render', async () => {
+    const items = new Map<string, string>()
+    vi.stubGlobal('localStorage', { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) })
+    try {
+      const first = await fresh()
+      first.learnServerTime(Date.parse('2026-03-04T20:00:00Z'), Date.now(), Date.now())
+      const reloaded = await fresh()
+      expect(reloaded.clientDate().toISOString().slice(0, 13)).toBe('2026-03-04T20')
+      // Any fresh sample replaces the stored starting point, even a coarse one.
+      reloaded.learnFromToken(Math.floor(Date.parse('2026-03-04T20:30:00Z') / 1000))
+      expect(reloaded.clientDate().toISOString().slice(0, 16)).toBe('2026-03-04T20:30')
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+})
+
 describe('one clock in the client', () => {
   it('no client module reads the wall clock but client/api/clock.ts', () => {
     const root = path.resolve(import.meta.dirname, '..')

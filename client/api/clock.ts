@@ -5,11 +5,23 @@
  * "now" of the client comes from {@link clientNow}; client/api/clock.test.ts fails on another read.
  *
  * The offset is learnt from `GET /api/health` (`now`, taken at the middle of the round trip) after the
- * first paint, and from each fresh access token's `iat` (seconds, so ±1 s) until then.
+ * first paint, and from each fresh access token's `iat` (seconds, so ±1 s) until then. It is kept in
+ * localStorage, so a reload or another tab has it before its first render (a chart's "today").
  */
-let offsetMs = 0
-/** How exactly the current offset is known (ms); a less exact sample never replaces a more exact one. */
-let offsetErrorMs = Number.POSITIVE_INFINITY
+const STORE_KEY = 'cockpit.clockOffset'
+
+function stored(): { offsetMs: number; errorMs: number } {
+  try {
+    const v = JSON.parse(globalThis.localStorage?.getItem(STORE_KEY) ?? 'null') as { offsetMs?: unknown } | null
+    // A stored offset is a starting point only: any fresh sample replaces it.
+    if (v && typeof v.offsetMs === 'number' && Number.isFinite(v.offsetMs)) return { offsetMs: v.offsetMs, errorMs: Number.POSITIVE_INFINITY }
+  } catch {
+    // no storage (private mode, tests): start from the browser's clock
+  }
+  return { offsetMs: 0, errorMs: Number.POSITIVE_INFINITY }
+}
+
+let { offsetMs, errorMs: offsetErrorMs } = stored()
 
 /** The server's current time, ms since the epoch. */
 export function clientNow(): number {
@@ -34,6 +46,11 @@ export function learnServerTime(serverMs: number, sentMs: number, receivedMs: nu
   if (error <= offsetErrorMs || Math.abs(offset - offsetMs) > error + offsetErrorMs) {
     offsetMs = offset
     offsetErrorMs = error
+    try {
+      globalThis.localStorage?.setItem(STORE_KEY, JSON.stringify({ offsetMs: Math.round(offset) }))
+    } catch {
+      // storage full or denied: this page still has it
+    }
   }
 }
 
