@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { existsSync, readFileSync } from 'node:fs'
 import { PDFParse } from 'pdf-parse'
+import { serverNow, zurichDay } from './fixtures.ts'
 
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -22,7 +23,7 @@ test('a resident filters their sessions by period, opens one and downloads its i
   await expect(page.getByRole('heading', { level: 1, name: 'Charging sessions' })).toBeVisible()
 
   // The simulator's backfill covers the last 30 days: the year of 15 days ago has sessions.
-  const year = String(new Date(Date.now() - 15 * 86_400_000).getFullYear())
+  const year = zurichDay(await serverNow(page), -15).slice(0, 4)
   await page.getByLabel('Period').selectOption('given')
   await page.getByLabel('Year').selectOption(year)
   const table = page.getByRole('table', { name: 'Sessions' })
@@ -62,7 +63,7 @@ test('an admin pages through the period with its totals, sees who charged and ex
   await logIn(page, 'admin@example.com')
   await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charging Sessions' }).click()
   // The backfilled 30 days: the current year (or, early in January, the one of 15 days ago) has many sessions.
-  const year = String(new Date(Date.now() - 15 * 86_400_000).getFullYear())
+  const year = zurichDay(await serverNow(page), -15).slice(0, 4)
   await page.getByLabel('Period').selectOption('given')
   await page.getByLabel('Year').selectOption(year)
   const table = page.getByRole('table', { name: 'Sessions' })

@@ -1,6 +1,13 @@
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { existsSync } from 'node:fs'
+import dayjs from 'dayjs'
+import utc from 'dayjs/plugin/utc.js'
+import timezone from 'dayjs/plugin/timezone.js'
+import { serverNow, zurichDay } from './fixtures.ts'
+
+dayjs.extend(utc)
+dayjs.extend(timezone)
 
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -31,13 +38,15 @@ test('an admin opens Charts, switches day → month, goes back one period and se
   // Today: hourly buckets from local midnight (the table lists them), in Swiss 24-hour time by default (issue 15).
   await page.getByText('Show the values as a table').click()
   await expect(page.getByRole('rowheader').first()).toContainText('00:00')
-  const hours = Math.round((new Date().setHours(24, 0, 0, 0) - new Date().setHours(0, 0, 0, 0)) / 3_600_000)
+  // The hours of the server's local day in Zürich (23 or 25 on the days the clocks change).
+  const today = dayjs.tz(zurichDay(await serverNow(page)), 'Europe/Zurich')
+  const hours = today.add(1, 'day').diff(today, 'hour')
   await expect(page.getByRole('rowheader')).toHaveCount(hours)
 
   await periods.getByRole('button', { name: 'Month' }).click()
   await expect(periods.getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true')
   const label = page.getByTestId('period-label')
-  const thisMonth = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'Europe/Zurich' }).format(new Date())
+  const thisMonth = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'Europe/Zurich' }).format(await serverNow(page))
   await expect(label).toHaveText(thisMonth)
   await expect(consumption).toContainText('kWh')
   const monthTotal = figure(await consumption.locator('p').nth(1).innerText())

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { existsSync } from 'node:fs'
+import { serverNow, zurichDay } from './fixtures.ts'
 
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
@@ -14,7 +15,6 @@ async function logIn(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(/\/facility\/\d+$/)
 }
 
-const inDays = (n: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date(Date.now() + n * 86_400_000))
 
 test('an admin creates a future power rate, edits it, and cannot change the prices of a started one', async ({ page }) => {
   await logIn(page, 'admin@example.com')
@@ -25,7 +25,7 @@ test('an admin creates a future power rate, edits it, and cannot change the pric
   await page.getByRole('button', { name: 'New rate' }).click()
   const form = page.getByRole('form', { name: 'New rate' })
   await form.getByLabel('Name').fill('Summer 2027')
-  await form.getByLabel('Valid from').fill(inDays(40))
+  await form.getByLabel('Valid from').fill(zurichDay(await serverNow(page), 40))
   const prices = { General: '0.27', Peak: '0.295', Low: '0.21', Flat: '0.255', 'Main power purchase': '0.24', 'Solar recovery compensation': '0.12', 'Electric car': '0.26' }
   // A bad price first: the field is named with the SPEC message.
   await form.getByLabel('Peak', { exact: true }).fill('abc')

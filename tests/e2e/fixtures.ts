@@ -1,6 +1,22 @@
 import { expect } from '@playwright/test'
 import type { Page } from '@playwright/test'
 
+/**
+ * The e2e server's time (GET /api/health `now`): the server runs at config/playwright.config.ts's
+ * CLOCK_START, so what a test expects of "today", "this month" or "in 40 days" is counted from it,
+ * never from the machine's clock.
+ */
+export async function serverNow(page: Page): Promise<Date> {
+  const r = await page.request.get('/api/health')
+  expect(r.ok()).toBe(true)
+  return new Date(((await r.json()) as { now: string }).now)
+}
+
+/** `date`'s calendar day in Europe/Zurich (the demo installation's zone) as YYYY-MM-DD, `days` later. */
+export function zurichDay(date: Date, days = 0): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date(date.getTime() + days * 86_400_000))
+}
+
 /** The password of every demo account (README, server/db/demo-seed.ts). */
 export const PASSWORD = 'Cockpit-2026!'
 

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import type { APIRequestContext } from '@playwright/test'
 import { existsSync } from 'node:fs'
-import { logIn, PASSWORD } from './fixtures.ts'
+import { logIn, PASSWORD, serverNow } from './fixtures.ts'
 
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -32,7 +32,7 @@ test('a resident adds a card through the demo checkout, makes it primary and see
   // The provider's hosted checkout (the built-in DEMO provider).
   await page.getByRole('button', { name: 'Add a card' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Demo checkout' })).toBeVisible()
-  const year = String(new Date().getFullYear() + 2)
+  const year = String((await serverNow(page)).getUTCFullYear() + 2)
   await page.getByLabel('Card number').fill('4242 4242 4242 4242')
   await page.getByLabel('Expiry month').selectOption('12')
   await page.getByLabel('Expiry year').selectOption(year)
@@ -63,7 +63,7 @@ test('a resident adds a card through the demo checkout, makes it primary and see
   const station1 = '/api/cockpit/installations/1/charging_stations/1/simulator'
   // The guest car's session is the one opened at Station 1 after it plugged in: in the evening the
   // resident's own scheduled car may be charging too (another running session of theirs).
-  const pluggedAt = Date.now() - 10_000
+  const pluggedAt = (await serverNow(page)).getTime() - 10_000
   expect((await page.request.post(`${station1}/plug_in`, { ...asAdmin, data: { minutes: 60, energy_kwh: 20, rfid_id: myCard.id } })).status()).toBe(202)
   const mine = async () => ((await (await page.request.get('/api/rfids-charge/?installation=1&limit=1000', asUser)).json()).results as (Session & { energy_kwh: number })[])
     .filter((s) => s.user_id === meId)
