@@ -1,5 +1,5 @@
 /**
- * Statistics API figures on the demo facility with a year of history (issue 11 §3). Starts
+ * Statistics API figures on the demo facility with a year of history. Starts
  * `node server/main.ts` as production does, on a free port with DATA_DIR, DEMO=on and SIM_BACKFILL_DAYS,
  * waits for the backfill, then measures from outside:
  *  - each call alone: median and p99 of BENCH_REPS runs (fewer for the slow ones), first computed (each
@@ -11,7 +11,7 @@
  *  - a short request (the relay's poll of /api/metrics, one short statement) every 100 ms while a year
  *    at 15 minutes is computed: how long it waits behind the year, against the same poll idle;
  *  - SIGTERM under that load with a year at 15 minutes in flight: time to the process's exit.
- * Then it restarts the same database with STATS_ROLLUPS=off (the design before issue 11: 15-minute rows,
+ * Then it restarts the same database with STATS_ROLLUPS=off (the design without rollups: 15-minute rows,
  * labels per value in JavaScript) and repeats, printing the ratios. A call that fails (reset, timeout
  * after BENCH_TIMEOUT_MS, HTTP error) is counted as failed in the table and the run goes on.
  *
@@ -324,7 +324,7 @@ async function measure(base: string, slowCap: number): Promise<Run> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * Issue 11 §1, "one slow query never delays another request": the relay's poll of the live metrics
+ * "One slow query never delays another request": the relay's poll of the live metrics
  * (`/api/metrics/?installation=1`, a short statement) every 100 ms while a year at 15 minutes of a
  * period not asked before is computed; on the embedded database's one connection it waits for whatever
  * statement runs (the whole year, or one 31-day piece of it). Idle: 5 polls before.

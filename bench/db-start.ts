@@ -1,5 +1,5 @@
 /**
- * Database start and per-query cost (issue 11 item 1): time from nothing to the demo ready (migrations,
+ * Database start and per-query cost: time from nothing to the demo ready (migrations,
  * seed, 30-day backfill) on a fresh DATA_DIR, then 1000 simple selects and the time they take.
  * Usage: node bench/db-start.ts [dataDir]  (a fresh temporary directory by default; removed afterwards).
  */

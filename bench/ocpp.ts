@@ -1,5 +1,5 @@
 /**
- * OCPP central system figures (issue 14 targets): BENCH_CPS (default 500) charge points connected to one
+ * OCPP central system figures (targets in docs/performance.md): BENCH_CPS (default 500) charge points connected to one
  * process, each sending MeterValues every 10 s during a transaction, for BENCH_SECONDS (default 60).
  * The server (roles api, relay, ocpp; in-memory PGlite; the demo plus BENCH_CPS bound stations) runs on
  * this thread; the charge points (ocpp-rpc clients, strict mode) run in a worker thread, so the event-loop

@@ -1,5 +1,5 @@
 /**
- * Scale-out check (`npm run bench:scale`, issue 16 §6), see docs/performance.md "Scale-out".
+ * Scale-out check (`npm run bench:scale`), see docs/performance.md "Scale-out".
  *
  * On this machine: a throwaway PostgreSQL cluster (tests/postgres/cluster.ts), two API processes on it
  * (the first also runs the simulator), two relays, and the proxy in front of them all (deploy/nginx.conf
@@ -16,7 +16,7 @@
  *
  * Subscribers reconnect as the web client does (client/live/connection.ts): 0.5 s doubling to 2 s,
  * jittered, and a 503 or 429 with Retry-After waited out (× 1–1.5 at random). The relays' access-check
- * queues (issue 16 §6) are sampled from /live/metrics every second.
+ * queues are sampled from /live/metrics every second.
  *
  * Environment: BENCH_SUBSCRIBERS=2000 BENCH_INSTALLATIONS=20 BENCH_WINDOW_S=30 (a multiple of every interval)
  *   BENCH_INTERVALS_MS=metrics=5000,stations=5000,sessions=15000,info=30000,energy_return=30000
@@ -259,7 +259,7 @@ function open(sub: Sub): void {
   sub.req = req
 }
 
-// The relays' access-check queues (issue 16 §6), sampled every second: the longest queue and most
+// The relays' access-check queues, sampled every second: the longest queue and most
 // checks upstream at once seen, and each relay's last counters (a killed relay keeps its last sample).
 interface QueueSample { length: number; inFlight: number; started: number; waitS: number; waitP95S: number; refused: number; coalesced: number }
 const queueSamples: { maxLength: number; maxInFlight: number; last: QueueSample | null }[] = relays.map(() => ({ maxLength: 0, maxInFlight: 0, last: null }))

@@ -1,5 +1,5 @@
 /**
- * Web performance (issue 11): Lighthouse, mobile form factor with simulated throttling (its
+ * Web performance: Lighthouse, mobile form factor with simulated throttling (its
  * defaults), on Login and on the authenticated Power page of the demo facility, median of
  * BENCH_RUNS (default 3) per page, printed as a table against the targets.
  *
@@ -9,7 +9,7 @@
  * tokens where client/session/tokens.ts keeps them (localStorage, set on a same-origin JSON page so no
  * asset gets cached), then runs Lighthouse with storage reset disabled.
  *
- * Last, it prints whether Chromium considers the app installable (issue 15 §3).
+ * Last, it prints whether Chromium considers the app installable.
  *
  * Run: `npm run bench:web` (BENCH_RUNS=1 for a quick look; BENCH_LHR_DIR=dir keeps the reports).
  */
@@ -28,7 +28,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const PASSWORD = 'Cockpit-2026!'
 
-/** Targets of issue 11 ("a first paint under 2 s on a phone"). */
+/** Targets: a first paint under 2 s on a phone (docs/performance.md). */
 const TARGETS: Record<string, { score: number; lcpMs: number }> = {
   Login: { score: 95, lcpMs: 1200 },
   Power: { score: 95, lcpMs: 1800 },
@@ -176,7 +176,7 @@ function lcpElement(details: unknown): string | undefined {
 }
 
 /**
- * Chromium's installability verdict for the app (issue 15 §3; what Lighthouse's removed "installable"
+ * Chromium's installability verdict for the app (what Lighthouse's removed "installable"
  * audit reported): the errors of CDP Page.getInstallabilityErrors on /login once its service worker
  * is active, in a normal (not incognito) profile. Empty: installable.
  */

@@ -33,7 +33,7 @@ if (typeof Worker !== 'undefined') {
 void afterFirstPaint().then(() => syncServerClock())
 
 // Render once the active language is loaded, so the first paint is already translated (with the
-// route's own texts where it paints before its chunk: Power, issue 11).
+// route's own texts where it paints before its chunk: Power).
 await initI18n(firstPaintNamespaces(location.pathname))
 watchOtherTabs()
 
@@ -47,14 +47,14 @@ const app = (
   </StrictMode>
 )
 const reactRoot = createRoot(root)
-// Every first render is a transition (issue 11; docs/decisions.md): React renders it in slices that
+// Every first render is a transition (docs/decisions.md): React renders it in slices that
 // yield to the browser, instead of one long task (a default-priority render is never sliced). On the
 // prerendered login page (config/vite.config.ts loginShells) the screen stays until React commits;
 // on Power the first screen was a 300–700 ms task on a throttled phone, and its first paint did not
 // come later in slices (docs/performance.md, webperf4).
 startTransition(() => reactRoot.render(app))
 
-// The service worker (issue 15 §3, config/vite.config.ts pwa()): app shell cache and offline screen.
+// The service worker (config/vite.config.ts pwa()): app shell cache and offline screen.
 // Registered after the page has loaded so its precaching never competes with the first paint.
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   const register = () => void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined)

@@ -5,7 +5,7 @@ import type { PreloadMap } from '../config/preload-boot.ts'
 
 // The inline boot script of index.html and the prerendered login page (config/preload-boot.ts), run in
 // a minimal page: what it adds to <head>, and when. On the login page the form's code must follow the
-// first paint (issue 11: Login's LCP) and must load in every case, or the form never works.
+// first paint (Login's LCP) and must load in every case, or the form never works.
 
 const MAP: PreloadMap = {
   routes: [{ pattern: '^/login/?$', chunks: ['/assets/login-page.js'], ns: ['login'] }],
@@ -133,7 +133,7 @@ describe('the boot script', () => {
     expect(p.added).toEqual(['script module /assets/index.js', ...loginFiles])
   })
 
-  // Issue 11, Login's score: every tag starts its request synchronously (about 1 ms each); the eleven
+  // Login's score: every tag starts its request synchronously (about 1 ms each); the eleven
   // tags of the login page in one task after the paint were 35–60 ms on Lighthouse's 4× slower CPU.
   it('after the paint adds the entry at once, then one preload per task', () => {
     const p = page({ map: { ...MAP, boot: BOOT } })

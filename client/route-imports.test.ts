@@ -42,7 +42,7 @@ function packagesReached(entry: string, lazy: boolean): Map<string, string[]> {
   return found
 }
 
-// Issue 11 §6: zod was 60 % of Power's JavaScript, reached only through constants and helpers of
+// Zod was 60 % of Power's JavaScript, reached only through constants and helpers of
 // shared/ modules that also build schemas (shared/live.ts, shared/schemas/accounts.ts).
 describe('the first screens load no zod', () => {
   it.each([

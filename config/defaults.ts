@@ -23,7 +23,7 @@ export const AUTH = {
   /** argon2id parameters: 19 MiB memory, 2 passes (OWASP minimum). */
   argon2: { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
   /**
-   * Failed sign-in throttling (issue 10 item 3, docs/decisions.md): per account a delay doubling from
+   * Failed sign-in throttling (docs/decisions.md): per account a delay doubling from
    * 1 s after 5 failures in an hour, capped at 30 s (never a lockout); per account and IP 10 failures
    * per 15 minutes; per IP 100 failures per hour across accounts.
    */
@@ -51,7 +51,7 @@ export const RELAY = {
   /** Upstream request timeout. */
   upstreamTimeoutMs: 10_000,
   /**
-   * Access checks of joining streams (issue 16 §6): at most this many upstream at once per relay, the
+   * Access checks of joining streams: at most this many upstream at once per relay, the
    * rest queued in arrival order; one queued longer than `accessMaxWaitMs` is answered 503 with a
    * jittered Retry-After of at most `accessRetryAfterMaxS` seconds, without calling the API.
    */
@@ -76,15 +76,18 @@ export const RELAY = {
   pokeMinGapMs: 500,
 } as const
 
-/** OCPP 1.6J central system (issue 14, docs/decisions.md). */
+/** OCPP 1.6J central system (docs/decisions.md). */
 export const OCPP = {
   /** Heartbeat interval given to charge points in the BootNotification answer, seconds. */
   heartbeatSeconds: 60,
-  /** A charge point silent for this many heartbeat intervals is offline (issue 14 §3). */
+  /** A charge point silent for this many heartbeat intervals is offline. */
   missedHeartbeats: 2,
   /** Longest pause between flushes of last-message times and counts to the database, ms. */
   flushMs: 5_000,
-  /** Window in which MeterValues samples of all charge points are written as one batch, ms (issue 14 targets). */
+  /**
+   * Window in which MeterValues samples of all charge points are written as one batch, ms
+   * (docs/decisions.md "OCPP: meter values in batches").
+   */
   meterBatchMs: 100,
 } as const
 
@@ -92,7 +95,7 @@ export const OCPP = {
 export const SHUTDOWN_GRACE_MS = 4_000
 
 export const SIMULATOR = {
-  /** One simulation step, real time (issue 2: 5-second step). */
+  /** One simulation step, real time (5-second step). */
   stepMs: 5_000,
   /** Backfill on first start: days of 15-minute data. */
   backfillDays: 30,
@@ -109,7 +112,7 @@ export const REGIONS = ['CH', 'DE', 'AT', 'IT', 'FR', 'GB', 'US'] as const
 export const DEFAULT_TIMEZONE = 'Europe/Zurich'
 export const DEFAULT_CURRENCY = 'CHF'
 
-/** Facility offline (issue 13 §3, SPEC §4): devices send a heartbeat; silence this long makes the installation offline. */
+/** Facility offline (SPEC §4): devices send a heartbeat; silence this long makes the installation offline. */
 export const DEVICES = {
   /** No heartbeat for this long → offline since the last one (ms). */
   offlineAfterMs: 60_000,

@@ -119,7 +119,7 @@ export interface Config {
   /** Absolute directory for PGlite data, the lock file and generated files. */
   dataDir: string
   /**
-   * Root folder of reports' output directories (issue 13 §9): REPORTS_DIR, default `<DATA_DIR>/reports`;
+   * Root folder of reports' output directories: REPORTS_DIR, default `<DATA_DIR>/reports`;
    * a report writes to `<reportsDir>/<installation id>/<output directory>/`. Undefined → no files written.
    */
   reportsDir?: string
@@ -140,7 +140,7 @@ export interface Config {
   /** Built client to serve; undefined → dist/client. */
   clientDir?: string
   mailFrom: string
-  /** Support's address (issue 13 §1); tickets reply to support+<token>@ its domain. Default support@ MAIL_FROM's domain. */
+  /** Support's address; tickets reply to support+<token>@ its domain. Default support@ MAIL_FROM's domain. */
   supportAddress?: string
   /** Port of the built-in SMTP receiver for replies to tickets; undefined → not started. */
   inboundSmtpPort?: number
@@ -161,14 +161,14 @@ export interface Config {
   /** Days of 15-minute history the simulator backfills on first start (default SIMULATOR.backfillDays). */
   simBackfillDays?: number
   /**
-   * SIM_OCPP=on (issue 14 §5): simulated stations connect as OCPP 1.6J charge points to the central system
+   * SIM_OCPP=on: simulated stations connect as OCPP 1.6J charge points to the central system
    * at `simOcppUrl` (default: this process, which then needs the ocpp role).
    */
   simOcpp?: boolean
   simOcppUrl?: string
   logLevel: string
   /**
-   * OCPP 1.6J central system (issue 14): the heartbeat interval (s) given to charge points at boot; a
+   * OCPP 1.6J central system: the heartbeat interval (s) given to charge points at boot; a
    * charge point silent for 2 intervals is offline.
    */
   ocpp?: { heartbeatSeconds: number }
@@ -178,7 +178,7 @@ export interface Config {
   relay?: Partial<RelayLimits>
 }
 
-/** Relay fan-out and limits (issue 6). `naive` serializes per subscriber: for the benchmark only. */
+/** Relay fan-out and limits. `naive` serializes per subscriber: for the benchmark only. */
 export interface RelayLimits {
   fanout: 'shared' | 'naive'
   maxStreamsPerUser: number
@@ -188,7 +188,7 @@ export interface RelayLimits {
   replayMs: number
   sweepMs: number
   upstreamTimeoutMs: number
-  /** Access checks of joining streams upstream at once (issue 16 §6). */
+  /** Access checks of joining streams upstream at once. */
   accessConcurrency: number
   /** Longest wait in the access-check queue before a 503 with Retry-After, ms. */
   accessMaxWaitMs: number

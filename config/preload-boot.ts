@@ -1,5 +1,5 @@
 /**
- * Route preloading from index.html (issue 11 §4–5, docs/decisions.md "Route preloads from index.html").
+ * Route preloading from index.html (docs/decisions.md "Web: what loads first").
  *
  * Without it a first visit loads in three waves: the entry chunk, then (once it has run) the active
  * language's common texts, then the route's chunk and its texts. The build writes a map of those files
@@ -25,7 +25,7 @@ export interface PreloadRoute {
    * from the shell first and imports its chunk once that frame is painted (Power: power-frame.tsx,
    * facility-layout's import after the first paint). Preloaded beside the entry, its 20 KB took
    * bandwidth from the files of that first paint: LCP 1.92 → 1.76 s simulated on a quiet machine
-   * (issue 11, medians of 3).
+   * (medians of 3).
    */
   chunksAfterPaint?: boolean
 }
@@ -70,7 +70,7 @@ export interface PreloadMap {
  * With `boot` in the map (the prerendered login page) it also adds the entry script, and all of it only
  * once the page has painted, i.e. a `first-contentful-paint` entry has been reported (the browser's
  * presentation of that frame) and the HTML is parsed (had the paint come first, two frames later, so
- * the rest of the markup is on screen). Issue 11, Login's LCP ≤ 1.2 s: when a script arrived before
+ * the rest of the markup is on screen). Why (docs/decisions.md "Web: the login page"): when a script arrived before
  * the first paint, which raced on every load, Lighthouse's simulation counted every script into the
  * paint and LCP went 0.8 → 1.8 s; the form's code now follows its first paint by a frame. Hidden pages
  * (no paint to wait for) load at once, browsers without paint timing two frames after parsing, all
@@ -78,7 +78,7 @@ export interface PreloadMap {
  *
  * After that paint the entry script comes first and then one preload per task: each tag costs the main
  * thread about 1 ms (the request starts synchronously), and the eleven of the login page in one task took
- * 9–15 ms, 35–60 ms on Lighthouse's 4× slower phone CPU, which counted as blocking time (issue 11: Login's
+ * 9–15 ms, 35–60 ms on Lighthouse's 4× slower phone CPU, which counted as blocking time (Login's
  * score). index.html adds its preloads in one go while it parses, before anything is painted.
  */
 export const PRELOAD_BOOT_SCRIPT =

@@ -11,7 +11,7 @@ const tremorColors = 'slate|emerald|teal|sky|indigo|amber|rose|cyan|violet'
 const shades = '50|100|200|300|400|500|600|700|800|900|950'
 
 /**
- * Tailwind for the Charts page's stylesheet (client/features/charts/charts.css, issue 11): the client
+ * Tailwind for the Charts page's stylesheet (client/features/charts/charts.css): the client
  * sources and Tremor's, plus Tremor's color safelist. Its utilities are a superset of styles.css's,
  * in Tailwind's order, so loading it after styles.css leaves every other class's cascade as it was.
  */

@@ -6,7 +6,7 @@ const client = fileURLToPath(new URL('../client', import.meta.url))
 /**
  * Tailwind 3 for the client (ARCHITECTURE §2): client/styles.css, loaded on every page. Scans the
  * client sources only; Tremor's classes and its color safelist live in the Charts page's own
- * stylesheet (config/tailwind.charts.config.ts, issue 11), so other pages do not download them.
+ * stylesheet (config/tailwind.charts.config.ts), so other pages do not download them.
  */
 export default {
   content: [`${client}/index.html`, `${client}/**/*.{ts,tsx}`],

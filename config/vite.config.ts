@@ -70,7 +70,7 @@ const LANGUAGE_ORDER = ['en', 'de', 'fr', 'it'] as const
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
- * Emits offline.html (issue 15 §3): the screen the service worker shows when a page cannot be loaded.
+ * Emits offline.html: the screen the service worker shows when a page cannot be loaded.
  * Static, from the four languages of client/i18n/locales/<lng>/offline-page.json (client/public/offline.js
  * shows the active one), with its style and script as files: the CSP allows no inline code.
  */
@@ -108,7 +108,7 @@ function offlinePage(): Plugin {
 }
 
 /**
- * The head of the prerendered login page (issue 11: Login's first paint under a phone's network): the
+ * The head of the prerendered login page (Login's first paint under a phone's network): the
  * page paints from its HTML, so nothing else may come before that paint.
  * - The stylesheet is inlined (`<style>`, allowed by its hash in /login's CSP, server/lib/static.ts):
  *   the paint no longer waits for a second request. It is the whole sheet the link named, so the app
@@ -116,7 +116,7 @@ function offlinePage(): Plugin {
  * - No script is fetched before that paint: the entry's `<script>` and module preload tags move into the
  *   preload map (`boot`), and the boot script adds them, with the route's files, once the page has
  *   painted (config/preload-boot.ts). Had one arrived before the paint, Lighthouse counted them all into
- *   the LCP (issue 11: 0.8 s or 1.8 s, depending on that race).
+ *   the LCP (0.8 s or 1.8 s, depending on that race).
  */
 function loginHead(index: string, outDir: string): string {
   const links = [...index.matchAll(/<link rel="stylesheet"(?: crossorigin)? href="\/(assets\/[^"]+\.css)">/g)]
@@ -136,7 +136,7 @@ function loginHead(index: string, outDir: string): string {
 }
 
 /**
- * Writes `.prerender/login-<lng>.html` (issue 11: Login's first paint): the built index.html with the
+ * Writes `.prerender/login-<lng>.html` (Login's first paint): the built index.html with the
  * logged-out frame (client/features/login/auth-frame.tsx, brand, greeting and intro of the login screen)
  * inside #root, from the texts of client/i18n/locales/<lng>/{common,login}.json. The server sends it for
  * /login (server/lib/static.ts), so the screen paints as soon as the HTML is in (its head: loginHead);
@@ -176,8 +176,8 @@ function loginShells(): Plugin {
 }
 
 /**
- * The installable app (issue 15 §3, vite-plugin-pwa; docs/decisions.md "PWA: what the service worker
- * caches"): the web app manifest, and a service worker (sw.js, Workbox) that
+ * The installable app (vite-plugin-pwa; docs/decisions.md "Web: the
+ * installable app"): the web app manifest, and a service worker (sw.js, Workbox) that
  * - precaches the app shell: the hashed JS and CSS except translation chunks, icons, the offline page;
  * - serves other hashed /assets/ (the active language's texts) cache-first once fetched;
  * - sends page loads to the network (index.html stays `no-cache`: a deploy is seen at once) and answers
@@ -213,7 +213,7 @@ function pwa() {
     },
     workbox: {
       globPatterns: ['assets/*.{js,css}', 'offline.{html,css,js}', 'favicon.ico', 'apple-touch-icon.png', 'icons/*'],
-      // Translation chunks: only the active language is ever fetched (issue 11), so they are cached on use.
+      // Translation chunks: only the active language is ever fetched, so they are cached on use.
       manifestTransforms: [
         async (entries) => {
           const manifest = JSON.parse(readFileSync(`${process.env.CLIENT_OUT_DIR ?? `${repo}dist/client`}/.vite/manifest.json`, 'utf8')) as Record<string, { file: string; src?: string }>
@@ -263,7 +263,7 @@ export default defineConfig({
       // their types and plain helpers (parseEventId), so unused schema construction can be dropped.
       treeshake: { manualPureFunctions: ['z'] },
       output: {
-        // The libraries every route needs in one chunk (issue 11): they came as 7 chunks of 0.3–43 KB,
+        // The libraries every route needs in one chunk: they came as 7 chunks of 0.3–43 KB,
         // and over HTTP/1.1 (six connections per host) every extra request costs a round trip on a phone.
         codeSplitting: {
           groups: [

@@ -8,7 +8,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // TEST_DB=postgres (npm run test:pg): the same suites on a throwaway Postgres cluster (issue 16 §1).
+    // TEST_DB=postgres (npm run test:pg): the same suites on a throwaway Postgres cluster.
     globalSetup: process.env.TEST_DB === 'postgres' ? ['tests/postgres/global-setup.ts'] : [],
     // As the e2e suite: on CI a test gets one retry. The relay's timing tests (polls per interval) can
     // starve while the API fuzz files use both cores; a retried pass is reported as flaky, not hidden.

@@ -1,7 +1,7 @@
 import { backupDataDir, restoreDataDir } from '../server/db/backup.ts'
 
 /**
- * Backup and restore of the embedded database (issue 16 §5; docs/operations.md "Backup and restore"):
+ * Backup and restore of the embedded database (docs/operations.md "Backup and restore"):
  *   node scripts/backup.ts backup  <file.tar.gz> [DATA_DIR]   # the server must be stopped
  *   node scripts/backup.ts restore <file.tar.gz> [DATA_DIR]   # into an empty DATA_DIR
  * DATA_DIR defaults to the DATA_DIR variable, then ./data. Exit 0 on success, 1 with a message otherwise.

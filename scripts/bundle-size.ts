@@ -1,12 +1,12 @@
 /**
- * Bundle budget (issue 2) in bytes the server really sends (issue 11): the precompressed `.br` file
+ * Bundle budget in bytes the server really sends: the precompressed `.br` file
  * of each asset (scripts/precompress.ts; what a browser accepting brotli receives, the file itself
  * where none was written). Prints every JS chunk and, per budgeted route, what it loads initially: the
  * entry chunk and its static imports plus the route's lazy chunk and its static imports (from Vite's
  * .vite/manifest.json), their CSS, and the route's English translation chunks. Exits 1 when a route's
  * JS exceeds the budget, or when zod is in any chunk the route loads, at once or later (its lazy chunks
  * such as the chart): the browser needs zod only on form screens, and on Power it was 60 % of the JS
- * (issue 11 §6, docs/performance.md). Run after `vite build` and precompress: node scripts/bundle-size.ts
+ * (docs/performance.md). Run after `vite build` and precompress: node scripts/bundle-size.ts
  */
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -1,5 +1,5 @@
 /**
- * The app's icons (issue 15 §3, installable PWA), drawn from the Cockpit mark (client/components/brand.tsx:
+ * The app's icons (installable PWA), drawn from the Cockpit mark (client/components/brand.tsx:
  * a white bolt on brand-600 #187560) and written to client/public/ (copied to the build's root):
  * - icons/icon.svg, icons/icon-192.png, icons/icon-512.png: the mark in a rounded square ("any");
  * - icons/maskable-512.png: full-bleed background, the bolt inside the central 80 % safe zone (W3C

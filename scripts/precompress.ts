@@ -1,5 +1,5 @@
 /**
- * Precompress the built client (issue 11): writes `<file>.br` (brotli, quality 11) and `<file>.gz`
+ * Precompress the built client: writes `<file>.br` (brotli, quality 11) and `<file>.gz`
  * (gzip, level 9) beside every text file of dist/client (or CLIENT_OUT_DIR), which the server sends
  * with `Content-Encoding` by Accept-Encoding (server/lib/static.ts). A variant that is not smaller
  * than the file is not written. Run after `vite build`: node scripts/precompress.ts

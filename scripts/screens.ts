@@ -1,9 +1,9 @@
 /**
- * Hand check of issue 13's screens in the four languages (not part of the test suite). Against a running
- * server with the demo (DEMO=on), it signs in as the demo admin, the demo resident and the superuser and,
- * for each of de, fr, it, en, opens the screens of issue 13 items 1–9, saves a screenshot of each and
- * lists visible text that looks untranslated: i18n keys ("a.b.c"), raw codes (UPPER_SNAKE), common
- * English UI words on a non-English page, "undefined", "NaN", "null", "[object".
+ * Hand check of the screens in the four languages (not part of the test suite). Against a running server
+ * with the demo (DEMO=on), it signs in as the demo admin, the demo resident and the superuser and, for each
+ * of de, fr, it, en, opens the management, support, reports, charts and legal screens, saves a screenshot
+ * of each and lists visible text that looks untranslated: i18n keys ("a.b.c"), raw codes (UPPER_SNAKE),
+ * common English UI words on a non-English page, "undefined", "NaN", "null", "[object".
  *
  *   BASE_URL=http://127.0.0.1:3441 node scripts/screens.ts            # screenshots in /tmp/screens-13
  *   OUT=/tmp/x LANGS=de,fr NARROW_LANGS=de node scripts/screens.ts      # 360 px shots for NARROW_LANGS

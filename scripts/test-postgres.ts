@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { postgresBin } from '../tests/postgres/cluster.ts'
 
 /**
- * `npm run test:pg` (issue 16 §1): the integration suite again, on a throwaway PostgreSQL cluster
+ * `npm run test:pg`: the integration suite again, on a throwaway PostgreSQL cluster
  * (tests/postgres/cluster.ts) instead of PGlite, so any dialect difference is a failing test. Needs
  * Debian's `postgresql` package: without it the run is skipped with a note locally and fails on CI.
  * Extra arguments go to Vitest (e.g. one test file).

@@ -113,7 +113,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }
     const db = dbErrorAnswer(err)
     if (db) {
-      // Bad input a schema let through (issue 10 item 5): the caller's fault, not the server's.
+      // Bad input a schema let through: the caller's fault, not the server's.
       req.log.warn({ err, sqlstate: db.code }, 'database refused the request data')
       return reply.code(db.status).send({ detail: message(db.key, lang) })
     }
@@ -144,7 +144,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     app.jobs.push(createReportJob({ domain, log: app.log }))
     app.jobs.push(createPaymentJob({ domain, log: app.log }))
     app.jobs.push(createDeviceWatchdog({ domain, log: app.log }))
-    // Replies to support tickets (issue 13 §1): an IMAP mailbox read by a job, and/or the built-in SMTP receiver.
+    // Replies to support tickets: an IMAP mailbox read by a job, and/or the built-in SMTP receiver.
     const supportAddress = config.supportAddress ?? 'support@cockpit.local'
     if (config.imapUrl) app.jobs.push(createImapJob({ domain, supportAddress, imapUrl: config.imapUrl, log: app.log }))
     if (config.inboundSmtpPort !== undefined) {
@@ -172,7 +172,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
 
   if (config.roles.includes('simulator') && domain) {
-    // SIM_OCPP (issue 14 §5): the simulated stations speak OCPP to the central system (this process by default).
+    // SIM_OCPP: the simulated stations speak OCPP to the central system (this process by default).
     const ownUrl = () => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
     const simOcpp = config.simOcpp ? createSimOcppLink({ domain, url: () => config.simOcppUrl ?? ownUrl(), log: app.log }) : undefined
     if (!config.simOcpp) await domain.ocpp.unbindSimulated()
@@ -184,14 +184,15 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // an outage can take a minute) is done, so a load balancer or a test sends users only then.
   app.get('/api/ready', async (_req, reply) => (app.started ? { status: 'ready' } : reply.code(503).send({ status: 'starting' })))
   if (config.roles.includes('ocpp') && domain) {
-    // OCPP 1.6J charge points (issue 14): WebSocket upgrades of /ocpp/{id}, beside Fastify's routes.
+    // OCPP 1.6J charge points: WebSocket upgrades of /ocpp/{id}, beside Fastify's routes.
     const ocpp = createOcppServer({ domain, log: app.log, heartbeatSeconds: config.ocpp?.heartbeatSeconds })
     app.decorate('ocpp', ocpp)
     app.server.on('upgrade', (req, socket, head) => {
       // Another path: answered here unless another listener takes WebSocket upgrades too.
       if (!ocpp.handleUpgrade(req, socket, head) && app.server.listenerCount('upgrade') === 1) socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
     })
-    // A relay in this process shows a meter value at once rather than at the next stations poll (issue 14 targets).
+    // A relay in this process shows a meter value at once rather than at the next stations poll
+    // (docs/decisions.md "Relay: pokes instead of waiting for the interval").
     const relay = app.relay
     if (relay) domain.ocpp.onSamplesWritten((ids) => { for (const id of ids) relay.pollers.poke(id, 'stations') })
   }
@@ -217,8 +218,8 @@ export async function startBackground(app: FastifyInstance): Promise<void> {
   app.ocpp?.start()
   if (app.simulator) await app.simulator.start()
   await app.supportInbound?.start()
-  // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster
-  // (issue 16 §2); the embedded database has one process, so timers in it suffice.
+  // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster;
+  // the embedded database has one process, so timers in it suffice.
   app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log) : inProcessRunner(app.jobs, app.log, app.clock)
   await app.jobRunner.start()
   app.started = true

@@ -4,7 +4,7 @@ import { buildApp, startBackground } from './app.ts'
 import { startExitWatchdog } from './lib/exit-watchdog.ts'
 
 /**
- * A shutdown ends within 10 s (issue 11: "SIGTERM under load → exit ≤ 10 s"): a clean close normally
+ * A shutdown ends within 10 s ("SIGTERM under load → exit ≤ 10 s"): a clean close normally
  * takes the HTTP grace (4 s) and the database's close; past FORCE_EXIT_MS the main thread exits with 1,
  * and should that thread be too busy to run its timer, the watchdog thread kills the process at
  * WATCHDOG_MS (SIGKILL: the embedded database then recovers from its write-ahead log at the next start).

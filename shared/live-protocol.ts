@@ -1,8 +1,8 @@
 /**
  * The relay protocol's plain parts (ARCHITECTURE §5): topics, the upstream call behind each, live states
  * and event ids. No zod here on purpose: the browser's live client (client/live/) imports these, and a
- * module that builds zod schemas at top level drags zod (about 60 KB sent) into Power's first load
- * (issue 11 §6). The event schemas stay in shared/live.ts, which re-exports everything below.
+ * module that builds zod schemas at top level drags zod (about 60 KB sent) into Power's first load.
+ * The event schemas stay in shared/live.ts, which re-exports everything below.
  */
 export const TOPICS = ['metrics', 'stations', 'sessions', 'info', 'energy_return'] as const
 export type Topic = (typeof TOPICS)[number]

@@ -7,7 +7,7 @@ import path from 'node:path'
 import { crc32 } from 'node:zlib'
 
 /**
- * Scale-out harness (issue 16 §4, §6) shared by tests/integration/relay-failover.test.ts and
+ * Scale-out harness shared by tests/integration/relay-failover.test.ts and
  * bench/scale-out.ts: Cockpit processes started as children (`node server/main.ts` with their roles),
  * and the proxy in front of them: Debian's nginx running deploy/nginx.conf itself (only its addresses,
  * pid and listen port rewritten) when the binary is installed, else a Node stand-in with the same

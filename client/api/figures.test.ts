@@ -46,7 +46,7 @@ const loaded = async (s: ReturnType<typeof screens>) => {
   expect(s.server.rfidReads).toBe(1)
 }
 
-describe('saves that change prices refresh the charts at once (issue 15 §5)', () => {
+describe('saves that change prices refresh the charts at once', () => {
   it('a saved power rate shows the new costs in the charts, the Overview and the station charts without a reload', async () => {
     const s = screens()
     await loaded(s)

@@ -1,9 +1,10 @@
 /**
- * What a save that changes the installation's figures must refresh (issue 15 §5 "invalidation after
- * saves"). Costs in the statistics are priced when read: grid energy at the power rate in force
- * (rates), station energy at the charging tariff (tariff versions), and the ZEV report bills by the ZEV
- * model, so after such a save every cached chart, total and the Overview would show old CHF until a
- * reload. The client edits no meters (they come from the devices), so no meter save is listed here.
+ * What a save that changes the installation's figures must refresh (docs/decisions.md "Client: data
+ * loading with TanStack Query"). Costs in the statistics are priced when read: grid energy at the power
+ * rate in force (rates), station energy at the charging tariff (tariff versions), and the ZEV report
+ * bills by the ZEV model, so after such a save every cached chart, total and the Overview would show old
+ * CHF until a reload. The client edits no meters (they come from the devices), so no meter save is listed
+ * here.
  */
 import type { QueryClient } from '@tanstack/react-query'
 import { chartKeys } from '../features/charts/api.ts'

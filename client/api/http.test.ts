@@ -148,7 +148,7 @@ describe('apiFetch', () => {
     expect(calls[0].auth).toBeNull()
   })
 
-  it('a page kept open for a week stays signed in: the session is renewed before the 24 h refresh token lapses (issue 15 §1)', async () => {
+  it('a page kept open for a week stays signed in: the session is renewed before the 24 h refresh token lapses', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
     try {
       // A server whose refresh tokens live 24 h and rotate (ARCHITECTURE §3).
@@ -178,7 +178,7 @@ describe('apiFetch', () => {
       vi.useRealTimers()
     }
   })
-  it('gives up on a server that does not answer after the timeout, with a message that says so (issue 15 §5)', async () => {
+  it('gives up on a server that does not answer after the timeout, with a message that says so', async () => {
     writeTokens(jwt(7, 300), 'r1')
     // A hung server: the answer never comes; only the request's signal ends the wait.
     vi.stubGlobal('fetch', (_url: string, init: RequestInit = {}) =>

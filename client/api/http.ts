@@ -13,7 +13,7 @@ export interface RequestOptions {
   /** Send the bearer token and handle 401 with one refresh (default true). */
   auth?: boolean
   /**
-   * A display link's key (issue 15 §1) sent as the bearer instead of the session's token; a 401 then
+   * A display link's key sent as the bearer instead of the session's token; a 401 then
    * throws without refreshing or logging anyone out.
    */
   credential?: string
@@ -22,7 +22,7 @@ export interface RequestOptions {
 }
 
 /**
- * How long a request may take before it is abandoned, ms (issue 15 §5). Long enough for a year of
+ * How long a request may take before it is abandoned, ms. Long enough for a year of
  * 15-minute statistics on a loaded server, short enough that a hung one shows an error, not a spinner.
  */
 export const REQUEST_TIMEOUT_MS = 30_000
@@ -126,7 +126,7 @@ export async function apiFetch<T>(path: string, opts: RequestOptions = {}): Prom
 export const RENEW_EVERY_MS = 60 * 60_000
 
 /**
- * Keep the session alive while a page is open (issue 15 §1: a wall display showing Power was logged out
+ * Keep the session alive while a page is open (a wall display showing Power was logged out
  * once its 24 h refresh token lapsed, since an open live page makes no API calls): rotate the refresh
  * token every {@link RENEW_EVERY_MS}, which gives it a fresh 24 h. Failures are left to the next call
  * (a 401 there logs out as usual). Returns the stop function.

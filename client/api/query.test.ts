@@ -7,7 +7,7 @@ const { ApiError } = await import('./errors.ts')
 
 const answer = (status: number, retryAfter: number | null = null) => new ApiError('/api/x', status, '', null, retryAfter)
 
-describe('read retries (issue 15 §5)', () => {
+describe('read retries', () => {
   it('retries what another try can fix: network errors, timeouts, 5xx, 408 and 429', () => {
     expect(shouldRetry(0, new TypeError('Failed to fetch'))).toBe(true)
     expect(shouldRetry(0, new DOMException('timed out', 'TimeoutError'))).toBe(true)

@@ -1,5 +1,5 @@
 /**
- * Data loading for the REST screens (issue 15 §5): one TanStack Query client with the product's rules,
+ * Data loading for the REST screens: one TanStack Query client with the product's rules,
  * so pages declare what they read (`useQuery`) and what a save changes (`invalidateQueries`) instead of
  * fetching by hand. The live store (valtio, client/live/) is not part of it: live data comes by SSE.
  *

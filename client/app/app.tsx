@@ -12,7 +12,7 @@ const ForgotPasswordPage = lazy(() => import('../features/login/forgot-password-
 const ResetPasswordPage = lazy(() => import('../features/login/reset-password-page.tsx'))
 const RegisterPage = lazy(() => import('../features/login/register-page.tsx'))
 const VerifyPage = lazy(() => import('../features/login/verify-page.tsx'))
-// Display mode (issue 15 §1): no login, no shell; its key is its credential.
+// Display mode: no login, no shell; its key is its credential.
 const DisplayPage = lazy(withNamespaces(() => import('../features/power/display-page.tsx'), ['power']))
 
 /** The routes (SPEC §2); screens are code-split with React.lazy. */

@@ -61,10 +61,10 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
     if (valid && loggedIn) selectInstallation(id)
   }, [id, valid, loggedIn])
 
-  // Nothing is asked of the API before the first paint (client/app/first-paint.ts, issue 11).
+  // Nothing is asked of the API before the first paint (client/app/first-paint.ts).
   const painted = useAfterFirstPaint()
 
-  // Power (issue 11): its chunk, texts and live stream ticket load while the installation list does.
+  // Power: its chunk, texts and live stream ticket load while the installation list does.
   const onPower = location === paths.power(id)
   useEffect(() => {
     if (!valid || !loggedIn || !onPower || !painted) return
@@ -80,7 +80,7 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
   if (!valid) return <NotFound />
   if (!loggedIn) return <Redirect to={forcedLoginUrl(id, location + (search ? `?${search}` : ''))} replace />
 
-  // Power paints its heading and first tile while the list, the user and its chunk load (issue 11):
+  // Power paints its heading and first tile while the list, the user and its chunk load:
   // they need none of them. Its texts are loaded before the first render (client/main.tsx).
   const loading = <Loading label={t('loading')} />
   const pending = onPower ? (
@@ -214,7 +214,7 @@ interface SessionQueriesState {
 
 /**
  * The installation list and the user (into the session store, through queries: retried, with Try
- * again). Its own component, rendering nothing (issue 11): a query's result is read with
+ * again). Its own component, rendering nothing: a query's result is read with
  * useSyncExternalStore, whose updates React renders synchronously, and in the layout each of them
  * rendered the shell and the whole page again in one task. It tells the layout only of a failure or
  * a finished recheck, in a transition.

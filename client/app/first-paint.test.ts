@@ -25,7 +25,7 @@ function browser(visibility: 'visible' | 'hidden' = 'visible') {
 
 const state = (p: Promise<void>) => Promise.race([p.then(() => 'painted'), new Promise((r) => setTimeout(() => r('waiting'), 20))])
 
-describe('afterFirstPaint (issue 11: no API request before the first paint)', () => {
+describe('afterFirstPaint (no API request before the first paint)', () => {
   afterEach(() => {
     vi.unstubAllGlobals()
     vi.resetModules()

@@ -10,7 +10,7 @@ export const FIRST_PAINT_WAIT_MS = 1500
  * with the frame's presentation), at once for a hidden page or a browser without paint timing, after
  * {@link FIRST_PAINT_WAIT_MS} at the latest. One promise for the page's life.
  *
- * Why (issue 11, Power's LCP): the API reads and the live ticket started in the effects of the first
+ * Why (Power's LCP): the API reads and the live ticket started in the effects of the first
  * render, before that frame was shown, and Lighthouse's simulation counts every request begun before
  * the first paint into it (FCP 2.0 s, LCP 2.1–2.6 s on a phone). Started after it, they cost the page
  * one frame.

@@ -3,7 +3,7 @@ import { LANGUAGES } from '../../config/defaults.ts'
 import { intlLocale } from '../../shared/rules/formats.ts'
 import { intlWarmupFor, warmIntl } from './intl-warmup.ts'
 
-describe('Intl warm-up (issue 11, Power blocking time)', () => {
+describe('Intl warm-up (Power blocking time)', () => {
   it('warms the locale that formats numbers before the user’s region is known', () => {
     for (const lng of LANGUAGES) expect(intlWarmupFor(lng, 'Europe/Zurich').locale).toBe(intlLocale(lng))
   })

@@ -18,7 +18,7 @@ export function intlWarmupFor(language: string, timezone: string): IntlWarmup {
 }
 
 /**
- * Build, in a worker, the Intl objects Power's tiles build first (issue 11, Power's blocking time):
+ * Build, in a worker, the Intl objects Power's tiles build first (Power's blocking time):
  * the first Intl.Collator, Intl.NumberFormat and zoned Intl.DateTimeFormat of a page each cost 3–16 ms
  * on a fast CPU (×4 on Lighthouse's phone), nearly all of it ICU loading its locale and zone data.
  * ICU keeps that data for the whole renderer process, so once a worker has built them the main

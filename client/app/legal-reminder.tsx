@@ -6,9 +6,9 @@ import { paths } from './paths.ts'
 
 /**
  * Asks the signed-in person to read and accept the legal documents whose current version they have not
- * accepted (issue 13 §6: after a superuser publishes a new version, everyone is asked again on their
+ * accepted (after a superuser publishes a new version, everyone is asked again on their
  * next sign-in). Links to Settings, where each text can be read and accepted. It reads the same cached
- * list as Settings (issue 15 §5), which accepting replaces with the API's answer, so the reminder
+ * list as Settings, which accepting replaces with the API's answer, so the reminder
  * disappears at once; the cache is dropped at logout, so each sign-in asks afresh. A failure to ask
  * hides it, since it only reminds.
  */

@@ -14,23 +14,23 @@ import { Notice } from '../components/ui.tsx'
  */
 export const INFO_POLL_MS = 15_000
 
-/** Query key of GET …/info (issue 15 §5). */
+/** Query key of GET …/info. */
 export const infoKey = (installationId: number) => ['installations', installationId, 'info'] as const
 
 /**
- * The facility-offline alert of SPEC §2/§8 on every screen (issue 13 §3): "The facility is offline",
- * since when, and that changes wait. The state comes from GET …/info (polled here, and again when the
- * tab is shown) and from the live stream's info topic; a polled answer goes into the live store, so the
- * live tiles go stale at once too (client/features/power/live-status.ts). The poll is a query (issue 15
- * §5): it pauses while the tab is hidden, asks again when the tab is shown (never fresh: staleTime 0),
- * retries a failed answer with backoff and keeps the last known state meanwhile.
+ * The facility-offline alert of SPEC §2/§8 on every screen: "The facility is offline", since when, and that
+ * changes wait. The state comes from GET …/info (polled here, and again when the tab is shown) and from the
+ * live stream's info topic; a polled answer goes into the live store, so the live tiles go stale at once
+ * too (client/features/power/live-status.ts). The poll is a query (docs/decisions.md "Client: the
+ * facility-offline alert"): it pauses while the tab is hidden, asks again when the tab is shown (never
+ * fresh: staleTime 0), retries a failed answer with backoff and keeps the last known state meanwhile.
  */
 export default function OfflineBanner({ installation }: { installation: Installation }) {
   const { t } = useTranslation()
   const f = useFormats(installation.timezone)
   const id = installation.id
   // Its topic only, in a transition (client/live/use-live.ts): a synchronous store read here made every
-  // sliced render of the tiles start again in one piece when a live event arrived meanwhile (issue 11).
+  // sliced render of the tiles start again in one piece when a live event arrived meanwhile.
   const info = useLive(id, (inst) => inst?.topics.info.data)
 
   const { data: answer, dataUpdatedAt } = useQuery({

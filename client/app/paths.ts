@@ -26,7 +26,7 @@ export const paths = {
   supportTicket: (installationId: number | string, conversationId: number | string) => `/facility/${installationId}/support/${conversationId}`,
   supportInbox: (installationId: number | string) => `/facility/${installationId}/support/inbox`,
   displays: (installationId: number | string) => `/facility/${installationId}/management/displays`,
-  /** Display mode (issue 15 §1): the key follows in the fragment, `/display#cdk_…`. */
+  /** Display mode: the key follows in the fragment, `/display#cdk_…`. */
   display: '/display',
 } as const
 

@@ -49,7 +49,7 @@ describe('rightsOf', () => {
   })
 })
 
-describe('accessQuery (issue 15 §5)', () => {
+describe('accessQuery', () => {
   const deferred = () => {
     let resolve!: (a: Access) => void
     const promise = new Promise<Access>((res) => (resolve = res))

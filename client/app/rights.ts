@@ -18,9 +18,9 @@ export const GUARDED_SCREENS = {
   rates: mayReadRates,
   /** Management → Reports (SPEC §6: admins manage reports). */
   reports: (a: Access) => isAdmin(a.role),
-  /** Management → Display links (issue 15 §1: admins create and revoke them). */
+  /** Management → Display links (admins create and revoke them). */
   displays: (a: Access) => isAdmin(a.role),
-  /** Management → Legal texts (issue 13 §6): superusers publish terms and privacy policy for everyone. */
+  /** Management → Legal texts: superusers publish terms and privacy policy for everyone. */
   legal: (a: Access) => a.role === 'superuser',
 } as const satisfies Record<string, (a: Access) => boolean>
 
@@ -34,11 +34,11 @@ export interface Rights {
   mayOpen(screen: GuardedScreen): boolean
   /** Create, edit and delete rates (SPEC §6). */
   manageRates: boolean
-  /** Add or change an upcoming charging-tariff version (Pricing, issue 12 §4). */
+  /** Add or change an upcoming charging-tariff version (Pricing). */
   managePricing: boolean
   /** Add, edit and delete station timers (SPEC §6). */
   manageTimers: boolean
-  /** Add and delete RFIDs, set their tag and stations (docs/decisions.md, RFID rights). */
+  /** Add and delete RFIDs, set their tag and stations (docs/decisions.md "RFIDs: rights, tags and stations"). */
   manageRfids: boolean
   /** Unlock a disabled station and use learning mode (SPEC §4, §6). */
   unlockStations: boolean
@@ -79,7 +79,7 @@ export function roleAccess(userId: number, installationId: number, role: Role): 
   return resolveAccess({ user_id: userId, installation_id: installationId, role, entries: [], tree: new Map(), stations: [], rfids: [] })
 }
 
-/** Query key of an installation's access answer (issue 15 §5). */
+/** Query key of an installation's access answer. */
 export const accessKey = (installationId: number) => ['installations', installationId, 'access'] as const
 
 /**

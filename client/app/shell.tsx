@@ -25,7 +25,7 @@ interface ShellProps {
 /**
  * The logged-in frame (SPEC §2 sidebar): facility selector, menu, language, log out. Below the
  * md breakpoint the sidebar is a drawer behind a menu button (aria-expanded); while open it is modal:
- * Tab and Shift+Tab stay inside it and Escape closes it, focus back on the menu button (issue 15).
+ * Tab and Shift+Tab stay inside it and Escape closes it, focus back on the menu button.
  */
 export function Shell({ installationId, installation, children }: ShellProps) {
   const { t } = useTranslation()
@@ -145,7 +145,7 @@ function Sidebar({ installationId, installation }: { installationId: number; ins
   const { t } = useTranslation()
   return (
     // One landmark for the whole sidebar: the logo, facility selector and log-out belong to it too
-    // (axe "region": content outside landmarks is skipped by landmark navigation, issue 15).
+    // (axe "region": content outside landmarks is skipped by landmark navigation).
     <nav aria-label={t('nav.label')} className="flex h-full flex-col overflow-y-auto">
       <div className="flex items-center gap-2 px-5 pb-3 pt-5">
         <Brand />

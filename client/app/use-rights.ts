@@ -7,7 +7,7 @@ import { useSession } from '../session/use-session.ts'
 import { accessQuery, rightsOf, roleAccess } from './rights.ts'
 import type { Rights } from './rights.ts'
 
-/** GET /api/cockpit/installations/{id}/access: the caller's resolved rights (docs/decisions.md, API). */
+/** GET /api/cockpit/installations/{id}/access: the caller's resolved rights (docs/decisions.md "API: extra endpoints the relay needs"). */
 function fetchAccess(installationId: number, signal?: AbortSignal): Promise<Access> {
   return apiFetch<Access>(`/api/cockpit/installations/${installationId}/access`, { signal })
 }

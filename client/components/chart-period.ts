@@ -10,7 +10,7 @@ const KEY = 'cockpit.chart-period'
 
 /**
  * The chart period last looked at in this tab, so a meter or flat opened from the installation view
- * shows the same period as the facility-wide chart (issue 13 §7); null before any.
+ * shows the same period as the facility-wide chart; null before any.
  */
 export function rememberedPeriod(): ChartPeriod | null {
   try {

@@ -12,7 +12,7 @@ export interface LegalDocText {
 }
 
 /**
- * The text of a legal document in a modal dialog (issue 13 §6), so terms and privacy policy can be
+ * The text of a legal document in a modal dialog, so terms and privacy policy can be
  * read before "Accept": title, version, the text as written (line breaks kept), and Close; with
  * `onAccept`, an Accept button too (the caller decides whether the document still needs accepting).
  */

@@ -14,7 +14,7 @@ describe('parseLocaleNumber', () => {
       expect(parseLocaleNumber('12a', locale)).toBeNaN()
     }
   })
-  it('never reads an English "1,234" as 1.234 (issue 15)', () => {
+  it('never reads an English "1,234" as 1.234', () => {
     expect(parseLocaleNumber('1,234', 'en-CH')).not.toBe(1.234)
     expect(parseLocaleNumber('1,234', 'en-GB')).toBe(1234)
   })

@@ -3,7 +3,7 @@ import { NumberParser } from '@internationalized/number'
 const parsers = new Map<string, NumberParser>()
 
 /**
- * Parse a number typed in the user's locale (SPEC §5 locale aware, issue 15 §4) with
+ * Parse a number typed in the user's locale (SPEC §5 locale aware) with
  * @internationalized/number, which knows each locale's decimal and group signs from Intl: in en-CH and
  * de-CH "1'234.50" is 1234.5 and "1,234" is not a number (it was read as 1.234 before); in fr-CH
  * "0,275" and "0.275" are both 0.275. `locale` is a BCP 47 tag such as Formats.locale ("de-CH").

@@ -5,10 +5,10 @@ import { errorMessage } from '../api/errors.ts'
 import { addShortcut, listShortcuts, removeShortcut, shortcutKeys, type Shortcut } from '../features/home/api.ts'
 
 /**
- * Pin this screen or object to Home (SPEC §2 shortcuts, issue 13 §2): pins `url` (an app path, e.g. a
+ * Pin this screen or object to Home (SPEC §2 shortcuts): pins `url` (an app path, e.g. a
  * station's page or a chart with its period in the query) as `name`, or removes the pin when it is
- * already there. Shows the API's SPEC §8 message ("shortcut added or removed"). It reads Home's list
- * (issue 15 §5), so pins on one screen share a request and a change shows on Home without a reload.
+ * already there. Shows the API's SPEC §8 message ("shortcut added or removed"). It reads Home's list,
+ * so pins on one screen share a request and a change shows on Home without a reload.
  */
 export function PinButton({ installationId, name, url }: { installationId: number; name: string; url: string }) {
   const { t } = useTranslation()

@@ -9,7 +9,7 @@ export function isLoggedOut(err: unknown): boolean {
 }
 
 /**
- * A read that failed for good (after its retries, issue 15 §5), as pages show it: the error's message
+ * A read that failed for good (after its retries), as pages show it: the error's message
  * (SPEC §8 extraction, or `text` when the page words it itself) and a "Try again" button that calls
  * `onRetry` (the query's `refetch`). Renders nothing for an error that logged the user out.
  */

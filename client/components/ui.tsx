@@ -137,7 +137,7 @@ export function useDocumentTitle(title: string): void {
 }
 
 /**
- * A box that scrolls sideways when its table is wider than a phone (issue 15): keyboard users reach
+ * A box that scrolls sideways when its table is wider than a phone: keyboard users reach
  * the hidden columns by focusing it (axe scrollable-region-focusable), labelled by its card's heading.
  */
 export function ScrollArea({ labelledBy, children, className }: { labelledBy: string; children: ReactNode; className?: string }) {

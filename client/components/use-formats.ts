@@ -5,7 +5,7 @@ import type { Region } from '../../shared/rules/formats.ts'
 import { DEFAULT_TIMEZONE } from '../../config/defaults.ts'
 import { useSession } from '../session/use-session.ts'
 
-/** The region of a "de-CH" style tag (the user's language and region setting, issue 3), or null. */
+/** The region of a "de-CH" style tag (the user's language and region setting), or null. */
 
 export interface Formats {
   language: string
@@ -37,7 +37,7 @@ export interface Formats {
 }
 
 // One collator per language for the whole client: every screen and tile calls useFormats, and building
-// an Intl object costs far more than using one (issue 11: the first one on Power, 13 ms on a fast CPU).
+// an Intl object costs far more than using one (the first one on Power, 13 ms on a fast CPU).
 const collators = new Map<string, Intl.Collator>()
 function collatorFor(language: string): Intl.Collator {
   let collator = collators.get(language)
@@ -46,7 +46,7 @@ function collatorFor(language: string): Intl.Collator {
 }
 
 /**
- * The one formatting source of the client (issue 15 §4): numbers, amounts and percentages by Intl in
+ * The one formatting source of the client: numbers, amounts and percentages by Intl in
  * the UI language and the region of Settings (de-CH, fr-CH, it-CH, en-CH until one is chosen), dates in
  * that region's SPEC §9 pattern in the installation's time zone.
  */
@@ -73,7 +73,7 @@ export function useFormats(timezone: string = DEFAULT_TIMEZONE): Formats {
       dateTime: (value) => formatDateTime(value, region, timezone),
       date: (value) => formatDate(value, region, timezone),
       time: (value) => formatTime(value, region, timezone),
-      // Built on the first comparison, not with the formats: most screens never sort (issue 11).
+      // Built on the first comparison, not with the formats: most screens never sort.
       compareNames: (a, b) => collatorFor(language).compare(a, b),
     }
   }, [language, timezone, userRegion])

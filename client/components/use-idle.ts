@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 /**
  * False until the browser has had an idle moment after the component mounted (requestIdleCallback,
  * at most `timeoutMs` later; a plain timeout where the browser lacks it), true from then on. For work
- * that must not compete with the figures just painted (issue 11 §6: Power's chart library, 165 KB, and
+ * that must not compete with the figures just painted (Power's chart library, 165 KB, and
  * its first drawing waited for nothing but the tile nearing the viewport, at once on a phone).
  */
 export function useIdle(timeoutMs = 2000): boolean {

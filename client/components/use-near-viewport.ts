@@ -3,7 +3,7 @@ import type { RefObject } from 'react'
 
 /**
  * True once the element has come within `margin` (CSS length, e.g. "400px") of the viewport, and from
- * then on. For work below the fold that a phone should not do while the page loads (issue 11: Power's
+ * then on. For work below the fold that a phone should not do while the page loads (Power's
  * "last hour" chart, its library and its first drawing). Without IntersectionObserver: true at once.
  */
 export function useNearViewport(ref: RefObject<Element | null>, margin = '400px'): boolean {

@@ -27,8 +27,8 @@ function subscribe(listener: () => void): () => void {
 /**
  * The current time in ms, re-rendering the caller every second. A state set by the shared clock, not
  * useSyncExternalStore: a store that changes while React renders a transition in slices (Power's tiles,
- * client/live/use-live.ts) makes React throw the slices away and render it all again in one long task
- * (issue 11); a label a few milliseconds behind the clock is harmless.
+ * client/live/use-live.ts) makes React throw the slices away and render it all again in one long task;
+ * a label a few milliseconds behind the clock is harmless.
  */
 export function useNow(): number {
   const [value, setValue] = useState(() => (timer === null ? clientNow() : now))

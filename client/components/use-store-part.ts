@@ -5,7 +5,7 @@ import type { Snapshot } from 'valtio/vanilla'
 /**
  * Call `onChange(next)` whenever the part of valtio store `store` that `select` picks changes
  * (compared with Object.is), and only then: a change elsewhere in the store reaches no watcher of this
- * part (issue 11: a live metrics patch re-rendered the station list, the user's arrival the whole
+ * part (a live metrics patch re-rendered the station list, the user's arrival the whole
  * shell). Changes made in one task come as one call (valtio batches them). `select` must return a
  * primitive or a part of the snapshot (valtio shares unchanged parts between snapshots), never a new
  * object. Returns the stop function.
@@ -24,7 +24,7 @@ export function watchStorePart<S extends object, T>(store: S, select: (s: Snapsh
  * A component's narrow view of a valtio store: re-renders its caller only when what `select` picks
  * changes ({@link watchStorePart}). Unlike valtio's useSnapshot (useSyncExternalStore, whose updates
  * React always renders synchronously, in one task) the update is a transition, rendered in slices
- * between other work (issue 11: Power's blocking time); until it commits the caller shows the previous
+ * between other work (Power's blocking time); until it commits the caller shows the previous
  * value. `select` may be a new function on every render; when `key` changes (another installation in
  * the same component) the caller gets the new key's part at once, not the previous one's.
  */

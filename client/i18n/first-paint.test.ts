@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { firstPaintNamespaces } from './index.ts'
 import { PRELOAD_INITIAL_NS, PRELOAD_ROUTES } from '../../config/preload-boot.ts'
 
-describe('firstPaintNamespaces (issue 11: Power paints its frame before its chunk)', () => {
+describe('firstPaintNamespaces (Power paints its frame before its chunk)', () => {
   it('loads the power texts before the first render on Power only', () => {
     expect(firstPaintNamespaces('/facility/12/power')).toEqual(['power'])
     expect(firstPaintNamespaces('/facility/12/power/')).toEqual(['power'])

@@ -18,7 +18,7 @@ const INITIAL_NAMESPACES = ['common']
 
 const STORAGE_KEY = 'cockpit.language'
 
-// Locale files are separate chunks: only the active language's namespaces in use are fetched (issue 11);
+// Locale files are separate chunks: only the active language's namespaces in use are fetched;
 // another language is fetched when the user switches to it.
 const loaders = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json')
 
@@ -59,7 +59,7 @@ export function initialLanguage(): Language {
 
 /**
  * Namespaces a route paints with before its screen's chunk is in: Power's frame (its heading and first
- * tile, client/features/power/power-frame.tsx) renders while the installation list loads (issue 11).
+ * tile, client/features/power/power-frame.tsx) renders while the installation list loads.
  * index.html preloads them with the entry on that route (config/preload-boot.ts), so waiting for them
  * before the first render costs no round trip.
  */
@@ -79,7 +79,7 @@ export async function initI18n(extra: readonly string[] = []): Promise<typeof i1
     .init({
       lng,
       // Every key exists in all four languages (scripts/check-locales.ts), so no fallback language is
-      // loaded beside the active one (issue 11: one language's bundles per page).
+      // loaded beside the active one (one language's bundles per page).
       fallbackLng: false,
       supportedLngs: [...LANGUAGES],
       load: 'currentOnly',

@@ -5,7 +5,7 @@ import path from 'node:path'
 const dir = path.join(import.meta.dirname, 'locales')
 
 describe('navigation labels', () => {
-  // Found in the hand check of issue 13: in French and Italian, Rates and Pricing were both "Tarifs" /
+  // Found in a hand check of the screens: in French and Italian, Rates and Pricing were both "Tarifs" /
   // "Tariffe", two menu entries a user could not tell apart.
   for (const language of ['en', 'de', 'fr', 'it']) {
     it(`are all different in ${language}`, () => {

@@ -99,7 +99,7 @@ describe('live connection', () => {
     expect(FakeEventSource.last().url).toBe('/live/installations/4?ticket=t2&lastEventId=ep.7')
   })
 
-  it('backs off exponentially with jitter, capped so a returning server is tried again within 3 s (issue 15 §5)', () => {
+  it('backs off exponentially with jitter, capped so a returning server is tried again within 3 s', () => {
     expect(backoffDelay(0, () => 1)).toBe(500)
     expect(backoffDelay(1, () => 1)).toBe(1000)
     expect(backoffDelay(10, () => 1)).toBe(2000)
@@ -108,7 +108,7 @@ describe('live connection', () => {
     for (let attempt = 0; attempt < 50; attempt++) expect(backoffDelay(attempt)).toBeLessThan(RECONNECT_WITHIN_MS)
   })
 
-  it('reconnects within 3 s of the server answering again after a long outage (issue 15 §5)', async () => {
+  it('reconnects within 3 s of the server answering again after a long outage', async () => {
     retainStream(4)
     await flush()
     FakeEventSource.last().onerror?.()
@@ -151,7 +151,7 @@ describe('live connection', () => {
     expect(FakeEventSource.all).toHaveLength(3)
   })
 
-  it('asks for tickets with a display key when one is set (issue 15 §1)', async () => {
+  it('asks for tickets with a display key when one is set', async () => {
     setStreamCredential('cdk_key')
     try {
       retainStream(4)
@@ -213,7 +213,7 @@ describe('live connection', () => {
     expect(live.installations['4'].connectionError).toBe('forbidden')
   })
 
-  it('waits out a busy relay’s Retry-After on a 503, jittered, instead of the 2 s back-off (issue 16 §6)', async () => {
+  it('waits out a busy relay’s Retry-After on a 503, jittered, instead of the 2 s back-off', async () => {
     apiFetch.mockRejectedValueOnce(new ApiError('/live/tickets', 503, 'Service Unavailable', { detail: 'busy' }, 8))
     retainStream(4)
     await flush()

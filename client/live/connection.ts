@@ -4,10 +4,10 @@ import { onInstallationChange, onLogout } from '../session/session.ts'
 import { applyEvent, clearResume, ensureInstallation, resetLive, setConnection } from './store.ts'
 import { clearSavedLive, saveLive, scheduleSave } from './persist.ts'
 
-/** Close the stream after the tab has been hidden this long (issue 2). */
+/** Close the stream after the tab has been hidden this long. */
 export const HIDDEN_CLOSE_MS = 30_000
 /**
- * A server that answers again is tried within this long (issue 15 §5: reconnect within 3 s; it was
+ * A server that answers again is tried within this long (reconnect within 3 s; it was
  * up to 30 s). The back-off is capped below it; jitter still spreads a fleet of clients over the window.
  */
 export const RECONNECT_WITHIN_MS = 3_000
@@ -44,9 +44,9 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 
 /**
  * Delay (ms) before asking again after a failed ticket request: a relay that answered 503 or 429 with
- * Retry-After (RFC 9110 §10.2.3; the relay's access-check queue was full, issue 16 §6) is given that
+ * Retry-After (RFC 9110 §10.2.3; the relay's access-check queue was full) is given that
  * long, times 1–1.5 at random so a refused herd does not come back together; otherwise
- * {@link backoffDelay}, which keeps "reconnect within 3 s of the server answering again" (issue 15 §5).
+ * {@link backoffDelay}, which keeps "reconnect within 3 s of the server answering again".
  */
 export function reconnectDelay(attempt: number, err: unknown, random: () => number = Math.random): number {
   if (err instanceof ApiError && (err.status === 503 || err.status === 429) && err.retryAfter) {
@@ -55,7 +55,7 @@ export function reconnectDelay(attempt: number, err: unknown, random: () => numb
   return backoffDelay(attempt, random)
 }
 
-/** A display link's key (issue 15 §1), used instead of the signed-in session to ask for tickets. */
+/** A display link's key, used instead of the signed-in session to ask for tickets. */
 let credential: string | null = null
 
 /** Ask for stream tickets with a display link's key (the display view), or with the session again (null). */
@@ -185,7 +185,7 @@ function onPageHide(): void {
   for (const stream of streams.values()) saveLive(stream.installationId)
 }
 
-// Back online (issue 15 §5): try at once rather than waiting out the back-off.
+// Back online: try at once rather than waiting out the back-off.
 function onOnline(): void {
   for (const stream of streams.values()) {
     if (!stream.source && stream.retryTimer) {
@@ -255,7 +255,7 @@ export function retainStream(installationId: number): () => void {
 }
 
 /**
- * Start the installation's stream ahead of the page that will use it (issue 11: the ticket is asked
+ * Start the installation's stream ahead of the page that will use it (the ticket is asked
  * for while the page's chunk and the installation list are still loading). Held for `ms`; a page that
  * retains the stream in the meantime keeps it open.
  */

@@ -45,7 +45,7 @@ function asUser(id: number) {
   local.setItem('cockpit.userId', String(id))
 }
 
-describe('saved live state (issue 11: Power paints before the stream connects)', () => {
+describe('saved live state (Power paints before the stream connects)', () => {
   beforeEach(() => {
     resetLive()
     clearSavedLive()

@@ -5,7 +5,7 @@ import type { MetricsSample } from './store.ts'
 import { clientNow } from '../api/clock.ts'
 
 /**
- * The last live state of an installation kept in sessionStorage (issue 11), so the Power page paints
+ * The last live state of an installation kept in sessionStorage, so the Power page paints
  * its figures at once on a reload, before the stream has connected. The tiles show the data's age and
  * "stale" until the stream's snapshots replace it. Per tab, per user; cleared on logout.
  */

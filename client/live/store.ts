@@ -10,7 +10,7 @@ import type { ChargingSession } from '../../shared/schemas/session.ts'
 import type { EnergyReturn, InstallationInfo } from '../../shared/schemas/installation.ts'
 import { clientNow } from '../api/clock.ts'
 
-/** How much metrics history the power chart keeps (issue 2: the last hour). */
+/** How much metrics history the power chart keeps (the last hour). */
 export const HISTORY_MS = 3600_000
 
 /** Data of each live topic (ARCHITECTURE §5). Collections are keyed by record id. */

@@ -29,7 +29,7 @@ function count<T>(id: number, select: (inst: LiveView | undefined) => T) {
   return { calls, stop }
 }
 
-describe('watchLive (the tiles of Power, issue 11)', () => {
+describe('watchLive (the tiles of Power)', () => {
   beforeEach(() => resetLive())
 
   it('tells a tile once for the burst of snapshots a stream opens with', async () => {

@@ -22,7 +22,7 @@ export function readLive<T>(installationId: number, select: (inst: LiveView | un
 /**
  * Call `onChange(next)` whenever the part of an installation's live state that `select` picks
  * changes, and only then (client/components/use-store-part.ts): a metrics patch does not reach a
- * watcher of the stations (issue 11: every live event re-rendered the whole Power page). `select` must
+ * watcher of the stations (every live event re-rendered the whole Power page). `select` must
  * return a primitive or a part of the snapshot, never a new object. Returns the stop function.
  */
 export function watchLive<T>(installationId: number, select: (inst: LiveView | undefined) => T, onChange: (next: T) => void): () => void {
@@ -30,7 +30,7 @@ export function watchLive<T>(installationId: number, select: (inst: LiveView | u
 }
 
 /**
- * A component's narrow view of an installation's live state (issue 11 §1): re-renders its caller
+ * A component's narrow view of an installation's live state: re-renders its caller
  * only when what `select` picks changes, each tile on its own topic, as a transition
  * (client/components/use-store-part.ts). `select` as for {@link watchLive}; it may be a new function
  * on every render.

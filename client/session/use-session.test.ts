@@ -19,7 +19,7 @@ const settled = () => new Promise((r) => setTimeout(r, 0))
 const installation = (id: number) => ({ id, name: `Site ${id}`, role: 'installation_admin', timezone: 'Europe/Zurich' }) as unknown as Installation
 const user = { id: 5, full_name: 'Ada Admin', ietf_lang_tag: 'de-CH' } as unknown as User
 
-describe('watchSession (the shell under useSession, issue 11)', () => {
+describe('watchSession (the shell under useSession)', () => {
   beforeEach(() => {
     session.user = null
     session.installations = null

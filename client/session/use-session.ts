@@ -16,7 +16,7 @@ export function watchSession<T>(select: (s: SessionView) => T, onChange: (next: 
 }
 
 /**
- * A component's view of one part of the session store (issue 11: Power's blocking time), instead of
+ * A component's view of one part of the session store (Power's blocking time), instead of
  * valtio's useSnapshot: the installation list's arrival rendered the shell, the sidebar and the whole
  * page in one synchronous task (100–450 ms on a throttled phone). Here only a caller whose part changed
  * renders again, as a transition (client/components/use-store-part.ts).

@@ -19,7 +19,7 @@ const UserIds = z.object({
     .default('')
     .transform((s) => s.split(',').filter(Boolean).map(Number))
     .pipe(z.array(IdNumber).max(1000))
-    .describe('Comma-separated display link ids (issue 15 §1); their Access carries user_id = −id'),
+    .describe('Comma-separated display link ids; their Access carries user_id = −id'),
 })
 
 /**

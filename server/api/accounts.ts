@@ -11,7 +11,7 @@ import { InstallationScope } from './openapi.ts'
 const Ok = z.object({ status: z.literal('OK'), detail: z.string() })
 
 /**
- * SPEC §7 password reset (issue 3 §1): POST /password-reset/, /password-reset/validate_token/,
+ * SPEC §7 password reset: POST /password-reset/, /password-reset/validate_token/,
  * /password-reset/confirm/ and POST /users/password-reset/ (installation); registration: GET /users/can-register,
  * POST /users/register/ (installation), POST /users/user-verification/. No authentication.
  */
@@ -50,7 +50,7 @@ export function accountRoutes(fastify: FastifyInstance, domain: Domain) {
     },
   )
 
-  // Registration (issue 3 §2).
+  // Registration.
   app.get('/users/can-register', { schema: { summary: 'Whether residents may register for the installation', security: [], querystring: InstallationScope, response: { 200: z.object({ can_register: z.boolean() }) } } }, async (req) => ({
     can_register: await domain.registration.canRegister(installationIdOf(req)),
   }))

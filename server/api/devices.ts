@@ -8,7 +8,7 @@ import { isAdmin } from '../../shared/rules/permissions.ts'
 import { actorOf } from './http.ts'
 
 /**
- * Demo control of a facility's connection (issue 13 §3; not in SPEC §7):
+ * Demo control of a facility's connection (not in SPEC §7):
  * POST /api/cockpit/installations/{id}/simulator/connection {"online": false|true} → 202 {installation_id, online}.
  * false cuts the simulated devices off (the installation is offline at once, since its last heartbeat);
  * true restores them, and their next heartbeat (within a simulator step, 5 s) brings it back online and

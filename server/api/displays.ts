@@ -11,7 +11,7 @@ const InstallationParams = z.object({ installationId: Id })
 const DisplayParams = z.object({ installationId: Id, displayId: Id })
 
 /**
- * Display links (issue 15 §1; not in SPEC §7, see docs/decisions.md): admins of the installation create,
+ * Display links (not in SPEC §7, see docs/decisions.md): admins of the installation create,
  * list and revoke them; a display presents its key as the bearer and reads GET /api/display/.
  */
 export function displayRoutes(fastify: FastifyInstance, domain: Domain) {

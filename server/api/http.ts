@@ -50,7 +50,7 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S
 }
 
 /**
- * The caller from `Authorization: Bearer <access>` (or a display link's key, issue 15 §1); 401 when
+ * The caller from `Authorization: Bearer <access>` (or a display link's key); 401 when
  * missing, invalid, revoked or expired.
  */
 export async function actorOf(domain: Domain, req: FastifyRequest): Promise<Actor> {
@@ -63,7 +63,7 @@ export async function actorOf(domain: Domain, req: FastifyRequest): Promise<Acto
 }
 
 /**
- * The only operations a display link's key opens (issue 15 §1: a read-only credential for the Power view
+ * The only operations a display link's key opens (a read-only credential for the Power view
  * of one installation): which link it is, the resolved access (the relay's ticket check) and the stored
  * hour of power flow the chart starts from. Everything else answers 403 displayReadOnly; the services
  * themselves confine a display to its own installation.
@@ -75,7 +75,7 @@ export const DISPLAY_OPERATIONS: ReadonlySet<string> = new Set([
 ])
 
 /**
- * Sign-in before anything else (issue 10): on every operation that is not public (`security: []`), the
+ * Sign-in before anything else: on every operation that is not public (`security: []`), the
  * bearer token is checked as the request arrives, so a caller without a valid token gets 401 before its
  * input is validated (a 400 would tell an anonymous caller about the operation's input). The actor is kept
  * for {@link actorOf}.

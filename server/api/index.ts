@@ -30,7 +30,7 @@ import { displayRoutes } from './displays.ts'
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
   app.addHook('preValidation', refuseNulBytes)
-  // One read of the rights revision per request (issue 11), before sign-in reads the token's user.
+  // One read of the rights revision per request, before sign-in reads the token's user.
   app.addHook('onRequest', rightsRequestScope)
   requireSignIn(app, domain)
   await openApiPlugin(app)

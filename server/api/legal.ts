@@ -17,7 +17,7 @@ const LegalText = z.object({ document: z.string(), version: z.string(), title: z
 /** {@link LegalText} and when the caller accepted this version (ISO) or null. */
 const LegalStatus = LegalText.extend({ accepted_at: z.string().nullable() })
 
-/** A document's text in each UI language (issue 13 §6): all four are required, up to 100,000 characters each. */
+/** A document's text in each UI language: all four are required, up to 100,000 characters each. */
 const LegalTexts = z.object({ en: z.string().trim().min(1).max(100_000), de: z.string().trim().min(1).max(100_000), fr: z.string().trim().min(1).max(100_000), it: z.string().trim().min(1).max(100_000) })
 
 /** POST /api/cockpit/legal/versions body: the document, a new version label (e.g. a date) and its texts. */
@@ -42,7 +42,7 @@ const OutboxMail = z.object({
 
 /**
  * SPEC §7 GET, POST /cockpit/legal (signed in), GET /cockpit/legal/texts (public), GET and POST
- * /cockpit/legal/versions (superusers publish new versions, issue 13 §6), GET /cockpit/countries (limit, offset),
+ * /cockpit/legal/versions (superusers publish new versions), GET /cockpit/countries (limit, offset),
  * /cockpit/countries/{country}/cities (public lookups for the registration form); GET /cockpit/mail/outbox
  * (superusers: the mail outbox's state, not in SPEC §7).
  */
@@ -55,7 +55,7 @@ export function legalRoutes(fastify: FastifyInstance, domain: Domain) {
     const actor = await actorOf(domain, req)
     return domain.legal.accept(actor, req.body.document, req.body.version, pickLang(req.headers['accept-language']))
   })
-  // Issue 13 §6: the texts are readable before "Accept" (registration, signed out) and published by superusers.
+  // The texts are readable before "Accept" (registration, signed out) and published by superusers.
   app.get('/cockpit/legal/texts', { schema: { summary: 'The current legal documents with their text in the request language (public, for registration)', security: [], response: { 200: z.array(LegalText) } } }, async (req) =>
     domain.legal.texts(pickLang(req.headers['accept-language'])),
   )
@@ -66,7 +66,7 @@ export function legalRoutes(fastify: FastifyInstance, domain: Domain) {
     const actor = await actorOf(domain, req)
     return reply.code(201).send(await domain.legal.publish(actor, req.body))
   })
-  // The mail outbox for superusers (issue 3 §7): state, attempts, next attempt and last error, newest first.
+  // The mail outbox for superusers: state, attempts, next attempt and last error, newest first.
   app.get('/cockpit/mail/outbox', { schema: { summary: 'The mail outbox, newest first (superusers)', security: superusersOnly, querystring: ListQuery, response: { 200: Page(OutboxMail) } } }, async (req) => {
     const actor = await actorOf(domain, req)
     if (!actor.is_superuser) throw Forbidden()

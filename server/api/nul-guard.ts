@@ -17,7 +17,7 @@ function nulAt(value: unknown, path: string, depth = 0): string | null {
 }
 
 /**
- * preValidation hook for every /api route (issue 10 item 5): a NUL character in the URL (raw or %00),
+ * preValidation hook for every /api route: a NUL character in the URL (raw or %00),
  * a header or a parsed body answers 400 `{field: ["The value is not valid."]}` ("non_field_errors" when
  * it is not in a body field). PostgreSQL refuses U+0000 in text (SQLSTATE 22021), so without this guard
  * any text a schema forgot to check was a 500; no legitimate input contains it.

@@ -11,7 +11,7 @@ import { actorOf } from './http.ts'
 const StationParams = z.object({ installationId: Id, stationId: Id })
 
 /**
- * A station's OCPP binding (issue 14 §2). GET …/charging_stations/{id}/ocpp (whoever may read the station)
+ * A station's OCPP binding. GET …/charging_stations/{id}/ocpp (whoever may read the station)
  * → the binding with the charge point's boot data, connection and message counts (404 ocppNotBound).
  * Admins of its installation only (403; 404 unknown station): PUT {charge_point_id, connector_id?, password?} → the binding with
  * its password, shown this once (400 ocppIdTaken when another station has the id); DELETE → 204;

@@ -133,7 +133,7 @@ export async function openApiPlugin(api: FastifyInstance) {
  */
 export const superusersOnly = [{ bearerAuth: ['superuser'] }]
 export const ownerOnly = [{ bearerAuth: ['self'] }]
-/** Only a display link's key (issue 15 §1) as the bearer, never a person's token. */
+/** Only a display link's key as the bearer, never a person's token. */
 export const displaysOnly = [{ bearerAuth: ['display'] }]
 
 /** The 204 answer of a DELETE or an action without content. */

@@ -10,7 +10,7 @@ import { NoContent } from './openapi.ts'
 type Pinned = { object_type?: 'object'; object_id?: number }
 
 /**
- * SPEC §7 permissions (issue 3 §5), all under /cockpit/installations/{installationId}/:
+ * SPEC §7 permissions, all under /cockpit/installations/{installationId}/:
  * - permissions: GET (filters user_id, object_type, object_id), PUT, PATCH, DELETE (object_id, object_type, user_id);
  * - objects/{object_id}/permissions: the same for one object node (object_type "object");
  * - objects/permissions: the same for all object nodes.

@@ -17,7 +17,7 @@ const ReportParams = z.object({ installationId: Id, reportId: Id })
  * "-", not starting with ".") separated by "/", e.g. "exports/heat", under the installation's folder of
  * REPORTS_DIR. The rule is checked by the service (server/domain/reports/output.ts), so a refusal is the
  * SPEC-worded 400 {output_directory: ["Please enter a valid output directory…"]} in the caller's language
- * rather than a generic "not valid" (issue 13 §9).
+ * rather than a generic "not valid".
  */
 export const OutputDirectory = Text(OUTPUT_DIRECTORY_MAX)
   .describe('Relative folder path under the installation\'s reports folder, e.g. "exports/heat": folder names of letters, digits, ".", "_", "-" (not starting with "."), separated by "/"')

@@ -48,7 +48,7 @@ export function withStyleHashes(policy: string, styles: readonly string[]): stri
 const AUTH_PATHS = /^\/api\/(authentication\/|password-reset\/|users\/password-reset\/|users\/register\/?|users\/user-verification\/|users\/password\/)/
 
 /**
- * Security headers on every answer (issue 10 item 6), via helmet:
+ * Security headers on every answer, via helmet:
  * - CSP: scripts, styles, fetches and images from this origin only (images also `data:`, the favicon),
  *   no plugins, no framing (`frame-ancestors 'none'`); the two inline styles (the demo checkout page,
  *   the chart library's logo) by their hashes. No `upgrade-insecure-requests`: a LAN installation on plain http must keep its assets.
@@ -69,7 +69,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
-        // The PWA (issue 15 §3): the service worker (/sw.js) and the web app manifest.
+        // The PWA: the service worker (/sw.js) and the web app manifest.
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
         objectSrc: ["'none'"],

@@ -12,14 +12,14 @@ import { InstallationScope } from './openapi.ts'
 const SessionParams = z.object({ sessionId: Id })
 
 /**
- * One charging session and its invoice (issue 4 §7), beside the list GET /rfids-charge/ (metrics.ts).
+ * One charging session and its invoice, beside the list GET /rfids-charge/ (metrics.ts).
  * GET /rfids-charge/{id}/ → the session (404 "Session is not found"). GET /rfids-charge/{id}/invoice
  * → application/pdf in the language of `?lang=` or Accept-Language (403 without the right to see its
  * price, 404 unknown, not visible or still charging).
  */
 export function sessionRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
-  // Issue 13 §4: the period's sessions (the list's filters, every page) as CSV or XLSX, in the language
+  // The period's sessions (the list's filters, every page) as CSV or XLSX, in the language
   // of `lang` or Accept-Language; the same rights and projection as the list.
   app.get(
     '/rfids-charge/export',

@@ -18,7 +18,7 @@ const ObjectParams = z.object({ installationId: Id, objectId: Id })
 const StationBulk = z.array(StationPatch.extend({ id: Id })).min(1).max(1000)
 
 /**
- * Station routes of issue 4 beside the GET/PATCH ones in installations.ts.
+ * Station routes (learning mode, demo controls, SPEC §4) beside the GET/PATCH ones in installations.ts.
  * POST …/charging_stations/{id}/simulator/plug_in {minutes?: 1–240, default 30; energy_kwh?: 0–200, the
  * car's need, default 0; rfid_id?: the card it badges in with} → 202: demo control
  * (docs/decisions.md) that plugs a fully charged guest car in at a simulated station, so learning mode

@@ -36,7 +36,7 @@ const answer = (v: fc.Arbitrary<number | null>) =>
     series: series(v),
   })
 
-describe('statistics answers written without the zod encode of every bucket (issue 11)', () => {
+describe('statistics answers written without the zod encode of every bucket', () => {
   it('writes the same JSON as the zod schema for any answer', () => {
     const fast = compile(StatisticsAnswer)
     fc.assert(fc.property(answer(value), (a) => {

@@ -33,7 +33,7 @@ export function seriesJson(series: Record<string, Row[]>, nullable: boolean): st
 }
 
 /**
- * Serializer of the statistics answers (issue 11: a year at 15 minutes is ~600,000 buckets, 20 MB, and
+ * Serializer of the statistics answers (a year at 15 minutes is ~600,000 buckets, 20 MB, and
  * the zod encode of every bucket object plus `JSON.stringify` held the event loop ~1.5 s at load). The
  * route keeps its zod response schema, so the OpenAPI document is unchanged; here every member but
  * `series` still goes through that schema (zod encode, key order and unknown keys dropped as before),

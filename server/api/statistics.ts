@@ -14,7 +14,7 @@ const Instant = z.string().min(1).refine((v) => instantFormat.safeParse(v).succe
 const Flag = z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1')
 
 /**
- * Query of every statistics call (issue 5 §2): `start` and `end` (ISO-8601 with offset, or a local date
+ * Query of every statistics call: `start` and `end` (ISO-8601 with offset, or a local date
  * "YYYY-MM-DD" meaning installation-local midnight; end exclusive), `granularity` (fifteen_minutes,
  * hour, day, month; default hour), `flow` (add kW series) and `flat` (price at the flat tariff).
  */
@@ -28,7 +28,7 @@ export const StatisticsQuerySchema = z.object({
 
 const InstallationParams = z.object({ installationId: Id })
 const ObjectParams = z.object({ installationId: Id, objectId: Id })
-const TypedParams = z.object({ installationId: Id, objectType: z.enum(['object', 'charging_station', 'meter']).describe('object, charging_station or meter (one meter, issue 13 §7)'), objectId: Id })
+const TypedParams = z.object({ installationId: Id, objectType: z.enum(['object', 'charging_station', 'meter']).describe('object, charging_station or meter (one meter)'), objectId: Id })
 const MeterRef = z.object({ id: z.number().int(), name: z.string(), meter_type: z.string() }).describe('The meter of a …/meter/{meter_id} answer')
 const SectionParams = z.object({ installationId: Id, objectType: z.enum(['electrical', 'water', 'heat', 'charging_station']) })
 

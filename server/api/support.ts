@@ -11,7 +11,7 @@ import { superusersOnly } from './openapi.ts'
 const TicketParams = z.object({ conversationId: Id })
 
 /**
- * Support (SPEC §7 emails/…; issue 13 §1): open a ticket, the caller's tickets (superusers: all) and one
+ * Support (SPEC §7 emails/…): open a ticket, the caller's tickets (superusers: all) and one
  * with its conversation; a message in the portal (owner or support), close and reopen (superusers).
  */
 export function supportRoutes(fastify: FastifyInstance, domain: Domain) {

@@ -7,7 +7,7 @@ import { actorOf, installationIdOf } from './http.ts'
 import { InstallationScope } from './openapi.ts'
 
 /**
- * The charging tariff (SPEC §7, issue 12 §4): GET /api/electricity-tariff/?installation=N the version in
+ * The charging tariff (SPEC §7): GET /api/electricity-tariff/?installation=N the version in
  * force (any role), GET /api/electricity-tariff/versions/?installation=N every version newest first,
  * PUT /api/electricity-tariff/?installation=N (admins; the GET's shape) a version from a day after today.
  */

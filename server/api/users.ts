@@ -14,7 +14,7 @@ import { permissionRoutes } from './permissions.ts'
 import { legalRoutes } from './legal.ts'
 
 /**
- * SPEC §7 users, own account (issue 3 §3): GET, PUT, PATCH, DELETE /users/{id}/, PUT /users/{id}/email,
+ * SPEC §7 users, own account: GET, PUT, PATCH, DELETE /users/{id}/, PUT /users/{id}/email,
  * PUT /users/password/. Rights: see server/domain/users/service.ts.
  */
 export function userRoutes(fastify: FastifyInstance, domain: Domain) {
@@ -66,7 +66,7 @@ export function userRoutes(fastify: FastifyInstance, domain: Domain) {
 }
 
 /**
- * SPEC §7 user management (issue 3 §4) for installation admins and superusers: GET /cockpit/users/,
+ * SPEC §7 user management for installation admins and superusers: GET /cockpit/users/,
  * GET /cockpit/users/installation/{installation_id}, POST /users/create/, POST /users/{user_id}/active,
  * POST /users/{user_id}/send-welcome-email, /cockpit/users/{user_id}/installations/ CRUD, and
  * PUT /cockpit/users/{user_id}/superuser (superusers only; not in SPEC §7, see docs/decisions.md).

@@ -7,7 +7,7 @@ import { actorOf, installationIdOf } from './http.ts'
 import { InstallationScope } from './openapi.ts'
 
 /**
- * The ZEV billing model (issue 12 §6, EnV Art. 16): GET /api/zev/settings/?installation=N (any role) and
+ * The ZEV billing model (EnV Art. 16): GET /api/zev/settings/?installation=N (any role) and
  * PUT (admins; the GET's shape): `flat_rate` at `flat_percent` % (≤ 80) of the external standard product,
  * or `actual_costs` less feed-in revenue, capped at the standard product.
  */

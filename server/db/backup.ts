@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { lockDataDir } from './connection.ts'
 
 /**
- * Backup and restore of the embedded database (issue 16 §5). PGlite keeps a Postgres data folder
+ * Backup and restore of the embedded database. PGlite keeps a Postgres data folder
  * under DATA_DIR/pgdata; `dumpDataDir` writes it as one gzipped tar file, and a restore loads that file
  * into an empty folder. Both take the DATA_DIR lock, so they refuse while a Cockpit process runs on the
  * folder (DataDirLockedError): stop the server first (a backup takes seconds for a year of data).

@@ -250,7 +250,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     client.on('error', () => {})
     client.on('end', () => clients.delete(client))
     // The embedded database's one connection: a year at 15 minutes sorts ~6 MB of buckets, which the
-    // 4 MB default spilled to temporary files (issue 11); a Postgres server keeps its operator's setting.
+    // 4 MB default spilled to temporary files; a Postgres server keeps its operator's setting.
     if (!opts.databaseUrl) void client.query(`set work_mem = '${EMBEDDED_WORK_MEM}'`).catch(() => {})
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Db } from './connection.ts'
 import type { ScheduleEntry } from '../../shared/rules/tariff.ts'
 
-/** Advisory lock key of the demo seed (issue 16 §3; any fixed bigint, unique within this program). */
+/** Advisory lock key of the demo seed (any fixed bigint, unique within this program). */
 const DEMO_SEED_LOCK = 0x636f636b /* "cock" */
 
 /** Demo accounts (README): e-mail and role; all share DEMO_PASSWORD. */
@@ -13,7 +13,7 @@ export const DEMO_USERS = [
 ] as const
 
 /**
- * The demo's charging operator (issue 12 §3): a plausible Zürich company with a QR-IBAN (the IID 30000
+ * The demo's charging operator: a plausible Zürich company with a QR-IBAN (the IID 30000
  * range marks a QR-IBAN; checksum valid), a UID-format VAT number and the Swiss standard VAT rate.
  */
 export const DEMO_OPERATOR = {
@@ -22,7 +22,7 @@ export const DEMO_OPERATOR = {
 } as const
 
 /**
- * The second demo installation (issue 10), so tenancy can be seen in the demo: its own admin, who has
+ * The second demo installation, so tenancy can be seen in the demo: its own admin, who has
  * no say in the first installation and vice versa. Shares DEMO_PASSWORD.
  */
 export const DEMO_SECOND = {
@@ -38,21 +38,21 @@ const HIGH_TARIFF: ScheduleEntry[] = [
 ]
 
 /**
- * Seed the demo facility into an empty database (issue 2 §5): "Demo Residence Zürich" with a building of
+ * Seed the demo facility into an empty database: "Demo Residence Zürich" with a building of
  * 6 apartments and common areas (with the garage), main meter, 30 kWp PV, 20 kWh battery, 6 stations of
  * 11 kW (station 6 locked = disabled), water, heat and electricity meters per apartment, a power tariff (high 07–20
  * Mon–Fri, 07–13 Sat), rates that started last year, three demo users and an RFID per resident.
  * Then, with ids after all of the first one's, "Demo Office Bern" (see {@link DEMO_SECOND}): a small
  * office with main meter, 15 kWp PV, two 22 kW stations, two cards and its admin admin2@example.com; the
  * simulator runs it like the first (its sessions come from the backfill). Last, a 7th station of the first
- * installation, "Garage OCPP", waiting for OCPP charge point DEMO-CP-1 (issue 14). The demo accounts have
+ * installation, "Garage OCPP", waiting for OCPP charge point DEMO-CP-1. The demo accounts have
  * accepted the legal texts current at seed time.
  * Does nothing when an installation exists; safe when processes start at once (an advisory lock). Returns the first installation's id, or null when it did nothing.
  */
 export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { passwordHash: string; now?: Date }): Promise<number | null> {
   const lastYear = `${now.getUTCFullYear() - 1}-01-01`
   return db.transaction().execute(async (tx) => {
-    // Issue 16 §3: several processes starting at once on one empty Postgres seed one demo. The check and
+    // Several processes starting at once on one empty Postgres seed one demo. The check and
     // the inserts run under a transaction-scoped advisory lock, so the second process waits, then sees
     // the first one's installation.
     await sql`select pg_advisory_xact_lock(${DEMO_SEED_LOCK})`.execute(tx)
@@ -80,7 +80,7 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
       await meter('cold_water', `Cold water apartment ${i + 1}`, a)
       await meter('hot_water', `Hot water apartment ${i + 1}`, a)
       await meter('heat', `Heat apartment ${i + 1}`, a)
-      // Each flat's electricity meter, so the ZEV bills every participant on its own consumption (issue 12 §6).
+      // Each flat's electricity meter, so the ZEV bills every participant on its own consumption.
       await meter('power', `Electricity apartment ${i + 1}`, a)
     }
 
@@ -155,7 +155,7 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
 /**
  * The demo's accounts accepted the legal texts current at seed time (migration 0125: the newest version
  * of each document), as a person registering does; otherwise every demo screen opened on the "accept the
- * new terms" reminder. A version published later asks them again like everyone (issue 13 §6).
+ * new terms" reminder. A version published later asks them again like everyone.
  */
 async function acceptCurrentLegalTexts(tx: Db, emails: string[], now: Date): Promise<void> {
   const current = await tx.selectFrom('legal_versions').select(['document', 'version'])
@@ -204,7 +204,7 @@ async function seedSecond(tx: Db, { passwordHash, lastYear }: { passwordHash: st
   ]).execute()
 }
 
-/** The demo's OCPP charge point (issue 14 §2): anyone can connect a charger or a simulator as it. */
+/** The demo's OCPP charge point: anyone can connect a charger or a simulator as it. */
 export const DEMO_CHARGE_POINT = { id: 'DEMO-CP-1', station: 'Garage OCPP' } as const
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The embedded database's own thread (issue 11 item 1). PGlite runs Postgres compiled to WASM: every
+ * The embedded database's own thread. PGlite runs Postgres compiled to WASM: every
  * statement executes synchronously on the thread that owns it, so on the server's thread one long
  * statistics query froze the API, the relay and the simulator. Here it owns a worker thread and serves
  * the Postgres wire protocol (pglite-socket) on a unix socket, and the server talks to it with `pg`

@@ -49,11 +49,11 @@ export interface InstallationsTable {
   created_at: TsDefault
   /** Self-registration allowed (migration 0012, GET /api/users/can-register); off by default. */
   registration_enabled: Generated<boolean>
-  /** The operator billing charging here (migration 0046, issue 12 §3); null until an admin sets it. */
+  /** The operator billing charging here (migration 0046); null until an admin sets it. */
   operator: ColumnType<import('../../shared/schemas/installation.ts').Operator | null, string | null | undefined, string | null>
-  /** The last device heartbeat (migration 0110, issue 13 §3); null while no device ever reported. */
+  /** The last device heartbeat (migration 0110); null while no device ever reported. */
   last_heartbeat_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
-  /** ZEV billing model and flat-rate percentage (migration 0080, issue 12 §6, docs/zev-method.md). */
+  /** ZEV billing model and flat-rate percentage (migration 0080, docs/zev-method.md). */
   zev_model: Generated<'flat_rate' | 'actual_costs'>
   zev_flat_percent: ColumnType<number, number | undefined, number>
 }
@@ -83,7 +83,7 @@ export interface PermissionsTable {
   overview: boolean
 }
 
-/** `power`: a participant's own electricity meter, e.g. a flat's (issue 12 §6, docs/decisions.md). */
+/** `power`: a participant's own electricity meter, e.g. a flat's (docs/decisions.md). */
 export type MeterType = 'main_power' | 'pv' | 'battery' | 'cold_water' | 'hot_water' | 'heat' | 'charging_station' | 'power'
 
 export interface MetersTable {
@@ -283,7 +283,7 @@ export interface MailOutboxTable {
   reply_to: Generated<string | null>
 }
 
-/** Support tickets (migration 0100, issue 13 §1): the owner's, with the secret of their reply address. */
+/** Support tickets (migration 0100): the owner's, with the secret of their reply address. */
 export interface SupportTicketsTable {
   id: Generated<number>
   user_id: number
@@ -303,12 +303,12 @@ export interface SupportMessagesTable {
   author_user_id: number | null
   body: string
   via: 'portal' | 'email'
-  /** File names of the attachments refused (issue 13 §1: attachments are not kept). */
+  /** File names of the attachments refused (attachments are not kept). */
   refused_attachments: ColumnType<string[], string | undefined, string>
   created_at: TsDefault
 }
 
-/** One person's pinned app path in one installation (migration 0100, issue 13 §2). */
+/** One person's pinned app path in one installation (migration 0100). */
 export interface ShortcutsTable {
   id: Generated<number>
   user_id: number
@@ -357,7 +357,7 @@ export interface PasswordResetTokensTable {
   purpose: Generated<'reset' | 'verify'>
 }
 
-/** A change made while the installation was offline (migration 0110, issue 13 §3), sent on reconnect. */
+/** A change made while the installation was offline (migration 0110), sent on reconnect. */
 export interface DeviceChangesTable {
   id: Generated<number>
   installation_id: number
@@ -386,7 +386,7 @@ export interface JournalEventsTable {
   detail: Generated<string>
 }
 
-/** Display links (migration 0140, issue 15 §1): a wall display's read-only key, stored as its SHA-256. */
+/** Display links (migration 0140): a wall display's read-only key, stored as its SHA-256. */
 export interface DisplaysTable {
   id: Generated<number>
   installation_id: number
@@ -497,7 +497,7 @@ export interface SimulatorStateTable {
   saved_at: Ts
 }
 
-/** A station bound to an OCPP 1.6J charge point (migration 0090, issue 14). */
+/** A station bound to an OCPP 1.6J charge point (migration 0090). */
 export interface OcppChargePointsTable {
   id: string
   installation_id: number

@@ -43,7 +43,7 @@ import { createDisplayService } from './displays/service.ts'
  */
 export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string }) {
   const mail = createMailService({ db })
-  // Sign-in and rights facts kept while the rights revision stands (issue 11).
+  // Sign-in and rights facts kept while the rights revision stands.
   const rights = createRightsCache(db)
   const auth = createAuthService({ db, secret: jwtSecret, rights })
   const installations = createInstallationService({ db, rights })
@@ -52,9 +52,9 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   const tariffs = createTariffService({ db })
   const measurements = createMeasurementService({ db })
   const sessions = createSessionService({ db, installations, tariffs })
-  // Issue 13 §3: heartbeats, offline state and the changes that wait for a facility's devices.
+  // Heartbeats, offline state and the changes that wait for a facility's devices.
   const deviceLink = createDeviceLink({ db })
-  // Station mode changes reach OCPP charge points (issue 14 §4); the OCPP service is made after stations.
+  // Station mode changes reach OCPP charge points; the OCPP service is made after stations.
   const stationEvents: StationEvents = {}
   const stations = createStationService({ db, installations, link: deviceLink, events: stationEvents })
   const metrics = createMetricsService({ db, installations, measurements })

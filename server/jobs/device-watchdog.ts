@@ -4,7 +4,7 @@ import { DEVICES } from '../../config/defaults.ts'
 import type { Job } from './runner.ts'
 
 /**
- * Issue 13 §3: every DEVICES.watchdogMs, installations without a device heartbeat for
+ * Every DEVICES.watchdogMs, installations without a device heartbeat for
  * DEVICES.offlineAfterMs (60 s) go offline since their last heartbeat (domain.devices.sweep). Safe to run
  * in several processes at once: the sweep is one UPDATE.
  */

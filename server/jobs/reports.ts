@@ -3,7 +3,7 @@ import type { Domain } from '../domain/index.ts'
 import type { Job } from './runner.ts'
 
 /**
- * Scheduled reports (issue 5 §5): every 15 minutes, and once at start so a run missed while the server
+ * Scheduled reports: every 15 minutes, and once at start so a run missed while the server
  * was down is made up (server/domain/reports/periods.ts decides what is due). Files written to a report's
  * output directory are logged ("report files written", paths relative to the installation's folder).
  */

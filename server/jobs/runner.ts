@@ -65,7 +65,7 @@ export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Cloc
 }
 
 /**
- * Several processes on one Postgres (issue 16 §2): pg-boss queues in the `pgboss` schema. Each job has
+ * Several processes on one Postgres: pg-boss queues in the `pgboss` schema. Each job has
  * a queue with the `exclusive` policy (one job queued or active at a time, across every process), so a
  * schedule tick or an interval send by three processes still gives one run, and a run never overlaps
  * the next. Cron schedules are pg-boss's own (one job per tick for the whole cluster); interval jobs

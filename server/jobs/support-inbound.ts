@@ -41,7 +41,7 @@ export async function handleInbound(domain: Domain, supportAddress: string, raw:
 }
 
 /**
- * The built-in SMTP receiver (INBOUND_SMTP_PORT, issue 13 §1): takes replies to support tickets. RCPT TO
+ * The built-in SMTP receiver (INBOUND_SMTP_PORT): takes replies to support tickets. RCPT TO
  * is accepted only for a ticket's reply address (550 otherwise, so nothing else is relayed or stored);
  * a message from someone who is neither the ticket's owner nor support is refused with 550 after DATA.
  * No AUTH and no STARTTLS: it is meant to sit behind the organisation's MX (or on a private network),

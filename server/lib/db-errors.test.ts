@@ -17,7 +17,7 @@ function pgError(code: string): unknown {
   return e
 }
 
-describe('dbErrorAnswer (issue 10 item 5 backstop)', () => {
+describe('dbErrorAnswer (the bad-input backstop)', () => {
   it('turns data errors of PGlite into 400 and unique violations into 409', async () => {
     const db = new PGlite()
     await db.exec('create table t (id integer primary key, s text, d date, parent integer references t(id))')

@@ -19,7 +19,7 @@ function isPgError(err: unknown): err is PgError {
 
 /**
  * The answer to a database error caused by the request's data, or null for any other error (a real
- * 500). A backstop behind the schemas (issue 10 item 5): a value a schema forgot to bound must not
+ * 500). A backstop behind the schemas: a value a schema forgot to bound must not
  * become "Something went wrong.".
  * - SQLSTATE class 22 (data exception: 22P02 invalid text representation, 22003 numeric out of range,
  *   22007/22008 bad or overflowing date/time, 22021 invalid byte sequence such as NUL, 22001 string too

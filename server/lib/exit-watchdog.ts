@@ -13,7 +13,7 @@ setTimeout(() => process.kill(workerData.pid, 'SIGKILL'), Math.max(0, workerData
 /**
  * Ends this process (SIGKILL) `ms` from now unless it has exited by then, from a thread of its own.
  * A timer on the main thread cannot do it when that thread is busy: under a statistics load a SIGTERM
- * found it serializing answers back to back (issue 11 §1), and no timer fires while microtasks keep
+ * found it serializing answers back to back, and no timer fires while microtasks keep
  * coming. This thread has its own event loop, so the deadline holds whatever the main thread does.
  * The worker is unref'd: it never keeps the process alive; a normal exit ends it with the process.
  */

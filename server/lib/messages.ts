@@ -91,7 +91,7 @@ const M = {
     fr: 'Le ticket live est invalide, expiré ou déjà utilisé. Demandez-en un nouveau.',
     it: 'Il ticket live non è valido, è scaduto o è già stato usato. Richiedine uno nuovo.',
   },
-  // Charging (issue 4): RFIDs, learning mode, timers, sessions.
+  // Charging: RFIDs, learning mode, timers, sessions.
   rfidTagSpaces: {
     en: 'The RFID tag must not contain spaces.',
     de: 'Der RFID-Tag darf keine Leerzeichen enthalten.',
@@ -140,7 +140,7 @@ const M = {
     fr: 'Session introuvable',
     it: 'Sessione non trovata',
   },
-  // Issue 3 (accounts): password reset and password rules (SPEC §5, §8).
+  // Accounts: password reset and password rules (SPEC §5, §8).
   resetRequested: {
     en: 'If you have entered the correct email address, you will soon receive an email with further instructions.',
     de: 'Wenn Sie die richtige E-Mail-Adresse eingegeben haben, erhalten Sie in Kürze eine E-Mail mit weiteren Anweisungen.',
@@ -237,7 +237,7 @@ const M = {
     fr: 'Votre mot de passe a été modifié.',
     it: 'La password è stata modificata.',
   },
-  // Statistics (issue 5)
+  // Statistics
   statisticsEndBeforeStart: {
     en: 'The end must be after the start.',
     de: 'Das Ende muss nach dem Beginn liegen.',
@@ -250,7 +250,7 @@ const M = {
     fr: 'Trop d’intervalles : au plus {{limit}} par réponse. Choisissez une granularité plus grossière ou une période plus courte.',
     it: 'Troppi intervalli: al massimo {{limit}} per risposta. Scegli una granularità più grossolana o un periodo più breve.',
   },
-  // Rates (issue 5, SPEC §4–5)
+  // Rates (SPEC §4–5)
   rateInvalid: {
     en: 'Please enter a valid rate',
     de: 'Bitte geben Sie einen gültigen Tarif ein',
@@ -323,7 +323,7 @@ const M = {
     fr: "La signature n'est pas valide.",
     it: 'La firma non è valida.',
   },
-  // Issue 10 item 5: text bounds (SPEC §5 style: the message names the field and the bound).
+  // Text bounds (SPEC §5 style: the message names the field and the bound).
   tooLong: {
     en: 'Ensure the field {{field}} has no more than {{max}} characters.',
     de: 'Das Feld {{field}} darf höchstens {{max}} Zeichen enthalten.',
@@ -348,14 +348,14 @@ const M = {
     fr: 'Veuillez saisir un tarif valide : le forfait est d’au plus {{max}} % du produit électrique standard externe',
     it: 'Inserisci una tariffa valida: il forfait è al massimo il {{max}} % del prodotto elettrico standard esterno',
   },
-  // Issue 13 §9, SPEC §3/§5 wording: a report's output directory outside the installation's reports folder.
+  // SPEC §3/§5 wording: a report's output directory outside the installation's reports folder.
   outputDirectoryInvalid: {
     en: 'Please enter a valid output directory: folder names separated by "/", e.g. exports/heat',
     de: 'Bitte geben Sie einen gültigen Ausgabeordner ein: Ordnernamen, getrennt durch «/», z. B. exports/waerme',
     fr: 'Veuillez saisir un dossier de sortie valide : des noms de dossiers séparés par « / », p. ex. exports/chaleur',
     it: 'Inserisci una cartella di destinazione valida: nomi di cartelle separati da «/», p. es. exports/calore',
   },
-  // Support and shortcuts (issue 13; SPEC §8 "message sent", "shortcut added or removed").
+  // Support and shortcuts (SPEC §8 "message sent", "shortcut added or removed").
   supportSent: {
     en: 'Your message has been sent.',
     de: 'Ihre Nachricht wurde gesendet.',
@@ -404,7 +404,7 @@ const M = {
     fr: "Aucune transaction de recharge n'est en cours à cette borne.",
     it: 'Nessuna transazione di ricarica è in corso presso questa stazione.',
   },
-  // Issue 15 §1: a display link's key used for anything but its installation's Power view.
+  // A display link's key used for anything but its installation's Power view.
   displayReadOnly: {
     en: 'A display link may only show the live Power view of its installation.',
     de: 'Ein Anzeige-Link darf nur die Live-Ansicht «Leistung» seiner Anlage zeigen.',

@@ -7,7 +7,7 @@ import fastifyCompress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import { withStyleHashes } from '../api/security.ts'
 
-/** Responses below this many bytes are sent as they are (issue 11): compressing them saves nothing. */
+/** Responses below this many bytes are sent as they are: compressing them saves nothing. */
 export const COMPRESS_THRESHOLD = 1024
 
 /**
@@ -18,7 +18,7 @@ export const COMPRESS_THRESHOLD = 1024
 const COMPRESSIBLE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)xml(?:;|$)|javascript(?:;|$)/u
 
 /**
- * On-the-fly compression of API answers (issue 11): br or gzip by Accept-Encoding for compressible
+ * On-the-fly compression of API answers: br or gzip by Accept-Encoding for compressible
  * bodies of at least {@link COMPRESS_THRESHOLD} bytes. Request bodies are not decompressed (a small
  * compressed body must not expand past the body limit). Register before the routes: the plugin
  * hooks every route added after it.
@@ -66,7 +66,7 @@ const ROOT_TYPES: Record<string, string> = {
 }
 
 /**
- * The files at the build's root besides index.html and /assets (issue 15 §3: client/public's icons,
+ * The files at the build's root besides index.html and /assets (client/public's icons,
  * favicon.ico and offline page; the PWA build's manifest.webmanifest, sw.js and workbox-<hash>.js), one
  * level deep (icons/). `cacheControl`: the service worker, the manifest and the offline page
  * `no-cache` (an update is seen at once), the hashed Workbox runtime immutable, icons a day.
@@ -165,7 +165,7 @@ export async function serveClient(
 }
 
 /**
- * `/login` with the login screen already in its HTML (issue 11: Login's LCP waited for the scripts): the
+ * `/login` with the login screen already in its HTML (Login's LCP waited for the scripts): the
  * build writes `.prerender/login-<lang>.html` (config/vite.config.ts), index.html with the logged-out frame,
  * greeting and intro inside #root, which React replaces on its first render. The language is the one the
  * app will pick on a first visit (client/i18n initialLanguage, config/preload-boot.ts): English for an

@@ -3,7 +3,7 @@ import { AccessQueueAbandoned, AccessQueueTimeout, createAccessQueue } from './a
 
 const later = <T>(ms: number, value: T) => new Promise<T>((r) => setTimeout(() => r(value), ms))
 
-describe('access queue (issue 16 §6)', () => {
+describe('access queue', () => {
   beforeEach(() => vi.useFakeTimers())
   afterEach(() => vi.useRealTimers())
 

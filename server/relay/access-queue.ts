@@ -41,7 +41,7 @@ export interface AccessQueueStats {
 const RECENT_WAITS = 500
 
 /**
- * The relay's queue of access checks for joining streams (issue 16 §6). Each new stream costs one API
+ * The relay's queue of access checks for joining streams. Each new stream costs one API
  * call; a herd of them (thousands arriving, or a killed relay's subscribers moving) sent all at once
  * made the API's answers pass the relay's upstream timeout, the relay answered 503, the clients came
  * back at once, and the herd never settled. Here:

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import type { Socket } from 'node:net'
 
 /**
- * Release node:http's per-connection state from a hijacked live stream's socket (issue 6: ≤ 16 KiB per
+ * Release node:http's per-connection state from a hijacked live stream's socket (≤ 16 KiB per
  * idle subscriber). After the relay has written the response head itself, node:http would still keep,
  * for the life of the stream, the request's parser, IncomingMessage and ServerResponse (about 10 KiB
  * per connection, native and JS); node itself drops them only for 'upgrade' requests, which an

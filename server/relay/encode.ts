@@ -1,7 +1,10 @@
 import jsonpatch from 'fast-json-patch'
 import jsonMergePatch from 'json-merge-patch'
 
-/** How a change of a topic's state travels (ARCHITECTURE §5, docs/decisions.md "Live updates as merge patches"). */
+/**
+ * How a change of a topic's state travels (ARCHITECTURE §5, docs/decisions.md "Relay: merge patches beside
+ * RFC 6902 ops").
+ */
 export type Change =
   | { type: 'snapshot'; json: string }
   | { type: 'patch'; json: string; ops: jsonpatch.Operation[] }

@@ -98,7 +98,7 @@ const frame = (id: string | null, event: string, data: string) => Buffer.from(`$
 const HEARTBEAT = Buffer.from(': keep-alive\n\n')
 
 /**
- * The relay's fan-out (ARCHITECTURE §5, issue 6): keeps each installation's upstream state, projects it
+ * The relay's fan-out (ARCHITECTURE §5): keeps each installation's upstream state, projects it
  * once per permission profile, encodes each change in its smallest exact form (encode.ts), serializes
  * each event once per profile and writes the same bytes to every subscriber of that profile; a poll
  * round's events go out as one write per subscriber (`batch`). Each profile keeps a replay ring
@@ -381,7 +381,7 @@ export function createHub({ events, limits = {}, epoch = `${Date.now().toString(
     },
 
     /**
-     * Apply re-checked rights (issue 3: a permission change reaches the stream within one poll). A
+     * Apply re-checked rights (a permission change reaches the stream within one poll). A
      * subscriber whose profile changed moves to its new profile and gets fresh snapshots; one whose user
      * lost access (no entry in `accesses`) is closed: its reconnect is refused by the API.
      */

@@ -52,12 +52,12 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
   hub = createHub({ limits, events: { onWatch: (id, topic, watched) => pollers.watch(id, topic, watched) } })
   const sweeper = setInterval(() => hub.sweep(), limits.sweepMs)
   sweeper.unref()
-  // Rights of open streams are re-checked as often as stations are polled (issue 3: within one poll).
+  // Rights of open streams are re-checked as often as stations are polled (within one poll).
   let checking = false
   let revision: number | null = null
   const fetchAccesses = async (installationId: number, users: number[]): Promise<Access[]> => {
     const accesses: Access[] = []
-    // Display links (issue 15 §1) watch as user −id: asked for by their own id.
+    // Display links watch as user −id: asked for by their own id.
     for (let i = 0; i < users.length; i += 500) {
       hub.stats.accessChecks++
       const part = users.slice(i, i + 500)
@@ -157,7 +157,7 @@ export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }:
 
   /**
    * The caller's Access from the API, with their token; API errors are passed on as they are. Checks
-   * go through the access queue (issue 16 §6): bounded, in arrival order, identical ones in flight
+   * go through the access queue: bounded, in arrival order, identical ones in flight
    * shared; one queued too long is a 503 with Retry-After.
    */
   async function accessOf(authorization: string | undefined, installationId: number, lang: string | undefined, reply: FastifyReply): Promise<Access | Refusal> {
@@ -179,7 +179,7 @@ export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }:
     }
   }
 
-  // Other roles of this process (the OCPP central system, issue 14 §6) may add their Prometheus text.
+  // Other roles of this process (the OCPP central system) may add their Prometheus text.
   app.get('/live/metrics', async (_req, reply) => reply.type(metrics.contentType).header('Cache-Control', 'no-store').send((await metrics.text()) + ((await extraMetrics?.()) ?? '')))
 
   app.post('/live/tickets', async (req, reply) => {
@@ -238,7 +238,7 @@ interface OpenStream {
 const SSE_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'close' }
 
 /**
- * Take the connection over for a stream (issue 6): write the response head on the socket and hand the
+ * Take the connection over for a stream: write the response head on the socket and hand the
  * socket itself to the hub. Events are then single socket writes of the shared frames: no chunked
  * encoding (the body ends when the connection closes, hence `Connection: close`), no per-write work in
  * the HTTP layer, and none of its per-connection state kept (detach.ts). Headers set on the reply so

@@ -4,7 +4,7 @@ import type { PollerStats } from './poller.ts'
 import type { AccessQueue } from './access-queue.ts'
 
 /**
- * Prometheus text for GET /live/metrics (issue 6): subscribers, installations and topics polled,
+ * Prometheus text for GET /live/metrics: subscribers, installations and topics polled,
  * upstream calls and errors by topic, events and bytes sent, dropped subscribers, replay hits. Values
  * are read from the hub's and pollers' plain counters at scrape time, so the hot path only increments
  * integers.
@@ -26,7 +26,7 @@ export function createRelayMetrics(hub: Hub, pollers: { stats: PollerStats }, ac
   counter('cockpit_relay_access_checks_total', 'Upstream calls re-checking the rights of open streams', () => hub.stats.accessChecks)
   counter('cockpit_relay_replay_misses_total', 'Resumes outside the replay ring (fresh snapshots)', () => hub.stats.replayMisses)
   if (access) {
-    // Access checks of joining streams (issue 16 §6): the queue in front of the API and its waits.
+    // Access checks of joining streams: the queue in front of the API and its waits.
     const queue = access
     const a = queue.stats
     gauge('cockpit_relay_access_queue_length', 'Access checks of joining streams waiting for a slot', () => a.waiting)

@@ -43,7 +43,7 @@ const ROUND_SLACK_MS = 25
  * left). Topics of an installation are due on a shared grid (multiples of their interval from when the
  * installation was first watched), so topics with the same interval, and every multiple, are polled in
  * one round: their calls run together and their events are published in one hub batch, so each
- * subscriber gets one write per round instead of one per topic (issue 6: a second topic no longer waits
+ * subscriber gets one write per round instead of one per topic (a second topic no longer waits
  * behind the first one's fan-out). A newly watched topic is polled at once, then joins the grid.
  * Upstream calls share a p-queue bounding their concurrency. Failures keep the last state, report
  * stale (then down after RELAY.downAfterFailures) and back off exponentially up to RELAY.maxBackoffMs.
@@ -145,10 +145,10 @@ export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idl
       }
     },
     /**
-     * The upstream says a topic changed (a charge point's meter value, issue 14 targets: on the stream
-     * within 1 s): poll it now rather than at its next interval, but at most once per
-     * RELAY.pokeMinGapMs, so many changes cost one extra round. Nothing when nobody watches it, or while
-     * it is failing (its back-off stands).
+     * The upstream says a topic changed (a charge point's meter value, on the stream within 1 s;
+     * docs/decisions.md "Relay: pokes instead of waiting for the interval"): poll it now rather than at its
+     * next interval, but at most once per RELAY.pokeMinGapMs, so many changes cost one extra round. Nothing
+     * when nobody watches it, or while it is failing (its back-off stands).
      */
     poke(installationId: number, topic: Topic): void {
       const inst = installations.get(installationId)

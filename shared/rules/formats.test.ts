@@ -26,7 +26,7 @@ describe('installation-local days', () => {
   })
 })
 
-describe('one formatting source (issue 15 §4)', () => {
+describe('one formatting source', () => {
   it('defaults every language to Switzerland, so English shows Swiss dates, not US ones', () => {
     for (const lang of ['de', 'fr', 'it', 'en']) expect(defaultRegion(lang)).toBe('CH')
     expect(formatDateTime(t, defaultRegion('en'), 'Europe/Zurich')).toBe('05.03.26, 14:07')
@@ -61,7 +61,7 @@ describe('one formatting source (issue 15 §4)', () => {
   })
 })
 
-describe('dates in a time zone without a new formatter per value (issue 11: Power blocked the page formatting them)', () => {
+describe('dates in a time zone without a new formatter per value (Power blocked the page formatting them)', () => {
   afterEach(() => vi.restoreAllMocks())
   const ZONES = ['Europe/Zurich', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham', 'UTC']
 

@@ -13,7 +13,8 @@ const REGIONS: readonly string[] = COUNTRIES
 /**
  * The region of a user's "de-CH" style language and region setting (users.ietf_lang_tag, Settings), or
  * null when it names none or one outside SPEC §9. Used by the client and by what the server formats for
- * a person (invoices, mails; issue 15 §4 "PDFs and mails follow the same settings").
+ * a person (invoices, mails: PDFs and mails follow the same settings; docs/decisions.md "Client: one
+ * formatting source").
  */
 export function regionOfTag(tag: string | null | undefined): Region | null {
   const region = (tag ?? '').split('-')[1]?.toUpperCase()
@@ -34,7 +35,7 @@ export function datePatterns(region: Region): { dateTime: string; date: string; 
 }
 
 /**
- * The region in force until the user picks one in Settings: Switzerland for every language (issue 15:
+ * The region in force until the user picks one in Settings: Switzerland for every language (
  * Settings showed "English / Switzerland" while English used US dates and Italian Italian ones).
  */
 export function defaultRegion(_lang: string): Region {
@@ -44,7 +45,7 @@ export function defaultRegion(_lang: string): Region {
 const LANGUAGES = ['de', 'fr', 'it', 'en'] as const
 
 /**
- * The BCP 47 locale every number, percentage and amount is formatted with (issue 15 §4, one source):
+ * The BCP 47 locale every number, percentage and amount is formatted with (one source):
  * the UI language and the region of Settings, "de-CH", "fr-CH", "it-CH", "en-CH" by default; an
  * unknown language falls back to English, a missing region to CH. A full tag ("it-CH") passes through.
  */
@@ -56,7 +57,7 @@ export function intlLocale(lang: string, region: Region = 'CH'): string {
 
 // One Intl.DateTimeFormat per time zone. dayjs's tz() calls Date#toLocaleString with a timeZone on
 // every use, and the engine builds a new ICU formatter for each such call: on Power (station cards,
-// the chart's axis) that was most of the cost of formatting a date (issue 11).
+// the chart's axis) that was most of the cost of formatting a date.
 const zoneFormats = new Map<string, Intl.DateTimeFormat>()
 function zoneFormat(tz: string): Intl.DateTimeFormat {
   let format = zoneFormats.get(tz)
@@ -130,7 +131,7 @@ export function formatNumber(value: number, locale: string, digits = 2): string 
 /**
  * An amount in Swiss francs by Intl.NumberFormat currency CHF (SPEC §9): "CHF 1'234.50" in de-CH,
  * "1 234.50 CHF" in fr-CH; `digits` decimals (2, or 4 for prices per kWh). Intl joins the code and the
- * digits with a no-break space, so an amount never wraps (issue 15).
+ * digits with a no-break space, so an amount never wraps.
  */
 export function formatMoney(value: number, locale: string, digits = 2): string {
   return numberFormat(intlLocale(locale), { style: 'currency', currency: 'CHF', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value)

@@ -9,7 +9,7 @@ dayjs.extend(timezone)
 export const PERIODS = ['day', 'week', 'month', 'year'] as const
 export type Period = (typeof PERIODS)[number]
 
-/** Statistics granularities the API accepts (issue 5, SPEC §7 `granularity`). */
+/** Statistics granularities the API accepts (SPEC §7 `granularity`). */
 export const GRANULARITIES = ['fifteen_minutes', 'hour', 'day', 'month'] as const
 export type Granularity = (typeof GRANULARITIES)[number]
 

@@ -96,7 +96,7 @@ describe('write rights (what a form may offer)', () => {
     expect(mayWriteStation(old, 7)).toBe(false)
     expect(mayWriteRfid(old, 1)).toBe(false)
   })
-  it('rates are read by admins and by users with the cost switch (docs/decisions.md, Rates)', () => {
+  it('rates are read by admins and by users with the cost switch (docs/decisions.md "Energy: rates")', () => {
     const base = { user_id: 5, installation_id: 1, overview: false, stations: [] as number[], rfids: [] as number[] }
     expect(mayReadRates({ ...base, role: 'installation_user', cost: false })).toBe(false)
     expect(mayReadRates({ ...base, role: 'installation_user', cost: true })).toBe(true)

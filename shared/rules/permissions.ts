@@ -162,7 +162,7 @@ export const mayWriteRfid = (access: Access, id: number) =>
 /** Leaving charging mode `locked` (SPEC §6 "unlock") and learning mode: admins only. */
 export const mayUnlockStation = (access: Access) => isAdmin(access.role)
 
-/** Rates are read by admins and by users with the cost switch, written by admins (docs/decisions.md, Rates). */
+/** Rates are read by admins and by users with the cost switch, written by admins (docs/decisions.md "Energy: rates"). */
 export const mayReadRates = (access: Access) => isAdmin(access.role) || access.cost
 
 /** A stable key: subscribers with equal keys receive the same bytes (ARCHITECTURE §5). */

@@ -1,5 +1,5 @@
 /**
- * Price lines of a charging session (issue 12 §3): what an invoice prints and what a session's JSON carries,
+ * Price lines of a charging session: what an invoice prints and what a session's JSON carries,
  * so the two cannot disagree. Energy is billed in 0.01 kWh; each line is `kwh × unit_price` rounded to the
  * centime (Rappen), and the session's price is the sum of its lines — never a separately rounded total.
  */

@@ -1,6 +1,6 @@
 /**
  * Numeric station status codes 0–31 (SPEC §4; 21 unused). SPEC names the conditions but not their
- * order; this order is ours (docs/decisions.md "Status codes 0–31"). ERROR_MAIN_GRID_METER and
+ * order; this order is ours (docs/decisions.md "Charging: stations, modes and status codes"). ERROR_MAIN_GRID_METER and
  * EVSE_OFFLINE are serious. The simulator reports 0 normally and 17 (EVSE_OFFLINE) for a fault.
  */
 export const STATUS_CODES = [

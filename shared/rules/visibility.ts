@@ -55,7 +55,7 @@ export function maySeeSession(s: ChargingSession, access: Access): boolean {
 }
 
 /**
- * The personal-data rule for charging sessions (ARCHITECTURE §4, issue 10): who charged — the card's
+ * The personal-data rule for charging sessions (ARCHITECTURE §4): who charged — the card's
  * tag and id, the user and their name — is shown only to admins and superusers, to the person who
  * charged, and to whoever may read the card (its owner, or a user an admin granted that RFID by a
  * permission entry, who sees the card in the RFID list anyway). Read access to a station is not enough.

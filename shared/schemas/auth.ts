@@ -22,7 +22,7 @@ export const User = z.object({
   last_login: z.string().nullable(),
   previous_login: z.string().nullable(),
   installations: z.array(z.object({ id: z.number().int(), role: z.enum(['installation_admin', 'installation_user']) })),
-  /** SPEC §3 user details (issue 3): title mr/ms or null, address fields ('' when not given). */
+  /** SPEC §3 user details: title mr/ms or null, address fields ('' when not given). */
   title: z.enum(['mr', 'ms']).nullable().optional(),
   address: z.string().optional(),
   zip_code: z.string().optional(),
@@ -31,7 +31,7 @@ export const User = z.object({
   telephone: z.string().optional(),
   company: z.string().optional(),
   comment: z.string().optional(),
-  /** SPEC §3 description, shown in brackets after the name (issue 13 §5). */
+  /** SPEC §3 description, shown in brackets after the name. */
   description: z.string().optional(),
   deactivation_datetime: z.string().nullable().optional(),
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { DateTime, Day, DayOrDateTime, Id, IdNumber, IdOrZero, ListQuery, MAX_ID, Text } from './common.ts'
 
-describe('bounded ids (issue 10 item 5)', () => {
+describe('bounded ids', () => {
   it('take 1..2^31−1 and refuse what PostgreSQL integer cannot hold', () => {
     expect(Id.parse('2147483647')).toBe(MAX_ID)
     for (const bad of ['2147483648', '99999999999999999999', '0', '-1', '1.5', '']) expect(Id.safeParse(bad).success, bad).toBe(false)

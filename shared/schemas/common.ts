@@ -7,7 +7,7 @@ export type PageOf<T> = { count: number; next: string | null; previous: string |
 
 /**
  * The largest id: ids are PostgreSQL `integer` columns (2^31 − 1). A larger number can name nothing,
- * and sent to the database it fails with "out of range" (issue 10 item 5), so every id schema stops here.
+ * and sent to the database it fails with "out of range", so every id schema stops here.
  */
 export const MAX_ID = 2147483647
 
@@ -25,7 +25,7 @@ export const ListQuery = z.object({
 })
 
 /**
- * Text bounds (issue 10 item 5; SPEC §5 "Other bounds: not shown"): names and descriptions 255
+ * Text bounds (SPEC §5 "Other bounds: not shown"): names and descriptions 255
  * characters, free messages and comments 5,000. Schemas that had a smaller bound keep it.
  */
 export const TEXT_MAX = { name: 255, description: 255, message: 5000 } as const

@@ -3,7 +3,7 @@ import { DateTime, Text, TEXT_MAX } from './common.ts'
 import { Installation } from './installation.ts'
 
 /**
- * POST /api/cockpit/installations/{id}/displays (issue 15 §1): `{name, valid_until?}`; valid_until an
+ * POST /api/cockpit/installations/{id}/displays: `{name, valid_until?}`; valid_until an
  * ISO 8601 date-time with offset in the future, or absent/null for a link that lasts until revoked.
  */
 export const DisplayCreate = z.object({

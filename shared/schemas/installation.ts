@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { Metrics } from './metrics.ts'
 
 /**
- * The operator who bills charging at an installation (issue 12 §3), printed on invoices and QR-bills: legal
+ * The operator who bills charging at an installation, printed on invoices and QR-bills: legal
  * name and address (Swiss QR-bill limits: name and street 70, building number and zip 16, city 35
  * characters), a Swiss or Liechtenstein IBAN or QR-IBAN, the VAT number (CHE-123.456.789 MWST/TVA/IVA, or
  * null when not registered) and the VAT rate in % included in the prices (8.1 is the Swiss standard rate
@@ -30,11 +30,11 @@ export const Installation = z.object({
   latitude: z.number(),
   longitude: z.number(),
   pay_enabled: z.boolean(),
-  /** Whether residents may register themselves for this installation (issue 3 §2). */
+  /** Whether residents may register themselves for this installation. */
   registration_enabled: z.boolean(),
   /** The caller's role here: superuser, installation_admin or installation_user. */
   role: z.enum(['superuser', 'installation_admin', 'installation_user']),
-  /** Who bills charging here (issue 12 §3); null until an admin sets it. */
+  /** Who bills charging here; null until an admin sets it. */
   operator: Operator.nullable(),
 })
 export type Installation = z.infer<typeof Installation>
@@ -57,7 +57,7 @@ export const EnergyReturn = z.object({
   year_kwh: z.number(),
   /**
    * The installation-local day ("YYYY-MM-DD") the month and year figures count from: the period's first
-   * day, or the first day with data when the records start later (issue 12 §9: a demo holds 30 days, so
+   * day, or the first day with data when the records start later (a demo holds 30 days, so
    * "this year" says what it covers).
    */
   month_since: z.string(),

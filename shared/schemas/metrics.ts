@@ -3,7 +3,7 @@ import { z } from 'zod'
 const kw = z.number()
 
 /**
- * GET /api/metrics/: the installation's live power flow (issue 2). Power in kW, energy in kWh, water
+ * GET /api/metrics/: the installation's live power flow. Power in kW, energy in kWh, water
  * in m3, all rounded to 2 decimals. Signs: grid.power_kw > 0 imports, < 0 exports; battery.power_kw > 0
  * charges, < 0 discharges. `grid`, `pv`, `battery`, `building` and `water` are null for a caller without
  * the overview permission (SPEC §6).

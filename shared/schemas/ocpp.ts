@@ -18,7 +18,7 @@ export const OcppBindingInput = z.object({
 })
 
 /**
- * A station's OCPP binding and what the central system knows of its charge point (issue 14 §6): what
+ * A station's OCPP binding and what the central system knows of its charge point: what
  * its BootNotification said, whether it is connected to this server, when it was last heard from, its
  * last connector status as sent, and message counts since the binding. Times ISO 8601.
  */

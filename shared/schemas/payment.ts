@@ -40,7 +40,7 @@ export type PaymentProcess = z.infer<typeof PaymentProcess>
 
 /**
  * A monthly app fee as GET /api/users/{id}/app-fees/ answers it (SPEC §1, §9: the card payment add-on costs
- * the installation's basic_tariff a month, charged to the payment method; issue 12 §7). CHF; `month` is
+ * the installation's basic_tariff a month, charged to the payment method). CHF; `month` is
  * "YYYY-MM" in the installation's time zone; `total` = amount + transaction fee (SPEC §9 card fee).
  */
 export const AppFee = z.object({

@@ -5,7 +5,7 @@ import type { ScheduleEntry } from '../rules/tariff.ts'
  * GET /api/electricity-tariff/ (SPEC §7): the tariff in force today for the Pricing screen. Prices in
  * CHF: basic_tariff per month, high/low/flat per kWh (4 decimals); validity "YYYY-MM-DD"; `schedule`
  * lists the high-tariff spans per weekday (installation-local), low tariff is the rest of the day.
- * `editable` (issue 12 §4) says whether this version has not started yet, so an admin may still change it.
+ * `editable` says whether this version has not started yet, so an admin may still change it.
  */
 export interface Pricing {
   id: number
@@ -32,7 +32,7 @@ export const ScheduleEntrySchema = z.object({
 })
 
 /**
- * PUT /api/electricity-tariff/?installation={id} (issue 12 §4): the charging tariff from `valid_from` on,
+ * PUT /api/electricity-tariff/?installation={id}: the charging tariff from `valid_from` on,
  * the same shape as the GET (id, valid_to and editable are ignored). Prices in CHF (energy per kWh,
  * basic per month; null, as a form sends an unreadable number, is refused by field). The ranges and the rule that a version starts after today are checked by
  * server/domain/tariffs/pricing.ts with the SPEC §5 rate messages.

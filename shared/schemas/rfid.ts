@@ -40,7 +40,7 @@ export const RfidPatch = z
 export const DeviceIds = z.object({ device_ids: z.array(Text(100).min(1)).max(1000) })
 
 /**
- * Card fields that reach the stations and so wait while the facility is offline (issue 13 §3, SPEC §4):
+ * Card fields that reach the stations and so wait while the facility is offline (SPEC §4):
  * `create` (a new card, recorded at once but not yet sent), `tag`, `stations` ({all_stations,
  * station_ids}) and `active` (false: deleted).
  */

@@ -5,7 +5,7 @@ import { Text, TEXT_MAX } from './common.ts'
 export const SHORTCUT_URL_MAX = 500
 
 /**
- * Whether `url` is a path of this app (issue 13 §2): starts with "/", no scheme, not "//host" (a
+ * Whether `url` is a path of this app: starts with "/", no scheme, not "//host" (a
  * protocol-relative link to another site), no backslash (browsers read "/\host" as "//host"), no
  * whitespace or control characters. Query and fragment are allowed (a chart keeps its period there).
  */

@@ -36,8 +36,8 @@ export const Station = z.object({
   rfid: z.object({ id: z.number().int(), tag: z.string(), description: z.string() }).nullable(),
   updated_at: z.string(),
   /**
-   * Changes made while the installation is offline, waiting to be sent on reconnect, oldest first
-   * (issue 13 §3): the field, its new value and when it was asked for. Empty when none.
+   * Changes made while the installation is offline, waiting to be sent on reconnect, oldest first:
+   * the field, its new value and when it was asked for. Empty when none.
    */
   pending_changes: z.array(z.object({ field: z.enum(['charging_mode', 'rfid_lernmodus']), value: z.union([z.string(), z.number()]), requested_at: z.string() })).optional(),
 })

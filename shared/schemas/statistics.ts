@@ -6,7 +6,7 @@ import { ZevRowSchema, ZevSummarySchema } from './zev.ts'
 export const Bucket = z.object({ start: z.string(), value: z.number() })
 
 /**
- * A statistics answer (issue 5): every series named in `series` with its unit in `units` (kWh, kW, m3,
+ * A statistics answer: every series named in `series` with its unit in `units` (kWh, kW, m3,
  * %, CHF). Buckets cover [start, end) without gaps in installation-local time (empty ones are 0).
  * Series names depend on the call and the caller's rights, hence a record.
  */
@@ -21,7 +21,7 @@ export const StatisticsAnswer = z.object({
 })
 
 /**
- * GET …/battery/states (issue 12 §9): battery_soc buckets are null where no reading was stored (not 0 %),
+ * GET …/battery/states: battery_soc buckets are null where no reading was stored (not 0 %),
  * and `average_soc` is the period's time-weighted average state of charge (%), null without readings.
  */
 export const BatteryStatesAnswer = StatisticsAnswer.extend({
@@ -43,7 +43,7 @@ export const TotalsAnswer = z.object({
 })
 
 /**
- * /zev: the series plus the ZEV report (issue 12 §6): `allocation` the participants in a stable order
+ * /zev: the series plus the ZEV report: `allocation` the participants in a stable order
  * (flats, building, stations billed per session) with kWh by source and CHF by the model (money fields
  * absent without the cost right), `zev` the model, cap, feed-in revenue, missing-data count and total row.
  */

@@ -58,7 +58,7 @@ export const Timer = z.object({
   id: z.number().int(),
   installation_id: z.number().int(),
   ...fields,
-  /** Changed while the facility was offline and not yet sent to it (issue 13 §3). */
+  /** Changed while the facility was offline and not yet sent to it. */
   pending: z.boolean().optional(),
 })
 export type Timer = z.infer<typeof Timer>

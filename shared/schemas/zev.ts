@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * ZEV billing (issue 12 §6, docs/zev-method.md): the model an admin picks per installation under the
+ * ZEV billing (docs/zev-method.md): the model an admin picks per installation under the
  * Energy Ordinance (EnV, SR 730.01) Art. 16, and the report's shape. Shared by server/domain/zev and the
  * client's ZEV screens.
  *

@@ -7,7 +7,7 @@ import { appRoutes, logIn, publicRoutes, settle } from './fixtures.ts'
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
-/** The desktop and the phone widths of issue 15 §6. */
+/** A desktop and a phone width. */
 const WIDTHS = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 360, height: 740 },
@@ -15,8 +15,8 @@ const WIDTHS = [
 
 /**
  * "route: rule (impact) × nodes: target, …" lines of every critical or serious axe violation on the
- * page, and of content outside landmarks ("region", moderate: issue 15 found the sidebar's logo and
- * facility selector there).
+ * page, and of content outside landmarks ("region", moderate: the sidebar's logo and facility selector
+ * were once found there).
  */
 async function seriousViolations(page: Page, route: string): Promise<string[]> {
   // Legacy mode runs axe in the page itself, without the blank page per scan the default opens for

@@ -23,7 +23,7 @@ test('an admin opens self-registration and the login page then offers it', async
   const visitor = await other.newPage()
   await visitor.goto('/login?installation=1')
   await expect(visitor.getByRole('link', { name: 'Create an account' })).toBeVisible()
-  // Issue 13 §6: the terms and the privacy policy can be read before accepting them.
+  // The terms and the privacy policy can be read before accepting them.
   await visitor.getByRole('link', { name: 'Create an account' }).click()
   await visitor.getByRole('button', { name: 'Privacy policy' }).click()
   const policy = visitor.getByRole('dialog', { name: 'Privacy policy' })

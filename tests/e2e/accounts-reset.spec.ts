@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
 /**
- * Forgot password → reset through the link captured from SMTP → log in with the new password (issue 3).
+ * Forgot password → reset through the link captured from SMTP → log in with the new password.
  * The server sends mail to 127.0.0.1:(E2E_PORT + 1000) (config/playwright.config.ts); this spec listens there.
  */
 const PASSWORD = 'Cockpit-2026!'

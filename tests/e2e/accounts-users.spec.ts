@@ -6,7 +6,7 @@ test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is m
 
 /**
  * An admin creates a user (welcome e-mail captured from SMTP), grants read on one station, and that
- * user sees only that station on the Power page (issue 3). SMTP: 127.0.0.1:(E2E_PORT + 1000).
+ * user sees only that station on the Power page. SMTP: 127.0.0.1:(E2E_PORT + 1000).
  */
 const PASSWORD = 'Cockpit-2026!'
 const mails = captureMail()
@@ -112,7 +112,7 @@ test('a superuser sees the mail outbox with the delivery state; an admin does no
 })
 
 /**
- * Issue 13 §5: the Superuser filter lists the operator; an admin gives a new user a description, makes
+ * The Superuser filter lists the operator; an admin gives a new user a description, makes
  * them a facility admin (SPEC §5: the role change is confirmed first) and assigns them an RFID card.
  */
 test('an admin changes a user’s role with confirmation and assigns an RFID card', async ({ page }) => {

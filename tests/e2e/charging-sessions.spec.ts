@@ -33,7 +33,7 @@ test('a resident filters their sessions by period, opens one and downloads its i
   const rows = table.getByRole('row')
   await expect(rows.nth(1)).toBeVisible()
   // Their own sessions show a price; other residents' sessions at the stations they read show none, and
-  // which comes first depends on the simulated day. Running sessions are listed on top (issue 13 §4): in
+  // which comes first depends on the simulated day. Running sessions are listed on top: in
   // the evening the resident's car is charging, so take an ended one (paid or unpaid).
   const own = rows.filter({ hasText: 'CHF' }).filter({ hasText: /Paid|Unpaid/ }).filter({ has: page.getByRole('link') }).first()
   await expect(own).toBeVisible()
@@ -59,7 +59,7 @@ test('a resident filters their sessions by period, opens one and downloads its i
   expect(text).toContain(`Total ${price.replace(/\s/g, ' ')}`)
 })
 
-test('an admin pages through the period with its totals, sees who charged and exports it (issue 13 §4)', async ({ page }) => {
+test('an admin pages through the period with its totals, sees who charged and exports it', async ({ page }) => {
   await logIn(page, 'admin@example.com')
   await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charging Sessions' }).click()
   // The backfilled 30 days: the current year (or, early in January, the one of 15 days ago) has many sessions.

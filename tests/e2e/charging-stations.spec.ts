@@ -27,7 +27,7 @@ test('an admin manages the timers of a station in its Timer tab and reads its jo
   const tabs = page.getByRole('tablist', { name: 'Station pages' })
   await expect(tabs.getByRole('tab', { name: 'Status', selected: true })).toBeVisible()
   await expect(page.getByRole('tabpanel').getByRole('article')).toBeVisible()
-  // Issue 13 §8: the status code is named in words, not as the raw constant.
+  // The status code is named in words, not as the raw constant.
   await expect(page.getByRole('tabpanel')).toContainText(/Status code: \d+ \([A-Z][a-z]/)
   await expect(page.getByRole('tabpanel')).not.toContainText(/[A-Z]+_[A-Z_]+/)
 
@@ -74,7 +74,7 @@ test('an admin manages the timers of a station in its Timer tab and reads its jo
   await page.getByText('Show the figures').click()
   await expect(page.getByRole('tabpanel').getByRole('table')).toContainText('kWh')
   await expect(page.getByRole('tabpanel')).toContainText(/Energy charged: \d/)
-  // Issue 13 §8: each chart names its unit and has a value axis in it and dates in the user's format under the bars.
+  // Each chart names its unit and has a value axis in it and dates in the user's format under the bars.
   const energyChart = page.getByRole('figure', { name: 'Energy (kWh)' })
   await expect(energyChart).toBeVisible()
   await expect(energyChart.getByTestId('axis-bars')).toContainText(/0 kWh/)
@@ -98,7 +98,7 @@ test('a resident sees the none-available state and cannot add timers', async ({ 
   await expect(page.getByRole('button', { name: 'Add timer' })).toHaveCount(0)
 })
 
-test('a charging mode saved in Management shows in the Journal tab at once, without a reload (issue 15 §5 invalidation)', async ({ page }) => {
+test('a charging mode saved in Management shows in the Journal tab at once, without a reload', async ({ page }) => {
   await logIn(page, 'admin@example.com')
   await openStation(page, 'Station 3')
   const tabs = page.getByRole('tablist', { name: 'Station pages' })

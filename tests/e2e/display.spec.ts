@@ -6,7 +6,7 @@ import { logIn, PASSWORD } from './fixtures.ts'
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
-/** Where screenshots of the display go (issue 15: findings at three sizes); SHOTS_DIR overrides. */
+/** Where screenshots of the display go (findings at three sizes); SHOTS_DIR overrides. */
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results/display-shots'
 const DAY_MS = 24 * 3600_000
 
@@ -51,8 +51,8 @@ async function openDisplay(browser: Browser, url: string, width: number, height:
 }
 
 /**
- * Figures wider than their tile's content box, as "text: overflow px" (issue 15 hand check: "2.39 kW"
- * touched the tile's edge on a phone and ran over the padding at 1080p and 4K).
+ * Figures wider than their tile's content box, as "text: overflow px" (a hand check saw "2.39 kW"
+ * touch the tile's edge on a phone and run over the padding at 1080p and 4K).
  */
 const overflowingFigures = (page: Page) =>
   page.locator('[data-figure]').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => `${e.textContent}: ${e.scrollWidth - e.clientWidth} px`))

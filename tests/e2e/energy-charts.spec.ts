@@ -35,7 +35,7 @@ test('an admin opens Charts, switches day → month, goes back one period and se
   await expect(periods.getByRole('button', { name: 'Day' })).toHaveAttribute('aria-pressed', 'true')
   const consumption = page.getByRole('group', { name: 'Consumption', exact: true })
   await expect(consumption).toContainText('kWh')
-  // Today: hourly buckets from local midnight (the table lists them), in Swiss 24-hour time by default (issue 15).
+  // Today: hourly buckets from local midnight (the table lists them), in Swiss 24-hour time by default.
   await page.getByText('Show the values as a table').click()
   await expect(page.getByRole('rowheader').first()).toContainText('00:00')
   // The hours of the server's local day in Zürich (23 or 25 on the days the clocks change).
@@ -118,7 +118,7 @@ test('an admin sees Tremor bars and KPI cards, the flow meter and the battery ch
   await page.screenshot({ path: 'test-results/energy-charts-battery.png', fullPage: true })
 })
 
-test("the installation view opens a meter's and a flat's own charts in the period last looked at (issue 13 §7)", async ({ page }) => {
+test("the installation view opens a meter's and a flat's own charts in the period last looked at", async ({ page }) => {
   await logIn(page, 'admin@example.com')
   const sidebar = page.getByRole('navigation', { name: 'Sidebar' })
   await sidebar.getByRole('link', { name: 'Charts', exact: true }).click()

@@ -26,7 +26,7 @@ test('an admin creates a monthly report, sends it now and deletes it after confi
   await form.getByRole('button', { name: 'Save' }).click()
   await expect(form.getByText('The field is not a valid email address')).toBeVisible()
   await form.getByLabel('Recipients', { exact: true }).fill('caretaker@example.org')
-  // Issue 13 §9: the year and output directory of SPEC §3/§7 are in the form and on the card.
+  // The year and output directory of SPEC §3/§7 are in the form and on the card.
   await form.getByLabel('Year', { exact: true }).fill('2025')
   await form.getByLabel('Output directory').fill('../outside')
   await form.getByRole('button', { name: 'Save' }).click()

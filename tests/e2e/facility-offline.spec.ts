@@ -5,7 +5,7 @@ import { logIn, PASSWORD } from './fixtures.ts'
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
-// Issue 13 §3: the facility goes offline, an admin changes a mode, it shows pending, the facility comes
+// The facility goes offline, an admin changes a mode, it shows pending, the facility comes
 // back, the change is applied once and journaled.
 test('a change made while the facility is offline waits, then is applied once and journaled', async ({ page, request }) => {
   test.setTimeout(120_000)
@@ -59,7 +59,7 @@ test('a change made while the facility is offline waits, then is applied once an
   }
 })
 
-// Issue 13 §3, RFID cards: a card's allowed stations changed while offline wait on the card and are sent once on reconnect.
+// RFID cards: a card's allowed stations changed while offline wait on the card and are sent once on reconnect.
 test('an RFID card changed while the facility is offline shows the change pending until it is sent', async ({ page, request }) => {
   test.setTimeout(120_000)
   const token = (await (await request.post('/api/authentication/token/', { data: { email: 'admin@example.com', password: PASSWORD } })).json()).access as string

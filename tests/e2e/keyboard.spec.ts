@@ -6,7 +6,7 @@ import { PASSWORD } from './fixtures.ts'
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
-/** Press Tab until `target` has focus (issue 15 §6: keyboard only, no clicks); fails after `max` presses. */
+/** Press Tab until `target` has focus (keyboard only, no clicks); fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, max = 80): Promise<void> {
   for (let i = 0; i < max; i++) {
     if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return

@@ -7,7 +7,7 @@ test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is m
 /** How long the API takes to answer a list below: far longer than a page may show a spinner for. */
 const SLOW_MS = 8_000
 
-// Issue 15 §5: screens read through TanStack Query. What a user notices: a screen opened again shows
+// Screens read through TanStack Query. What a user notices: a screen opened again shows
 // its data at once even while the API is slow, and a save shows on another screen without a reload,
 // although that screen's list was read (and cached) before the save.
 test('a screen opened again shows its data at once while the API is slow; a pin shows on Home without a reload', async ({ page }) => {

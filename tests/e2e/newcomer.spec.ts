@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
-// Issue 11: the address a new user types is the bare origin; it answered 403 {"detail":"Forbidden"}.
+// The address a new user types is the bare origin; it answered 403 {"detail":"Forbidden"}.
 test('a newcomer opens / in a fresh browser, lands on the login and reaches home after logging in', async ({ page }) => {
   const response = await page.goto('/')
   expect(response?.status()).toBe(200)

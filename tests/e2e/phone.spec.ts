@@ -6,7 +6,7 @@ import { appRoutes, logIn, publicRoutes, settle } from './fixtures.ts'
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
-// A phone (issue 15 §2): 360×740 CSS px, touch.
+// A phone: 360×740 CSS px, touch.
 test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true })
 
 /**

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs'
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
 
-// Issue 11: Power paints the last known state at once, before the live stream has sent anything.
+// Power paints the last known state at once, before the live stream has sent anything.
 test('Power shows the tab\'s last figures, marked stale, while the live stream is held back', async ({ page }) => {
   await page.goto('/login')
   await page.getByLabel('E-mail').fill('admin@example.com')

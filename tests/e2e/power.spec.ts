@@ -147,7 +147,7 @@ test('offline facility, stale data, serious alerts and the empty state are shown
       ]),
     }),
   )
-  // Every screen's offline alert also polls GET …/info (issue 13 §3): it must tell the same story.
+  // Every screen's offline alert also polls GET …/info: it must tell the same story.
   await page.route('**/api/cockpit/installations/*/info', async (route) => {
     const real = await route.fetch()
     await route.fulfill({ response: real, json: { ...(await real.json()), online: false, offline_since: '2026-03-02T09:15:00Z' } })

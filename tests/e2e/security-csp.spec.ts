@@ -8,7 +8,7 @@ test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is m
 const PASSWORD = 'Cockpit-2026!'
 
 /**
- * The Content-Security-Policy (issue 10 item 6) must not break the app: Login, Power (live values),
+ * The Content-Security-Policy must not break the app: Login, Power (live values),
  * Charts (lightweight-charts, tremor) and the demo checkout page run with no CSP violation reported.
  */
 function watchViolations(page: Page): string[] {

@@ -28,7 +28,7 @@ function watchViolations(page: Page): string[] {
   return seen
 }
 
-// Issue 11 §4: the route's chunk and the active language's texts load in the first wave, beside the
+// The route's chunk and the active language's texts load in the first wave, beside the
 // entry chunk, not after it has run (config/preload-boot.ts).
 test('Login preloads its screen and only the stored language\'s texts from index.html, under the CSP', async ({ page }) => {
   const violations = watchViolations(page)
@@ -46,7 +46,7 @@ test('Login preloads its screen and only the stored language\'s texts from index
   for (const chunk of login?.chunks ?? []) expect(preloads).toContain(chunk)
   expect(preloads).toContain(map.locales.fr.common)
   expect(preloads).toContain(map.locales.fr.login)
-  // One language only (issue 11): no other language's texts are fetched.
+  // One language only: no other language's texts are fetched.
   const fetched = await scriptUrls(page)
   for (const lng of ['en', 'de', 'it']) {
     expect(fetched).not.toContain(map.locales[lng].common)
@@ -55,7 +55,7 @@ test('Login preloads its screen and only the stored language\'s texts from index
   expect(violations).toEqual([])
 })
 
-// Issue 11 §6 (Login's LCP ≤ 1.2 s, every run): the prerendered login screen paints from its HTML, and
+// Login's LCP ≤ 1.2 s, every run (docs/performance.md): the prerendered login screen paints from its HTML, and
 // no script may be fetched before that paint. When one was (a race between the first paint and the
 // scripts arriving), Lighthouse counted every script into the paint and LCP doubled (0.8 → 1.8 s).
 test('Login paints its screen from the HTML before it fetches any script, then runs the form', async ({ page }) => {
@@ -87,7 +87,7 @@ test('Login paints its screen from the HTML before it fetches any script, then r
   expect(violations).toEqual([])
 })
 
-// Issue 11 §6 (Power's LCP ≤ 1.8 s): Power paints its frame from the shell, so its own chunk is not
+// Power's LCP ≤ 1.8 s (docs/performance.md): Power paints its frame from the shell, so its own chunk is not
 // preloaded with the HTML, where it took bandwidth from the files of that first paint; it is fetched
 // after the paint, and the page then fills in (config/preload-boot.ts chunksAfterPaint).
 test('Power fetches its own chunk only after the first paint, then shows the live flow', async ({ page }) => {
@@ -107,7 +107,7 @@ test('Power fetches its own chunk only after the first paint, then shows the liv
   expect(timing.chunks[0], `power-page requested at ${timing.chunks[0]} ms, first paint at ${timing.fcp} ms`).toBeGreaterThan(timing.fcp!)
 })
 
-// Issue 11 §5: Power's moving flow lines must not repaint on the main thread every frame (that was
+// Power's moving flow lines must not repaint on the main thread every frame (that was
 // most of its blocking time under Lighthouse's phone CPU): every running animation moves only
 // compositor properties (transform, opacity).
 test('Power\'s running animations are compositor-only, and the flow lines still move', async ({ page }) => {
@@ -133,7 +133,7 @@ test('Power\'s running animations are compositor-only, and the flow lines still 
   for (const l of lengths) expect(l).toBeGreaterThan(20)
 })
 
-// Issue 11 §5: on a phone the "last hour" chart is below the fold; its library and first drawing wait
+// On a phone the "last hour" chart is below the fold; its library and first drawing wait
 // until the tile nears the viewport (they were long main-thread work during Power's load), and it
 // opens filled from the stored hour when the user scrolls to it.
 test('Power on a phone loads the last-hour chart only when scrolled to, and it opens drawn', async ({ page }) => {
@@ -162,7 +162,7 @@ function pngSize(bytes: Buffer): [number, number] {
   return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)]
 }
 
-// Issue 15 §3: an installable app: manifest with 192/512/maskable PNG icons, a touch icon, a favicon,
+// An installable app: manifest with 192/512/maskable PNG icons, a touch icon, a favicon,
 // and a service worker that caches the app shell but never the API or the live streams.
 test('the app is installable: manifest, icons, favicon and a registered service worker', async ({ page, request }) => {
   const manifestAnswer = await request.get('/manifest.webmanifest')

@@ -33,7 +33,7 @@ test('an admin picks the ZEV billing model on Pricing; a flat rate above 80 % is
   await card.getByLabel(/Flat rate, % of the standard product/).fill('80')
   await card.getByRole('button', { name: 'Save ZEV billing' }).click()
   await expect(card.getByRole('status')).toContainText('The ZEV billing model has been saved.')
-  // The report read seconds ago is still fresh (30 s): the save itself must refresh it (issue 15 §5).
+  // The report read seconds ago is still fresh (30 s): the save itself must refresh it.
   await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charts', exact: true }).click()
   await page.getByLabel('Chart').selectOption({ label: 'ZEV' })
   await expect(zev).toContainText(/Model: flat rate, 80\s?%/)

@@ -68,7 +68,7 @@ describe('registration', () => {
 
 describe('legal and countries', () => {
   it('records acceptance per user and version', async () => {
-    // The demo accounts accepted the texts at seed time (issue 13 §6): start from a resident who has not.
+    // The demo accounts accepted the texts at seed time: start from a resident who has not.
     await app.domain!.db.deleteFrom('legal_acceptances').where('user_id', 'in', app.domain!.db.selectFrom('users').select('id').where('email', 'in', ['user@example.com', 'admin@example.com'])).execute()
     const token = await login(app, 'user@example.com')
     const before = await api().get('/api/cockpit/legal').set(auth(token)).set('Accept-Language', 'de').expect(200)
@@ -76,7 +76,7 @@ describe('legal and countries', () => {
       { document: 'terms', version: '2025-04-01', title: 'Nutzungsbedingungen', accepted_at: null },
       { document: 'privacy', version: '2025-04-01', title: 'Datenschutzerklärung', accepted_at: null },
     ])
-    // The text itself comes along (issue 13 §6), in the caller's language.
+    // The text itself comes along, in the caller's language.
     expect(before.body[0].text).toMatch(/^Nutzungsbedingungen des Cockpit-Portals/)
     const after = await api().post('/api/cockpit/legal').set(auth(token)).send({ document: 'terms', version: '2025-04-01' }).expect(200)
     expect(after.body[0].accepted_at).toMatch(/^\d{4}-/)

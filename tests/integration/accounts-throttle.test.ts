@@ -5,10 +5,10 @@ import { createAuthService } from '../../server/domain/auth/service.ts'
 import { PASSWORD, sleep, startApp } from './helpers.ts'
 
 /**
- * Failed sign-in throttling (issue 3 §8, reworked in issue 10 item 3): per (account, IP) and per IP
- * limits keep a guesser out; per account only a growing, capped delay, so someone hammering an
- * account cannot lock its owner out. The app trusts 127.0.0.1 as a proxy, so X-Forwarded-For plays
- * the client address.
+ * Failed sign-in throttling (docs/decisions.md "Auth: sign-in throttling delays, never locks out"): per
+ * (account, IP) and per IP limits keep a guesser out; per account only a growing, capped delay, so
+ * someone hammering an account cannot lock its owner out. The app trusts 127.0.0.1 as a proxy, so
+ * X-Forwarded-For plays the client address.
  */
 let app: FastifyInstance
 const ATTACKER = '203.0.113.66'

@@ -150,7 +150,7 @@ describe('welcome e-mail', () => {
   })
 })
 
-describe('identity of a person who also belongs to another installation (ARCHITECTURE §4, issue 10)', () => {
+describe('identity of a person who also belongs to another installation (ARCHITECTURE §4)', () => {
   // The Zürich admin administers installation 1 only; `shared` is a resident of 1 and of the other
   // installation, the other installation's admin also lives in 1. Neither's identity is the Zürich admin's.
   const db = () => app.domain!.db
@@ -214,7 +214,7 @@ describe('identity of a person who also belongs to another installation (ARCHITE
   })
 })
 
-describe('users screen (issue 13 §5)', () => {
+describe('users screen', () => {
   const db = () => app.domain!.db
   const list = async (token: string, role: string, installation = 1) =>
     (await api().get('/api/cockpit/users/').query({ role, installation }).set(auth(token)).expect(200)).body.results as { id: number; email: string; role: string; telephone: string; installations: unknown[] }[]

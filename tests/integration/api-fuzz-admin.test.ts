@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { fuzzAs, RUNS, SEED } from './api-fuzz.ts'
 
-// Issue 10: fuzzing from the served OpenAPI as an installation admin (the resident's run is its own file,
+// Fuzzing from the served OpenAPI as an installation admin (the resident's run is its own file,
 // so the two run side by side). Reproduce a finding with the seed printed by fast-check.
 it(`answers ${RUNS} generated valid and broken requests per operation as admin with no 5xx and only documented answers (seed ${SEED})`, async () => {
   const figures = await fuzzAs('admin1')

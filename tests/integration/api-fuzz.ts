@@ -5,7 +5,7 @@ import { startTenants } from './helpers.ts'
 import { apiSurface, fillPath, sample, type ApiDocument, type JsonSchema, type Operation } from './api-surface.ts'
 
 /**
- * Fuzzing from the served OpenAPI (issue 10), shared by the fuzz test files: for every operation, RUNS
+ * Fuzzing from the served OpenAPI, shared by the fuzz test files: for every operation, RUNS
  * generated requests — half valid for the operation's documented schemas (json-schema-faker, seeded by
  * fast-check), half broken (ids past 2^31−1, NUL bytes, 6,000-character strings, year 0000, wrong types,
  * missing fields, bodies that are not objects) — sent as one actor. A run fails on any answer ≥ 500 and on

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { generateSync } from 'json-schema-faker'
 
 /**
- * The API's surface as the served OpenAPI document describes it (GET /api/swagger.json, issue 10): the
+ * The API's surface as the served OpenAPI document describes it (GET /api/swagger.json): the
  * authorization matrix and the fuzz test walk these operations instead of a hand list, so a new route is
  * covered the day it is added (and a route without a schema fails tests/integration/openapi.test.ts).
  */

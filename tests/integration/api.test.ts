@@ -89,7 +89,7 @@ describe('installations and stations per role', () => {
     expect(adm.body.results.map((i: { id: number }) => i.id)).toEqual([1])
     expect(adm.body.results[0]).toMatchObject({ name: 'Demo Residence Zürich', timezone: 'Europe/Zurich', currency: 'CHF', role: 'installation_admin' })
   })
-  it('seeds a second demo installation with its own admin, who sees only it (issue 10)', async () => {
+  it('seeds a second demo installation with its own admin, who sees only it', async () => {
     const second = await seededSecond(app)
     const mine = await api().get('/api/cockpit/installations/').set(auth(second.adminToken)).expect(200)
     expect(mine.body.results).toEqual([expect.objectContaining({ id: second.installationId, name: 'Demo Office Bern', timezone: 'Europe/Zurich', role: 'installation_admin' })])

@@ -10,7 +10,7 @@ import { backupDataDir, restoreDataDir } from '../../server/db/backup.ts'
 import { hashPassword } from '../../server/domain/auth/passwords.ts'
 import { testDatabaseUrl } from './helpers.ts'
 
-// Issue 16 §5: a backup restored elsewhere has the same rows, for the embedded database and for Postgres.
+// A backup restored elsewhere has the same rows, for the embedded database and for Postgres.
 const dirs: string[] = []
 const tmp = () => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-backup-'))

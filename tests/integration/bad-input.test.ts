@@ -4,7 +4,7 @@ import { apiRoutes } from '../../server/api/openapi.ts'
 import { PASSWORD, login, startWithTokens, type RoleTokens } from './helpers.ts'
 
 /**
- * Issue 10 item 5: bad input must answer 4xx, never 5xx. Every operation of the real route table (read
+ * Bad input must answer 4xx, never 5xx. Every operation of the real route table (read
  * from the onRoute record of server/api/openapi.ts, so a new route is probed without editing this file) gets
  * ids beyond PostgreSQL integer (2^31, 10^20) in its path, query, `installation-id` header and body, NUL
  * bytes in every text, year 0000 in dates, and texts of 256 and 5001 characters, as superuser and admin.

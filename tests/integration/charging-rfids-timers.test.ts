@@ -175,7 +175,7 @@ describe('ordering a new RFID card', () => {
     }
   })
 
-  it('formats the amounts of each mail in its recipient\'s language and region of Settings (issue 15 §4)', async () => {
+  it('formats the amounts of each mail in its recipient\'s language and region of Settings', async () => {
     const db = app.domain!.db
     const last = (await db.selectFrom('mail_outbox').select(({ fn }) => fn.max('id').as('id')).executeTakeFirst())?.id ?? 0
     await db.updateTable('users').set({ ietf_lang_tag: 'de-DE' }).where('email', '=', 'admin@example.com').execute()

@@ -45,7 +45,7 @@ const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => 
 
 let boundarySession = 0
 
-describe('price lines (issue 12 §3)', () => {
+describe('price lines', () => {
   it('every session\'s lines sum to its price, and the PDF prints the same lines', async () => {
     // Sessions of odd sizes across the 20:00 boundary (Monday to Friday, 2–6 February 2026), where
     // rounding each line and the whole differ.
@@ -146,14 +146,14 @@ describe('invoice PDF', () => {
     const res = await api().get(`/api/rfids-charge/${boundarySession}/invoice`).set({ ...auth(tokens.admin), 'Accept-Language': 'fr-CH' }).buffer(true).parse(binary).expect(200)
     const text = await pdfText(res.body as Buffer)
     expect(text).toContain('Facture')
-    // French Swiss amounts by Intl (fr-CH, issue 15 §4): the code after the digits.
+    // French Swiss amounts by Intl (fr-CH): the code after the digits.
     expect(text).toMatch(/Frais de transaction\s+0\.12 CHF/)
     expect(text).toMatch(/Total\s+0\.84 CHF/)
     expect(text).toMatch(/Payée le 14\.01\.2026/)
     expect(text).not.toContain('Récépissé')
   })
 
-  it('follows the reader\'s region of Settings for dates and amounts; Switzerland by default (issue 15 §4)', async () => {
+  it('follows the reader\'s region of Settings for dates and amounts; Switzerland by default', async () => {
     // The session above: paid on 14 January 2026, CHF 0.84 in total with a fee of CHF 0.12.
     const setTag = (tag: string) => app.domain!.db.updateTable('users').set({ ietf_lang_tag: tag }).where('email', '=', 'user@example.com').execute()
     const text = async (lang: string) => pdfText((await api().get(`/api/rfids-charge/${boundarySession}/invoice?lang=${lang}`).set(auth(tokens.user)).buffer(true).parse(binary).expect(200)).body as Buffer)
@@ -264,7 +264,7 @@ describe('session list order', () => {
   })
 })
 
-describe('personal data of other people’s sessions (ARCHITECTURE §4, issue 10)', () => {
+describe('personal data of other people’s sessions (ARCHITECTURE §4)', () => {
   it('a resident sees card and name only on their own sessions: list, detail, journal, invoice', async () => {
     const db = app.domain!.db
     const me = await userId()

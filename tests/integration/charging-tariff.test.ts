@@ -3,7 +3,7 @@ import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 
-// Issue 12 §4: admins set the charging tariff (PUT /api/electricity-tariff/), versioned by validity date;
+// Admins set the charging tariff (PUT /api/electricity-tariff/), versioned by validity date;
 // every session keeps the price of the version valid when it started.
 let app: FastifyInstance
 let other: Awaited<ReturnType<typeof startWithTokens>>['other']

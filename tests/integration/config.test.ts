@@ -11,7 +11,7 @@ describe('configuration', () => {
     expect(c).toMatchObject({ port: 3000, demo: false, demoPassword: 'Cockpit-2026!', roles: ['api', 'relay', 'simulator', 'ocpp'] })
     expect(c.intervals).toEqual({ metrics: 5000, stations: 5000, sessions: 30000, info: 120000, energy_return: 900000 })
     expect(c.dataDir).toBe(path.resolve('./data'))
-    // Reports' output directories (issue 13 §9): under DATA_DIR unless REPORTS_DIR says otherwise.
+    // Reports' output directories: under DATA_DIR unless REPORTS_DIR says otherwise.
     expect(c.reportsDir).toBe(path.resolve('./data/reports'))
     expect(loadConfig({ DATA_DIR: '/srv/cockpit' }).reportsDir).toBe('/srv/cockpit/reports')
     expect(loadConfig({ REPORTS_DIR: '/mnt/exports' }).reportsDir).toBe('/mnt/exports')

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 /**
- * Start with an unusable DATA_DIR (issue 10 item 10): one clear line naming the folder and the cause,
+ * Start with an unusable DATA_DIR: one clear line naming the folder and the cause,
  * exit code 2, no stack trace. We run as root, so chmod does not stop writes; a path through a regular
  * file fails for root too.
  */

@@ -14,7 +14,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // Creating a database on disk (initdb) takes seconds, and many on a loaded machine.
 const FILES_TIMEOUT = 120_000
 
-// Issue 11 item 1: the embedded database runs in its own thread, so a long statement (a year of
+// The embedded database runs in its own thread, so a long statement (a year of
 // statistics) no longer stops the API, the relay and the simulator.
 describe('embedded database in its own thread', () => {
   let app: FastifyInstance

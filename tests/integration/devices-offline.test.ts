@@ -3,8 +3,9 @@ import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { auth, startApp, startWithTokens, login, type RoleTokens } from './helpers.ts'
 
-// Issue 13 §3 (SPEC §4): no heartbeat for 60 s → offline since the last one; changes made meanwhile wait
-// and are sent once each, in order, on reconnect, with their outcome in the journal.
+// SPEC §4, docs/decisions.md "Devices: changes made while offline wait": no heartbeat for 60 s → offline
+// since the last one; changes made meanwhile wait and are sent once each, in order, on reconnect, with their
+// outcome in the journal.
 let app: FastifyInstance
 let tokens: RoleTokens
 
@@ -142,7 +143,7 @@ describe('demo control of the connection', () => {
   })
 })
 
-describe('RFID changes made while offline (issue 13 §3)', () => {
+describe('RFID changes made while offline', () => {
   const rfid = (id: number) => `/api/cockpit/installations/1/rfids/${id}/`
   const db = () => app.domain!.db
   const cardsOf = async () => (await db().selectFrom('rfids').select(['id', 'tag', 'user_id']).where('installation_id', '=', 1).where('active', '=', true).orderBy('id').execute())

@@ -22,7 +22,7 @@ async function createLink(token: string, installationId = 1, body: Record<string
 }
 
 
-describe('display links API (issue 15 §1)', () => {
+describe('display links API', () => {
   it('an admin creates a link with a long key in the url fragment; only its hash is stored; the list shows no key', async () => {
     const link = await createLink(tokens.admin, 1, { name: 'Lobby screen' })
     expect(link.name).toBe('Lobby screen')

@@ -35,7 +35,7 @@ beforeAll(async () => {
 })
 afterAll(async () => app?.close())
 
-describe('objects and meters (issue 5 §1)', () => {
+describe('objects and meters', () => {
   it('gives an admin the whole tree with meters by section and stations', async () => {
     const r = await get('/objects/', tokens.admin).expect(200)
     expect(r.body.count).toBe(1)
@@ -48,7 +48,7 @@ describe('objects and meters (issue 5 §1)', () => {
     const apt = (await get(`/objects/${ids['Apartment 1']}/`, tokens.super).expect(200)).body
     expect(apt.water_meters.map((m: { name: string }) => m.name)).toEqual(['Cold water apartment 1', 'Hot water apartment 1'])
     expect(apt.heating_meters).toHaveLength(1)
-    // Each flat has its own electricity meter (issue 12 §6: ZEV participants billed on their own consumption).
+    // Each flat has its own electricity meter (ZEV participants billed on their own consumption).
     expect(apt.electrical_meters.map((m: { name: string; meter_type: string }) => [m.name, m.meter_type])).toEqual([['Electricity apartment 1', 'power']])
   })
 

@@ -3,7 +3,7 @@ import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
 
-// GET /api/cockpit/installations/{id}/overview (issue 5 §3): the Overview screen in one call.
+// GET /api/cockpit/installations/{id}/overview: the Overview screen in one call.
 let app: FastifyInstance
 let other: Awaited<ReturnType<typeof addOtherInstallation>>
 let tokens: Record<'admin' | 'user' | 'bern', string>
@@ -48,7 +48,7 @@ describe('GET …/overview', () => {
     expect(r.body.energy_return).toMatchObject({ today_kwh: 1.25 })
     expect(r.body.energy_return.month_kwh).toBeGreaterThanOrEqual(1.25)
     expect(r.body.energy_return.year_kwh).toBeGreaterThanOrEqual(r.body.energy_return.month_kwh)
-    // Issue 12 §9: the records begin today, so "this year" and "this month" say they count from today.
+    // The records begin today, so "this year" and "this month" say they count from today.
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date())
     expect(r.body.energy_return).toMatchObject({ month_since: today, year_since: today })
     // Today's totals are those of GET /api/statistics/{id}/totals for the local day.

@@ -69,7 +69,7 @@ describe('dispatch and schedule', () => {
     const csv = attachment(de)
     expect(csv.split('\r\n')[0]).toBe('\ufeffReihe;Einheit;Wert;Vorperiode;Veränderung')
     expect(csv).toContain('Netzbezug;kWh;310.000;0.000;310.000')
-    // Money in centimes (issue 12 §9): CHF with 2 decimals, energy with 3.
+    // Money in centimes: CHF with 2 decimals, energy with 3.
     expect(csv).toMatch(/\r\nKosten;CHF;\d+\.\d{2};\d+\.\d{2};-?\d+\.\d{2}(\r\n|$)/)
     // The same table as PDF.
     const pdf = (de.attachments as { filename: string; content_type: string; content_base64: string }[])[1]
@@ -109,7 +109,7 @@ describe('dispatch and schedule', () => {
   })
 })
 
-describe('year and output directory (issue 13 §9)', () => {
+describe('year and output directory', () => {
   it('keeps the year and a relative output directory; refuses a directory that leaves its folder', async () => {
     const created = await api().post(`${base()}/`).set(auth(tokens.admin)).send({ ...report, name: 'Yearly heat', report_type: 'heat', year: 2025, output_directory: 'exports/heat' }).expect(201)
     expect(created.body).toMatchObject({ year: 2025, output_directory: 'exports/heat' })
@@ -125,7 +125,7 @@ describe('year and output directory (issue 13 §9)', () => {
   })
 })
 
-describe('files in the output directory (issue 13 §9, SPEC §3 "output directory")', () => {
+describe('files in the output directory (SPEC §3 "output directory")', () => {
   type Attachment = { filename: string; content_base64: string }
   const inInstallation = (...p: string[]) => path.join(reportsDir, String(INST), ...p)
   const create = async (body: Record<string, unknown>) => (await api().post(`${base()}/`).set(auth(tokens.admin)).send({ ...report, intervals: [], ...body }).expect(201)).body as { id: number }

@@ -5,7 +5,7 @@ import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
 import { isHighTariff, type ScheduleEntry } from '../../shared/rules/tariff.ts'
 
 /**
- * Statistics (issue 5 §2) against 15-minute aggregates written by the test, so every expected figure is
+ * Statistics against 15-minute aggregates written by the test, so every expected figure is
  * computed here independently of the SQL: sums of the stored rows over installation-local periods.
  */
 let app: FastifyInstance
@@ -205,7 +205,7 @@ describe('GET …/zev: the ZEV allocation matches one computed here', () => {
     expect(unit).toMatchObject({ name: 'Station 1' })
     expect(unit.consumption_kwh).toBeCloseTo(cons, 3)
     expect(unit.pv_kwh).toBeCloseTo(pvPart, 3)
-    // Billed per charging session at the charging tariff, so the ZEV bills none of it (issue 12 §5).
+    // Billed per charging session at the charging tariff, so the ZEV bills none of it.
     expect(unit).toMatchObject({ billed_by_sessions: true, cost_chf: 0 })
     const all = r.body.allocation.reduce((a: number, x: { consumption_kwh: number }) => a + x.consumption_kwh, 0)
     expect(all).toBeGreaterThanOrEqual(sumOf(r.body.series.consumption) - 0.01)
@@ -280,7 +280,7 @@ describe('statistics: input and rights', () => {
   })
 })
 
-describe('GET …/battery/states (issue 12 §9)', () => {
+describe('GET …/battery/states', () => {
   it('leaves days without a reading empty and averages the state of charge over time, not over end-of-day values', async () => {
     const battery = meters['Battery 20 kWh']
     // 2025-03-10 (local): 20 % for 23 h 45 min, 90 % in the last quarter hour; 2025-03-11: no reading; 2025-03-12: 50 %.

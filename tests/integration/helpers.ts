@@ -57,7 +57,7 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     relay: { maxStreamsPerUser: 100, ...opts.relay },
     ocpp: opts.ocpp ?? { heartbeatSeconds: 30 },
     simOcpp: opts.simOcpp,
-    // Reports' output directories (issue 13 §9): a folder of this app's own, created only when a report writes.
+    // Reports' output directories: a folder of this app's own, created only when a report writes.
     reportsDir: opts.reportsDir ?? path.join(os.tmpdir(), `cockpit-reports-${process.pid}-${crypto.randomBytes(4).toString('hex')}`),
   }
   const app = await buildApp(config)
@@ -138,7 +138,7 @@ export async function seededSecond(app: FastifyInstance) {
   }
 }
 
-/** Who signs in for the authorization matrix (issue 10): nobody, the resident, both admins, the superuser. */
+/** Who signs in for the authorization matrix: nobody, the resident, both admins, the superuser. */
 export type MatrixActor = 'anon' | 'resident' | 'admin1' | 'admin2' | 'super'
 
 /**
@@ -159,9 +159,9 @@ export interface TenantObjects {
   /** a member of this installation only (not the resident): the target of identity changes */
   userId: number
   paymentInfoId: number
-  /** the neighbour's shortcut in this installation (issue 13 §2) */
+  /** the neighbour's shortcut in this installation */
   shortcutId?: number
-  /** the neighbour's support ticket (issue 13 §1) */
+  /** the neighbour's support ticket */
   conversationId?: number
 }
 
@@ -251,7 +251,7 @@ export type ChargePoint = InstanceType<typeof ocppRpc.RPCClient>
 
 /**
  * Connect an OCPP 1.6J charge point (ocpp-rpc client, strict schema validation) as `id` with HTTP Basic
- * `password` to the app at `url` (issue 14). No automatic reconnect unless asked; rejects with the
+ * `password` to the app at `url`. No automatic reconnect unless asked; rejects with the
  * upgrade's HTTP status in `code` when refused.
  */
 export async function connectChargePoint(url: string, id: string, password: string | undefined, opts: { path?: string; reconnect?: boolean } = {}): Promise<ChargePoint> {

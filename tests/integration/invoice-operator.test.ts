@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { PDFParse } from 'pdf-parse'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 
-// Issue 12 §3: invoices and QR-bills are payable to the installation's operator (legal name, address,
+// Invoices and QR-bills are payable to the installation's operator (legal name, address,
 // IBAN or QR-IBAN, VAT number and rate, set by admins), not to a placeholder payee.
 let app: FastifyInstance
 let other: Awaited<ReturnType<typeof startWithTokens>>['other']

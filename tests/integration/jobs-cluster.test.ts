@@ -5,7 +5,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest'
 import { startBackground } from '../../server/app.ts'
 import { startApp, testDatabaseUrl, until } from './helpers.ts'
 
-// Issue 16 §2: three API processes on one Postgres (three apps, each with its own pool and pg-boss, on
+// Three API processes on one Postgres (three apps, each with its own pool and pg-boss, on
 // one database) run each job once: a mail is delivered once, an unpaid session charged once.
 // Only on the Postgres run (npm run test:pg).
 const received: string[] = []

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { auth, login, startWithTokens, type RoleTokens } from './helpers.ts'
 
 /**
- * Legal texts (issue 13 §6): terms and privacy policy readable before "Accept" (public, in the four
+ * Legal texts: terms and privacy policy readable before "Accept" (public, in the four
  * languages), versioned, published by superusers; a new version asks everyone to accept again.
  */
 let app: FastifyInstance

@@ -3,7 +3,7 @@ import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { auth, connectChargePoint, login, PASSWORD, startApp, until, type ChargePoint } from './helpers.ts'
 
-// Issue 14 §4: what admins do reaches the charge point as OCPP commands, queued while it is offline.
+// What admins do reaches the charge point as OCPP commands, queued while it is offline.
 let app: FastifyInstance
 let url: string
 let admin: string

@@ -6,8 +6,9 @@ import { auth, connectChargePoint, login, PASSWORD, startApp, until, type Charge
 import { applyUpdate, UPDATE_EVENTS } from '../live-updates.ts'
 import { priceRappen } from '../../server/domain/sessions/service.ts'
 
-// Issue 14 targets: meter values of many charge points are written in batches, and an open live stream
-// shows one within 1 s even though the relay polls stations only every minute here.
+// docs/decisions.md "OCPP: meter values in batches": meter values of many charge points are
+// written in batches, and an open live stream shows one within 1 s even though the relay polls stations only
+// every minute here.
 let app: FastifyInstance
 let url: string
 let admin: string

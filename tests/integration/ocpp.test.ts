@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { auth, connectChargePoint, login, PASSWORD, startApp, type ChargePoint } from './helpers.ts'
 import { priceRappen } from '../../server/domain/sessions/service.ts'
 
-// Issue 14: an OCPP 1.6J central system, driven by a real OCPP client library (ocpp-rpc, strict mode).
+// An OCPP 1.6J central system, driven by a real OCPP client library (ocpp-rpc, strict mode).
 let app: FastifyInstance
 let url: string
 let admin: string
@@ -75,7 +75,7 @@ describe('the OCPP endpoint', () => {
     expect(Date.now() - Date.parse(b.last_message_at)).toBeLessThan(10_000)
     // A resident without a right on the station learns nothing of it.
     await api().get(`/api/cockpit/installations/1/charging_stations/${station7}/ocpp`).set(auth(user)).expect(404)
-    // Observability for monitoring (issue 14 §6).
+    // Observability for monitoring.
     const metrics = (await api().get('/live/metrics').expect(200)).text
     expect(metrics).toMatch(/cockpit_ocpp_charge_point_connected\{charge_point="DEMO-CP-1"\} 1/)
     expect(metrics).toMatch(/cockpit_ocpp_messages_total\{charge_point="DEMO-CP-1",direction="in"\} [1-9]/)

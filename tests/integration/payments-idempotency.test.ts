@@ -5,7 +5,7 @@ import { createPaymentService, CHARGE_LEASE_MS } from '../../server/domain/payme
 import { createDemoProvider, type PaymentProvider } from '../../server/domain/payments/provider.ts'
 import type { SessionService } from '../../server/domain/sessions/service.ts'
 
-// Issue 16 §2: every charge carries an idempotency key stored before the debit, so a process that dies
+// Every charge carries an idempotency key stored before the debit, so a process that dies
 // between the provider's debit and marking the session (or app fee) paid, or a job that runs again,
 // never debits the card a second time.
 let app: FastifyInstance

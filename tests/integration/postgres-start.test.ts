@@ -5,7 +5,7 @@ import pg from 'pg'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { testDatabaseUrl, until } from './helpers.ts'
 
-// Issue 16 §3: three processes started at once on one empty Postgres database give one schema and one
+// Three processes started at once on one empty Postgres database give one schema and one
 // demo (migrations under Kysely's migration lock, the demo seed under an advisory lock). Only on the
 // Postgres run (npm run test:pg); PGlite allows one process per data folder anyway.
 const repo = path.resolve(import.meta.dirname, '../..')

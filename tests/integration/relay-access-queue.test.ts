@@ -4,7 +4,7 @@ import { message } from '../../server/lib/messages.ts'
 import { sleep, startApp, until } from './helpers.ts'
 import { adminAccess, metricsBody, ok, startStubUpstream } from './stub-upstream.ts'
 
-// Issue 16 §6: a herd of new streams (2,000 arriving, or a killed relay's subscribers moving) must not
+// A herd of new streams (2,000 arriving, or a killed relay's subscribers moving) must not
 // send one unbounded access call each to the API. A stub API whose access check is slow shows what the
 // relay sends upstream: how many at once, in which order, and for which callers.
 const ACCESS_DELAY_MS = 600
@@ -75,7 +75,7 @@ async function askTicket(token: string) {
   return { token, status: r.status, retryAfter: r.headers.get('retry-after'), body: (await r.json()) as { ticket?: string; detail?: string }, tookMs: Date.now() - startedAt }
 }
 
-describe('access checks of joining streams (issue 16 §6)', () => {
+describe('access checks of joining streams', () => {
   it('runs at most N upstream at once, in arrival order; over-waiting ones get 503 + Retry-After before any upstream call; all stream in the end', async () => {
     reset()
     const tokens = Array.from({ length: 10 }, (_, i) => `u${i + 1}`)

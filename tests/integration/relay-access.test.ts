@@ -44,7 +44,7 @@ describe('rights of open streams', () => {
   })
 })
 
-describe('personal data on the live sessions topic (ARCHITECTURE §4, issue 10)', () => {
+describe('personal data on the live sessions topic (ARCHITECTURE §4)', () => {
   it('a resident receives card and user of their own running session only; a superuser of both', async () => {
     const db = app.domain!.db
     // Card 2 (parking space 2, readable station of the resident) belongs to the admin (user 2).

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { login, startApp, until } from './helpers.ts'
 
 /**
- * Live streams hold only their socket (issue 6, ≤ 16 KiB per idle subscriber): node:http's parser,
+ * Live streams hold only their socket (≤ 16 KiB per idle subscriber): node:http's parser,
  * request and response are released once the stream is open (server/relay/detach.ts relies on node
  * internals, so this runs on the Node in use), and the relay still sees every way a client goes away.
  */

@@ -5,7 +5,7 @@ import { EventSource } from 'eventsource'
 import { until } from './helpers.ts'
 import { startCockpit, startShardProxy, type CockpitProcess, type ShardProxy } from '../scale-out.ts'
 
-// Issue 16 §4: two relay processes behind the proxy (deploy/nginx.conf run by Debian's nginx, or the Node
+// Two relay processes behind the proxy (deploy/nginx.conf run by Debian's nginx, or the Node
 // stand-in with the same consistent hashing when nginx is not installed) in front of one API (a stub:
 // the relays only speak HTTP to it). Each installation is polled by one relay; when a relay is killed,
 // its clients reconnect through the proxy to the other one with their Last-Event-ID and go on from

@@ -5,7 +5,7 @@ import { auth, login, startApp, until } from './helpers.ts'
 import { watchStream } from '../live-updates.ts'
 import { POLL_INTERVALS_MS } from '../../config/defaults.ts'
 
-// Issue 13 §3 with the relay's real info interval (2 minutes): a facility that goes offline or comes
+// A facility offline (SPEC §4) with the relay's real info interval (2 minutes): a facility that goes offline or comes
 // back is on every open stream at once, not at the next info poll. Found by the e2e facility-offline
 // spec: Power opened a stream whose relay still held "online" from before the cut, and its snapshot
 // overwrote the offline state the screen had just fetched (the banner vanished, the pill said "Live").

@@ -6,7 +6,7 @@ import { startApp, until, sleep } from './helpers.ts'
 import { adminAccess, metricsBody, ok, startStubUpstream } from './stub-upstream.ts'
 
 /**
- * Relay limits (issue 6) against a stub upstream whose stations payload is large and changes on every
+ * Relay limits against a stub upstream whose stations payload is large and changes on every
  * poll, so that a subscriber that stops reading falls behind quickly.
  */
 let tick = 0

@@ -5,7 +5,7 @@ import { auth, login, PASSWORD, startApp } from './helpers.ts'
 import { hashPassword } from '../../server/domain/auth/passwords.ts'
 
 /**
- * Sign-in and rights per request (issue 11: ~8 small statements before every answer, all on the embedded
+ * Sign-in and rights per request (~8 small statements before every answer, all on the embedded
  * database's one connection): kept between requests, and still refused at once after every change that
  * takes a right away: deactivation, password change, removal from the installation, a lowered permission,
  * logout.

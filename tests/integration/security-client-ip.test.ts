@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../../config/env.ts'
 import { PASSWORD, startApp } from './helpers.ts'
 
 /**
- * Client IP (issue 10 item 2, ARCHITECTURE §3): X-Forwarded-For counts only from a proxy listed in
+ * Client IP (ARCHITECTURE §3): X-Forwarded-For counts only from a proxy listed in
  * TRUST_PROXY; otherwise the socket's address is the client, so a client cannot pick a fresh IP per
  * request to slip past per-IP limits.
  */

@@ -4,13 +4,13 @@ import { apiSurface, fillPath, sample, type ApiDocument, type Operation } from '
 import { DISPLAY_OPERATIONS } from '../../server/api/http.ts'
 
 /**
- * The display key's row of the authorization matrix (issue 15 §1): a display link of installation 1 is a
+ * The display key's row of the authorization matrix: a display link of installation 1 is a
  * read-only credential for that installation's Power view. Every operation of the served OpenAPI is sent
  * with it as the bearer, with the ids of installation 1 and of installation 2: only the display
  * operations answer, and only for installation 1; everything else is refused with 403 before its input
  * is even validated (so no sample value can hide a missing check).
  */
-describe('display keys in the authorization matrix (issue 15 §1)', () => {
+describe('display keys in the authorization matrix', () => {
   let env: Awaited<ReturnType<typeof startTenants>>
   let doc: ApiDocument
   let operations: Operation[]

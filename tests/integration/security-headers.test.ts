@@ -8,7 +8,7 @@ import { PASSWORD, startApp } from './helpers.ts'
 import { PRELOAD_BOOT_SCRIPT } from '../../config/preload-boot.ts'
 
 /**
- * Response headers (issue 10 item 6): a CSP allowing only the app's own scripts and styles, no framing,
+ * Response headers: a CSP allowing only the app's own scripts and styles, no framing,
  * nosniff, a referrer policy, and auth answers that no cache keeps.
  */
 let app: FastifyInstance

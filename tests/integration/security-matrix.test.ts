@@ -3,7 +3,7 @@ import { startTenants, type MatrixActor, type TenantObjects } from './helpers.ts
 import { apiSurface, fillPath, sample, type ApiDocument, type Operation } from './api-surface.ts'
 
 /**
- * The authorization matrix of issue 10: every operation of the served OpenAPI × {no token, resident,
+ * The authorization matrix: every operation of the served OpenAPI × {no token, resident,
  * admin of installation 1, admin of installation 2, superuser} × objects of both installations (and
  * "mixed" paths: the actor's own installation id with another installation's object ids). What each
  * actor may do follows ARCHITECTURE §4 and shared/rules/permissions.ts:
@@ -60,7 +60,7 @@ const isRead = (op: Operation) => op.method === 'GET'
 function expectation(actor: MatrixActor, op: Operation, target: Target): Expectation {
   if (!op.secured) return 'skip'
   if (actor === 'anon') return target === 'own1' ? 'deny' : 'skip'
-  // Display-key operations (issue 15 §1) answer no person's token; display keys: security-display.test.ts.
+  // Display-key operations answer no person's token; display keys: security-display.test.ts.
   if (op.roles.includes('display')) return target === 'own1' ? 'deny' : 'skip'
   // Limited to superusers, or to the user the path names (the matrix's target users are never the actor).
   if (op.roles.includes('self')) return target === 'readable' ? 'skip' : 'deny'
@@ -81,7 +81,7 @@ function expectation(actor: MatrixActor, op: Operation, target: Target): Expecta
 
 interface Outcome { actor: MatrixActor; target: Target; op: string; url: string; status: number; expected: Expectation; body: string }
 
-describe('authorization matrix (issue 10)', () => {
+describe('authorization matrix', () => {
   let env: Awaited<ReturnType<typeof startTenants>>
   let doc: ApiDocument
   let operations: Operation[]

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { auth, login, startApp } from './helpers.ts'
 
 /**
- * Access tokens (issue 10 items 7 and 8): a JWT signed with the right key is refused unless it carries
+ * Access tokens: a JWT signed with the right key is refused unless it carries
  * exp, iat, sub and the access token type; logout revokes the refresh token's family on the server.
  */
 let app: FastifyInstance

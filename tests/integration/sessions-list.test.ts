@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import ExcelJS from 'exceljs'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 
-// Issue 13 §4: the charging sessions list shows running sessions on top, pages with the period's totals,
+// The charging sessions list shows running sessions on top, pages with the period's totals,
 // names who charged for admins, and exports the period as CSV/XLSX; residents see only what
 // shared/rules/visibility.ts allows.
 let app: FastifyInstance

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { auth, startWithTokens } from './helpers.ts'
 
-/** Shortcuts (issue 13 §2; SPEC §2, §7, §8): personal pins of app paths per installation. */
+/** Shortcuts (SPEC §2, §7, §8): personal pins of app paths per installation. */
 let env: Awaited<ReturnType<typeof startWithTokens>>
 beforeAll(async () => {
   env = await startWithTokens(['api'])
@@ -12,7 +12,7 @@ afterAll(async () => env?.app.close())
 const api = () => request(env.app.server)
 const base = (installationId: number | string) => `/api/cockpit/installations/${installationId}/shortcuts/`
 
-describe('shortcuts (issue 13 §2)', () => {
+describe('shortcuts', () => {
   it('a resident pins a chart with its period, lists, opens and removes it, with SPEC §8 messages', async () => {
     const url = '/facility/1/charts?kind=power&period=week&date=2026-11-16'
     const created = await api().post(base(1)).set(auth(env.tokens.user)).send({ name: 'Power, this week', url }).expect(201)

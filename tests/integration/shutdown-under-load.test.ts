@@ -15,7 +15,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..')
 const productionEnv = () => Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_ENV'))
 
 /**
- * Issue 11: "SIGTERM during that load: no exit within 15 s" → exit ≤ 10 s. The server as production
+ * "SIGTERM during that load: no exit within 15 s" → exit ≤ 10 s. The server as production
  * runs it (node server/main.ts, the embedded database on disk, the demo with two days of history, all
  * roles), under 10 clients asking for statistics (a year at 15 minutes among them, the longest
  * statement there is) with a live stream open, gets SIGTERM: it must exit, with code 0, within 10 s.

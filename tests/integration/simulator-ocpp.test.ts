@@ -5,7 +5,7 @@ import { auth, login, startApp, until } from './helpers.ts'
 import { priceRappen } from '../../server/domain/sessions/service.ts'
 import { visitAt } from '../../server/devices/simulator/physics.ts'
 
-// Issue 14 §5: with SIM_OCPP=on the simulated stations are OCPP 1.6J charge points of this server.
+// With SIM_OCPP=on the simulated stations are OCPP 1.6J charge points of this server.
 let app: FastifyInstance
 let admin: string
 const CARD = '04A1B2C3D4E501'

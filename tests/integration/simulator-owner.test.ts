@@ -4,7 +4,7 @@ import { createSimulator } from '../../server/devices/simulator/index.ts'
 import { createOwnership } from '../../server/devices/simulator/ownership.ts'
 import { startApp, testDatabaseUrl } from './helpers.ts'
 
-// Issue 16 §2: with several processes on one Postgres each installation is simulated by one of them,
+// With several processes on one Postgres each installation is simulated by one of them,
 // and another takes it over when the owner goes away. Only on the Postgres run (npm run test:pg).
 const apps: FastifyInstance[] = []
 afterAll(async () => Promise.all(apps.map((a) => a.close())))

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { createSimulator, type Simulator } from '../../server/devices/simulator/index.ts'
 import { startApp } from './helpers.ts'
 
-// Issue 12 §1–2: a restart resumes the facility (same session id, energy continues, battery SoC
+// A restart resumes the facility (same session id, energy continues, battery SoC
 // continuous, nothing billed twice), and backfilled sessions never exceed station power × time.
 let app: FastifyInstance
 const SEED = 7 // startApp's SIM_SEED

@@ -34,7 +34,7 @@ describe('simulator start', () => {
     const bern = await db.selectFrom('charging_sessions').innerJoin('installations', 'installations.id', 'charging_sessions.installation_id')
       .select('charging_sessions.station_id').where('installations.name', '=', 'Demo Office Bern').execute()
     expect(bern.length).toBeGreaterThan(5)
-    // Each flat's electricity meter has its own measurements (issue 12 §6), so yesterday's ZEV report bills
+    // Each flat's electricity meter has its own measurements, so yesterday's ZEV report bills
     // every flat on its own consumption, with no interval missing.
     const flats = await db.selectFrom('meters').select('id').where('meter_type', '=', 'power').execute()
     expect(flats).toHaveLength(6)

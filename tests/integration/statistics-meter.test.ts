@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 
 /**
- * One meter's own series (issue 13 §7): GET /api/statistics/{installation_id}/meter/{meter_id}, the
+ * One meter's own series: GET /api/statistics/{installation_id}/meter/{meter_id}, the
  * charts the installation view opens for a meter, instead of the facility-wide chart. Rights as the
  * installation view lists meters (SPEC §6): admins all; a resident a station meter of a readable
  * station, a flat's meters in a readable object, main meters only with the overview switch.

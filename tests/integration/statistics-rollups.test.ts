@@ -7,7 +7,7 @@ import { createStatisticsService, type StatisticsParams } from '../../server/dom
 import type { Actor } from '../../server/domain/auth/service.ts'
 
 /**
- * Statistics from the hourly and daily rollups (issue 11 §2) answer exactly what a direct sum over the
+ * Statistics from the hourly and daily rollups answer exactly what a direct sum over the
  * 15-minute rows answers: the same service with `rollups: false` reads only measurements_15m, as every
  * call did before the rollups. Data arrive by all three ways aggregates are written (the backfill's
  * recordAggregates, live readings through record(), a plain insert) over both Zurich DST changes of 2025

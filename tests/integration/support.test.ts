@@ -10,7 +10,7 @@ import { REPLY_MARKER } from '../../server/domain/support/reply.ts'
 import { ConfigError, loadConfig } from '../../config/env.ts'
 
 /**
- * Support tickets with e-mail replies (issue 13 §1; SPEC §2, §3, §4, §7, §8): the portal calls, the rights,
+ * Support tickets with e-mail replies (SPEC §2, §3, §4, §7, §8): the portal calls, the rights,
  * and replies sent with a real SMTP client (nodemailer) to the built-in receiver (smtp-server).
  */
 let env: Awaited<ReturnType<typeof startWithTokens>>
@@ -56,7 +56,7 @@ async function openTicket(token: string, message = 'My car does not charge at st
   return r.body as { detail: string; conversation_id: number; ticket: { id: number; status: string; messages: { author: string; body: string }[] } }
 }
 
-describe('support tickets (issue 13 §1)', () => {
+describe('support tickets', () => {
   it('a resident writes to support: "message sent", an open ticket, mails with a per-ticket reply address to them and to support', async () => {
     const sent = await openTicket(env.tokens.user)
     expect(sent.detail).toBe('Your message has been sent.')

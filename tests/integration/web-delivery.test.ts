@@ -9,8 +9,9 @@ import type { FastifyInstance } from 'fastify'
 import { auth, login, startApp } from './helpers.ts'
 import { precompressDir } from '../../scripts/precompress.ts'
 
-// Issue 11 (web delivery): what a browser gets for the app shell, hashed assets, API JSON and the live
-// streams, on the wire (node:http, which neither decompresses nor hides headers).
+// Web delivery (docs/decisions.md "Web: client serving and compression"): what a browser gets for the app
+// shell, hashed assets, API JSON and the live streams, on the wire (node:http, which neither decompresses nor
+// hides headers).
 
 interface Raw {
   status: number
@@ -60,7 +61,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(clientDir, 'index.html'), INDEX)
   fs.writeFileSync(path.join(clientDir, 'assets', 'index-Ab12Cd34.js'), ASSET)
   fs.writeFileSync(path.join(clientDir, '.vite', 'manifest.json'), '{}')
-  // The installable app's files at the root (issue 15 §3): client/public and vite-plugin-pwa's output.
+  // The installable app's files at the root: client/public and vite-plugin-pwa's output.
   fs.mkdirSync(path.join(clientDir, 'icons'))
   fs.writeFileSync(path.join(clientDir, 'favicon.ico'), ICO)
   fs.writeFileSync(path.join(clientDir, 'icons', 'icon-192.png'), PNG)
@@ -214,7 +215,7 @@ describe('API answers', () => {
   })
 })
 
-describe('the installable app (issue 15 §3)', () => {
+describe('the installable app', () => {
   it('serves /favicon.ico (was 404) and the icons as images, cached for a day', async () => {
     const ico = await raw(`${base}/favicon.ico`)
     expect(ico.status).toBe(200)

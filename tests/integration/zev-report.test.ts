@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 
 /**
- * The ZEV report by EnV Art. 16 (issue 12 §5, §6) against hand-computed figures. One hour, 10:00–11:00 on
+ * The ZEV report by EnV Art. 16 against hand-computed figures. One hour, 10:00–11:00 on
  * 10 June 2025 (Europe/Zurich), four 15-minute intervals, each: PV 5 kWh, 1 kWh fed in, 1 kWh into the
  * battery, 1 kWh bought; flat 1 uses 2 kWh, flat 2 1 kWh, station 1 0.5 kWh, the other meters 0, so the
  * building's remainder is 4 − 3.5 = 0.5 kWh. Locally used PV 3 of a supply of 4: everyone's energy is

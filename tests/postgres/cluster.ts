@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 /**
- * A throwaway PostgreSQL cluster for the tests (issue 16 §1): Debian's `postgresql` binaries
+ * A throwaway PostgreSQL cluster for the tests: Debian's `postgresql` binaries
  * (/usr/lib/postgresql/<version>/bin), a fresh data folder under the system temp folder, listening on
  * 127.0.0.1 at a free port and on a private unix socket; no root service, nothing left behind after
  * `stop`. Durability is switched off (fsync, synchronous_commit, full_page_writes): the data is

@@ -9,7 +9,7 @@ declare module 'vitest' {
 }
 
 /**
- * Vitest global set-up for TEST_DB=postgres (issue 16 §1): one throwaway cluster for the whole run;
+ * Vitest global set-up for TEST_DB=postgres: one throwaway cluster for the whole run;
  * every app a test starts gets a database of its own on it (tests/integration/helpers.ts startApp).
  */
 export default async function setup(project: TestProject) {

@@ -19,7 +19,7 @@ export interface Statistics {
 }
 
 /**
- * GET /api/statistics/{id}/battery/states (issue 12 §9): battery_soc buckets are null without a reading;
+ * GET /api/statistics/{id}/battery/states: battery_soc buckets are null without a reading;
  * `average_soc` is the period's time-weighted average state of charge (%), null without readings.
  */
 export interface BatteryStates extends Omit<Statistics, 'series'> {
@@ -43,14 +43,14 @@ export interface RangeQuery {
 }
 
 /**
- * Query keys of the charts (issue 15 §5), under `['installations', id, 'charts']` so a save that changes
+ * Query keys of the charts, under `['installations', id, 'charts']` so a save that changes
  * figures (rates, ZEV settings) can drop every chart of the installation with one prefix.
  */
 export const chartKeys = {
   all: (installationId: number) => ['installations', installationId, 'charts'] as const,
   /** One kind of the facility charts for one period (its series, the period's totals, the ZEV report). */
   facility: (installationId: number, kind: string, range: RangeQuery) => [...chartKeys.all(installationId), 'facility', kind, range.start, range.end, range.granularity] as const,
-  /** A meter's or a flat's charts for one period (issue 13 §7). */
+  /** A meter's or a flat's charts for one period. */
   scoped: (installationId: number, scope: ChartScope, range: RangeQuery) => [...chartKeys.all(installationId), scope.kind, scope.id, range.start, range.end, range.granularity] as const,
   /** A flat's name for its charts' heading (not a chart figure: under the objects). */
   objectName: (installationId: number, objectId: number) => ['installations', installationId, 'objects', objectId, 'description'] as const,
@@ -69,7 +69,7 @@ export function fetchTotals(installationId: number, range: RangeQuery, flow: boo
   return apiFetch<Totals>(`/api/statistics/${installationId}/totals?${query(range, flow)}`, { signal })
 }
 
-/** The ZEV report of a range (issue 12 §6): participant rows and the summary (model, cap, warning, total row); CHF only under the cost switch. */
+/** The ZEV report of a range: participant rows and the summary (model, cap, warning, total row); CHF only under the cost switch. */
 export interface ZevData {
   allocation: ZevRow[]
   zev: ZevSummary
@@ -91,7 +91,7 @@ export function fetchBatteryStates(installationId: number, range: RangeQuery, si
   return apiFetch<BatteryStates>(`/api/statistics/${installationId}/battery/states?${query(range, false)}`, { signal })
 }
 
-/** What a scoped chart shows (issue 13 §7): one meter, or one object (a flat) with its meters. */
+/** What a scoped chart shows: one meter, or one object (a flat) with its meters. */
 export interface ChartScope {
   kind: 'meter' | 'object'
   id: number

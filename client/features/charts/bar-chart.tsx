@@ -18,7 +18,7 @@ const SWATCHES = ['#10b981', '#6366f1', '#f59e0b', '#0ea5e9', '#f43f5e', '#8b5cf
  * Tremor's chart code (recharts) stays out of every other screen's bundle. The chart is a picture for
  * sighted users (hidden from assistive technology); the page gives the same figures as a table.
  * The legend is ours, outside the hidden picture: Tremor's legend is made of focusable buttons, which
- * must not sit inside aria-hidden (axe aria-hidden-focus, issue 15).
+ * must not sit inside aria-hidden (axe aria-hidden-focus).
  */
 export default function StatsBars({ series, labels, bucketLabel, format }: { series: Record<string, readonly Bucket[]>; labels: Record<string, string>; bucketLabel: (start: string) => string; format: (name: string, value: number) => string }) {
   const names = Object.keys(series)

@@ -38,7 +38,7 @@ const Text = textModule as unknown as typeof TremorText
 /**
  * The series of one kind, from the call its source names (kinds.ts); the flow meter adds the building.
  * `averages`: headline averages the server computed (the battery's time-weighted state of charge, null
- * without readings); the state series keeps only buckets with a reading (issue 12 §9: no 0 % for gaps).
+ * without readings); the state series keeps only buckets with a reading (no 0 % for gaps).
  */
 async function fetchKind(installationId: number, def: (typeof CHART_KINDS)[number], range: RangeQuery, signal: AbortSignal): Promise<Statistics & { averages?: Record<string, number | null> }> {
   if (def.source === 'battery') {
@@ -72,12 +72,12 @@ async function fetchKindView(installationId: number, def: (typeof CHART_KINDS)[n
 }
 
 /**
- * Charts (SPEC §2, issue 5 §3): one chart kind by day, week, month or year with previous/next. The
+ * Charts (SPEC §2): one chart kind by day, week, month or year with previous/next. The
  * range and granularity follow SPEC §9 (shared/rules/granularity.ts); totals are shown as figures and
  * every bucket in a table, so the screen works without seeing the chart.
  */
 export default function ChartsPage({ installation }: { installation: Installation }) {
-  // A meter or flat opened from the installation view (issue 13 §7) has charts of its own; the key
+  // A meter or flat opened from the installation view has charts of its own; the key
   // remounts the page when a link changes only the query, so each view reads its address afresh.
   const search = useSearch()
   const q = new URLSearchParams(search)
@@ -93,14 +93,14 @@ function FacilityCharts({ installation }: { installation: Installation }) {
   useDocumentTitle(t('title'))
   const tz = installation.timezone
   const f = useFormats(tz)
-  // A shortcut (issue 13 §2) opens the chart with its kind and period: ?kind=…&period=…&date=YYYY-MM-DD.
+  // A shortcut opens the chart with its kind and period: ?kind=…&period=…&date=YYYY-MM-DD.
   const [initial] = useState(() => new URLSearchParams(window.location.search))
   const [period, setPeriod] = useState<Period>(() => ((PERIODS as readonly string[]).includes(initial.get('period') ?? '') ? (initial.get('period') as Period) : 'day'))
   const [date, setDate] = useState(() => (/^\d{4}-\d{2}-\d{2}$/.test(initial.get('date') ?? '') ? initial.get('date')! : localDate(clientDate(), tz)))
   const [kind, setKind] = useState<ChartKind>(() => CHART_KINDS.find((k) => k.key === initial.get('kind'))?.key ?? 'consumption')
   const [kinds, setKinds] = useState<ChartKind[] | null>(null)
   const range = useMemo(() => periodRange(period, date, tz), [period, date, tz])
-  // The installation view opens meters and flats in this period (issue 13 §7).
+  // The installation view opens meters and flats in this period.
   useEffect(() => rememberPeriod({ period, date: range.date }), [period, range.date])
   const def = CHART_KINDS.find((k) => k.key === kind)!
 

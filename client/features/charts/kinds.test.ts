@@ -24,7 +24,7 @@ describe('availableKinds', () => {
   })
 })
 
-describe('timeWeightedAverage (issue 12 §9)', () => {
+describe('timeWeightedAverage', () => {
   it('weighs each bucket by its length: a 31-day month counts more than February, the 25-hour DST day more than a normal one', () => {
     const months = [
       { start: '2025-02-01T00:00:00+01:00', value: 10 },

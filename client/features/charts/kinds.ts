@@ -106,7 +106,7 @@ export const showsTime = (g: Granularity) => g === 'hour' || g === 'fifteen_minu
 
 /**
  * The time-weighted average of per-bucket values (kW averages) over [first start, `end`): each bucket
- * weighs by its length, so a 31-day month or a 25-hour DST day counts for what it lasts (issue 12 §9).
+ * weighs by its length, so a 31-day month or a 25-hour DST day counts for what it lasts.
  * 0 without buckets.
  */
 export function timeWeightedAverage(buckets: readonly Bucket[], end: string): number {

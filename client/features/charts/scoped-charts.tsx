@@ -18,7 +18,7 @@ const StatsBars = lazy(() => import('./bar-chart.tsx'))
 const StatsChart = lazy(() => import('./stats-chart.tsx'))
 
 /**
- * The charts of one meter or one flat (issue 13 §7), opened from the installation view: that meter's
+ * The charts of one meter or one flat, opened from the installation view: that meter's
  * own series (a flat's electricity, heat and water), not the facility's, by day, week, month or year.
  * The period comes from the address or the tab's last chart period and is kept when going back to the
  * facility-wide charts. One chart per unit (kWh, m3, CHF bars; kW lines), totals, and a table.

@@ -6,11 +6,11 @@ import { useFormats } from '../../components/use-formats.ts'
 import type { ZevData } from './api.ts'
 
 /**
- * The ZEV report on screen (issue 12 §6), the same figures as the PDF: the model and its cap (EnV Art. 16),
+ * The ZEV report on screen, the same figures as the PDF: the model and its cap (EnV Art. 16),
  * a warning when the period misses meter data, the participants in the server's stable order (flats,
  * building, stations billed per charging session) and a total row. CHF columns only under the cost switch.
  * A phone (below `sm`) gets one block per participant instead of the eight-column table, whose CHF
- * columns were 430 px off-screen at 360 px (issue 15 §2).
+ * columns were 430 px off-screen at 360 px.
  */
 export function ZevReport({ data, tz }: { data: ZevData; tz: string }) {
   const { t } = useTranslation('charts')

@@ -6,7 +6,7 @@ export type { Shortcut }
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}/shortcuts/`
 
 /**
- * Query key of the person's shortcuts in one installation (issue 15 §5): Home's list and every pin
+ * Query key of the person's shortcuts in one installation: Home's list and every pin
  * button on a screen read the same list, so a screen with several pins asks once, and pinning shows on
  * Home without a reload.
  */

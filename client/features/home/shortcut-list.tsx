@@ -7,7 +7,7 @@ import { Notice } from '../../components/ui.tsx'
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { listShortcuts, removeShortcut, shortcutKeys, type Shortcut } from './api.ts'
 
-/** The person's shortcuts on Home (SPEC §2; issue 13 §2): each opens its screen; one can be removed here. */
+/** The person's shortcuts on Home (SPEC §2): each opens its screen; one can be removed here. */
 export function ShortcutList({ installationId }: { installationId: number }) {
   const { t } = useTranslation('home')
   const { t: tc } = useTranslation()

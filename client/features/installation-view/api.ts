@@ -25,7 +25,7 @@ export interface MeterView extends MeterRef {
   today: { energy_in_kwh: number; energy_out_kwh: number; volume_m3: number }
 }
 
-/** Query keys of the installation view (issue 15 §5): the object tree and each root's meters under it. */
+/** Query keys of the installation view: the object tree and each root's meters under it. */
 export const objectKeys = {
   tree: (installationId: number) => ['installations', installationId, 'objects'] as const,
   meters: (installationId: number, objectId: number) => ['installations', installationId, 'objects', objectId, 'meters'] as const,

@@ -12,7 +12,7 @@ import { fetchMeters, fetchObjects, objectKeys, type MeterView, type ObjectNode 
 /**
  * Installation view (SPEC §2): the object hierarchy the caller may read, each node with its meters
  * (today's figure) and charging stations. A meter opens its own charts, a flat with meters the flat's
- * charts (issue 13 §7), in the chart period last looked at; a station opens the Power page.
+ * charts, in the chart period last looked at; a station opens the Power page.
  */
 export default function InstallationViewPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('installation-view')

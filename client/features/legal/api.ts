@@ -11,7 +11,7 @@ export interface LegalVersion {
   published_by: string | null
 }
 
-/** Query keys of the legal texts screen (issue 15 §5): the versions hold for every installation. */
+/** Query keys of the legal texts screen: the versions hold for every installation. */
 export const legalKeys = {
   versions: () => ['legal', 'versions'] as const,
 }

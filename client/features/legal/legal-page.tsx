@@ -16,7 +16,7 @@ const DOCUMENTS = ['terms', 'privacy'] as const
 const LANGS: readonly LegalLang[] = ['en', 'de', 'fr', 'it']
 
 /**
- * Management → Legal texts (issue 13 §6, superusers: the documents hold for every installation): the
+ * Management → Legal texts (superusers: the documents hold for every installation): the
  * current terms of use and privacy policy with their versions, each readable in the four languages, and
  * a form to publish a new version (text in all four languages, confirmed first), after which everyone
  * is asked to accept again.

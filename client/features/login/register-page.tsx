@@ -40,7 +40,7 @@ export default function RegisterPage() {
   const [reading, setReading] = useState<LegalDocText | null>(null)
   useDocumentTitle(t('registerTitle'))
 
-  // The texts to read before accepting (issue 13 §6); without them the checkbox still works.
+  // The texts to read before accepting; without them the checkbox still works.
   const language = currentLanguage()
   const legal = useQuery({ queryKey: registerKeys.legalTexts(language), queryFn: ({ signal }) => fetchLegalTexts(signal) }).data ?? []
   const loginHref = valid ? `${paths.login}?installation=${installation}` : paths.login

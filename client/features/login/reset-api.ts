@@ -2,7 +2,7 @@ import type { LegalDocText } from '../../components/legal-text-dialog.tsx'
 import { apiFetch } from '../../api/http.ts'
 
 /**
- * Query keys of the registration page's reads (issue 15 §5). The legal texts come in the page's language
+ * Query keys of the registration page's reads. The legal texts come in the page's language
  * (Accept-Language), so the language is part of their key.
  */
 export const registerKeys = {
@@ -62,7 +62,7 @@ export function verifyAddress(token: string, signal?: AbortSignal): Promise<{ de
   return apiFetch('/api/users/user-verification/', { method: 'POST', auth: false, body: { token }, signal })
 }
 
-/** GET /api/cockpit/legal/texts (public): the current terms and privacy policy in the UI language, to read before accepting (issue 13 §6). */
+/** GET /api/cockpit/legal/texts (public): the current terms and privacy policy in the UI language, to read before accepting. */
 export function fetchLegalTexts(signal?: AbortSignal): Promise<LegalDocText[]> {
   return apiFetch('/api/cockpit/legal/texts', { auth: false, signal })
 }

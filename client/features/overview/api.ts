@@ -15,7 +15,7 @@ export interface Overview extends Omit<Metrics, 'water'> {
   today: { start: string; end: string; units: Record<string, string>; series: Record<string, number> }
 }
 
-/** Query keys of the Overview screen (issue 15 §5). */
+/** Query keys of the Overview screen. */
 export const overviewKeys = {
   overview: (installationId: number) => ['installations', installationId, 'overview'] as const,
 }

@@ -3,7 +3,7 @@ import type { Permission } from '../../../shared/schemas/permissions.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 
 /**
- * Query keys of the permissions editor (issue 15 §5). The user, stations and cards it also shows come
+ * Query keys of the permissions editor. The user, stations and cards it also shows come
  * from the keys their own screens use (userKeys.detail, rfidKeys), so a change there reaches it too.
  */
 export const permissionKeys = {

@@ -16,7 +16,7 @@ export interface FlowAnswer {
 
 /**
  * GET /api/statistics/{id}/flow for the last hour in 15-minute buckets (SPEC §7): the stored power
- * history the "last hour" chart starts from before live samples arrive (issue 11).
+ * history the "last hour" chart starts from before live samples arrive.
  */
 export function fetchRecentFlow(installationId: number, now: number = clientNow(), signal?: AbortSignal, credential?: string): Promise<FlowAnswer> {
   const start = new Date(Math.floor((now - HISTORY_MS) / QUARTER_MS) * QUARTER_MS).toISOString()
@@ -24,12 +24,12 @@ export function fetchRecentFlow(installationId: number, now: number = clientNow(
   return apiFetch<FlowAnswer>(`/api/statistics/${installationId}/flow?${query.toString()}`, { signal, credential })
 }
 
-/** GET /api/display/ with a display link's key (issue 15 §1): the link and its installation. 401 when revoked. */
+/** GET /api/display/ with a display link's key: the link and its installation. 401 when revoked. */
 export function fetchDisplay(key: string): Promise<DisplaySelf> {
   return apiFetch<DisplaySelf>('/api/display/', { credential: key })
 }
 
-/** Query keys of the Power feature's REST reads (issue 15 §5). */
+/** Query keys of the Power feature's REST reads. */
 export const powerKeys = {
   displays: (installationId: number) => ['installations', installationId, 'displays'] as const,
   /** The stored last hour of power the Power page's chart starts from (seeded into the live store). */

@@ -26,7 +26,7 @@ const FIGURE_CHAR_EM = 0.66
 
 /**
  * The font size of a figure in a tile that is a size container (`container-type: inline-size`): `max`
- * (the screen-unit size), but never wider than the tile's content box for `text` (issue 15: "2.39 kW"
+ * (the screen-unit size), but never wider than the tile's content box for `text` ("2.39 kW"
  * reached the tile's edge on a 360 px phone and overran its padding at 1080p and 4K), and never under
  * 20 px (or `max`, when that is smaller).
  */
@@ -52,7 +52,7 @@ export function displayKeyOf(hash: string): string | null {
 }
 
 /**
- * Keep the screen on while the view is shown (Wake Lock API; issue 15 §1). A lock is released by the
+ * Keep the screen on while the view is shown (Wake Lock API). A lock is released by the
  * browser whenever the page is hidden, so it is asked for again each time the page is shown.
  * Answers whether a lock is held (false where the API is missing or refused).
  */
@@ -87,7 +87,7 @@ function useWakeLock(): boolean {
 type Loaded = { state: 'loading' } | { state: 'invalid' } | { state: 'error' } | { state: 'ready'; display: DisplaySelf }
 
 /**
- * Display mode (issue 15 §1): /display#<key> opens the installation's Power view full-screen without a
+ * Display mode: /display#<key> opens the installation's Power view full-screen without a
  * login, for wall displays. Everything scales with the viewport (figures ≥ 4 % of its height), every
  * station fits at 1080p, the cursor is hidden, the screen kept awake, the chart starts from the stored
  * hour, and data age and facility-offline are shown large enough to read across a room.
@@ -232,7 +232,7 @@ function Freshness({ inst }: { inst: InstallationLive }) {
 /**
  * The main figures: one tile per power-flow node and today's energy; values at 5 units (5 % of the
  * height of a 16:9 screen) where the tile is wide enough (fitFigure). Today's energy takes 1.75 node
- * widths, so that a node tile holds "12.34 kW" at ≥ 4 % of the height at 1080p and 4K (issue 15 §1).
+ * widths, so that a node tile holds "12.34 kW" at ≥ 4 % of the height at 1080p and 4K.
  */
 function Figures({ metrics, energyReturnKwh, f, dim }: { metrics: Metrics; energyReturnKwh: number | null; f: Formats; dim: boolean }) {
   const { t } = useTranslation('power')

@@ -12,7 +12,7 @@ import { QueryProblem } from '../../components/query-problem.tsx'
 import { createDisplay, listDisplays, powerKeys, revokeDisplay } from './api.ts'
 
 /**
- * Management → Display links (issue 15 §1): admins create a link for a wall display (name, optional end
+ * Management → Display links: admins create a link for a wall display (name, optional end
  * date), copy its URL (shown once: only its hash is kept), list the links and revoke one with confirmation.
  */
 export default function DisplaysPage({ installation }: { installation: Installation }) {

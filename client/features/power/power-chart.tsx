@@ -63,7 +63,7 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
       layout: { background: { color: 'transparent' }, textColor: '#475569', fontSize: fill ? Math.max(11, Math.round(window.innerHeight * 0.018)) : 11 },
       grid: { vertLines: { color: '#f1f5f9' }, horzLines: { color: '#f1f5f9' } },
       // Only whole axis labels: at 4K the lowest one ("-1.00", 39 px type) was cut in half by the
-      // chart's bottom edge (issue 15 hand check).
+      // chart's bottom edge.
       rightPriceScale: { borderVisible: false, entireTextOnly: true },
       timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, minBarSpacing: 0.05 },
       crosshair: { horzLine: { labelVisible: true }, vertLine: { labelVisible: true } },
@@ -87,7 +87,7 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
 
   // Axis and crosshair labels in the UI language and the installation's time zone.
   useEffect(() => {
-    // Labels are asked for every bar on every update; formatting in a time zone is slow (issue 11:
+    // Labels are asked for every bar on every update; formatting in a time zone is slow (
     // an hour of bars took half a second per update), so each label is formatted once.
     const labels = new Map<string, string>()
     const memo = (key: string, make: () => string) => {
@@ -111,7 +111,7 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
   }, [f, shown])
 
   // What the chart holds: the time span it was given, so live samples are appended with update()
-  // instead of redrawing the whole hour with setData() (issue 11: that blocked the page for 0.2–0.7 s
+  // instead of redrawing the whole hour with setData() (that blocked the page for 0.2–0.7 s
   // per sample). Earlier samples (the stored hour arriving) or a gap mean a full redraw.
   const drawn = useRef<{ series: typeof series.current; firstT: number; lastT: number; bars: number } | null>(null)
   useEffect(() => {
@@ -145,7 +145,7 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
   const last = history[history.length - 1]
   return (
     // A figure, not role="img": the chart library puts its attribution link in the canvas box, and a
-    // link inside an image is unreachable for screen readers (axe nested-interactive, issue 15).
+    // link inside an image is unreachable for screen readers (axe nested-interactive).
     <figure aria-label={t('chart.label')} className={fill ? 'flex h-full flex-col' : undefined}>
       <div ref={box} className={fill ? 'min-h-0 w-full flex-1' : 'h-56 w-full sm:h-64'} />
       {history.length < 2 ? <p className={fill ? 'text-[2.2vh] text-slate-500' : 'mt-2 text-sm text-slate-500'}>{t('chart.collecting')}</p> : null}

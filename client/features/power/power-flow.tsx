@@ -155,7 +155,7 @@ function FlowValue({ node, f, compact = false, className }: { node: FlowNode; f:
 /**
  * Width of an element's content box in px, following resizes (0 until the first observation), from
  * ResizeObserver entries only: reading getBoundingClientRect in a layout effect forced the browser to
- * lay the whole new page out in the middle of React's commit (issue 11). The first entry comes after
+ * lay the whole new page out in the middle of React's commit. The first entry comes after
  * the browser's own layout; it is rendered as an ordinary update, in a task of its own, so the page's
  * first layout and the diagram's are not one long task.
  */
@@ -205,7 +205,7 @@ export function PowerFlow({ metrics, f }: { metrics: Metrics; f: Formats }) {
         if (n.direction === 'none') return null
         // The moving dashes are HTML strips animated by `transform` (client/styles.css .flow-line), not
         // an SVG stroke-dashoffset: the compositor runs them, so the main thread does not repaint every
-        // frame (issue 11: that repaint was most of Power's blocking time on a phone).
+        // frame (that repaint was most of Power's blocking time on a phone).
         const p = L.pos[n.key]
         const dx = L.hub.x - p.x
         const dy = L.hub.y - p.y

@@ -5,7 +5,7 @@ import { Card, Loading, useDocumentTitle } from '../../components/ui.tsx'
 /**
  * The Power page's frame (SPEC §2): its heading, with the connection state beside it, above the
  * tiles. Small and in the shell's chunk: the facility layout paints it, with {@link PowerFlowPending},
- * while the installation list and the user are still loading (issue 11: the page's heading and first
+ * while the installation list and the user are still loading (the page's heading and first
  * tile waited for three API answers and the route's chunk), and the page itself renders in it.
  */
 export function PowerFrame({ pill, children }: { pill?: ReactNode; children: ReactNode }) {

@@ -46,13 +46,13 @@ type Body = 'content' | 'down' | 'failed' | 'pending'
 /**
  * Power (SPEC §2): the live power flow, today's energy, a chart of the last hour and the charging
  * stations, all from the installation's live stream (ARCHITECTURE §5). Each tile reads its own topic
- * (client/live/use-live.ts): a live event re-renders only the tiles that show it (issue 11).
+ * (client/live/use-live.ts): a live event re-renders only the tiles that show it.
  */
 export default function PowerPage({ installation }: { installation: Installation }) {
   const id = installation.id
   const f = useFormats(installation.timezone)
 
-  // Paint at once (issue 11): this tab's last state before the first render, the stream and the
+  // Paint at once: this tab's last state before the first render, the stream and the
   // stored hour of power history in parallel.
   useState(() => restoreLive(id))
   useEffect(() => retainStream(id), [id])
@@ -76,7 +76,7 @@ export default function PowerPage({ installation }: { installation: Installation
       ) : body === 'down' ? (
         <UnavailableNotice />
       ) : body === 'failed' ? null : (
-        // The flow tile's frame paints with the page, before the stream's first state (issue 11:
+        // The flow tile's frame paints with the page, before the stream's first state (
         // the page's largest heading no longer waits for the live stream).
         <PowerFlowPending />
       )}
@@ -120,7 +120,7 @@ function ConnectionPill({ installationId }: { installationId: number }) {
     failed: ['bg-red-500', t('connection.failed')],
     idle: ['bg-slate-400', t('connection.connecting')],
   } as const
-  // A stream that is open says nothing about the facility: offline is not "Live" (issue 13 §3).
+  // A stream that is open says nothing about the facility: offline is not "Live".
   const [dot, label] = offline ? (['bg-red-500', t('connection.facilityOffline')] as const) : map[connection]
   return (
     <p role="status" className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-xs font-medium text-slate-600">
@@ -217,7 +217,7 @@ function EnergyFigures({ installationId, f }: { installationId: number; f: Forma
 /**
  * The "last hour" chart, loaded (its library, then its first drawing) once the tile nears the viewport
  * and the page has been idle a moment after its figures painted: loading it with the page was long
- * main-thread work before the page could be used (issue 11). The store keeps the hour's samples
+ * main-thread work before the page could be used. The store keeps the hour's samples
  * meanwhile, so it opens filled.
  */
 function LastHourChart({ installation, overview }: { installation: Installation; overview: boolean }) {
@@ -303,7 +303,7 @@ interface StationItemProps {
 
 /**
  * One station of the list. A stations patch brings a new copy of every station (the store applies it
- * to a copy): a card whose station reads the same is not rendered again (issue 11).
+ * to a copy): a card whose station reads the same is not rendered again.
  */
 const StationItem = memo(
   function StationItem({ installationId, station, admin, f }: StationItemProps) {

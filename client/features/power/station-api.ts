@@ -9,7 +9,7 @@ import { ApiError } from '../../api/errors.ts'
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}`
 
 /**
- * Query keys of a station's tabs (issue 15 §5): all under `['installations', id, 'stations', stationId]`,
+ * Query keys of a station's tabs: all under `['installations', id, 'stations', stationId]`,
  * so a save invalidates exactly the tab it changes and one prefix drops a station's data.
  */
 export const stationKeys = {
@@ -84,7 +84,7 @@ export async function stationOcpp(installationId: number, stationId: number, sig
   }
 }
 
-/** PUT …/charging_stations/{id}/ocpp → the binding with its password (shown once; issue 14 §2). */
+/** PUT …/charging_stations/{id}/ocpp → the binding with its password (shown once). */
 export function bindOcpp(installationId: number, stationId: number, body: { charge_point_id: string; connector_id: number }): Promise<OcppBinding & { password: string }> {
   return apiFetch(`${base(installationId)}/charging_stations/${stationId}/ocpp`, { method: 'PUT', body })
 }

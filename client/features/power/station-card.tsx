@@ -16,8 +16,8 @@ export function isLockedStation(s: Pick<Station, 'status' | 'charging_mode'>): b
 
 /**
  * One station (SPEC §2 Power, station status page): display status (SPEC §4), charging mode,
- * power, energy charged, session start, RFID, capacity, changes waiting for an offline facility
- * (issue 13 §3), alerts (serious ones marked) and the disabled-station notice for non-admins (SPEC §6).
+ * power, energy charged, session start, RFID, capacity, changes waiting for an offline facility,
+ * alerts (serious ones marked) and the disabled-station notice for non-admins (SPEC §6).
  */
 export function StationCard({ station, admin, f }: { station: Station; admin: boolean; f: Formats }) {
   const { t } = useTranslation('power')

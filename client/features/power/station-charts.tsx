@@ -12,7 +12,7 @@ import { clientDate } from '../../api/clock.ts'
 /**
  * The charts tab of a station (SPEC §2): energy charged (kWh) and average power (kW) per bucket for a
  * day, week, month or year (SPEC §9 granularities), with previous/next navigation. Each chart has a
- * value axis with its unit and a time axis in the user's date format (issue 13 §8); a period without
+ * value axis with its unit and a time axis in the user's date format; a period without
  * charging says so and what to do instead of drawing nothing. The same figures are in a table for
  * screen readers and keyboard users.
  */

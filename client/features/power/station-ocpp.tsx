@@ -9,7 +9,7 @@ import { QueryProblem } from '../../components/query-problem.tsx'
 import { bindOcpp, ocppCommand, stationKeys, stationOcpp, unbindOcpp } from './station-api.ts'
 
 /**
- * The station's OCPP charge point, in the Management tab for admins (issue 14 §2, §6): what its
+ * The station's OCPP charge point, in the Management tab for admins: what its
  * BootNotification said, connection, last message and message counts; a form to bind the station to a
  * charge point id (the generated password is shown once), and unbinding.
  */

@@ -81,7 +81,7 @@ export default function StationPage({ installation, stationId }: { installation:
             <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{station.name}</h1>
             <PinButton installationId={installation.id} name={station.name} url={`/facility/${installation.id}/power/stations/${station.id}`} />
           </div>
-          <div role="tablist" aria-label={t('station.tabs')} // Wrapping, not scrolling sideways: on a phone every tab, Management (the charging mode) too, is on the first view (issue 15).
+          <div role="tablist" aria-label={t('station.tabs')} // Wrapping, not scrolling sideways: on a phone every tab, Management (the charging mode) too, is on the first view.
             className="flex flex-wrap gap-x-1 border-b border-slate-200" onKeyDown={onKey}>
             {TABS.map((name) => (
               <button
@@ -219,7 +219,7 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
 }
 
 /**
- * A change made while the facility was offline, sent on reconnect (issue 13 §3): journal detail
+ * A change made while the facility was offline, sent on reconnect: journal detail
  * `offline_applied:<field>` or `offline_failed:<field>:<reason>`; timers `offline_applied:timer_<op>:<HH:mm>`; RFID
  * cards `offline_applied:card_<create|tag|stations|active>` (the card's tag only for those who may read it).
  */
@@ -302,7 +302,7 @@ function ManagementForm({ installationId, station, unlock }: { installationId: n
       const saved = await updateStation(installationId, station.id, modeFixed ? { name: name.trim() } : { name: name.trim(), charging_mode: mode })
       // A mode change is a journal entry; the station itself comes back through the live stream.
       void queryClient.invalidateQueries({ queryKey: stationKeys.journals(installationId, station.id) })
-      // Offline facility (issue 13 §3): the mode waits; say so rather than "saved" alone.
+      // Offline facility: the mode waits; say so rather than "saved" alone.
       setMessage({ tone: 'info', text: saved.pending_changes?.length ? tp('station.pending.saved') : t('rfids.saved') })
     } catch (err) {
       setMessage({ tone: 'error', text: errorMessage(err, tc) })

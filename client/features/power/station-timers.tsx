@@ -58,7 +58,7 @@ export function StationTimers({ installationId, stationId, admin, timerMode }: {
               <div>
                 <p className="text-sm font-semibold text-slate-900">
                   <span className="tabular-nums">{timer.start_time}</span> · {tp(`mode.${timer.charging_mode}`)}
-                  {/* Changed while the facility is offline, not yet sent to it (issue 13 §3). */}
+                  {/* Changed while the facility is offline, not yet sent to it. */}
                   {timer.pending ? <Badge tone="amber" className="ml-2">{t('timers.pending')}</Badge> : null}
                 </p>
                 <p className="text-xs text-slate-500">

@@ -5,7 +5,7 @@ import { STATUS_CODES } from '../../../shared/rules/status-codes.ts'
 const LANGS = ['en', 'de', 'fr', 'it'] as const
 const texts = (lang: string) => JSON.parse(readFileSync(new URL(`../../i18n/locales/${lang}/charging.json`, import.meta.url), 'utf8')) as { station: { codes?: Record<string, string> } }
 
-// Issue 13 §8: the station page showed the raw name "(EVERYTHING_OK)"; every SPEC §4 code has words.
+// The station page showed the raw name "(EVERYTHING_OK)"; every SPEC §4 code has words.
 describe('station status code texts', () => {
   for (const lang of LANGS) {
     it(`names every status code in ${lang}, never as the raw constant`, () => {

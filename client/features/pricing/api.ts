@@ -9,7 +9,7 @@ export type { Pricing }
 export type TariffInput = Omit<PricingUpdate, 'id' | 'valid_to' | 'editable'>
 
 /**
- * Query keys of the pricing screen (issue 15 §5). `all` is what saving a tariff version changes (the
+ * Query keys of the pricing screen. `all` is what saving a tariff version changes (the
  * tariff in force and the versions); the ZEV billing model is saved on its own.
  */
 export const pricingKeys = {
@@ -38,7 +38,7 @@ export function fetchPricing(installationId: number, signal?: AbortSignal): Prom
   return apiFetch<Pricing>('/api/electricity-tariff/', { query: { installation: installationId }, signal })
 }
 
-/** Every tariff version, newest first (issue 12 §4). */
+/** Every tariff version, newest first. */
 export function fetchTariffVersions(installationId: number, signal?: AbortSignal): Promise<Pricing[]> {
   return apiFetch<Pricing[]>('/api/electricity-tariff/versions/', { query: { installation: installationId }, signal })
 }
@@ -48,7 +48,7 @@ export function saveTariff(installationId: number, body: TariffInput): Promise<P
   return apiFetch<Pricing>('/api/electricity-tariff/', { method: 'PUT', query: { installation: installationId }, body })
 }
 
-/** PATCH /api/cockpit/installations/{id}/ {operator} (admins, issue 12 §3): who bills charging; 400 by field. */
+/** PATCH /api/cockpit/installations/{id}/ {operator} (admins): who bills charging; 400 by field. */
 export function saveOperator(installationId: number, operator: Operator): Promise<Installation> {
   return apiFetch<Installation>(`/api/cockpit/installations/${installationId}/`, { method: 'PATCH', body: { operator } })
 }

@@ -11,7 +11,7 @@ const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-b
 const FIELDS = ['name', 'street', 'building_number', 'zip', 'city', 'iban', 'vat_number'] as const
 
 /**
- * Pricing, for admins: the operator who bills charging here (issue 12 §3) — legal name, address, IBAN or
+ * Pricing, for admins: the operator who bills charging here — legal name, address, IBAN or
  * QR-IBAN, VAT number and rate — printed on every invoice and QR-bill.
  */
 export function OperatorCard({ installation, onSaved }: { installation: Installation; onSaved: (i: Installation) => void }) {

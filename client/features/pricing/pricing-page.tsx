@@ -18,9 +18,9 @@ import { useRights } from '../../app/use-rights.ts'
 import { clientDate } from '../../api/clock.ts'
 
 /**
- * Pricing (SPEC §2, issue 5 §4): basic, high, low and flat tariff, the validity period and the weekday
+ * Pricing (SPEC §2): basic, high, low and flat tariff, the validity period and the weekday
  * schedule, where low tariff is the complement of high tariff; "Pricing is not found" when the
- * installation has no tariff in force. Every version is listed (issue 12 §4); admins add a version
+ * installation has no tariff in force. Every version is listed; admins add a version
  * from a day after today or change the upcoming one.
  */
 /** The calendar day after "YYYY-MM-DD". */
@@ -50,7 +50,7 @@ export default function PricingPage({ installation }: { installation: Installati
   const perKwh = (v: number) => f.unit(v, 'CHF/kWh', 4)
   const spans = (list: Span[]) => (list.length ? list.map(([s, e]) => `${hhmm(s)}–${hhmm(e)}`).join(', ') : t('none'))
   const day = (d: string) => f.date(`${d}T12:00:00Z`)
-  // A phone has the unit in the column heading, so that both prices fit beside the name (issue 15 §2).
+  // A phone has the unit in the column heading, so that both prices fit beside the name.
   const price = (v: number) => (
     <>
       <span className="sm:hidden">{f.number(v, 4)}</span>
@@ -179,7 +179,7 @@ export default function PricingPage({ installation }: { installation: Installati
                   <tr key={v.id} className="border-t border-slate-100">
                     <th scope="row" className="py-1.5 pr-3 font-normal">
                       {v.name}
-                      {/* A phone shows validity and state here, so that both prices stay on screen (issue 15 §2). */}
+                      {/* A phone shows validity and state here, so that both prices stay on screen. */}
                       <span className="block text-xs text-slate-500 sm:hidden">{validity(v)} · {state(v)}</span>
                     </th>
                     <td className="hidden whitespace-nowrap py-1.5 pr-3 tabular-nums sm:table-cell">{validity(v)}</td>

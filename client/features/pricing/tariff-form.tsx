@@ -11,7 +11,7 @@ const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-b
 const WORKDAYS: ScheduleEntry = { start: '07:00', end: '20:00', monday: 1, tuesday: 1, wednesday: 1, thursday: 1, friday: 1, saturday: 0, sunday: 0 }
 
 /**
- * A new charging-tariff version for admins (issue 12 §4): prices in CHF, the first day it applies (after
+ * A new charging-tariff version for admins: prices in CHF, the first day it applies (after
  * today: sessions already charged keep their price) and the weekly high-tariff grid, prefilled from
  * `from` (the upcoming version to change, or the one in force to start from).
  */

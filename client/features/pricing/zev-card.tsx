@@ -23,7 +23,7 @@ export function saveZevSettings(installationId: number, body: ZevSettings): Prom
 }
 
 /**
- * Pricing, for admins: how the ZEV bills internal energy (issue 12 §6, EnV Art. 16) — a flat rate of at
+ * Pricing, for admins: how the ZEV bills internal energy (EnV Art. 16) — a flat rate of at
  * most 80 % of the external standard electricity product, or the actual costs less feed-in revenue,
  * capped at the standard product. The ZEV report states the model and its cap. The form mounts again
  * (keyed by the load state) when the stored model arrives, so nothing typed before is overwritten by it.

@@ -11,7 +11,7 @@ export const RATE_FIELDS: Record<RateKind, readonly string[]> = RATE_PRICES
 export type RateInput = Omit<Rate, 'id' | 'kind' | 'editable' | 'installation'>
 
 /**
- * Query keys of the rates screen (issue 15 §5): `all` is every kind of one installation, `list` one kind's
+ * Query keys of the rates screen: `all` is every kind of one installation, `list` one kind's
  * list (what a save or delete of a rate of that kind changes).
  */
 export const rateKeys = {

@@ -15,7 +15,7 @@ import { clientDate } from '../../api/clock.ts'
 const KINDS: RateKind[] = ['power', 'water', 'heat']
 
 /**
- * Management → Rates (issue 5 §4): power, water and heat rates with their validity and prices; create,
+ * Management → Rates: power, water and heat rates with their validity and prices; create,
  * edit (a started rate only by name, SPEC §4) and delete with confirmation (SPEC §5). Admins only change
  * them; users with the cost switch read them.
  */

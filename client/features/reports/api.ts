@@ -3,7 +3,7 @@ import { INTERVALS, REPORT_TYPES, type Report, type ReportInput, type ReportInte
 
 export { INTERVALS, REPORT_TYPES, type Report, type ReportInput, type ReportInterval, type ReportType }
 
-/** Query keys of the reports screen (issue 15 §5). */
+/** Query keys of the reports screen. */
 export const reportKeys = {
   list: (installationId: number) => ['installations', installationId, 'reports'] as const,
 }

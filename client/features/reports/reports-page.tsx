@@ -15,10 +15,10 @@ const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-s
 const button = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
 
 /**
- * Management → Reports (SPEC §2, issue 5 §5): ZEV, electricity, water and heat reports with recipients,
+ * Management → Reports (SPEC §2): ZEV, electricity, water and heat reports with recipients,
  * year, output directory (SPEC §3), intervals and deltas; send now for the report's year (SPEC §7
  * reports/dispatch, the current one when it has none); delete with confirmation. The ZEV report on
- * screen is listed first and opens the charts' ZEV view (issue 13 §9).
+ * screen is listed first and opens the charts' ZEV view.
  */
 export default function ReportsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('reports')

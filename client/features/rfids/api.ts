@@ -6,7 +6,7 @@ import type { Station } from '../../../shared/schemas/station.ts'
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}`
 
 /**
- * Query keys of the installation's card and station lists (issue 15 §5). The RFIDs screen, a user's page
+ * Query keys of the installation's card and station lists. The RFIDs screen, a user's page
  * and the permissions editor all read the same two lists, so they share one request and one
  * invalidation: `all` is what a change to any card invalidates.
  */

@@ -23,7 +23,7 @@ import { clientNow } from '../../api/clock.ts'
 
 /**
  * RFIDs (SPEC §2): the cards the caller may read with an empty state, each with what waits for the
- * facility while it is offline (issue 13 §3); admins add by tag, edit, delete (with confirmation) and use learning mode per station, whose learned tags arrive live through the
+ * facility while it is offline; admins add by tag, edit, delete (with confirmation) and use learning mode per station, whose learned tags arrive live through the
  * stations topic (ARCHITECTURE §5) to be registered or ignored. Residents rename the cards they may
  * change (their own, read_and_write); cards they may only read have no edit button.
  */
@@ -66,7 +66,7 @@ export default function RfidsPage({ installation }: { installation: Installation
     try {
       await deleteRfid(installation.id, toDelete.id)
       setToDelete(null)
-      // Offline (issue 13 §3) the card stays, marked, until the deletion is sent: the refreshed list tells.
+      // Offline the card stays, marked, until the deletion is sent: the refreshed list tells.
       await cardsChanged()
       const still = queryClient.getQueryData<PageOf<Rfid>>(rfidKeys.list(installation.id))?.results.some((r) => r.id === toDelete.id)
       setDone(still ? t('rfids.deletePending', { tag: toDelete.tag }) : t('rfids.deleted', { tag: toDelete.tag }))
@@ -79,7 +79,7 @@ export default function RfidsPage({ installation }: { installation: Installation
   }
 
   const stationName = (id: number) => stations.find((s) => s.id === id)?.name ?? `#${id}`
-  // Issue 13 §3: what waits for the offline facility, in words.
+  // What waits for the offline facility, in words.
   const pendingText = (c: RfidPendingChange): string => {
     if (c.field === 'create') return t('rfids.pendingCreate')
     if (c.field === 'active') return t('rfids.pendingDelete')

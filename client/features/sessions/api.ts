@@ -6,11 +6,11 @@ import { currentLanguage } from '../../i18n/index.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { ChargingSession, SessionTotals } from '../../../shared/schemas/session.ts'
 
-/** A page of the sessions list with the totals of the whole period (issue 13 §4). */
+/** A page of the sessions list with the totals of the whole period. */
 export type SessionPage = PageOf<ChargingSession> & { totals: SessionTotals }
 
 /**
- * Query keys of the sessions screens (issue 15 §5): pages of a period's list and single sessions, all
+ * Query keys of the sessions screens: pages of a period's list and single sessions, all
  * under the installation they belong to.
  */
 export const sessionKeys = {

@@ -14,10 +14,10 @@ import { periodRange, recentYears, type Period } from './periods.ts'
 
 type PeriodKind = Period['kind']
 
-/** Sessions per page of the list (issue 13 §4). */
+/** Sessions per page of the list. */
 export const PAGE_SIZE = 20
 
-/** "CHF 12.50" by the one formatting source (SPEC §9 currency CHF, issue 15 §4). */
+/** "CHF 12.50" by the one formatting source (SPEC §9 currency CHF). */
 export function useChf() {
   return useFormats().money
 }
@@ -33,8 +33,8 @@ export function SessionStatus({ status }: { status: ChargingSession['status'] })
  * Charging sessions (SPEC §2): period filter (current month, quarter, year, a given year) in the
  * installation's time zone; columns end date, price, status, energy, and who charged for admins; each row
  * opens its details. On a phone (below `sm`) who and the status move under the date and the price under the
- * energy, so both amounts are on screen without sideways scrolling and never wrap (issue 15 §2). Running sessions come first, marked running; the list pages by PAGE_SIZE with the
- * period's totals (kWh, CHF) and exports the period as CSV or XLSX (issue 13 §4).
+ * energy, so both amounts are on screen without sideways scrolling and never wrap. Running sessions come first, marked running; the list pages by PAGE_SIZE with the
+ * period's totals (kWh, CHF) and exports the period as CSV or XLSX.
  */
 export default function SessionsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('charging')
@@ -149,7 +149,7 @@ export default function SessionsPage({ installation }: { installation: Installat
                           {s.station_name}
                           {s.end ? '' : ` · ${t('sessions.startedAt', { date: f.dateTime(s.start) })}`}
                         </span>
-                        {/* A phone shows who and the status here and the price under the energy, so that both stay on screen (issue 15 §2). */}
+                        {/* A phone shows who and the status here and the price under the energy, so that both stay on screen. */}
                         {admin ? <span className="block break-all text-xs text-slate-700 sm:hidden">{who(s)}</span> : null}
                         <span className="mt-1 block sm:hidden">
                           <SessionStatus status={s.status} />

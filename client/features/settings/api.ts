@@ -4,7 +4,7 @@ import type { UserDetails } from '../../../shared/schemas/accounts.ts'
 import type { AppFee, PaymentInfo, PaymentProcess } from '../../../shared/schemas/payment.ts'
 
 /**
- * Query keys of the signed-in person's own data (issue 15 §5), under `['me', …]` (the whole cache goes
+ * Query keys of the signed-in person's own data, under `['me', …]` (the whole cache goes
  * at logout). `legal` is shared with the reminder in the app frame, so accepting here hides it at once.
  */
 export const meKeys = {
@@ -44,7 +44,7 @@ export interface LegalStatus {
   document: string
   version: string
   title: string
-  /** The text in the caller's language (issue 13 §6). */
+  /** The text in the caller's language. */
   text: string
   published_at: string
   accepted_at: string | null

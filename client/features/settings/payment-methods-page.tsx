@@ -31,7 +31,7 @@ function returnFlag(search: string): 'added' | 'failed' | 'cancelled' | null {
  * (masked number, expiry, primary badge), add through the provider's checkout, set as primary, remove
  * with confirmation; the notices for a card about to expire (SPEC §5) and a failed charge (SPEC §8), and
  * the result of a checkout from the success, error or cancel flag; and the monthly app fees charged to
- * them (SPEC §9, issue 12 §7) with their invoices.
+ * them (SPEC §9) with their invoices.
  */
 export default function PaymentMethodsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('settings')

@@ -159,7 +159,7 @@ function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
     await run(async () => {
       session.user = await saveUser(user.id, { ietf_lang_tag: `${language}-${region}` })
       if (isLanguage(language)) await setLanguage(language)
-      // The legal texts come in the caller's language (issue 13 §6).
+      // The legal texts come in the caller's language.
       void queryClient.invalidateQueries({ queryKey: meKeys.legal() })
       return t('saved')
     })
@@ -176,7 +176,7 @@ function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
         <p className="text-sm text-slate-600 sm:col-span-2">
           {t('language.example', { dateTime: formatDateTime(now, region as Region, timezone), date: formatDate(now, region as Region, timezone) })}
         </p>
-        {/* What is in force for numbers too (issue 15 §4): the same Intl locale the whole app formats with. */}
+        {/* What is in force for numbers too: the same Intl locale the whole app formats with. */}
         <p className="text-sm text-slate-600 sm:col-span-2">
           {t('language.numbers', { number: formatNumber(1234.5, locale), money: formatMoney(1234.5, locale), percent: formatPercent(12.5, locale, 1), locale })}
         </p>

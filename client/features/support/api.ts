@@ -4,7 +4,7 @@ import { SUPPORT_TOPICS, type SupportTicket, type SupportTicketSummary, type Sup
 export { SUPPORT_TOPICS, type SupportTicket, type SupportTicketSummary, type SupportTopic }
 
 /**
- * Query keys of the support screens (issue 15 §5); tickets belong to people, not installations. `lists`
+ * Query keys of the support screens; tickets belong to people, not installations. `lists`
  * is every list (own tickets, the inbox's open and closed), what a new message or a status change alters.
  */
 export const supportKeys = {

@@ -10,7 +10,7 @@ import { QueryProblem } from '../../components/query-problem.tsx'
 import { listTickets, supportKeys } from './api.ts'
 import { TicketList } from './ticket-list.tsx'
 
-/** The support inbox (issue 13 §1): every ticket, for superusers; open ones first by default. */
+/** The support inbox: every ticket, for superusers; open ones first by default. */
 export default function SupportInboxPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('support')
   const { t: tc } = useTranslation()

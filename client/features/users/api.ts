@@ -7,7 +7,7 @@ import type { Rfid } from '../../../shared/schemas/rfid.ts'
 import type { QueryClient } from '@tanstack/react-query'
 
 /**
- * Query keys of the user screens (issue 15 §5). What is read about one user sits under
+ * Query keys of the user screens. What is read about one user sits under
  * `['users', id]`; an installation's user list under that installation, one per role filter.
  */
 export const userKeys = {

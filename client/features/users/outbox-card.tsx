@@ -6,7 +6,7 @@ import { QueryProblem } from '../../components/query-problem.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { fetchOutbox, userKeys } from './api.ts'
 
-/** The mail outbox's newest messages with their state, attempts and last error (superusers only, issue 3 §7). */
+/** The mail outbox's newest messages with their state, attempts and last error (superusers only). */
 export function OutboxCard({ timezone }: { timezone: string }) {
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()

@@ -5,7 +5,7 @@ import { errorMessage } from '../../api/errors.ts'
 import { Card, Notice } from '../../components/ui.tsx'
 import { setRegistration } from './api.ts'
 
-/** Management → Users: switch self-registration for the installation (issue 3 §2), admins only. */
+/** Management → Users: switch self-registration for the installation, admins only. */
 export function RegistrationCard({ installation }: { installation: Installation }) {
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()

@@ -234,7 +234,7 @@ function FacilitiesSection({ user, onChanged }: { user: ManagedUser; onChanged: 
 }
 
 /**
- * The RFID cards of this facility given to the user (issue 13 §5): give one of the facility's other
+ * The RFID cards of this facility given to the user: give one of the facility's other
  * cards to the user (a card held by someone else changes hands) or take one back. Shown when the user
  * belongs to this facility (a card goes only to its members).
  */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-/** The foundation schema (issue 2): accounts, installations, hierarchy, devices, tariffs, sessions, measurements. */
+/** The foundation schema: accounts, installations, hierarchy, devices, tariffs, sessions, measurements. */
 const DDL = `
     CREATE TABLE users (
       id serial PRIMARY KEY,

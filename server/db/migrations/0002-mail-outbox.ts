@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-/** The mail outbox (issue 3 §7): every message is stored before sending, so none is lost while SMTP is down. */
+/** The mail outbox: every message is stored before sending, so none is lost while SMTP is down. */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE TABLE mail_outbox (

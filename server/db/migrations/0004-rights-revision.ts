@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely'
  * A global rights revision, bumped by triggers whenever anything that decides what a user may see
  * changes (permissions, memberships, RFID ownership, the object tree, station placement, user state).
  * The relay polls this one number and re-checks open streams only when it moved, so its upstream
- * requests do not grow with the number of watching users (issue 6). Column lists keep the simulator's
+ * requests do not grow with the number of watching users. Column lists keep the simulator's
  * station state writes and login timestamps from bumping it.
  */
 const TRIGGERS: [table: string, events: string][] = [

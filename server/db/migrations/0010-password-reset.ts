@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Password reset tokens (issue 3 §1): only the SHA-256 of the 256-bit token is stored; a token is used
+ * Password reset tokens: only the SHA-256 of the 256-bit token is stored; a token is used
  * once (used_at) and expires 60 minutes after it was issued.
  */
 export async function up(db: Kysely<any>): Promise<void> {

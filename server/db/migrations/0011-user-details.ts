@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * User details of SPEC §3 (issue 3 §3): address, zip code, city, country (SPEC §9 list), telephone,
+ * User details of SPEC §3: address, zip code, city, country (SPEC §9 list), telephone,
  * company and comment. Title (mr/ms) and ietf_lang_tag ("de-CH": language and region format) exist.
  */
 export async function up(db: Kysely<any>): Promise<void> {

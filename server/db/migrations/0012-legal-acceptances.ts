@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Legal acceptance (issue 3 §6): which version of which document (terms, privacy) a user accepted and
+ * Legal acceptance: which version of which document (terms, privacy) a user accepted and
  * when; one row per user, document and version. Also the per-installation switch that allows
  * self-registration (GET /api/users/can-register), off by default.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * One-time tokens serve two purposes (issue 3 §1, §2): `reset` (reset and welcome links: set a
+ * One-time tokens serve two purposes: `reset` (reset and welcome links: set a
  * password) and `verify` (confirm the address after self-registration). A token only works for its purpose.
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Failed sign-ins (issue 3 §8): kept in the database so throttling survives restarts and holds across
+ * Failed sign-ins: kept in the database so throttling survives restarts and holds across
  * processes sharing one database. `scope` is 'account' (lower-cased e-mail) or 'ip'.
  */
 export async function up(db: Kysely<any>): Promise<void> {

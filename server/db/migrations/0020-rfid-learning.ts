@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * RFID learning mode (issue 4, SPEC §4): the unknown tag a station detected while learning waits on the
+ * RFID learning mode (SPEC §4): the unknown tag a station detected while learning waits on the
  * station until an admin registers or ignores it; a registered card becomes usable at `ready_at`
  * (about 3 minutes later, SPEC §9).
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Journal events (issue 4, SPEC §3 journal kinds journal_entry and rfid_session_journal_entry): charging
+ * Journal events (SPEC §3 journal kinds journal_entry and rfid_session_journal_entry): charging
  * mode changes of a station (by a person or by a timer) and RFID events at a station (a tag learned).
  * Charging sessions are the other two kinds and come from charging_sessions.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Rates (issue 5 §4): power rates get their time spans (start, end, repetition by weekday) and the
+ * Rates: power rates get their time spans (start, end, repetition by weekday) and the
  * switch for the flat rate, which SPEC §4 allows only in a rate that starts in the future.
  */
 export async function up(db: Kysely<any>): Promise<void> {

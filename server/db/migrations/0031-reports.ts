@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Reports (issue 5 §5, SPEC §3 Report): ZEV, electrical, water and heat reports with recipients,
+ * Reports (SPEC §3 Report): ZEV, electrical, water and heat reports with recipients,
  * intervals (d, w, m, q, s, y), show deltas, and the end of the last period sent per interval, so a run
  * missed while the server was down is made up at the next start.
  */

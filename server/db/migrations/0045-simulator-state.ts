@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * The simulator's own state per installation (issue 12 §1): battery state of charge, the cars at the
+ * The simulator's own state per installation: battery state of charge, the cars at the
  * stations (visit, energy delivered, open session) and demo guests, saved every step so a restart
  * resumes the facility instead of inventing a new one (no split sessions, no energy from nothing).
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * The operator who bills charging at an installation (issue 12 §3): legal name, address, IBAN or QR-IBAN,
+ * The operator who bills charging at an installation: legal name, address, IBAN or QR-IBAN,
  * VAT number and rate, as one jsonb object (shared/schemas/installation.ts `Operator`); null until an
  * admin sets it. Invoices and QR-bills print it instead of a placeholder payee.
  */

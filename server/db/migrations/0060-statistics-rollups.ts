@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Hourly and daily rollups of the 15-minute aggregates per meter, in installation-local time (issue 11
- * §2), so statistics by hour, day, month and year read 1/4 or 1/96 of the rows. A bucket is the local
- * hour or local midnight as a timestamptz (`date_trunc(unit, bucket, timezone)`, as the statistics
- * query buckets), so a Zurich autumn day has 25 hourly rows and the repeated hour two of them.
+ * Hourly and daily rollups of the 15-minute aggregates per meter, in installation-local time
+ * (docs/decisions.md "Statistics: rollups kept by triggers"), so statistics by hour, day, month and
+ * year read 1/4 or 1/96 of the rows. A bucket is the local hour or local midnight as a timestamptz
+ * (`date_trunc(unit, bucket, timezone)`, as the statistics query buckets), so a Zurich autumn day has
+ * 25 hourly rows and the repeated hour two of them.
  *
  * Triggers on measurements_15m keep them exact whoever writes the aggregates (live readings, the
  * backfill, a test or a manual fix): every statement recomputes the hours and days it touched from the

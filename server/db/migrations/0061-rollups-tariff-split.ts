@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import * as rollups0060 from './0060-statistics-rollups.ts'
 
 /**
- * High-tariff share of the hourly and daily rollups (issue 11 §2: costs from rollups). Costs were priced
+ * High-tariff share of the hourly and daily rollups (costs from rollups). Costs were priced
  * per 15-minute bucket from the tariff grid on every call (profiled: most of "a year by day"); a
  * bucket's price is the high or low price of the tariff in force on its local date, so a rollup that
  * keeps `energy_in_high_kwh`, the part of `energy_in_kwh` that fell in high-tariff quarter hours, is

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 
 /**
  * The monthly app fee of the card payment add-on (SPEC §1, §9: equal to the installation's basic_tariff,
- * charged to the payment method; issue 12 §7). One row per user, installation and installation-local month
+ * charged to the payment method). One row per user, installation and installation-local month
  * ("YYYY-MM"): the unique key makes charging idempotent even when two charge runs overlap, in one process
  * or several. `claimed_until` is a short lease a run takes before it debits the card, so a second run
  * skips the row instead of debiting it again. Charge attempts of a fee are `payment_charges` rows with

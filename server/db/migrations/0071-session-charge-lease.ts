@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * A short lease the payment job takes on an unpaid session before it debits the card (issue 12 §7), so a
+ * A short lease the payment job takes on an unpaid session before it debits the card, so a
  * second charge run, in another process, skips the session instead of charging it again; null when no
  * run holds it. The app fees have the same (migration 0070).
  */

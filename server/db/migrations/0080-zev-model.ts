@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * How a ZEV bills its internal energy (issue 12 §6, EnV SR 730.01 Art. 16, docs/zev-method.md): the model
+ * How a ZEV bills its internal energy (EnV SR 730.01 Art. 16, docs/zev-method.md): the model
  * the admin picked, `flat_rate` (a flat price of at most 80 % of the external standard electricity
  * product, Art. 16 para. 1 let. b) or `actual_costs` (the costs actually incurred less feed-in revenue,
  * para. 2, never above the standard product, para. 3), and the flat rate's percentage (0–80). New and

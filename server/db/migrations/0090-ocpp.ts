@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * OCPP 1.6J central system (issue 14). `ocpp_charge_points`: a station (and connector) bound to a charge
+ * OCPP 1.6J central system. `ocpp_charge_points`: a station (and connector) bound to a charge
  * point id with its HTTP Basic password (argon2id, security profile 1), what its BootNotification said,
  * and when it was last heard from. `ocpp_transactions`: the transactions the central system numbered,
  * each with its session and the meter register (Wh) at start, at the last meter value and at stop; a

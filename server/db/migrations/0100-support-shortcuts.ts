@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Support tickets with their conversation, and personal shortcuts (issue 13 §1, §2; SPEC §3).
+ * Support tickets with their conversation, and personal shortcuts (SPEC §3).
  * - A ticket belongs to the person who opened it; `reply_token` (160 random bits, hex) is the secret part of
  *   the ticket's reply address (support+<token>@domain), so mail can land on it without a guessable id.
  * - Messages are from the owner ('user') or from support; `via` says whether they came through the portal

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Facility offline (issue 13 §3, SPEC §4): the time of an installation's last device heartbeat, and the
+ * Facility offline (SPEC §4): the time of an installation's last device heartbeat, and the
  * changes made while it was offline, kept until its devices report again. A change is `pending` until
  * it is sent, then `applied` or `failed` (with the message key of the refusal), or `superseded` by a
  * later change of the same field before it was sent.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * The user's description (SPEC §3 "description (shown in brackets)", issue 13 §5): a short label an
+ * The user's description (SPEC §3 "description (shown in brackets)"): a short label an
  * admin gives a person, e.g. their flat, shown after the name. '' when not given.
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Legal texts with versions (issue 13 §6): each published version of a document (terms, privacy) with
+ * Legal texts with versions: each published version of a document (terms, privacy) with
  * its text in the four UI languages, when and by whom it was published. The newest version of a
  * document is the one everyone accepts; publishing a new one asks everyone again. The versions that
  * were built in before (2025-04-01) are stored with a starting text, so acceptances recorded against

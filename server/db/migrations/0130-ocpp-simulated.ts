@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * SIM_OCPP (issue 14 §5): a charge point the simulator itself runs over OCPP is marked, so the simulator
+ * SIM_OCPP: a charge point the simulator itself runs over OCPP is marked, so the simulator
  * still steps its station (and stations bound to real charge points stay left out), and its bindings are
  * dropped when the simulator runs without SIM_OCPP.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Display links (issue 15 §1): a read-only, installation-scoped credential for a wall display. Only the
+ * Display links: a read-only, installation-scoped credential for a wall display. Only the
  * SHA-256 of the key is stored. Revoking (or deleting) a link moves the rights revision, so the relay
  * re-checks open streams at its next poll and closes the link's (a link passing its end date needs no
  * bump: the relay re-checks display streams at every poll).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Idempotency keys of payment charges (issue 16 §2): a charge row is written `pending` with the key it is
+ * Idempotency keys of payment charges: a charge row is written `pending` with the key it is
  * sent under *before* the provider debits the card, and settled to `succeeded` or `declined` after. A run
  * that died in between finds the pending row and sends the same key again, which the provider answers
  * with its first result instead of a second debit.

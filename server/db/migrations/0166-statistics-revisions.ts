@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * What a statistics answer was computed from, so an answer can be kept until that changes (issue 11:
+ * What a statistics answer was computed from, so an answer can be kept until that changes (
  * 10 clients on month and year statistics queued on the embedded database's one connection).
  *
  * `statistics_changes` holds, per installation and installation-local day (`day`, the local midnight),

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Rollups per installation and meter type, per 15 minutes and per local day (issue 11: a year by month
+ * Rollups per installation and meter type, per 15 minutes and per local day (a year by month
  * of the demo read 10,560 daily rows of 34 meters per call, a year at 15 minutes 1.2 million 15-minute
  * rows, and 10 clients on month and year statistics queued on the embedded database's one connection
  * behind those reads). Whole-installation statistics sum meters by type only, so one row per bucket and

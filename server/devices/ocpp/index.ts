@@ -10,7 +10,7 @@ import { OCPP } from '../../../config/defaults.ts'
 
 const { RPCServer, createRPCError } = ocppRpc
 
-/** The WebSocket path of charge points: ws(s)://HOST/ocpp/{chargePointId} (issue 14 §1). */
+/** The WebSocket path of charge points: ws(s)://HOST/ocpp/{chargePointId}. */
 export const OCPP_PATH = '/ocpp'
 
 type RpcServerClient = {
@@ -42,7 +42,7 @@ interface Link {
   solarAmps?: number
 }
 
-/** Counters for /live/metrics and the benchmark (issue 14 §6). */
+/** Counters for /live/metrics and the benchmark. */
 export interface OcppStats {
   connected: number
   messagesIn: number
@@ -65,7 +65,7 @@ export interface OcppServer {
 }
 
 /**
- * The OCPP 1.6J central system (issue 14): charge points connect over WebSocket (subprotocol ocpp1.6,
+ * The OCPP 1.6J central system: charge points connect over WebSocket (subprotocol ocpp1.6,
  * strict schema validation by ocpp-rpc) with HTTP Basic auth (security profile 1), are refused at the
  * upgrade when unknown or the password is wrong, and their messages go through the domain's OCPP service.
  * Silence for 2 heartbeat intervals marks the station offline (status code 18, alert offline).
@@ -75,7 +75,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   const rpc = new RPCServer({ protocols: ['ocpp1.6'], strictMode: true, callTimeoutMs: 30_000 })
   const links = new Map<string, Link>()
   const totals = { messagesIn: 0, messagesOut: 0, refused: 0 }
-  // Per charge point since this process started: messages each way and the last one heard (issue 14 §6).
+  // Per charge point since this process started: messages each way and the last one heard.
   const perCp = new Map<string, { in: number; out: number; lastAt: number }>()
   const registry = new Registry()
   new Gauge({ name: 'cockpit_ocpp_connected', help: 'OCPP charge points connected to this process', registers: [registry], collect() { this.set(links.size) } })
@@ -263,7 +263,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     if (link) void deliver(link)
   })
 
-  /** Solar stations follow the PV surplus (issue 14 §4): their limit is re-evaluated every minute. */
+  /** Solar stations follow the PV surplus: their limit is re-evaluated every minute. */
   async function followSun(at: Date): Promise<void> {
     // One query finds the solar stations, so 500 charge points do not cost 500 profile reads a minute.
     const solar = await ocpp.stationsInMode([...links.values()].filter((l) => l.ready).map((l) => l.cp.stationId), 'solar')

@@ -8,7 +8,7 @@ import { localParts } from '../../../shared/rules/formats.ts'
 const BUCKET_S = 900
 
 /**
- * Issue 12 §7: the backfilled history is paid through the payment job itself (payments.chargeDue), run
+ * The backfilled history is paid through the payment job itself (payments.chargeDue), run
  * at the times the job would have run: the quarter hour after each session of a user ended (the job
  * runs every 15 minutes) and the first quarter hour of every installation-local month in the window
  * (the monthly app fee). So fees, payment_charges rows and app fees exist as they would live, and
@@ -28,10 +28,10 @@ async function replayPayments(domain: Domain, installationId: number, tz: string
 }
 
 /**
- * Fill 15-minute aggregates and charging sessions from `from` to `to` (issue 2 §6: the last 30 days on
+ * Fill 15-minute aggregates and charging sessions from `from` to `to` (the last 30 days on
  * first start, or the gap since the last run), running the same physics in 15-minute steps from `state`.
  * A car whose session is still open (the server stopped during a charge) continues that session: its
- * energy is added and it ends when the car leaves (issue 12 §1). A car still plugged in at `to` keeps
+ * energy is added and it ends when the car leaves. A car still plugged in at `to` keeps
  * its place in `state` for the live loop, with its session stored (opened at its arrival) so the live
  * loop continues it rather than starting another one.
  */

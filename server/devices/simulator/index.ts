@@ -17,7 +17,7 @@ export interface Simulator {
   tick(t: Date): Promise<void>
   /**
    * Demo control: a guest car needing `energyKwh` (default 0: fully charged) plugs in at a station
-   * from `at` for `minutes`, so learning mode or a charging session can be shown at any hour (issue 12).
+   * from `at` for `minutes`, so learning mode or a charging session can be shown at any hour.
    * Without `rfidId` it presents no badge; with one it badges in with that card (its owner's session,
    * when the card is allowed at the station). Takes effect at the next step.
    */
@@ -28,7 +28,7 @@ export interface Simulator {
    */
   unplug(installationId: number, stationId: number, at?: Date): Promise<boolean>
   /**
-   * Demo control (issue 13 §3): cut or restore the simulated facility's connection. While cut its devices
+   * Demo control: cut or restore the simulated facility's connection. While cut its devices
    * neither step nor send heartbeats, and the installation is offline at once (since its last heartbeat);
    * restored, the next step's heartbeat brings it back and sends the changes that waited.
    */
@@ -36,7 +36,7 @@ export interface Simulator {
 }
 
 /**
- * The facility simulator (issue 2 §6), the default source of live data. It writes through the domain
+ * The facility simulator, the default source of live data. It writes through the domain
  * services a real device gateway would use: measurements, station state, charging sessions.
  * Deterministic for a seed and a clock: the same ticks give the same readings.
  */
@@ -47,7 +47,7 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
   stepMs?: number
   backfillDays?: number
   ownership?: Ownership
-  /** SIM_OCPP (issue 14 §5): the stations report as OCPP charge points through this link instead of the domain. */
+  /** SIM_OCPP: the stations report as OCPP charge points through this link instead of the domain. */
   ocpp?: SimOcppLink
 }): Simulator {
   const states = new Map<number, SimState>()
@@ -55,13 +55,13 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
   const reported = new Map<number, string>()
   // The mode each timer-mode station followed at the last step, to journal the switches its timers make.
   const timerModes = new Map<number, string>()
-  // Installations whose connection the demo control cut (issue 13 §3).
+  // Installations whose connection the demo control cut.
   const cut = new Set<number>()
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | null = null
   let stopped = false
 
-  // Issue 12 §1: the state is saved every step and resumed on start, so a restart neither splits a
+  // The state is saved every step and resumed on start, so a restart neither splits a
   // charging session nor moves the battery; without a saved state the last measured SoC is used.
   async function stateOf(installationId: number): Promise<SimState> {
     let s = states.get(installationId)
@@ -84,7 +84,7 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
     // car is still in the saved state continue.
     if (prev === undefined) {
       const tracked = new Set([...state.cars.values()].map((c) => c?.sessionId).filter((id) => id != null))
-      // Only sessions of stations the simulator runs: an OCPP charge point's session is its own (issue 14).
+      // Only sessions of stations the simulator runs: an OCPP charge point's session is its own.
       const simulated = new Set(eq.stations.map((s) => s.id))
       for (const open of await domain.sessions.open(installationId)) if (simulated.has(open.station_id) && !tracked.has(open.id)) await domain.sessions.finish(open.id, t)
     }
@@ -133,7 +133,7 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
       timerModes.set(o.stationId, o.mode)
       if (before !== undefined && before !== o.mode) await domain.stations.recordTimerSwitch(o.stationId, o.mode, t)
     }
-    // Learning mode (issue 4): a car at a learning station presents an unknown card, which the station
+    // Learning mode: a car at a learning station presents an unknown card, which the station
     // keeps as the pending new RFID for an admin to register or ignore.
     for (const stationId of await domain.stations.learning(installationId)) {
       const out = r.stations.find((o) => o.stationId === stationId)
@@ -163,7 +163,7 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
   async function tick(t: Date): Promise<void> {
     for (const id of await owned()) {
       if (cut.has(id)) continue
-      // The facility's devices report in before they step (issue 13 §3): changes that waited apply first.
+      // The facility's devices report in before they step: changes that waited apply first.
       await domain.devices.heartbeat(id, t)
       await tickInstallation(id, t)
     }

@@ -85,7 +85,7 @@ export interface SimOcppLink {
 }
 
 /**
- * SIM_OCPP=on (issue 14 §5): the simulated stations are OCPP 1.6J charge points (ocpp-rpc clients,
+ * SIM_OCPP=on: the simulated stations are OCPP 1.6J charge points (ocpp-rpc clients,
  * strict mode) connected over WebSocket to the central system at `url()`, with HTTP Basic passwords
  * made at start. They obey the central system: a charging profile caps the station's power.
  */

@@ -1,7 +1,7 @@
 import pg from 'pg'
 
 /**
- * Which installations this process simulates (issue 16 §2). On the embedded database there is one
+ * Which installations this process simulates. On the embedded database there is one
  * process: it owns them all. On Postgres several processes may run the simulator role; each
  * installation is owned by the one holding a session-level advisory lock (key pair SIM_LOCK_SPACE,
  * installation id) on a connection of its own. Postgres frees the lock when that connection ends, so

@@ -42,7 +42,7 @@ describe('simulator step', () => {
     expect(JSON.stringify(a)).not.toBe(JSON.stringify(c))
   })
 
-  it('meters each flat\'s own consumption: flats\' meters measure part of the building load, every step (issue 12 §6)', () => {
+  it('meters each flat\'s own consumption: flats\' meters measure part of the building load, every step', () => {
     const eq = equipment(ALL)
     eq.meters.push(...eq.apartments.map((a, i) => ({ id: 200 + i, meter_type: 'power' as const, object_id: a, capacity: null })))
     let flats = 0

@@ -9,7 +9,7 @@ import { addDays } from './models/local-clock.ts'
 import { localClock } from './models/local-clock.ts'
 import { hash01 } from './models/random.ts'
 
-/** Battery limits: charge/discharge power and the state-of-charge window, % (issue 2 §6). */
+/** Battery limits: charge/discharge power and the state-of-charge window, %. */
 export const BATTERY = { maxKw: 10, minSoc: 10, maxSoc: 95, efficiency: 0.95 } as const
 /** Below this a station does not start charging (6 A on one phase). */
 export const MIN_CHARGE_KW = 1.4
@@ -29,7 +29,7 @@ export interface SimState {
   soc: number
   cars: Map<number, Car | null>
   /**
-   * Demo control (issue 4): a guest car an admin plugged in by hand at a station (station id → visit);
+   * Demo control: a guest car an admin plugged in by hand at a station (station id → visit);
    * it replaces the scheduled visit while it lasts.
    */
   guests?: Map<number, CarVisit>
@@ -109,13 +109,13 @@ export function timerMode(timers: Equipment['timers'], stationId: number, weekda
 }
 
 /**
- * Advance the facility by `dtSeconds` ending at `t` (issue 2 §6). Pure apart from `state` (battery SoC and
+ * Advance the facility by `dtSeconds` ending at `t`. Pure apart from `state` (battery SoC and
  * the cars), which it updates. PV from the sun and clouds, household and common-area load, cars arriving
  * and leaving, stations charging per mode (instant and rfid at full power; optimized at full power in low
  * tariff, else on surplus; solar on surplus only; locked never), battery absorbing surplus and covering
  * deficit within its SoC window, the grid taking the rest; water and heat per apartment. `window` is the
  * interval the step stands for (default: the `dtSeconds` before `t`): a car charges only for the part of
- * it that it is plugged in (issue 12 §2: a car arriving in the middle of a 15-minute backfill step gets
+ * it that it is plugged in (a car arriving in the middle of a 15-minute backfill step gets
  * that part of the step, so no session exceeds station power × time).
  */
 export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number, opts: { seed: number; highTariff: boolean; window?: [Date, Date] }): StepResult {
@@ -145,7 +145,7 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
     }
     if (!car && visit) {
       const resident = visit.rfidId !== undefined ? (eq.rfids.find((r) => r.id === visit.rfidId) ?? null) : (eq.rfids[index % Math.max(1, eq.rfids.length)] ?? null)
-      // A card limited to other stations (issue 4 per-station permissions) is refused here like an unknown one.
+      // A card limited to other stations (per-station permissions) is refused here like an unknown one.
       const allowed = resident && (!resident.station_ids || resident.station_ids.includes(s.id))
       const byRfid = visit.badge === 'resident' && resident && allowed ? { id: resident.id, user_id: resident.user_id } : null
       car = { visit, deliveredKwh: 0, rfid: byRfid, refused: visit.badge === 'unknown' || (visit.badge === 'resident' && !!resident && !allowed), sessionId: null }
@@ -240,7 +240,7 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
       push(m.id, kw, kw * h)
     } else if (m.meter_type === 'power') {
       // A flat's own electricity meter measures the household load that is part of the building's
-      // (issue 12 §6: each ZEV participant is billed on its own consumption).
+      // (each ZEV participant is billed on its own consumption).
       push(m.id, apartmentKw[apartment], apartmentKw[apartment] * h)
     }
   }

@@ -4,7 +4,7 @@ import type { CarVisit } from './models/cars.ts'
 /** A visit as JSON: instants as ISO strings. */
 interface VisitJson { arrive: string; depart: string; energyNeededKwh: number; badge: CarVisit['badge']; rfidId?: number }
 /**
- * The simulator state as saved in `simulator_state` (issue 12 §1): battery SoC (%), each station's car
+ * The simulator state as saved in `simulator_state`: battery SoC (%), each station's car
  * (its visit, kWh delivered so far, badge, open session id) and demo guests, keyed by station id.
  */
 export interface SavedState {

@@ -10,7 +10,7 @@ import type { Db } from '../../db/connection.ts'
 export type ThrottlePolicy = { kind: 'limit'; max: number } | { kind: 'backoff'; free: number; baseMs: number; capMs: number }
 
 /**
- * Failed sign-in throttling kept in the database (issue 3 §8, issue 10 item 3; table auth_failures), so
+ * Failed sign-in throttling kept in the database (table auth_failures), so
  * a restart or a second process sharing the database does not reset it. `scope` names the kind of key
  * ('account', 'pair' = account and IP, 'ip'); failures older than `windowMs` no longer count.
  */

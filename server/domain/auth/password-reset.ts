@@ -9,7 +9,7 @@ import { resetMail } from '../mail/templates/reset.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import { isStrongPassword } from '../../../shared/rules/password.ts'
 
-/** Reset link lifetime: 60 minutes (issue 3 §1). */
+/** Reset link lifetime: 60 minutes. */
 export const RESET_TTL_MS = 60 * 60_000
 /**
  * Every reset request answers after this long, whether or not the address exists (no enumeration by
@@ -23,7 +23,7 @@ const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * Password reset (SPEC §7 /password-reset/…, issue 3 §1). Tokens are 256 random bits sent by mail,
+ * Password reset (SPEC §7 /password-reset/…). Tokens are 256 random bits sent by mail,
  * stored as SHA-256, single use, valid RESET_TTL_MS. The link opens the client's create-new-password
  * screen: `<publicUrl>/login/reset?token=…` (plus `&installation=N` when asked from an installation).
  */

@@ -17,7 +17,7 @@ export function rightsRequestScope(_req: unknown, _reply: unknown, next: () => v
 }
 
 /**
- * Sign-in and rights facts kept between requests (issue 11: every request read ~8 small statements for
+ * Sign-in and rights facts kept between requests (every request read ~8 small statements for
  * the token's user, the role, the permission entries, the object tree, stations and cards before its own
  * work, all on the embedded database's single connection).
  *

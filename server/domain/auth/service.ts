@@ -15,7 +15,7 @@ export interface Actor {
   id: number
   is_superuser: boolean
   /**
-   * Set when the caller is a display link (issue 15 §1), not a person: `id` is then the link's id
+   * Set when the caller is a display link, not a person: `id` is then the link's id
    * negated, and only the few reads of the display view are open to it (server/api/http.ts).
    */
   display?: { id: number; installation_id: number }
@@ -31,7 +31,7 @@ const newToken = () => crypto.randomBytes(32).toString('base64url')
  * stored hashed; reusing a rotated token revokes its whole family).
  */
 export function createAuthService({ db, secret, limits = {}, rights }: { db: Db; secret: Uint8Array; limits?: { perPair?: number; perIp?: number }; rights?: RightsCache }) {
-  // Failed sign-ins (issue 10 item 3), kept in the database: a guesser is stopped per (account, IP) and
+  // Failed sign-ins, kept in the database: a guesser is stopped per (account, IP) and
   // per IP; the account as such only gets a growing, capped delay, so nobody can lock its owner out.
   const { account: A, pair: P, ip: I } = AUTH.signIn
   const perAccount = createDbThrottle({ db, scope: 'account', windowMs: A.windowMs, policy: { kind: 'backoff', free: A.free, baseMs: A.baseMs, capMs: A.capMs } })

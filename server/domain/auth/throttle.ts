@@ -1,6 +1,6 @@
 /**
- * Failed sign-in throttling (issue 2 keeps it in memory; a restart forgets it). A key (an account or an
- * IP) is blocked once it has `max` failures within `windowMs`; the answer says when to retry.
+ * A throttle kept in memory, so a restart forgets it (reset mails per address; sign-in failures use
+ * db-throttle.ts). A key is blocked once it has `max` failures within `windowMs`; the answer says when to retry.
  */
 export function createThrottle({ max, windowMs, now = Date.now }: { max: number; windowMs: number; now?: () => number }) {
   const failures = new Map<string, number[]>()

@@ -3,7 +3,7 @@ import type { Actor } from '../auth/service.ts'
 import { AppError, Invalid } from '../../lib/errors.ts'
 import { DEVICES } from '../../../config/defaults.ts'
 
-/** A change made while the installation was offline, as objects show it (issue 13 §3). */
+/** A change made while the installation was offline, as objects show it. */
 export interface PendingChange {
   id: number
   target_type: string
@@ -23,7 +23,7 @@ export interface SentChange extends PendingChange {
 }
 
 /**
- * The link between an installation and its devices (issue 13 §3, SPEC §4 "offline since a date; while
+ * The link between an installation and its devices (SPEC §4 "offline since a date; while
  * offline, changes are stored temporarily and sent on reconnect"). Device-neutral: the simulator calls
  * `heartbeat` every step, an OCPP gateway would call it on a charge point's Heartbeat. No heartbeat for
  * DEVICES.offlineAfterMs (60 s) and `sweep` marks the installation offline since its last heartbeat.
@@ -126,7 +126,7 @@ export function createDeviceLink({ db }: { db: Db }) {
 
     /**
      * Listen for installations going offline or coming back (heartbeat, sweep, disconnect): a relay in
-     * this process re-polls their info topic at once instead of at its 2-minute interval (issue 13 §3:
+     * this process re-polls their info topic at once instead of at its 2-minute interval (
      * a stream opened after the change must not show the state before it). Returns the unsubscribe.
      */
     onOnlineChanged(listener: (installationIds: number[]) => void): () => void {

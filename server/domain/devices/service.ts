@@ -7,7 +7,7 @@ export interface Equipment {
   meters: { id: number; meter_type: MeterType; object_id: number | null; capacity: number | null }[]
   apartments: number[]
   stations: { id: number; meter_id: number; capacity_kw: number; charging_mode: string; status: string | null; current_session_id: number | null }[]
-  /** Active, ready cards; `station_ids` set when a card may charge only at those stations (issue 4). */
+  /** Active, ready cards; `station_ids` set when a card may charge only at those stations. */
   rfids: { id: number; user_id: number | null; station_ids?: number[]; tag?: string }[]
   timers: { object_id: number; days: boolean[]; start_time: string; charging_mode: string }[]
 }
@@ -51,11 +51,11 @@ export function createDeviceService({ db }: { db: Db }) {
         db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', installationId).executeTakeFirstOrThrow(),
         db.selectFrom('meters').select(['id', 'meter_type', 'object_id', 'capacity']).where('installation_id', '=', installationId).orderBy('id').execute(),
         db.selectFrom('objects').select(['id', 'object_type']).where('installation_id', '=', installationId).where('object_type', '=', 'apartment').orderBy('id').execute(),
-        // Stations bound to an OCPP charge point (issue 14) report for themselves: the simulator leaves them
+        // Stations bound to an OCPP charge point report for themselves: the simulator leaves them
         // out, unless the charge point is its own (SIM_OCPP).
         db.selectFrom('charging_stations').select(['id', 'meter_id', 'capacity_kw', 'charging_mode', 'status', 'current_session_id']).where('installation_id', '=', installationId)
           .where((eb) => eb.not(eb.exists(eb.selectFrom('ocpp_charge_points as c').select('c.id').whereRef('c.station_id', '=', 'charging_stations.id').where('c.simulated', '=', false)))).orderBy('id').execute(),
-        // A learned card works only from its ready_at on (issue 4, SPEC §9: about 3 minutes).
+        // A learned card works only from its ready_at on (SPEC §9: about 3 minutes).
         db.selectFrom('rfids').select(['id', 'user_id', 'all_stations', 'tag']).where('installation_id', '=', installationId).where('active', '=', true)
           .where((eb) => eb.or([eb('ready_at', 'is', null), eb('ready_at', '<=', new Date())])).orderBy('id').execute(),
         db.selectFrom('timers').selectAll().where('installation_id', '=', installationId).where('object_type', '=', 'charging_station').execute(),

@@ -10,7 +10,7 @@ import { DISPLAY_KEY_PREFIX, type Display, type DisplayCreate, type DisplayCreat
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
 
 /**
- * What a display link may see (issue 15 §1): the Power view of its installation — every station and the
+ * What a display link may see: the Power view of its installation — every station and the
  * main meters (overview), but no costs and no one's card or name (no RFIDs readable). Its user id is the
  * link's id negated, so it never matches a person's and the relay can tell displays from users.
  */
@@ -22,7 +22,7 @@ export function displayAccess(displayId: number, installationId: number): Access
 }
 
 /**
- * Display links (issue 15 §1): created, listed and revoked by admins of the installation (and
+ * Display links: created, listed and revoked by admins of the installation (and
  * superusers, SPEC §6); a link's key is 256 random bits shown once in its URL's fragment and stored
  * only as its SHA-256. A link works until revoked or past `valid_until`.
  */

@@ -11,7 +11,7 @@ import { displayAccess } from '../displays/service.ts'
 import type { RightsCache } from '../auth/rights-cache.ts'
 
 /**
- * Check an operator's payment details (issue 12 §3): the IBAN must pass its mod-97 checksum and be Swiss or
+ * Check an operator's payment details: the IBAN must pass its mod-97 checksum and be Swiss or
  * Liechtenstein (the only accounts a Swiss QR-bill takes), the VAT number must read CHE-123.456.789
  * followed by MWST, TVA or IVA (the UID register's format). Throws Invalid by field.
  */
@@ -102,8 +102,8 @@ export function createInstallationService({ db, rights }: { db: Db; rights?: Rig
     },
 
     /**
-     * PATCH /api/cockpit/installations/{id}/: admins and superusers switch self-registration (issue 3 §2) and
-     * set the operator printed on invoices (issue 12 §3; 400 `operator.iban` / `operator.vat_number` when
+     * PATCH /api/cockpit/installations/{id}/: admins and superusers switch self-registration and
+     * set the operator printed on invoices (400 `operator.iban` / `operator.vat_number` when
      * the IBAN is not a valid CH/LI one or the VAT number not CHE-123.456.789 MWST/TVA/IVA).
      */
     async update(actor: Actor, id: number, patch: { registration_enabled?: boolean; operator?: Operator | null }): Promise<Installation> {

@@ -11,7 +11,7 @@ import { defaultRegion, formatDate, formatDateTime, formatMoney, formatUnit, int
 import { invoiceText } from './texts.ts'
 
 /**
- * An amount of Rappen as CHF by the app's one formatting source (shared/rules/formats.ts, issue 15 §4)
+ * An amount of Rappen as CHF by the app's one formatting source (shared/rules/formats.ts)
  * in the invoice's language and region (a locale such as "de-DE", or a bare language, which means CH):
  * "CHF 1'234.50" in de-CH and en-CH, "1 234.50 CHF" in fr-CH, "1.234,50 CHF" in de-DE.
  * Intl's no-break spaces become plain ones: PDFKit's standard fonts have no narrow no-break space, and
@@ -24,18 +24,18 @@ export function chf(rappen: number, locale: string = 'de'): string {
 const pdfText = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ')
 
 /**
- * PDF invoices of charging sessions (issue 4 §7): energy split into high and low tariff (or flat) at the
+ * PDF invoices of charging sessions: energy split into high and low tariff (or flat) at the
  * tariff in force at the session's start, the transaction fee, the total, paid-on or unpaid, in the
- * caller's language and the region of their Settings (issue 15 §4: dates by the region's SPEC §9
+ * caller's language and the region of their Settings (dates by the region's SPEC §9
  * pattern, amounts and numbers by Intl in language-region, CH when none is set); an unpaid session gets a Swiss QR-bill (swissqrbill) for the total, payable to the
- * installation's operator (issue 12 §3; with a QR reference for a QR-IBAN). Without an operator set the
+ * installation's operator (with a QR reference for a QR-IBAN). Without an operator set the
  * invoice says whom to ask and has no QR-bill; the VAT line states the operator's rate and amount.
  * Rights: the caller must see the session (404 "Session is not found"), its price (admins, the cost
  * switch or their own card) and who charged (the personal-data rule, shared/rules/visibility.ts); 403
  * otherwise.
  */
 export function createInvoiceService({ db, sessions, payments }: { db: Db; sessions: SessionService; payments: PaymentService }) {
-  /** The reader's formats (issue 15 §4, as the client's useFormats): language `lang`, region of their Settings. */
+  /** The reader's formats (as the client's useFormats): language `lang`, region of their Settings. */
   async function formatsOf(actor: Actor, lang: Lang) {
     const u = await db.selectFrom('users').select('ietf_lang_tag').where('id', '=', actor.id).executeTakeFirst()
     const region = regionOfTag(u?.ietf_lang_tag) ?? defaultRegion(lang)
@@ -43,7 +43,7 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
   }
   return {
     /**
-     * The invoice of a monthly app fee (SPEC §9, issue 12 §7) as a PDF: the installation's operator, the
+     * The invoice of a monthly app fee (SPEC §9) as a PDF: the installation's operator, the
      * month, the fee (the basic tariff, VAT included), the card fee, the total and when it was paid. Only
      * the user it was charged to gets it (403 for anyone else, 404 unknown). It is debited from the card,
      * so it has no QR-bill.
@@ -79,7 +79,7 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
     /** The invoice of session `sessionId` as a PDF: `{ filename, content }`. 400 while still charging. */
     async pdf(actor: Actor, sessionId: number, lang: Lang): Promise<{ filename: string; content: Buffer }> {
       const session = await sessions.get(actor, sessionId)
-      // An invoice is addressed to the person who charged: someone else's is theirs (issue 10), even
+      // An invoice is addressed to the person who charged: someone else's is theirs, even
       // for a resident with the cost switch, who sees the price in the list.
       if (session.price === null || !(await sessions.personVisible(actor, sessionId))) throw Forbidden()
       if (!session.end) throw new AppError(404, 'sessionNotFound')
@@ -97,7 +97,7 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       const number = `CS-${String(sessionId).padStart(6, '0')}`
 
       const operator = inst.operator
-      // The operator billing the charging (issue 12 §3), set by the installation's admins.
+      // The operator billing the charging, set by the installation's admins.
       const { doc, done, line } = invoiceHead(T, number, operator, inst.name)
       line(T('date'), formatDate(session.end, region, tz))
       line(T('facility'), inst.name)
@@ -153,7 +153,7 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
 export type InvoiceService = ReturnType<typeof createInvoiceService>
 
 /**
- * The head every invoice PDF shares: an A4 pdfkit document, the operator who bills (issue 12 §3; the
+ * The head every invoice PDF shares: an A4 pdfkit document, the operator who bills (the
  * installation's name when none is set) with address and VAT number, the title with the invoice
  * number, and `line(label, value)` for the label/value rows. `done` resolves to the PDF bytes once
  * the caller ends the document.

@@ -4,8 +4,8 @@ import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
 
 /**
- * The legal documents users accept (issue 3 §6) and their titles. Their versions and texts live in
- * legal_versions (migration 0125, issue 13 §6): the newest published version is current, and a new one
+ * The legal documents users accept and their titles. Their versions and texts live in
+ * legal_versions (migration 0125): the newest published version is current, and a new one
  * asks everyone again; acceptances of older versions stay recorded.
  */
 export const LEGAL_DOCUMENTS = [

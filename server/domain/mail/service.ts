@@ -16,7 +16,7 @@ export interface OutgoingMail {
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000]
 
 /**
- * The mail outbox (issue 3 §7): features enqueue; the mail job (server/jobs/mail-outbox.ts) sends with
+ * The mail outbox: features enqueue; the mail job (server/jobs/mail-outbox.ts) sends with
  * retries and back-off. Nothing is lost while SMTP is down or not configured.
  */
 export function createMailService({ db }: { db: Db }) {

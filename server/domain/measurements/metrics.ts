@@ -63,7 +63,7 @@ export function createMetricsService({ db, installations, measurements }: { db: 
     /**
      * GET …/{id}/energy_return: PV energy exported to the grid today, this month, this year (kWh), with the
      * day each of the month and year figures counts from (`month_since`, `year_since`: the first day with
-     * data when the records begin inside the period, issue 12 §9).
+     * data when the records begin inside the period).
      */
     async energyReturn(actor: Actor, installationId: number): Promise<EnergyReturn> {
       const access = await installations.access(actor, installationId)

@@ -7,7 +7,7 @@ import type { Metrics } from '../../../shared/schemas/metrics.ts'
 import type { EnergyReturn } from '../../../shared/schemas/installation.ts'
 
 /**
- * GET /api/cockpit/installations/{id}/overview (SPEC §2 Overview, issue 5 §3): the Overview screen's
+ * GET /api/cockpit/installations/{id}/overview (SPEC §2 Overview): the Overview screen's
  * data in one answer. It is the live power flow of GET /api/metrics/ (same fields, same projection)
  * plus:
  * - `water`: today's water in m3, total (`today_m3`, as in metrics) and split into `cold_m3`, `hot_m3`;

@@ -32,7 +32,7 @@ export const bucketOf = (d: Date) => new Date(Math.floor(d.getTime() / BUCKET_MS
 
 /**
  * Measurements: raw readings (5 s, kept 48 h) and 15-minute aggregates kept up to date as readings
- * arrive, so statistics never scan raw data (issue 5 builds on the aggregates).
+ * arrive, so statistics never scan raw data.
  */
 export function createMeasurementService({ db }: { db: Db }) {
   return {

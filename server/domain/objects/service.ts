@@ -49,7 +49,7 @@ export interface ObjectNode {
 const r3 = (x: number) => Math.round(x * 1000) / 1000
 
 /**
- * Objects and meters of an installation (issue 5 §1). Rights: admins see everything; an
+ * Objects and meters of an installation. Rights: admins see everything; an
  * installation_user sees the objects their entries make readable, water and heat meters there, main
  * meters (main power, PV, battery) only with the overview switch, and their readable stations.
  */

@@ -51,7 +51,7 @@ export interface ProfileInput {
 export const PROFILE_ID = 1
 
 /**
- * The TxDefaultProfile for a charging mode (issue 14 §4, SPEC §4 modes): locked → 0 A; instant and rfid →
+ * The TxDefaultProfile for a charging mode (SPEC §4 modes): locked → 0 A; instant and rfid →
  * the station's full current; solar → the PV surplus now (re-sent every minute as it moves); optimized →
  * a weekly schedule, full current in low tariff and 0 A in high tariff; timer → a weekly schedule that
  * follows the stored timers (each timer's mode from its start until the next one: instant/rfid/optimized

@@ -14,7 +14,7 @@ import type { TariffService } from '../tariffs/service.ts'
 import { chargingProfile } from './profiles.ts'
 import { OCPP } from '../../../config/defaults.ts'
 
-/** Commands an admin sends from the station page (issue 14 §4). */
+/** Commands an admin sends from the station page. */
 export const STATION_COMMANDS = ['RemoteStartTransaction', 'RemoteStopTransaction', 'UnlockConnector'] as const
 export type StationCommand = (typeof STATION_COMMANDS)[number]
 
@@ -72,7 +72,7 @@ export interface MeterSample {
 }
 
 /**
- * OCPP 1.6 ChargePointStatus → the station's SPEC §4 status (issue 14 §3): Available → noCar, Preparing
+ * OCPP 1.6 ChargePointStatus → the station's SPEC §4 status: Available → noCar, Preparing
  * → carPluggedIn, Charging → charging, SuspendedEV/SuspendedEVSE/Finishing → carPluggedIn (the reason
  * stays in the binding's last_status), Reserved → noCar with the `reserved` alert, Unavailable → off,
  * Faulted → failure with status code 17 and the OCPP error code as an alert.
@@ -118,7 +118,7 @@ export function readSamples(values: SampledValue[]): { energyWh: number | null; 
 }
 
 /**
- * The OCPP 1.6J central system's domain side (issue 14): admins bind a station (and connector) to a
+ * The OCPP 1.6J central system's domain side: admins bind a station (and connector) to a
  * charge point id with a password shown once; the device side (server/devices/ocpp) checks charge point
  * credentials and turns their messages into station states, RFID decisions, sessions with energy and
  * prices, and meter readings, through the same tables the simulator writes.
@@ -210,8 +210,9 @@ export function createOcppService({ db, installations, sessions, stations, measu
     await db.updateTable('charging_stations').set({ ...set, updated_at: new Date() }).where('id', '=', stationId).execute()
   }
 
-  // Meter samples of all charge points, written together (issue 14 targets: 500 charge points on one
-  // database connection): a fixed handful of statements per window instead of about 7 per MeterValues.
+  // Meter samples of all charge points, written together (500 charge points on one database connection,
+  // docs/decisions.md "OCPP: meter values in batches"): a fixed handful of statements per window instead of
+  // about 7 per MeterValues.
   type Pending = { cp: ChargePointRef; sample: MeterSample; done: (kwh: number) => void; fail: (err: unknown) => void }
   let pending: Pending[] = []
   let batchTimer: NodeJS.Timeout | undefined
@@ -347,7 +348,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
     },
 
     /**
-     * SIM_OCPP (issue 14 §5): bind `stationId` to the simulator's own charge point `id` with `password`
+     * SIM_OCPP: bind `stationId` to the simulator's own charge point `id` with `password`
      * (replacing an earlier simulated binding of the station). A station bound to a real charge point is
      * left alone: false.
      */
@@ -401,14 +402,14 @@ export function createOcppService({ db, installations, sessions, stations, measu
       return r ? { id: r.id, installationId: r.installation_id, stationId: r.station_id, connectorId: r.connector_id } : null
     },
 
-    /** BootNotification: keep vendor, model, firmware and serial (issue 14 §3). */
+    /** BootNotification: keep vendor, model, firmware and serial. */
     async boot(cp: ChargePointRef, info: { vendor: string; model: string; firmware?: string; serial?: string }, at: Date): Promise<void> {
       await db.updateTable('ocpp_charge_points').set({ vendor: info.vendor, model: info.model, firmware: info.firmware ?? null, serial: info.serial ?? null, last_boot_at: at }).where('id', '=', cp.id).execute()
     },
 
     /**
-     * Connection state and what was heard since the last flush: last message time and message counts
-     * (issue 14 §6); batched by the device side so 500 charge points do not write on every frame.
+     * Connection state and what was heard since the last flush: last message time and message counts;
+     * batched by the device side so 500 charge points do not write on every frame.
      */
     async flushActivity(rows: { id: string; connected: boolean; lastMessageAt: Date | null; in: number; out: number }[]): Promise<void> {
       // One statement per 1000 charge points (greatest() skips a null: no message, the stored time stays).
@@ -430,7 +431,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
     },
 
     /**
-     * Heartbeat watch (issue 14 §3): stations whose charge point was last heard from before `before`
+     * Heartbeat watch: stations whose charge point was last heard from before `before`
      * (or never) get status unknown, status code 18 (NO_OCPP_HEARTBEAT), the `offline` alert and no power.
      * `heard` overrides the stored time for charge points this process heard from since its last flush.
      * Returns the charge point ids newly marked.
@@ -459,7 +460,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
     },
 
     /**
-     * Authorize an idTag at the charge point's station (issue 14 §3, SPEC §4): Accepted for an active card
+     * Authorize an idTag at the charge point's station (SPEC §4): Accepted for an active card
      * of the installation, allowed at this station, ready (a learned card about 3 minutes after it was
      * registered); Blocked for a deleted (inactive) card; Invalid otherwise. An unknown tag at a station
      * in learning mode becomes its pending new RFID (and is Invalid until registered).
@@ -481,7 +482,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
     },
 
     /**
-     * StartTransaction (issue 14 §3): numbers the transaction (a repeated message with the same connector
+     * StartTransaction: numbers the transaction (a repeated message with the same connector
      * and timestamp gets the same id) and opens a session at `timestamp` when the tag is accepted (or is
      * no card at all and the station is not in RFID mode: an anonymous session), or when
      * the transaction is late (started before `lateBefore`: it ran on the charger's own authorization while
@@ -542,10 +543,10 @@ export function createOcppService({ db, installations, sessions, stations, measu
     },
 
     /**
-     * A MeterValues sample, written with the samples of all charge points that arrive within
-     * `meterBatchMs` (issue 14 targets): the same effects as {@link meterReading} and livePower, in a
-     * fixed number of statements per batch. Resolves with the kWh added once written, so an answer sent
-     * after it still means "stored"; rejects when the batch failed.
+     * A MeterValues sample, written with the samples of all charge points that arrive within `meterBatchMs`
+     * (docs/decisions.md "OCPP: meter values in batches"): the same effects as {@link meterReading} and
+     * livePower, in a fixed number of statements per batch. Resolves with the kWh added once written, so an
+     * answer sent after it still means "stored"; rejects when the batch failed.
      */
     queueSample(cp: ChargePointRef, sample: MeterSample): Promise<number> {
       return new Promise<number>((done, fail) => {
@@ -574,7 +575,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
     },
 
     /**
-     * StopTransaction (issue 14 §3): the energy up to `meterStopWh` is added, the session ends at
+     * StopTransaction: the energy up to `meterStopWh` is added, the session ends at
      * `timestamp` (unpaid: the payment job bills it). Idempotent: a transaction already stopped (the
      * message repeated) changes nothing, so the session is priced and billed once. False when unknown or
      * already stopped.
@@ -601,7 +602,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
     },
 
     /**
-     * A bound station's charging mode changed (issue 14 §4): its TxDefaultProfile is queued; turning off
+     * A bound station's charging mode changed: its TxDefaultProfile is queued; turning off
      * (locked) also queues ChangeAvailability Inoperative, and leaving locked ChangeAvailability Operative.
      */
     async modeChanged(stationId: number, mode: string, previous: string): Promise<void> {
@@ -627,7 +628,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
 
     /**
      * The timers of bound stations changed (created, edited, moved or deleted): a station in timer mode
-     * gets its TxDefaultProfile again, built from the stored timers (issue 14 §4), queued while offline.
+     * gets its TxDefaultProfile again, built from the stored timers, queued while offline.
      */
     async timersChanged(stationIds: number[]): Promise<void> {
       for (const stationId of new Set(stationIds)) {

@@ -35,7 +35,7 @@ export interface PaymentProvider {
   /** Authorise a method entered on the checkout page (no debit). */
   authorise(input: CheckoutInput, now: { year: number; month: number }): AuthoriseResult
   /**
-   * Debit `amountRappen` from a stored method. `idempotencyKey` names the charge (issue 16 §2): the
+   * Debit `amountRappen` from a stored method. `idempotencyKey` names the charge: the
    * provider answers a repeated key with the first answer and does not debit again (like Stripe's or
    * Datatrans' idempotency keys), so a retry after a crash between debit and bookkeeping is safe.
    */
@@ -52,7 +52,8 @@ export interface DemoDebit {
 }
 
 /**
- * Test cards of the demo provider (docs/decisions.md "Payments"): numbers with spaces are accepted.
+ * Test cards of the demo provider (docs/decisions.md "Payments: the provider and the demo provider"):
+ * numbers with spaces are accepted.
  * `expiresThisMonth` overrides the entered expiry with the current month (SPEC §5 notice);
  * `chargeDeclined` authorises but every charge is declined (retries, SPEC §4).
  */
@@ -68,7 +69,7 @@ export const DEMO_CARDS: Record<string, { outcome: 'ok' | 'declined' | 'expiresT
  * The built-in DEMO provider: no outside service. Its checkout is a page of this app
  * (GET /api/payments/demo-checkout?session=…); tokens carry whether charges succeed. It honours
  * idempotency keys like a real provider, but remembers them in this process only (a real provider keeps
- * them on its side for every process; docs/decisions.md "Payment idempotency keys"). `debits()` lists
+ * them on its side for every process; docs/decisions.md "Payments: idempotency keys"). `debits()` lists
  * what it debited.
  */
 export function createDemoProvider(): PaymentProvider & { debits(): readonly DemoDebit[] } {

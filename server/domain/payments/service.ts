@@ -92,7 +92,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
   }
 
   /**
-   * Charge `amountRappen` + fee to `method` under the idempotency key `key` (issue 16 §2): the attempt is
+   * Charge `amountRappen` + fee to `method` under the idempotency key `key`: the attempt is
    * stored `pending` with its key before the provider is asked, then settled. → `{ok, fee}`, or null when
    * another run stored the same key first (it owns that attempt).
    */
@@ -118,7 +118,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
   }
 
   /**
-   * The unfinished attempt of a session or app fee still unpaid, left by a run that died (issue 16 §2):
+   * The unfinished attempt of a session or app fee still unpaid, left by a run that died:
    * its newest charge row when that is `pending` (maybe debited: resend the same key) or `succeeded`
    * (debited: only mark it paid). Null when the newest attempt was declined or there is none.
    */
@@ -368,7 +368,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
   }
 
   /**
-   * The monthly app fee (SPEC §1, §9; issue 12 §7): every member of a pay-enabled installation with a
+   * The monthly app fee (SPEC §1, §9): every member of a pay-enabled installation with a
    * primary payment method owes, for each installation-local month, the basic tariff of the tariff valid
    * on that month's first day (nothing when it is 0), charged with the card fee at the first run of the
    * month. The row is created once (unique user + installation + month) and leased before the debit, so

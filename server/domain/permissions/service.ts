@@ -8,7 +8,7 @@ import type { Permission, PermissionSet } from '../../../shared/schemas/permissi
 type Key = { user_id: number; object_type: Permission['object_type']; object_id: number }
 
 /**
- * Permission entries (SPEC §5–6, ARCHITECTURE §4, issue 3 §5): read and changed only by the
+ * Permission entries (SPEC §5–6, ARCHITECTURE §4): read and changed only by the
  * installation's admins and superusers. The user must belong to the installation and the object must be
  * one of its objects, stations or RFIDs (or 0 = all stations / all RFIDs); otherwise 404. Setting the
  * level to none deletes the entry. The relay picks the change up at its next access check.

@@ -25,7 +25,7 @@ const toRappen = (chf: number) => Math.round(chf * 100 * 100) / 100
 const toChf = (rappen: number) => Math.round(rappen * 100) / 10_000
 
 /**
- * Rates for power, water and heat (issue 5 §4). Reading needs a role in the installation and, for an
+ * Rates for power, water and heat. Reading needs a role in the installation and, for an
  * installation_user, the cost switch; writing is for admins (SPEC §6). A rate is fully editable while
  * its start_date is empty or in the future, afterwards only its name (PATCH); the flat rate only in a
  * future rate (SPEC §4). Messages: SPEC §5 ("Please enter a valid rate", "Please enter valid rate times").

@@ -23,7 +23,7 @@ export const REPORT_TEXT = {
     gridCost: { en: 'Grid CHF', de: 'Netz CHF', fr: 'Réseau CHF', it: 'Rete CHF' },
     internalCost: { en: 'Solar & battery CHF', de: 'Solar & Batterie CHF', fr: 'Solaire & batterie CHF', it: 'Solare & batteria CHF' },
   },
-  /** ZEV report (issue 12 §6): total row, notes on the model, the cap and missing data. */
+  /** ZEV report: total row, notes on the model, the cap and missing data. */
   zev: {
     total: { en: 'Total', de: 'Total', fr: 'Total', it: 'Totale' },
     sessions: { en: '{{name}} (billed per charging session)', de: '{{name}} (pro Ladevorgang verrechnet)', fr: '{{name}} (facturée par recharge)', it: '{{name}} (fatturata per ricarica)' },

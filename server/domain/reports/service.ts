@@ -39,7 +39,7 @@ export function reportNumber(value: number, unit: string): string {
 }
 
 /**
- * Reports (issue 5 §5): CRUD and the ZEV report settings for admins; dispatch now (POST
+ * Reports: CRUD and the ZEV report settings for admins; dispatch now (POST
  * reports/dispatch) or on schedule (`runDue`, called by server/jobs/reports.ts). Each run renders a CSV
  * (";"-separated, UTF-8 with BOM), an XLSX and a PDF of the same table in the recipient's language and
  * enqueues one mail per recipient through the mail outbox. When the report has an output directory
@@ -69,7 +69,7 @@ export function createReportService({ db, installations, statistics, mail, repor
   }
 
   /**
-   * The ZEV table (issue 12 §6): participants in the report's stable order, then the total row; stations
+   * The ZEV table: participants in the report's stable order, then the total row; stations
    * named as billed per charging session (no ZEV money). Notes state the model, the cap and, when the
    * period misses meter data, a warning.
    */

@@ -1,5 +1,5 @@
 /**
- * ZEV allocation (issue 5 §5, method in docs/zev-method.md). Pure: the caller supplies the 15-minute
+ * ZEV allocation (method in docs/zev-method.md). Pure: the caller supplies the 15-minute
  * intervals and the prices. All energies kWh, prices Rappen per kWh, costs Rappen.
  */
 

@@ -70,7 +70,7 @@ export function createRfidOrderService({ db, installations, mail, payments }: { 
       for (const r of recipients) {
         const lang = langOf(r.ietf_lang_tag)
         const T = TEXTS[lang]
-        // Amounts by the one formatting source in the recipient's language and region of Settings (issue 15 §4).
+        // Amounts by the one formatting source in the recipient's language and region of Settings.
         const locale = intlLocale(lang, regionOfTag(r.ietf_lang_tag) ?? defaultRegion(lang))
         const terms = fill(T.terms, { price: formatMoney(price, locale), each: formatMoney(RFID_CARD_PRICE_RAPPEN / 100, locale) })
         const text = [fill(T.intro, params), terms, '', `${T.delivery}:`, address, order.comment ? `\n${T.comment}: ${order.comment}` : ''].join('\n').trim()

@@ -26,7 +26,7 @@ export interface RfidInput {
  * change the description), deleting by admins (sets active false, SPEC §4), per-station permissions or
  * all stations. Errors: 404 unknown or unreadable, 403 readable but not writable, 400 `{field: [msg]}`.
  *
- * While the installation is offline (issue 13 §3, SPEC §4) what reaches the stations waits in the device
+ * While the installation is offline (SPEC §4) what reaches the stations waits in the device
  * link, after the same rights and input checks as online: the tag, the allowed stations and a deletion
  * stay as they were until the facility is back (the cards answer them in `pending_changes`), then are
  * applied as the person who made them (checks again) and journaled on the stations the card reaches. A
@@ -63,7 +63,7 @@ export function createRfidService({ db, installations, link }: { db: Db; install
     }))
   }
 
-  /** Whether changes that reach the stations must wait (issue 13 §3); never for a change being sent. */
+  /** Whether changes that reach the stations must wait; never for a change being sent. */
   async function mustWait(installationId: number, replay?: boolean): Promise<boolean> {
     return Boolean(link && !replay && (await link.offline(installationId)))
   }
@@ -156,7 +156,7 @@ export function createRfidService({ db, installations, link }: { db: Db; install
     return { description: patch.description, user_id: patch.user_id }
   }
 
-  // Issue 13 §3: how a waiting change is sent on reconnect, and where its outcome is journaled: on every
+  // How a waiting change is sent on reconnect, and where its outcome is journaled: on every
   // station the card reached before or reaches after it (the card shows it in its own journal too).
   const reachedBefore = new Map<number, number[]>()
   link?.handle('rfid', {
@@ -244,7 +244,7 @@ export function createRfidService({ db, installations, link }: { db: Db; install
 
     /**
      * DELETE a card (admins only): sets active false (SPEC §4); the row and its sessions stay. Offline,
-     * the deletion waits (the card stays active until it is sent, issue 13 §3).
+     * the deletion waits (the card stays active until it is sent).
      */
     async remove(actor: Actor, installationId: number, rfidId: number, opts: { replay?: boolean } = {}): Promise<void> {
       await readable(actor, installationId, rfidId)

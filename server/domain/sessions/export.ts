@@ -21,7 +21,7 @@ const STATUS = {
 const TOTAL = { en: 'Total', de: 'Total', fr: 'Total', it: 'Totale' } as const satisfies Record<Lang, string>
 
 /**
- * The charging sessions of a period as a table (issue 13 §4): one row per session, running ones first,
+ * The charging sessions of a period as a table: one row per session, running ones first,
  * then a total row (kWh, CHF of the prices the caller sees). Times are ISO 8601 in the installation's
  * zone offset as stored (UTC); the user column only for admins; a hidden price is an empty cell.
  */

@@ -14,7 +14,7 @@ import type { PageOf } from '../../../shared/schemas/common.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
-/** Sums of a period's sessions (issue 13 §4): kWh, and CHF of the prices shown (null when none is). */
+/** Sums of a period's sessions: kWh, and CHF of the prices shown (null when none is). */
 export interface SessionTotals {
   energy_kwh: number
   price: number | null
@@ -32,7 +32,7 @@ function totalsOf(sessions: ChargingSession[]): SessionTotals {
 
 /**
  * Price in Rappen of energy split into high and low tariff kWh (flat tariff: one price for all): the sum of
- * the session's price lines, each rounded to the centime (shared/rules/price-lines.ts, issue 12 §3).
+ * the session's price lines, each rounded to the centime (shared/rules/price-lines.ts).
  */
 export function priceRappen(highKwh: number, lowKwh: number, t: TariffInForce | null): number {
   return priceLines(highKwh, lowKwh, t).totalRappen
@@ -45,7 +45,7 @@ export function priceRappen(highKwh: number, lowKwh: number, t: TariffInForce | 
  */
 type SessionJoinRow = Selectable<ChargingSessionsTable> & { station_name: string; rfid_tag: string | null; first_name?: string | null; last_name?: string | null }
 
-/** A stored session as the API answers it (SPEC §3); `invoice_url` once it has ended (issue 4). */
+/** A stored session as the API answers it (SPEC §3); `invoice_url` once it has ended. */
 function toSession(s: SessionJoinRow): ChargingSession {
   return {
     id: s.id,
@@ -70,7 +70,7 @@ function toSession(s: SessionJoinRow): ChargingSession {
 }
 
 export function createSessionService({ db, installations, tariffs }: { db: Db; installations: InstallationService; tariffs: TariffService }) {
-  /** Sessions as answered, each with its price lines at the tariff valid on its start day (issue 12 §3). */
+  /** Sessions as answered, each with its price lines at the tariff valid on its start day. */
   async function withLines(rows: SessionJoinRow[], installationId: number): Promise<ChargingSession[]> {
     if (!rows.length) return []
     const tz = (await installations.describe(installationId)).timezone
@@ -112,7 +112,7 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
     /**
      * GET /api/rfids-charge/: sessions of an installation, running ones first (marked `status: charging`),
      * then newest end first. start__gte / end__lte bound the period (ended sessions); with
-     * `running=true` the sessions still charging that started in the period come too (issue 13 §4);
+     * `running=true` the sessions still charging that started in the period come too;
      * active_since keeps sessions still open or ended since then (the relay's topic). `totals` sums the
      * whole period the caller may see, not just the page: kWh, and CHF of the prices the caller sees
      * (null when they see none).
@@ -198,9 +198,10 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
     },
 
     /**
-     * Device side, batched (the OCPP meter batch, issue 14 targets): add high- and low-tariff kWh to many
-     * sessions in two statements whatever their number (one read, one multi-row update), each priced by the
-     * tariff in force at its start. Rows of one session are summed; unknown sessions are skipped.
+     * Device side, batched (the OCPP meter batch, docs/decisions.md "OCPP: meter values in batches"): add high-
+     * and low-tariff kWh to many sessions in two statements whatever their number (one read, one multi-row
+     * update), each priced by the tariff in force at its start. Rows of one session are summed; unknown sessions
+     * are skipped.
      */
     async addEnergyMany(rows: { sessionId: number; highKwh: number; lowKwh: number }[], installationTz: (installationId: number) => Promise<string>): Promise<void> {
       const add = new Map<number, { high: number; low: number }>()
@@ -239,14 +240,14 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
       await db.updateTable('charging_sessions').set({ energy_kwh: high + low, high_kwh: high, low_kwh: low, price_rappen: priceRappen(high, low, t) }).where('id', '=', sessionId).execute()
     },
 
-    /** Device side: the car left; the session becomes unpaid (payment is issue 4's). */
+    /** Device side: the car left; the session becomes unpaid (the payment job charges it). */
     async finish(sessionId: number, at: Date): Promise<void> {
       // Never before its start (a clock set back, or a car the simulator saw leave earlier than it came).
       await db.updateTable('charging_sessions').set({ end: sql`greatest(start, ${at})`, status: 'unpaid' }).where('id', '=', sessionId).where('end', 'is', null).execute()
     },
 
     /**
-     * Payment side (issue 4 §7): mark a finished session paid with `method`, adding the card fee of
+     * Payment side: mark a finished session paid with `method`, adding the card fee of
      * SPEC §9 (shared/rules/card-fees.ts) on its price. Returns false when it is not an unpaid session.
      */
     async markPaid(sessionId: number, method: PaymentMethodKind, at: Date): Promise<boolean> {
@@ -263,7 +264,7 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
 
     /**
      * Device side, backfill: insert finished sessions in one statement, unpaid like a session the live
-     * loop finishes (the payment job pays them, issue 12 §7).
+     * loop finishes (the payment job pays them).
      */
     async insertFinished(rows: { installation_id: number; station_id: number; rfid_id: number | null; user_id: number | null; start: Date; end: Date; high_kwh: number; low_kwh: number; price_rappen: number }[]): Promise<void> {
       if (!rows.length) return

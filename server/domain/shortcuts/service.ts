@@ -9,7 +9,7 @@ import type { Shortcut, ShortcutCreate } from '../../../shared/schemas/shortcut.
 export const SHORTCUTS_MAX = 100
 
 /**
- * Shortcuts (SPEC §2, §7 …/installations/{id}/shortcuts; issue 13 §2): a person pins an app path (a
+ * Shortcuts (SPEC §2, §7 …/installations/{id}/shortcuts): a person pins an app path (a
  * station, a chart with its period, a report) in an installation they belong to and finds it on Home.
  * Personal: nobody else sees, opens or deletes them, superusers included (404, so ids reveal nothing).
  * The url is an app path (shared/schemas/shortcut.ts `isAppPath`, checked by the route schema). Pinning

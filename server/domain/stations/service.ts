@@ -12,7 +12,7 @@ import type { DeviceLink, SentChange } from '../devices/link.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
-/** Station fields that reach the device and so wait while the installation is offline (issue 13 §3). */
+/** Station fields that reach the device and so wait while the installation is offline. */
 const PENDING_FIELDS = ['charging_mode', 'rfid_lernmodus'] as const
 type PendingField = (typeof PENDING_FIELDS)[number]
 
@@ -29,7 +29,7 @@ export interface StationState {
  * Charging stations: reading with rights (ARCHITECTURE §4), editing name and charging mode, and the
  * device side's state reports.
  */
-/** Who hears of station changes a device must follow: an OCPP charge point's profile (issue 14 §4). */
+/** Who hears of station changes a device must follow: an OCPP charge point's profile. */
 export interface StationEvents {
   modeChanged?: (stationId: number, mode: string, previous: string) => Promise<void>
 }
@@ -71,7 +71,7 @@ export function createStationService({ db, installations, link, events = {} }: {
     }))
   }
 
-  // Issue 13 §3: the outcome of a change sent on reconnect, one journal entry each.
+  // The outcome of a change sent on reconnect, one journal entry each.
   async function journalSent(installationId: number, change: SentChange, at: Date): Promise<void> {
     const s = await db.selectFrom('charging_stations').select('charging_mode').where('id', '=', change.target_id).executeTakeFirst()
     if (!s) return
@@ -101,7 +101,7 @@ export function createStationService({ db, installations, link, events = {} }: {
      * station (admins have it). Leaving `locked` (unlocking a disabled station) is for admins only
      * (SPEC §6). Learning mode (rfid_lernmodus, SPEC §4) is for admins: turning it on needs a car plugged
      * in (400 learningNoCar) and is refused while charging (400 learningCharging); turning it off clears
-     * the pending learned tag. While the installation is offline (issue 13 §3) the charging mode and
+     * the pending learned tag. While the installation is offline the charging mode and
      * learning mode wait as pending changes (`pending_changes` of the answer) after the rights checks and
      * are applied on reconnect (`replay`), where the learning-mode checks happen; the name applies at once.
      */

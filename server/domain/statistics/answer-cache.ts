@@ -19,7 +19,7 @@ async function revisionOf(db: Db, installationId: number, from: Date, to: Date):
 }
 
 /**
- * Statistics answers kept while the data they were computed from stand (issue 11: 10 clients repeating
+ * Statistics answers kept while the data they were computed from stand (10 clients repeating
  * month and year statistics queued on the embedded database's one connection; a year at 15 minutes
  * read 950,000 rows per call). Each lookup reads the period's revision (one primary-key range read) before
  * anything else, so an answer is reused only while no write to its installation's 15-minute aggregates

@@ -14,7 +14,7 @@ export interface Bucket {
   value: number
 }
 
-/** A bucket of a state series (battery_soc, %): null when the bucket holds no reading (issue 12 §9). */
+/** A bucket of a state series (battery_soc, %): null when the bucket holds no reading. */
 export interface StateBucket {
   start: string
   value: number | null
@@ -23,7 +23,7 @@ export interface StateBucket {
 /**
  * GET …/battery/states: the answer with state buckets, and `average_soc`, the time-weighted average state
  * of charge (%) over [start, end): the mean of the quarter-hour readings, each standing for its 15
- * minutes (issue 12 §9), not of the buckets' last values; null without a reading.
+ * minutes, not of the buckets' last values; null without a reading.
  */
 export interface BatteryStatesAnswer extends Omit<StatisticsAnswer, 'series'> {
   series: Record<string, StateBucket[]>
@@ -31,7 +31,7 @@ export interface BatteryStatesAnswer extends Omit<StatisticsAnswer, 'series'> {
 }
 
 /**
- * A statistics answer (issue 5): every series named in `series` with its unit in `units`. Buckets cover
+ * A statistics answer: every series named in `series` with its unit in `units`. Buckets cover
  * [start, end) without gaps in installation-local time (empty ones are 0): a Europe/Zurich day has 23,
  * 24 or 25 hourly buckets.
  */
@@ -133,12 +133,12 @@ const S = {
   battery_charge_flow: { name: 'battery_charge_flow', unit: 'kW', kind: 'flow', expr: sumIn('battery') },
   battery_discharge_flow: { name: 'battery_discharge_flow', unit: 'kW', kind: 'flow', expr: sumOut('battery') },
   charging_stations_flow: { name: 'charging_stations_flow', unit: 'kW', kind: 'flow', expr: sumIn('charging_station') },
-  // A flat's own electricity meter (meter type power, issue 12 §6): its consumption and average power.
+  // A flat's own electricity meter (meter type power): its consumption and average power.
   electricity: { name: 'electricity', unit: 'kWh', kind: 'sum', expr: sumIn('power') },
   electricity_flow: { name: 'electricity_flow', unit: 'kW', kind: 'flow', expr: sumIn('power') },
   battery_soc: {
     name: 'battery_soc', unit: '%', kind: 'last',
-    // No coalesce: a bucket without a reading has no state (null), not 0 % (issue 12 §9).
+    // No coalesce: a bucket without a reading has no state (null), not 0 %.
     expr: sql`(array_agg(a.soc_last order by a.bucket desc) filter (where ${type('battery')} and a.soc_last is not null))[1]`,
   },
 } satisfies Record<string, SeriesDef>
@@ -160,7 +160,7 @@ type Source = 'measurements_15m' | 'measurements_1h' | 'measurements_1d'
 const GRAIN: Record<Source, Granularity> = { measurements_15m: 'fifteen_minutes', measurements_1h: 'hour', measurements_1d: 'day' }
 
 /**
- * The coarsest table that answers [aligned start, end) by `g` exactly (issue 11 §2): daily rollups for
+ * The coarsest table that answers [aligned start, end) by `g` exactly: daily rollups for
  * day and month when `end` is a local midnight, hourly ones when it is a local full hour, else the
  * 15-minute rows (start is always truncated to a bucket of `g`, so only `end` can cut a rollup bucket).
  */
@@ -282,13 +282,13 @@ function dayPurchases(installationId: number, g: Granularity, start: Date, end: 
 }
 
 /**
- * Statistics from the 15-minute aggregates (issue 5 §2), computed in Postgres. Rights: every call
+ * Statistics from the 15-minute aggregates, computed in Postgres. Rights: every call
  * passes `installations.access`; without the overview switch only the caller's readable charging
  * stations are shown, and costs need the cost switch (SPEC §6).
  *
  * Each query reads the coarsest table that answers it exactly (sourceFor): hourly or daily rollups,
  * or the 15-minute rows; costs come from the same table, priced per bucket (pricedBuckets).
- * `rollups: false` forces the 15-minute rows and per-value labels of the design before issue 11 (the
+ * `rollups: false` forces the 15-minute rows and per-value labels of the design without rollups (the
  * benchmark compares against it; env STATS_ROLLUPS=off). `pieceBuckets`: see {@link PIECE_BUCKETS}; env
  * STATS_PIECES=off reads every answer in one statement (the benchmark's comparison).
  */
@@ -323,7 +323,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
   const isCost = (d: SeriesDef) => d.name === 'cost'
 
   /**
-   * Cost columns `v<i>` (CHF) per source bucket `a.bucket`, for the rollup path (issue 11 §2). The cost
+   * Cost columns `v<i>` (CHF) per source bucket `a.bucket`, for the rollup path. The cost
    * meters' energy is first summed per source bucket, then priced once per bucket: a 15-minute bucket at
    * its tariff price (priceJoin), an hourly or daily rollup with its high-tariff share (migration 0061) at
    * the high and low prices of the tariff in force on its local date, or all of it at the flat price. The
@@ -375,7 +375,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
     defs.flatMap((d, i) => (pick(d) ? [sql`${expr(d)} as ${sql.ref(`v${i}`)}`] : []))
 
   type SeriesBody = Omit<StatisticsAnswer, 'installation_id' | 'timezone'>
-  // Not on the direct path: the benchmark compares against the design before issue 11 as it was.
+  // Not on the direct path: the benchmark compares against the design without rollups as it was.
   const cache = createAnswerCache<SeriesBody>(db, (a) => Object.values(a.series).reduce((n, s) => n + s.length, 0))
 
   /** A series answer, kept while its period's data stand (answer-cache.ts): the same scope, query and series. */
@@ -396,7 +396,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
 
   /**
    * A long 15-minute answer in pieces of at most `pieceBuckets` buckets, one statement each, joined in
-   * order (issue 11: a year at 15 minutes was one statement of ~2 s on the embedded database's only
+   * order (a year at 15 minutes was one statement of ~2 s on the embedded database's only
    * connection, and every other request, the relay's polls and the simulator's writes waited behind it).
    * Between pieces the connection goes back to the pool, whose queue is first come first served, so a
    * statement that arrived meanwhile waits for one piece at most. Pieces start on the 15-minute grid
@@ -425,7 +425,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
     const key = (s: Source) => bucketKey(q.granularity, scope.tz, s)
     const plain = columns(defs, (d) => !isCost(d))
     // 15-minute buckets from the 15-minute rows: `agg` already groups by bucket, so it also sums the cost
-    // meters' energy and the costs are priced from it, instead of a second scan of the rows (issue 11).
+    // meters' energy and the costs are priced from it, instead of a second scan of the rows.
     const costFromAgg = rollups && costSrc === 'measurements_15m' && src === costSrc && q.granularity === 'fifteen_minutes'
     if (costFromAgg) plain.push(...COST_METERS.map((t) => sql`coalesce(sum(a.energy_in_kwh) filter (where ${type(t)}), 0) as ${sql.ref(`e_${t}`)}`))
     const perBucket = costFromAgg ? sql`select agg.start as bucket, ${sql.join(COST_METERS.map((t) => sql.ref(`agg.e_${t}`)))} from agg` : undefined
@@ -629,7 +629,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
       const { access, tz } = await context(actor, installationId)
       const q = resolve(p, tz)
       await requireObject(actor, access, installationId, objectId)
-      // A flat's charts (issue 13 §7): its electricity, heat and water, and the stations hanging in it.
+      // A flat's charts: its electricity, heat and water, and the stations hanging in it.
       const types = what === 'heat' ? ['heat'] : what === 'water' ? ['cold_water', 'hot_water'] : ['power', 'heat', 'cold_water', 'hot_water', 'charging_station']
       const meterIds = await subtreeMeters(installationId, objectId, types)
       const defs = what === 'heat' ? [S.heat] : what === 'water' ? [S.cold_water, S.hot_water] : [S.electricity, S.heat, S.cold_water, S.hot_water, S.charging_stations]
@@ -648,7 +648,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
     },
 
     /**
-     * GET …/meter/{meter_id} (issue 13 §7): one meter's own series by its type (see meterDefs), with
+     * GET …/meter/{meter_id}: one meter's own series by its type (see meterDefs), with
      * `meter` {id, name, meter_type}; rights as requireMeter.
      */
     async meter(actor: Actor, installationId: number, meterId: number, p: StatisticsParams): Promise<StatisticsAnswer & { meter: { id: number; name: string; meter_type: string } }> {
@@ -686,7 +686,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
     },
 
     /**
-     * GET …/zev: the ZEV report of [start, end) (issue 12 §6, docs/zev-method.md). `series` gives the
+     * GET …/zev: the ZEV report of [start, end) (docs/zev-method.md). `series` gives the
      * facility inputs by bucket; `allocation` the participants (flats, the building, stations) in a
      * stable order with kWh by source and, under the cost switch, their CHF by the installation's model;
      * `zev` the model, cap, missing-data count and total row (its CHF under the cost switch). Needs the

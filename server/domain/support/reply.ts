@@ -1,5 +1,5 @@
 /**
- * Reading an e-mail reply to a support ticket (issue 13 §1): the ticket's token from the reply address,
+ * Reading an e-mail reply to a support ticket: the ticket's token from the reply address,
  * and the new text without the quoted conversation below it.
  */
 

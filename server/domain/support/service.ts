@@ -38,7 +38,7 @@ interface Deps {
 }
 
 /**
- * Support tickets with e-mail replies (SPEC §2, §3, §4, §7; issue 13 §1). A person opens a ticket with a
+ * Support tickets with e-mail replies (SPEC §2, §3, §4, §7). A person opens a ticket with a
  * topic and a message; superusers are support: they see every ticket, answer in the portal, close and
  * reopen. Others see only their own (404 for anyone else's, so ids reveal nothing). Every mail about a
  * ticket goes out with its reply address (support+<token>@domain, 160 random bits) as Reply-To; a reply
@@ -203,7 +203,7 @@ export function createSupportService({ db, mail, supportAddress, publicUrl }: De
     },
 
     /**
-     * A reply by e-mail (issue 13 §1). For each token: the sender must be the ticket's owner (→ a message
+     * A reply by e-mail. For each token: the sender must be the ticket's owner (→ a message
      * from the user, mailed on to support) or a superuser (→ from support, mailed on to the owner); others are
      * refused ('foreign-sender'). A closed ticket keeps nothing and the sender is told ('closed'). Attachments
      * are never kept: the text is, their names are recorded, and the sender gets a note. Text is cut at

@@ -43,7 +43,7 @@ function toPricing(t: TariffRow, today: string): Pricing {
 }
 
 /**
- * Check a tariff version (issue 12 §4, SPEC §4–5 rate rules): energy prices 0 ≤ CHF/kWh < 10 and the basic
+ * Check a tariff version (SPEC §4–5 rate rules): energy prices 0 ≤ CHF/kWh < 10 and the basic
  * tariff 0 ≤ CHF/month < 1000 ("Please enter a valid rate"), a flat tariff needs its price, every span of
  * the grid has valid "HH:mm" times ("Please enter valid rate times"), and the version starts after today
  * (installation-local): a version that has started prices sessions already charged and never changes.
@@ -74,8 +74,9 @@ export function checkTariffVersion(input: PricingUpdate, today: string): void {
 
 /**
  * The charging tariff of an installation as the Pricing screen shows and admins set it (SPEC §2, §7;
- * issue 12 §4). Tariffs are versions by validity date: each session is priced with the version valid on
- * its start day (server/domain/tariffs/service.ts `inForce`), so a change never reprices past sessions.
+ * docs/decisions.md "Pricing: a tariff version never changes once it has started"). Tariffs are versions by
+ * validity date: each session is priced with the version valid on its start day
+ * (server/domain/tariffs/service.ts `inForce`), so a change never reprices past sessions.
  */
 export function createPricingService({ db, installations, tariffs, now = () => new Date() }: { db: Db; installations: InstallationService; tariffs: TariffService; now?: () => Date }) {
   const todayOf = async (installationId: number) => localDate(now(), (await installations.describe(installationId)).timezone)

@@ -21,7 +21,7 @@ export function createTimerService({ db, installations, link, stationTimersChang
   db: Db
   installations: InstallationService
   link?: DeviceLink
-  /** Stations whose timers changed (an OCPP charge point in timer mode gets its profile again, issue 14 §4). */
+  /** Stations whose timers changed (an OCPP charge point in timer mode gets its profile again). */
   stationTimersChanged?: (stationIds: number[]) => Promise<void>
 }) {
   const touched = async (...ts: { object_type: string; object_id: number }[]) => {
@@ -47,7 +47,7 @@ export function createTimerService({ db, installations, link, stationTimersChang
   }
 
   /**
-   * Issue 13 §3: a station's timers are the portal's record, which the devices take over (the simulator
+   * A station's timers are the portal's record, which the devices take over (the simulator
    * reads them at every step; a gateway would push them). A timer change made while the installation
    * is offline is stored at once and noted as waiting to be sent; on reconnect it is sent and journaled.
    */

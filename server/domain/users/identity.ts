@@ -3,7 +3,7 @@ import type { Actor } from '../auth/service.ts'
 import { Forbidden } from '../../lib/errors.ts'
 
 /**
- * The identity rule (ARCHITECTURE §4, issue 10): who may change a person's identity — sign-in address,
+ * The identity rule (ARCHITECTURE §4): who may change a person's identity — sign-in address,
  * details, activation, set-password (welcome) links, payment methods, deletion — on `/users/{id}/…`.
  * Allowed for a superuser and for the person themself. An installation admin may only when every
  * installation the person belongs to is one they administer (so an admin cannot take over an account

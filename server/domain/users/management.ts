@@ -17,7 +17,7 @@ export const WELCOME_TTL_MS = 7 * 24 * 3600_000
 type MemberRole = 'installation_admin' | 'installation_user'
 
 /**
- * User management for installation admins and superusers (SPEC §5–6, issue 3 §4). An admin reaches
+ * User management for installation admins and superusers (SPEC §5–6). An admin reaches
  * only users who belong to an installation they administer (others: 404) and never changes a superuser
  * (403); only a superuser grants superuser rights. Activation and welcome (set-password) links follow the
  * identity rule (./identity.ts: 403 unless the admin administers every installation of the user).
@@ -109,7 +109,7 @@ export function createUserManagementService({ db, installations, mail, passwordR
       let base = db.selectFrom('users').select('users.id').where('users.is_service', '=', false)
       if (scope !== 'all') {
         const ids = scope
-        // Superusers hold every installation without a membership row (issue 13 §5: the Superuser filter was empty).
+        // Superusers hold every installation without a membership row (the Superuser filter was empty).
         base = base.where((eb) => eb.or([eb('users.id', 'in', db.selectFrom('installation_users').select('user_id').where('installation_id', 'in', ids)), eb('users.is_superuser', '=', true)]))
       }
       if (q.role === 'superuser') base = base.where('users.is_superuser', '=', true)
@@ -238,9 +238,9 @@ export function createUserManagementService({ db, installations, mail, passwordR
     },
 
     /**
-     * PUT/PATCH /api/cockpit/users/{user_id}/installations/{installation_id} {role} (issue 13 §5, SPEC §5
+     * PUT/PATCH /api/cockpit/users/{user_id}/installations/{installation_id} {role} (SPEC §5
      * confirmation in the client): the user's role in that installation. The caller must administer it
-     * (403; superusers every one); the role elsewhere is not theirs to change (issue 10). 404 when the
+     * (403; superusers every one); the role elsewhere is not theirs to change. 404 when the
      * user is not a member there (adding is POST); 400 notOnYourself for one's own role.
      */
     async changeMembership(actor: Actor, userId: number, installationId: number, role: MemberRole): Promise<{ id: number; role: MemberRole }> {

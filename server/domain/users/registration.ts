@@ -18,7 +18,7 @@ const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex'
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * Self-registration (SPEC §7 /users/can-register, /users/register/, /users/user-verification/; issue 3 §2).
+ * Self-registration (SPEC §7 /users/can-register, /users/register/, /users/user-verification/).
  * Open per installation (installations.registration_enabled). A new account is inactive until its
  * address is confirmed through the mailed link; it joins the installation as installation_user with the
  * current terms accepted. An address already in use gets the same answer and no account (no enumeration).

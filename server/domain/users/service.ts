@@ -6,7 +6,7 @@ import type { UserDetails } from '../../../shared/schemas/accounts.ts'
 import { assertMayChangeIdentity } from './identity.ts'
 
 /**
- * Users (SPEC §7 "Authentication and user", issue 3): reading, editing and deleting an account.
+ * Users (SPEC §7 "Authentication and user"): reading, editing and deleting an account.
  * Who may act on user `id`: the user themself, a superuser, or an installation_admin of an installation
  * the user belongs to (and, for a superuser target, only a superuser). Anyone else gets 404, so ids of
  * other installations' users are not revealed. Writes follow the identity rule (./identity.ts): an admin

@@ -3,7 +3,7 @@ import { billZev, type ZevPrices } from './billing.ts'
 import type { ZevInterval } from '../reports/zev.ts'
 
 /**
- * Hand-computed ZEV bills (issue 12 §6, EnV Art. 16). One interval: PV 10 kWh, 2 kWh fed in, 2 kWh bought;
+ * Hand-computed ZEV bills (EnV Art. 16). One interval: PV 10 kWh, 2 kWh fed in, 2 kWh bought;
  * flat A uses 6 kWh, flat B 4 kWh. Locally used PV 8 of a supply of 10: each unit's energy is 80 % PV,
  * 20 % grid — A: 4.8 kWh PV + 1.2 kWh grid, B: 3.2 kWh PV + 0.8 kWh grid.
  */

@@ -1,5 +1,5 @@
 /**
- * ZEV billing under the Energy Ordinance (EnV, SR 730.01) Art. 16 (issue 12 §6; method and the price
+ * ZEV billing under the Energy Ordinance (EnV, SR 730.01) Art. 16 (method and the price
  * table in docs/zev-method.md). Pure: the caller supplies the 15-minute intervals, each interval's prices
  * and the model. Energies kWh, prices Rappen per kWh, money Rappen (rounded to the Rappen per row line).
  */

@@ -51,7 +51,7 @@ export interface ZevReport {
 }
 
 /**
- * The ZEV report of [start, end) for an installation (issue 12 §6, docs/zev-method.md), from the
+ * The ZEV report of [start, end) for an installation (docs/zev-method.md), from the
  * 15-minute aggregates. Participants: each flat with an electricity meter (`power` meters in an
  * apartment), the building (consumption no participant meter measured: common areas), and the charging
  * stations, whose energy is billed per charging session and so carries no ZEV money. Order: flats by
@@ -157,7 +157,7 @@ export async function computeZevReport(db: Db, installationId: number, tz: strin
 }
 
 /**
- * The ZEV model of an installation (issue 12 §6): every member reads it (reports state it); admins and
+ * The ZEV model of an installation: every member reads it (reports state it); admins and
  * superusers set it. 400 "zevFlatPercentInvalid" for a flat rate outside 0–80 %.
  */
 export function createZevService({ db, installations }: { db: Db; installations: InstallationService }) {

@@ -22,7 +22,7 @@ const weekdays = ['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-
 const weekends = ['2026-03-07', '2026-03-08', '2026-03-14', '2026-03-15'] // Sat/Sun
 
 describe('apartmentLoadKw', () => {
-  it('uses in a year what a Swiss household of its size does (SFOE typical figures, issue 12 §8)', { timeout: 60_000 }, () => {
+  it('uses in a year what a Swiss household of its size does (SFOE typical figures)', { timeout: 60_000 }, () => {
     // The demo's seed; hourly samples at a minute that moves, so every part of the hour (and the 10-minute
     // cooking slots) is met over the year.
     for (const seed of [42]) {

@@ -7,7 +7,7 @@ import { hash01, smoothstep } from './random.ts'
 
 /**
  * Typical yearly electricity use (kWh) of a household in a Swiss apartment building without electric
- * heating or water heating, by persons (issue 12 §8): 1 person 2,200, 2 persons 2,750, 4 persons 3,850
+ * heating or water heating, by persons: 1 person 2,200, 2 persons 2,750, 4 persons 3,850
  * (J. Nipkow, "Typischer Haushalt-Stromverbrauch", Swiss Federal Office of Energy SFOE, August 2021, as
  * summarised at homegate.ch/c/en/advisor/sustainability/average-electricity-consumption-in-switzerland);
  * 3 persons is interpolated.

@@ -111,7 +111,7 @@ describe('pvPowerKw (Zürich, 30 kWp)', () => {
   })
 })
 
-describe('a simulated year against the published Zürich series (issue 12 §8)', () => {
+describe('a simulated year against the published Zürich series', () => {
   /** kWh per kWp in each month of `year`, from 15-minute steps. */
   function monthlyYield(year: number, seed: number): number[] {
     const months = new Array<number>(12).fill(0)

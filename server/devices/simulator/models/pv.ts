@@ -11,7 +11,7 @@ const ARRAY_AZIMUTH = 180 // facing south (suncalc 2: degrees, clockwise from no
 const SYSTEM_LOSSES = 0.85 // inverter, wiring, soiling, temperature
 
 /**
- * The published series the simulator is fitted to (issue 12 §8): monthly yield of 1 kWp (kWh, Jan–Dec)
+ * The published series the simulator is fitted to: monthly yield of 1 kWp (kWh, Jan–Dec)
  * of a south-facing 30° array in Zürich, 1,100 kWh/kWp a year. Derived from measured global radiation at
  * MeteoSwiss station Zürich-Fluntern (SMA), daily means 2018–2021 (MeteoSwiss NBCN daily values,
  * https://data.geo.admin.ch/ch.meteoswiss.klima/nbcn-tageswerte/nbcn-daily_SMA_current.csv, as published by
@@ -55,7 +55,7 @@ function winterness(time: Date): number {
 
 const strata = new Map<string, Map<string, number>>()
 /**
- * The weather draw of UTC day `day` ("YYYY-MM-DD") in [0, 1), stratified over its month (issue 12 §8):
+ * The weather draw of UTC day `day` ("YYYY-MM-DD") in [0, 1), stratified over its month:
  * the seed shuffles the month's days and day k of the shuffle gets (k + ½) / days, so every month has its
  * climate's share of clear, mixed and overcast days whatever the seed, and a simulated month stays near
  * the published one (a plain draw per day made single months 30–50 % off).

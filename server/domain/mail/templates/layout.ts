@@ -1,6 +1,6 @@
 import type { Lang } from '../../../lib/messages.ts'
 
-/** A rendered message: subject, plain text and HTML (issue 3 §7: every template has both). */
+/** A rendered message: subject, plain text and HTML (every template has both). */
 export interface RenderedMail {
   subject: string
   text: string

@@ -36,7 +36,7 @@ const T: Record<Lang, { subject: string; hello: (name: string) => string; body: 
   },
 }
 
-/** The password reset mail (issue 3 §1, §7) in `lang`; `url` is the create-new-password link. */
+/** The password reset mail in `lang`; `url` is the create-new-password link. */
 export function resetMail(lang: Lang, { name, url }: { name: string; url: string }): RenderedMail {
   const t = T[lang]
   const text = [t.hello(name), '', t.body, '', url, '', t.expiry, t.ignore, '', 'Cockpit'].join('\n')

@@ -36,7 +36,7 @@ const T: Record<Lang, { subject: string; hello: (name: string) => string; body: 
   },
 }
 
-/** The address verification mail after self-registration (issue 3 §2, §7) in `lang`. */
+/** The address verification mail after self-registration in `lang`. */
 export function verificationMail(lang: Lang, { name, url }: { name: string; url: string }): RenderedMail {
   const t = T[lang]
   const text = [t.hello(name), '', t.body, '', url, '', t.expiry, t.ignore, '', 'Cockpit'].join('\n')

@@ -36,7 +36,7 @@ const T: Record<Lang, { subject: string; hello: (name: string) => string; body: 
   },
 }
 
-/** The welcome mail (issue 3 §4, §7) in `lang`: the installation's name and a set-password link. */
+/** The welcome mail in `lang`: the installation's name and a set-password link. */
 export function welcomeMail(lang: Lang, { name, email, site, url }: { name: string; email: string; site: string; url: string }): RenderedMail {
   const t = T[lang]
   const text = [t.hello(name), '', t.body(site), '', `${t.login} ${email}`, '', `${t.action}: ${url}`, '', t.expiry, '', 'Cockpit'].join('\n')
