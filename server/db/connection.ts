@@ -76,11 +76,20 @@ const WORKER_CLOSE_MS = 2_000
  * ({@link MIGRATOR_OPTIONS}; docs/decisions.md "Migrations run out of order").
  */
 export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations')
+
+/** Names of the migrations (file names without `.ts`), in the order they run. */
+export function migrationNames(): string[] {
+  return fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}-.+\.ts$/.test(f) && !f.endsWith('.test.ts'))
+    .map((f) => f.replace(/\.ts$/, ''))
+    .sort()
+}
+
 const provider: MigrationProvider = {
   async getMigrations() {
-    const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}-.+\.ts$/.test(f) && !f.endsWith('.test.ts')).sort()
     const out: Record<string, Migration> = {}
-    for (const f of files) out[f.replace(/\.ts$/, '')] = (await import(path.join(MIGRATIONS_DIR, f))) as Migration
+    for (const name of migrationNames()) out[name] = (await import(path.join(MIGRATIONS_DIR, `${name}.ts`))) as Migration
     return out
   },
 }
