@@ -70,17 +70,38 @@ const WORKER_CLOSE_MS = 2_000
 
 /**
  * Migrations are the files of server/db/migrations, applied in name order (`NNNN-what.ts`, each
- * exporting `up` and optionally `down`). Adding a file is all a feature needs to do.
+ * exporting `up` and optionally `down`). Adding a file is all a feature needs to do; its name must sort
+ * after every released one (server/db/migrations/released.json, checked by migrations.test.ts).
+ * Those not yet run are run in name order even when a later-numbered one already ran
+ * ({@link MIGRATOR_OPTIONS}; docs/decisions.md "Migrations run out of order").
  */
-const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations')
+export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations')
+
+/** Names of the migrations (file names without `.ts`), in the order they run. */
+export function migrationNames(): string[] {
+  return fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}-.+\.ts$/.test(f) && !f.endsWith('.test.ts'))
+    .map((f) => f.replace(/\.ts$/, ''))
+    .sort()
+}
+
 const provider: MigrationProvider = {
   async getMigrations() {
-    const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{4}-.+\.ts$/.test(f) && !f.endsWith('.test.ts')).sort()
     const out: Record<string, Migration> = {}
-    for (const f of files) out[f.replace(/\.ts$/, '')] = (await import(path.join(MIGRATIONS_DIR, f))) as Migration
+    for (const name of migrationNames()) out[name] = (await import(path.join(MIGRATIONS_DIR, `${name}.ts`))) as Migration
     return out
   },
 }
+
+/**
+ * Kysely refuses by default to start on a database where a migration ran that sorts after one not yet
+ * run ("corrupted migrations"). Seven migrations were added below numbers already on main, so every
+ * database made in between could not start on later code; here the missing ones are run in name order
+ * instead. Each migration therefore must not depend on a later-numbered one having run, nor undo it
+ * (docs/decisions.md "Migrations run out of order").
+ */
+export const MIGRATOR_OPTIONS = { allowUnorderedMigrations: true } as const
 
 /**
  * Take the PGlite data directory for this process. PGlite is single-process: a second process on the
@@ -265,7 +286,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     for (const client of clients) (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy()
     await release(!ended)
   }
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest()
+  const { error, results } = await new Migrator({ db, provider, ...MIGRATOR_OPTIONS }).migrateToLatest()
   if (error) {
     await close()
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
