@@ -219,7 +219,7 @@ export async function startBackground(app: FastifyInstance): Promise<void> {
   await app.supportInbound?.start()
   // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster
   // (issue 16 §2); the embedded database has one process, so timers in it suffice.
-  app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log) : inProcessRunner(app.jobs, app.log, app.clock)
+  app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log, app.clock) : inProcessRunner(app.jobs, app.log, app.clock)
   await app.jobRunner.start()
   app.started = true
 }
