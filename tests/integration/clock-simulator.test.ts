@@ -71,8 +71,8 @@ describe('the simulator on the one clock', () => {
       const m = await metrics(first)
       return m.timestamp === stepped && m
     }, 30_000, 'the step at the clock\'s next step time')
-    // The live figures are the new step's: the building's load moves from one step to the next.
-    expect(after.building.power_kw).not.toBe(before.building.power_kw)
+    // The live figures are the new step's: 5 s more of the evening's load counted into today's totals.
+    expect(after.consumption_today).toBeGreaterThan(before.consumption_today)
     const newest = await first.app.domain!.db.selectFrom('measurements').select((eb) => eb.fn.max('ts').as('ts')).executeTakeFirstOrThrow()
     expect(new Date(newest.ts as unknown as string).toISOString()).toBe(stepped)
   }, 60_000)
