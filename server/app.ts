@@ -176,7 +176,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const ownUrl = () => `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
     const simOcpp = config.simOcpp ? createSimOcppLink({ domain, url: () => config.simOcppUrl ?? ownUrl(), log: app.log }) : undefined
     if (!config.simOcpp) await domain.ocpp.unbindSimulated()
-    app.decorate('simulator', createSimulator({ domain, seed: config.simSeed, log: app.log, backfillDays: config.simBackfillDays, ownership: createOwnership(config.databaseUrl), ocpp: simOcpp }))
+    app.decorate('simulator', createSimulator({ domain, seed: config.simSeed, log: app.log, backfillDays: config.simBackfillDays, ownership: createOwnership(config.databaseUrl, { clock }), ocpp: simOcpp }))
     app.jobs.push(createRetentionJob({ domain, log: app.log }))
   }
 
@@ -220,7 +220,7 @@ export async function startBackground(app: FastifyInstance): Promise<void> {
   await app.supportInbound?.start()
   // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster;
   // the embedded database has one process, so timers in it suffice.
-  app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log) : inProcessRunner(app.jobs, app.log, app.clock)
+  app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log, app.clock) : inProcessRunner(app.jobs, app.log, app.clock)
   await app.jobRunner.start()
   app.started = true
 }

@@ -11,8 +11,12 @@ export type Topic = (typeof TOPICS)[number]
 export const LIVE_STATES = ['live', 'stale', 'down'] as const
 export type LiveState = (typeof LIVE_STATES)[number]
 
-/** Upstream path (relative to the API base) polled for a topic of an installation. */
-export function topicPath(topic: Topic, installationId: number, now = new Date()): string {
+/**
+ * Upstream path (relative to the API base) polled for a topic of an installation. `now` is the server
+ * clock's instant (ARCHITECTURE §1 "Time"): the sessions topic asks for sessions active in the 24 h
+ * before it.
+ */
+export function topicPath(topic: Topic, installationId: number, now: Date): string {
   const base = `/cockpit/installations/${installationId}`
   switch (topic) {
     case 'metrics':

@@ -61,7 +61,7 @@ function startClient(port: number, k: number, intervals: Record<Topic, number>, 
       if (busy) late++
       else {
         busy = true
-        void get(port, topicPath(topic, 1), k).then(() => (busy = false))
+        void get(port, topicPath(topic, 1, new Date()), k).then(() => (busy = false))
       }
       n++
       loop.timer = setTimeout(tick, Math.max(0, first + n * every - Date.now()))

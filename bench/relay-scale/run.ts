@@ -217,7 +217,7 @@ async function startStub(): Promise<Stub> {
   }
 }
 
-const PATH_TOPIC = new Map<string, Topic>(TOPICS.map((t) => [`/api${topicPath(t, 1).split('?')[0]}`, t]))
+const PATH_TOPIC = new Map<string, Topic>(TOPICS.map((t) => [`/api${topicPath(t, 1, new Date()).split('?')[0]}`, t]))
 const ACCESS_PATH = '/api/cockpit/installations/1/access'
 /** The relay's re-check of the rights of open streams: a rights revision per interval, the rights of (some) users. */
 const RECHECK_PATHS = new Set(['/api/cockpit/installations/1/accesses', '/api/cockpit/rights-revision'])

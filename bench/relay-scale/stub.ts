@@ -26,7 +26,7 @@ const profiles = Number(process.env.BENCH_PROFILES ?? 1)
 const sim = createSimulation({ speed })
 
 /** Pathname (under /api) → topic, from the relay's own table. */
-const topicOf = new Map<string, Topic>(TOPICS.map((t) => [`/api${topicPath(t, 1).split('?')[0]}`, t]))
+const topicOf = new Map<string, Topic>(TOPICS.map((t) => [`/api${topicPath(t, 1, new Date()).split('?')[0]}`, t]))
 const counters: StubCounters = { paths: {} }
 let tokenSeq = 0
 /** Distinct users among the subscribers (0: one per subscriber); run.ts sets it per run. */

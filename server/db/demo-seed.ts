@@ -47,9 +47,11 @@ const HIGH_TARIFF: ScheduleEntry[] = [
  * simulator runs it like the first (its sessions come from the backfill). Last, a 7th station of the first
  * installation, "Garage OCPP", waiting for OCPP charge point DEMO-CP-1. The demo accounts have
  * accepted the legal texts current at seed time.
- * Does nothing when an installation exists; safe when processes start at once (an advisory lock). Returns the first installation's id, or null when it did nothing.
+ * `now` is the process clock's instant (ARCHITECTURE §1 "Time"): the rates' and tariffs' start (last
+ * year), the card's expiry, the acceptances and every row's creation time are counted from it, not from
+ * the database's clock. Does nothing when an installation exists; safe when processes start at once (an advisory lock). Returns the first installation's id, or null when it did nothing.
  */
-export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { passwordHash: string; now?: Date }): Promise<number | null> {
+export async function seedDemo(db: Db, { passwordHash, now }: { passwordHash: string; now: Date }): Promise<number | null> {
   const lastYear = `${now.getUTCFullYear() - 1}-01-01`
   return db.transaction().execute(async (tx) => {
     // Several processes starting at once on one empty Postgres seed one demo. The check and
@@ -59,7 +61,7 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
     if (await tx.selectFrom('installations').select('id').limit(1).executeTakeFirst()) return null
     const inst = await tx
       .insertInto('installations')
-      .values({ name: 'Demo Residence Zürich', timezone: 'Europe/Zurich', currency: 'CHF', latitude: 47.3769, longitude: 8.5417, pay_enabled: true, online: true, offline_since: null, alerts: '[]', operator: JSON.stringify(DEMO_OPERATOR) })
+      .values({ name: 'Demo Residence Zürich', timezone: 'Europe/Zurich', currency: 'CHF', latitude: 47.3769, longitude: 8.5417, pay_enabled: true, online: true, offline_since: null, alerts: '[]', operator: JSON.stringify(DEMO_OPERATOR), created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow()
     const installation_id = inst.id
@@ -93,7 +95,7 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
         .values({
           installation_id, object_id: garage, meter_id, device_id: `CH-ZH-DEMO-${String(i).padStart(3, '0')}`,
           name: `Station ${i}`, description: `Garage, parking space ${i}`, capacity_kw: 11, charging_mode: mode,
-          status: mode === 'locked' ? 'off' : 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null,
+          status: mode === 'locked' ? 'off' : 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null, updated_at: now,
         })
         .returning('id')
         .executeTakeFirstOrThrow()
@@ -122,7 +124,7 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
       const row = await tx
         .insertInto('users')
         .values({ email: u.email, password_hash: passwordHash, first_name: u.first_name, last_name: u.last_name, title: u.title,
-          is_superuser: u.is_superuser, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null })
+          is_superuser: u.is_superuser, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null, created_at: now })
         .returning('id')
         .executeTakeFirstOrThrow()
       userIds[u.email] = row.id
@@ -133,7 +135,7 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
     for (let i = 0; i < 6; i++) {
       await tx.insertInto('rfids').values({
         installation_id, user_id: i === 0 ? userIds['user@example.com'] : null, tag: `04A1B2C3D4E5${String(i + 1).padStart(2, '0')}`,
-        description: `Apartment ${i + 1} – ${cars[i]}`, active: true, all_stations: true,
+        description: `Apartment ${i + 1} – ${cars[i]}`, active: true, all_stations: true, created_at: now,
       }).execute()
     }
     await tx.insertInto('permissions').values([
@@ -143,10 +145,10 @@ export async function seedDemo(db: Db, { passwordHash, now = new Date() }: { pas
     // The resident has a stored demo card (DEMO payment provider), so ordering a card and the charge job work.
     await tx.insertInto('payment_methods').values({
       user_id: userIds['user@example.com'], kind: 'credit_card', brand: 'Mastercard', masked: '•••• •••• •••• 4444', exp_month: 12,
-      exp_year: now.getUTCFullYear() + 3, alias: '', favourite: true, provider: 'demo', token: 'demo_ok_seeded',
+      exp_year: now.getUTCFullYear() + 3, alias: '', favourite: true, provider: 'demo', token: 'demo_ok_seeded', created_at: now,
     }).execute()
-    await seedSecond(tx, { passwordHash, lastYear })
-    await seedOcppStation(tx, { installation_id, garage, passwordHash })
+    await seedSecond(tx, { passwordHash, lastYear, now })
+    await seedOcppStation(tx, { installation_id, garage, passwordHash, now })
     await acceptCurrentLegalTexts(tx, [...DEMO_USERS.map((u) => u.email), DEMO_SECOND.admin.email], now)
     return installation_id
   })
@@ -166,10 +168,10 @@ async function acceptCurrentLegalTexts(tx: Db, emails: string[], now: Date): Pro
 }
 
 /** The second installation ({@link DEMO_SECOND}); inserted after the first, whose ids stay as they were. */
-async function seedSecond(tx: Db, { passwordHash, lastYear }: { passwordHash: string; lastYear: string }): Promise<void> {
+async function seedSecond(tx: Db, { passwordHash, lastYear, now }: { passwordHash: string; lastYear: string; now: Date }): Promise<void> {
   const { id: installation_id } = await tx
     .insertInto('installations')
-    .values({ name: DEMO_SECOND.name, timezone: 'Europe/Zurich', currency: 'CHF', latitude: 46.9481, longitude: 7.4474, pay_enabled: false, online: true, offline_since: null, alerts: '[]' })
+    .values({ name: DEMO_SECOND.name, timezone: 'Europe/Zurich', currency: 'CHF', latitude: 46.9481, longitude: 7.4474, pay_enabled: false, online: true, offline_since: null, alerts: '[]', created_at: now })
     .returning('id')
     .executeTakeFirstOrThrow()
   const obj = async (description: string, object_type: string, parent: number | null) =>
@@ -184,7 +186,7 @@ async function seedSecond(tx: Db, { passwordHash, lastYear }: { passwordHash: st
     const meter_id = await meter('charging_station', `Charging station Bern ${i + 1}`, parking, 22)
     await tx.insertInto('charging_stations').values({
       installation_id, object_id: parking, meter_id, device_id: `CH-BE-DEMO-${String(i + 1).padStart(3, '0')}`, name: `Office ${i + 1}`,
-      description: `Visitor parking ${i + 1}`, capacity_kw: 22, charging_mode: mode, status: 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null,
+      description: `Visitor parking ${i + 1}`, capacity_kw: 22, charging_mode: mode, status: 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null, updated_at: now,
     }).execute()
   }
   await tx.insertInto('tariffs').values({
@@ -194,13 +196,13 @@ async function seedSecond(tx: Db, { passwordHash, lastYear }: { passwordHash: st
   const a = DEMO_SECOND.admin
   const admin = await tx.insertInto('users')
     .values({ email: a.email, password_hash: passwordHash, first_name: a.first_name, last_name: a.last_name, title: a.title,
-      is_superuser: false, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null })
+      is_superuser: false, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null, created_at: now })
     .returning('id')
     .executeTakeFirstOrThrow()
   await tx.insertInto('installation_users').values({ user_id: admin.id, installation_id, role: 'installation_admin' }).execute()
   await tx.insertInto('rfids').values([
-    { installation_id, user_id: admin.id, tag: '04B1E2A3C4D501', description: 'Pool car – Renault Megane E-Tech', active: true, all_stations: true },
-    { installation_id, user_id: null, tag: '04B1E2A3C4D502', description: 'Visitor card', active: true, all_stations: true },
+    { installation_id, user_id: admin.id, tag: '04B1E2A3C4D501', description: 'Pool car – Renault Megane E-Tech', active: true, all_stations: true, created_at: now },
+    { installation_id, user_id: null, tag: '04B1E2A3C4D502', description: 'Visitor card', active: true, all_stations: true, created_at: now },
   ]).execute()
 }
 
@@ -212,15 +214,15 @@ export const DEMO_CHARGE_POINT = { id: 'DEMO-CP-1', station: 'Garage OCPP' } as 
  * {@link DEMO_CHARGE_POINT} with DEMO_PASSWORD, waiting offline until it connects. Inserted after the
  * second installation, so the ids the other demo rows had stay as they were.
  */
-async function seedOcppStation(tx: Db, { installation_id, garage, passwordHash }: { installation_id: number; garage: number; passwordHash: string }): Promise<void> {
+async function seedOcppStation(tx: Db, { installation_id, garage, passwordHash, now }: { installation_id: number; garage: number; passwordHash: string; now: Date }): Promise<void> {
   const meter = await tx.insertInto('meters').values({ installation_id, object_id: garage, meter_type: 'charging_station', name: 'Charging station OCPP', capacity: 11 }).returning('id').executeTakeFirstOrThrow()
   const station = await tx.insertInto('charging_stations').values({
     installation_id, object_id: garage, meter_id: meter.id, device_id: 'CH-ZH-DEMO-007', name: DEMO_CHARGE_POINT.station,
     description: 'Garage, parking space 7 (OCPP charge point)', capacity_kw: 11, charging_mode: 'rfid',
-    status: 'unknown', status_code: 18, alerts: JSON.stringify(['offline']), rfid_lernmodus: 0, power_kw: 0, current_session_id: null,
+    status: 'unknown', status_code: 18, alerts: JSON.stringify(['offline']), rfid_lernmodus: 0, power_kw: 0, current_session_id: null, updated_at: now,
   }).returning('id').executeTakeFirstOrThrow()
   await tx.insertInto('ocpp_charge_points').values({
     id: DEMO_CHARGE_POINT.id, installation_id, station_id: station.id, connector_id: 1, password_hash: passwordHash,
-    vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null,
+    vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, created_at: now,
   }).execute()
 }

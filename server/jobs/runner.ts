@@ -1,7 +1,7 @@
-import cron, { type ScheduledTask } from 'node-cron'
+import cron from 'node-cron'
 import { PgBoss } from 'pg-boss'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Clock } from '../lib/clock.ts'
+import type { Clock, ClockTimer } from '../lib/clock.ts'
 
 /**
  * A background job (payments, report dispatch, mail outbox, retention): what runs and when. `run` does
@@ -17,6 +17,46 @@ export interface Job {
   run(): Promise<void>
 }
 
+/** Cron fields node-cron's parser gives as numbers, in the order [second, minute, hour, day, month, weekday]. */
+type CronFields = [number[], number[], number[], number[], number[], number[]]
+
+/**
+ * The first instant strictly after `after` that the cron expression `expression` names, in UTC (as
+ * pg-boss's schedules here). The expression is parsed by node-cron (`cron.parse`, 5 or 6 fields,
+ * names and steps resolved); day of month and weekday must both match, as node-cron matches them.
+ *
+ * @throws RangeError for an expression node-cron refuses, one with a field that is not a plain list of
+ *   numbers (L, W, #), or one that names no instant within 8 years
+ */
+export function nextCronRun(expression: string, after: Date): Date {
+  if (!cron.validate(expression)) throw new RangeError(`not a cron expression: ${expression}`)
+  const p = cron.parse(expression)
+  const fields = [p.second, p.minute, p.hour, p.dayOfMonth, p.month, p.dayOfWeek].map((f) => {
+    if (!f.every((v) => typeof v === 'number')) throw new RangeError(`cron field not supported here: ${expression}`)
+    return new Set(f as number[])
+  })
+  const [seconds, minutes, hours, days, months, weekdays] = fields
+  const sorted = (set: Set<number>) => [...set].sort((a, b) => a - b)
+  const [secs, mins, hrs] = [sorted(seconds), sorted(minutes), sorted(hours)]
+  // Whole seconds after `after`; walk day by day, then take the first hour/minute/second of that day.
+  const from = Math.floor(after.getTime() / 1000) * 1000 + 1000
+  const dayMs = 86_400_000
+  for (let day = Math.floor(from / dayMs) * dayMs; day < from + 8 * 366 * dayMs; day += dayMs) {
+    const d = new Date(day)
+    // node-cron numbers weekdays 0–6 from Sunday (7 is folded to 0 by its parser).
+    if (!months.has(d.getUTCMonth() + 1) || !days.has(d.getUTCDate()) || !weekdays.has(d.getUTCDay())) continue
+    for (const h of hrs) {
+      for (const m of mins) {
+        for (const s of secs) {
+          const t = day + h * 3_600_000 + m * 60_000 + s * 1000
+          if (t >= from) return new Date(t)
+        }
+      }
+    }
+  }
+  throw new RangeError(`cron expression names no instant within 8 years: ${expression}`)
+}
+
 /** Starts and stops the jobs of a process. */
 export interface JobRunner {
   start(): Promise<void>
@@ -24,8 +64,9 @@ export interface JobRunner {
 }
 
 /**
- * The embedded database (one process per DATA_DIR, ARCHITECTURE §1): timers in this process; a job
- * never overlaps itself.
+ * The embedded database (one process per DATA_DIR, ARCHITECTURE §1): timers of the process's clock
+ * (ARCHITECTURE §1 "Time"), so CLOCK_SPEED and a test clock move the schedules too; a job never overlaps
+ * itself. A cron job fires at the clock's next instant its expression names ({@link nextCronRun}, UTC).
  */
 export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Clock): JobRunner {
   const stops: (() => void)[] = []
@@ -48,12 +89,27 @@ export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Cloc
       for (const job of jobs) {
         const run = guarded(job)
         if ('cron' in job.schedule) {
-          const task: ScheduledTask = cron.schedule(job.schedule.cron, () => void run())
-          stops.push(() => void task.stop())
+          const expression = job.schedule.cron
+          let timer: ClockTimer | undefined
+          let stopped = false
+          // The next fire time is counted from the one just due, so a timer that fires a little early
+          // (real timers may) does not fire twice for one instant.
+          const arm = (after: Date) => {
+            if (stopped) return
+            const due = nextCronRun(expression, after)
+            timer = clock.setTimeout(() => {
+              void run()
+              arm(new Date(Math.max(clock.ms(), due.getTime())))
+            }, due.getTime() - clock.ms()).unref()
+          }
+          arm(clock.now())
+          stops.push(() => {
+            stopped = true
+            clock.clearTimeout(timer)
+          })
         } else {
-          const timer = setInterval(() => void run(), job.schedule.everySeconds * 1000)
-          timer.unref()
-          stops.push(() => clearInterval(timer))
+          const timer = clock.setInterval(() => void run(), job.schedule.everySeconds * 1000).unref()
+          stops.push(() => clock.clearInterval(timer))
         }
         if (job.runAtStart) void run()
       }
@@ -71,11 +127,15 @@ export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Cloc
  * the next. Cron schedules are pg-boss's own (one job per tick for the whole cluster); interval jobs
  * are sent by every process, and the policy keeps one. A process that dies mid-run leaves its job to
  * expire (`expireInSeconds`), after which the next tick runs it elsewhere.
+ *
+ * Time (ARCHITECTURE §1, docs/decisions.md "One clock: jobs and the relay's polls"): interval sends
+ * are timers of `clock`; cron ticks come from pg-boss, that is from the database server's real clock,
+ * whatever CLOCK_START/CLOCK_SPEED say. What a run then finds due, each job decides with the clock's now.
  */
-export function pgBossRunner(jobs: Job[], databaseUrl: string, log: FastifyBaseLogger, opts: { pollingIntervalSeconds?: number } = {}): JobRunner {
+export function pgBossRunner(jobs: Job[], databaseUrl: string, log: FastifyBaseLogger, clock: Clock, opts: { pollingIntervalSeconds?: number } = {}): JobRunner {
   const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 3, application_name: 'cockpit-jobs' })
   boss.on('error', (err) => log.error({ err }, 'job queue error'))
-  const timers: NodeJS.Timeout[] = []
+  const timers: ClockTimer[] = []
   const send = (job: Job) => boss.send(job.name, null).catch((err) => log.error({ err, job: job.name }, 'job not queued'))
   return {
     async start() {
@@ -96,15 +156,13 @@ export function pgBossRunner(jobs: Job[], databaseUrl: string, log: FastifyBaseL
         })
         if ('cron' in job.schedule) await boss.schedule(job.name, job.schedule.cron, null, { tz: 'UTC' })
         else {
-          const timer = setInterval(() => void send(job), job.schedule.everySeconds * 1000)
-          timer.unref()
-          timers.push(timer)
+          timers.push(clock.setInterval(() => void send(job), job.schedule.everySeconds * 1000).unref())
         }
         if (job.runAtStart) await send(job)
       }
     },
     async stop() {
-      for (const t of timers.splice(0)) clearInterval(t)
+      for (const t of timers.splice(0)) clock.clearInterval(t)
       await boss.stop({ graceful: true, timeout: 3000 }).catch((err) => log.warn({ err }, 'job queue stop'))
     },
   }

@@ -49,7 +49,7 @@ describe('access queue', () => {
     expect(new Set(refused).size).toBeGreaterThanOrEqual(8)
 
     // A lone refusal: the bound (1 s) × 1–2.
-    vi.setSystemTime(Date.now() + 60_000)
+    await vi.advanceTimersByTimeAsync(60_000)
     const one = q.run('alone', async () => 1).catch((e: AccessQueueTimeout) => e.retryAfterS)
     await vi.advanceTimersByTimeAsync(1000)
     expect(await one).toBeLessThanOrEqual(2)

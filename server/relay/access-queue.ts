@@ -55,11 +55,12 @@ const RECENT_WAITS = 500
  * - callers with the same `key` while a check is queued or running share its answer. Nothing is kept
  *   after the call ends: a rights change upstream applies to the very next check.
  */
-export function createAccessQueue({ concurrency = RELAY.accessConcurrency, maxWaitMs = RELAY.accessMaxWaitMs, retryAfterMaxS = RELAY.accessRetryAfterMaxS, random = Math.random, now = Date.now }: {
+export function createAccessQueue({ concurrency = RELAY.accessConcurrency, maxWaitMs = RELAY.accessMaxWaitMs, retryAfterMaxS = RELAY.accessRetryAfterMaxS, random = Math.random, now = () => performance.now() }: {
   concurrency?: number
   maxWaitMs?: number
   retryAfterMaxS?: number
   random?: () => number
+  /** Monotonic real-time ms for waits and call durations (performance.now() by default). */
   now?: () => number
 } = {}) {
   const queue = new PQueue({ concurrency })

@@ -25,8 +25,8 @@ describe('hub', () => {
   it('gives relays started in the same millisecond different epochs, so one never replays the other\'s ids', () => {
     vi.useFakeTimers({ now: new Date('2026-05-01T10:00:00Z'), toFake: ['Date'] })
     try {
-      const a = createHub({ events: { onWatch: () => {} } })
-      const b = createHub({ events: { onWatch: () => {} } })
+      const a = createHub({ clockMs: Date.now, events: { onWatch: () => {} } })
+      const b = createHub({ clockMs: Date.now, events: { onWatch: () => {} } })
       expect(a.epoch).not.toBe(b.epoch)
       // A's id taken to B (failover behind the proxy) is not resumed there: B sends a snapshot.
       for (const hub of [a, b]) hub.publish(1, 'stations', stations)
@@ -40,7 +40,7 @@ describe('hub', () => {
   })
 
   it('serializes a snapshot once for every subscriber that joins at the same seq', () => {
-    const hub = createHub({ events: { onWatch: () => {} } })
+    const hub = createHub({ clockMs: Date.now, events: { onWatch: () => {} } })
     hub.publish(1, 'stations', stations)
     const a = subscriber(1)
     const b = subscriber(2)
@@ -52,7 +52,7 @@ describe('hub', () => {
   })
 
   it('judges only the users it asked about: a stream that joined meanwhile is not closed', () => {
-    const hub = createHub({ events: { onWatch: () => {} } })
+    const hub = createHub({ clockMs: Date.now, events: { onWatch: () => {} } })
     hub.publish(1, 'stations', stations)
     const early = subscriber(1)
     const late = subscriber(2)
@@ -69,7 +69,7 @@ describe('hub', () => {
   })
 
   it('moves a subscriber whose rights changed to its new profile with a fresh snapshot', () => {
-    const hub = createHub({ events: { onWatch: () => {} } })
+    const hub = createHub({ clockMs: Date.now, events: { onWatch: () => {} } })
     hub.publish(1, 'stations', stations)
     const s = subscriber(7)
     hub.subscribe(s, access(7, [1]), null)
@@ -81,7 +81,7 @@ describe('hub', () => {
   })
 
   it('writes the events of one batch (a poll round) to each subscriber in one write, joined once per profile', () => {
-    const hub = createHub({ events: { onWatch: () => {} } })
+    const hub = createHub({ clockMs: Date.now, events: { onWatch: () => {} } })
     hub.publish(1, 'stations', stations)
     hub.publish(1, 'metrics', metrics(1))
     const both = [subscriber(1, ['stations', 'metrics']), subscriber(2, ['stations', 'metrics'])]
@@ -105,7 +105,7 @@ describe('hub', () => {
   })
 
   it('sends a change that needs two events (merge, then ops) with consecutive seqs, and replays the second alone', () => {
-    const hub = createHub({ events: { onWatch: () => {} } })
+    const hub = createHub({ clockMs: Date.now, events: { onWatch: () => {} } })
     const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [i + 1, { id: i + 1, name: `S${i + 1}`, power_kw: i, rfid: null }]))
     hub.publish(1, 'stations', many)
     const s = subscriber(1)

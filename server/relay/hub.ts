@@ -26,10 +26,11 @@ export interface Subscriber {
   res: LiveOut
   installationId: number
   userId: number
-  /** When the stream opened (ms): it closes if the user's sessions end after this. */
+  /** When the stream opened (the process clock's ms): it closes if the user's sessions end after this. */
   connectedAt: number
   topics: ReadonlySet<Topic>
   profile?: Profile
+  /** The hub's monotonic `now()` of the last write (set by `subscribe`). */
   lastWrite: number
   /** When the socket stopped accepting writes (0 = not blocked). */
   blockedSince: number
@@ -107,11 +108,19 @@ const HEARTBEAT = Buffer.from(': keep-alive\n\n')
  * together by compose.yaml) must never take each other's ids for their own after a failover. A subscriber
  * whose socket stays blocked past `maxBlockedMs` or `maxBufferedBytes` is dropped without delaying the
  * others (writes never wait). `fanout: 'naive'` serializes per subscriber instead (benchmark only).
+ *
+ * Two times (docs/decisions.md "One clock: jobs and the relay's polls"): `clockMs` is the process clock
+ * (ARCHITECTURE §1 "Time"), for what is a time of day (a status's `since`, the epoch's start time);
+ * `now` is a monotonic real-time ms count for delivery (writes, heartbeats, blocked subscribers, the
+ * replay window, idle profiles), which follows the browsers' connections, not CLOCK_SPEED.
  */
-export function createHub({ events, limits = {}, epoch = `${Date.now().toString(36)}${crypto.randomBytes(4).toString('hex')}`, now = Date.now }: {
+export function createHub({ events, limits = {}, clockMs, epoch = `${clockMs().toString(36)}${crypto.randomBytes(4).toString('hex')}`, now = () => performance.now() }: {
   events: HubEvents
   limits?: Partial<RelayLimits>
+  /** The process clock's now, ms since the epoch. */
+  clockMs: () => number
   epoch?: string
+  /** Monotonic real-time ms (delivery timing); performance.now() by default. */
   now?: () => number
 }) {
   const L = { fanout: 'shared', maxBufferedBytes: RELAY.maxBufferedBytes, maxBlockedMs: RELAY.maxBlockedMs, replayMs: RELAY.replayMs, ...limits }
@@ -431,7 +440,7 @@ export function createHub({ events, limits = {}, epoch = `${Date.now().toString(
     setStatus(installationId: number, topic: Topic, state: LiveState): void {
       const s = inst(installationId)
       if (s.status.get(topic)?.state === state) return
-      const st = { state, since: new Date(now()).toISOString() }
+      const st = { state, since: new Date(clockMs()).toISOString() }
       s.status.set(topic, st)
       const bytes = frame(null, 'status', JSON.stringify(statusData(topic, st)))
       for (const profile of s.profiles.values()) fanOut(profile, topic, bytes)

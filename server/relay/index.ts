@@ -36,9 +36,12 @@ const StreamQuery = z.object({
 
 /**
  * The relay's core: upstream client, pollers and hub, wired together. `app.ts` creates it (so tests and
- * metrics can reach it) and registers {@link relayRoutes} with it.
+ * metrics can reach it) and registers {@link relayRoutes} with it. `clock` is the process clock
+ * (ARCHITECTURE §1 "Time"): the sessions topic's "today", statuses' `since` and a stream's opening time
+ * (compared with the API's sessions_valid_after) come from it; poll, sweep and re-check timers are real
+ * time (docs/decisions.md "One clock: jobs and the relay's polls").
  */
-export function createRelay(opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number; limits?: Partial<RelayLimits>; clock: Clock }): Relay & { close(): void; limits: RelayLimits } {
+export function createRelay(opts: { upstream: () => string; credentials: { email: string; password: string }; intervals: Record<Topic, number>; idleStopMs?: number; limits?: Partial<RelayLimits>; clock: Clock }): Relay & { close(): void; limits: RelayLimits; clock: Clock } {
   const limits: RelayLimits = {
     fanout: 'shared', maxStreamsPerUser: RELAY.maxStreamsPerUser, maxStreamsPerIp: RELAY.maxStreamsPerIp,
     maxBufferedBytes: RELAY.maxBufferedBytes, maxBlockedMs: RELAY.maxBlockedMs, replayMs: RELAY.replayMs, sweepMs: RELAY.sweepMs, upstreamTimeoutMs: RELAY.upstreamTimeoutMs,
@@ -48,8 +51,10 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
   const upstream = createUpstream({ base: opts.upstream, credentials: opts.credentials, timeoutMs: limits.upstreamTimeoutMs })
   // eslint-disable-next-line prefer-const
   let hub: Hub
-  const pollers = createPollers({ hub: () => hub, upstream, intervals: opts.intervals, idleStopMs: opts.idleStopMs })
-  hub = createHub({ limits, events: { onWatch: (id, topic, watched) => pollers.watch(id, topic, watched) } })
+  // Poll cadence and delivery are real time; what is a time of day is the clock's (docs/decisions.md
+  // "One clock: jobs and the relay's polls").
+  const pollers = createPollers({ hub: () => hub, upstream, intervals: opts.intervals, idleStopMs: opts.idleStopMs, today: () => opts.clock.now() })
+  hub = createHub({ limits, clockMs: () => opts.clock.ms(), events: { onWatch: (id, topic, watched) => pollers.watch(id, topic, watched) } })
   const sweeper = setInterval(() => hub.sweep(), limits.sweepMs)
   sweeper.unref()
   // Rights of open streams are re-checked as often as stations are polled (within one poll).
@@ -119,6 +124,7 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
     pollers,
     upstream,
     limits,
+    clock: opts.clock,
     close() {
       clearInterval(sweeper)
       clearInterval(rechecker)
@@ -132,7 +138,7 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
  * The relay's HTTP surface (ARCHITECTURE §5): POST /live/tickets and the SSE stream
  * GET /live/installations/:installationId. Access is checked with the API using the caller's own token.
  */
-export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }: { relay: Relay & { close(): void; limits: RelayLimits }; extraMetrics?: () => Promise<string> }) {
+export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }: { relay: Relay & { close(): void; limits: RelayLimits; clock: Clock }; extraMetrics?: () => Promise<string> }) {
   const { hub, upstream, limits } = relay
   const tickets = createTickets()
   const accessQueue = createAccessQueue({ concurrency: limits.accessConcurrency, maxWaitMs: limits.accessMaxWaitMs })
@@ -218,7 +224,7 @@ export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }:
     const header = req.headers['last-event-id']
     const lastEventId = (typeof header === 'string' && header) || query.data.lastEventId || null
     const stream = naive ? openPluginStream(reply) : openStream(req.raw.socket, reply)
-    const sub: Subscriber = { res: stream.out, installationId, userId, connectedAt: Date.now(), topics: new Set(query.data.topics), lastWrite: Date.now(), blockedSince: 0, send: stream.send }
+    const sub: Subscriber = { res: stream.out, installationId, userId, connectedAt: relay.clock.ms(), topics: new Set(query.data.topics), lastWrite: 0, blockedSince: 0, send: stream.send }
     stream.onClose(() => {
       bump(perUser, userId, -1)
       bump(perIp, ip, -1)

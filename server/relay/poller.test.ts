@@ -23,7 +23,7 @@ function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40
   } as unknown as Hub
   let fail = false
   const upstream = { get: async () => { if (fail) throw new Error('down'); return { results: [] } } } as unknown as Upstream
-  const pollers = createPollers({ hub: () => hub, upstream, intervals, idleStopMs: 100, now })
+  const pollers = createPollers({ hub: () => hub, upstream, intervals, idleStopMs: 100, now, today: () => new Date() })
   return { pollers, published, statuses, batches, setFail: (v: boolean) => (fail = v) }
 }
 

@@ -47,12 +47,18 @@ const ROUND_SLACK_MS = 25
  * behind the first one's fan-out). A newly watched topic is polled at once, then joins the grid.
  * Upstream calls share a p-queue bounding their concurrency. Failures keep the last state, report
  * stale (then down after RELAY.downAfterFailures) and back off exponentially up to RELAY.maxBackoffMs.
+ * Intervals are real time, whatever CLOCK_SPEED says: they are delivery cadence for watching browsers
+ * (docs/decisions.md "One clock: jobs and the relay's polls"); only the sessions topic's "today" is
+ * the process clock's (`today`).
  */
-export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idleStopMs, now = Date.now }: {
+export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idleStopMs, today, now = () => performance.now() }: {
   hub: () => Hub
   upstream: Upstream
   intervals: Record<Topic, number>
   idleStopMs?: number
+  /** The process clock's now (ARCHITECTURE §1 "Time"): the sessions topic asks for the 24 h before it. */
+  today: () => Date
+  /** Monotonic real-time ms that the poll timers run on (performance.now() by default). */
   now?: () => number
 }) {
   const queue = new PQueue({ concurrency: RELAY.upstreamConcurrency })
@@ -81,7 +87,7 @@ export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idl
     const results = await Promise.allSettled(
       due.map(([topic]) => {
         stats.calls[topic] = (stats.calls[topic] ?? 0) + 1
-        return queue.add(() => upstream.get(topicPath(topic, installationId)))
+        return queue.add(() => upstream.get(topicPath(topic, installationId, today())))
       }),
     )
     inst.running = false
@@ -104,7 +110,7 @@ export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idl
         loop.due = loop.failures
           ? now() + Math.min(RELAY.maxBackoffMs, interval * 2 ** (loop.failures - 1))
           // The grid point after this round's: a round may start up to ROUND_SLACK_MS before its point
-          // (timers and Date.now() run on different clocks), and must not fall due again at once.
+          // (timers and `now()` run on different clocks), and must not fall due again at once.
           : inst.base + (Math.floor((start + ROUND_SLACK_MS - inst.base) / interval) + 1) * interval
       })
     })

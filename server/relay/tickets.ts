@@ -4,9 +4,10 @@ import type { Access } from '../../shared/rules/permissions.ts'
 
 /**
  * Live tickets (ARCHITECTURE §5): 128+ random bits, single use, bound to (user, installation), valid
- * 30 s, so access tokens never go into URLs.
+ * 30 s, so access tokens never go into URLs. The 30 s are real time (`now`: monotonic ms,
+ * performance.now() by default), the browser's time to open its stream, whatever CLOCK_SPEED says.
  */
-export function createTickets({ ttlMs = RELAY.ticketTtlSeconds * 1000, now = Date.now } = {}) {
+export function createTickets({ ttlMs = RELAY.ticketTtlSeconds * 1000, now = () => performance.now() } = {}) {
   const tickets = new Map<string, { access: Access; expires: number }>()
   return {
     issue(access: Access): string {

@@ -29,7 +29,7 @@ async function rowCounts(db: Db): Promise<Record<string, number>> {
 
 async function seeded(open: () => ReturnType<typeof openDatabase>) {
   const database = await open()
-  await seedDemo(database.db, { passwordHash: await hashPassword('Cockpit-2026!') })
+  await seedDemo(database.db, { passwordHash: await hashPassword('Cockpit-2026!'), now: new Date() })
   // Some history too, so more than the seed's rows travel.
   await sql`insert into measurements (meter_id, ts, power_kw, energy_in_kwh, energy_out_kwh, soc, volume_m3)
     select m.id, now() - (g * interval '1 minute'), 1.5, 0.025, 0, null, 0 from meters m, generate_series(1, 200) g`.execute(database.db)

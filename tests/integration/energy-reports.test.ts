@@ -8,6 +8,7 @@ import path from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 import { createReportJob } from '../../server/jobs/reports.ts'
+import { createTestClock } from '../../server/lib/clock.ts'
 
 let app: FastifyInstance
 let other: Awaited<ReturnType<typeof startWithTokens>>['other']
@@ -210,7 +211,8 @@ describe('files in the output directory (SPEC §3 "output directory")', () => {
     const broken = await create({ name: 'Broken', recipients: ['office@example.org'], output_directory: 'fine', intervals: ['m'] })
     await app.domain!.db.updateTable('reports').set({ output_directory: '../broken' }).where('id', '=', broken.id).execute()
     await app.domain!.db.deleteFrom('mail_outbox').execute()
-    await createReportJob({ domain: app.domain!, log, now: () => new Date('2026-04-01T00:20:00+02:00') }).run()
+    // The job asks the domain's clock what is due: here a clock standing at 1 April 00:20.
+    await createReportJob({ domain: { ...app.domain!, clock: createTestClock('2026-04-01T00:20:00+02:00') }, log }).run()
     const names = ['csv', 'pdf', 'xlsx'].map((ext) => `Scheduled-heat_2026-03-01_2026-03-31.${ext}`)
     expect(tree(inInstallation('scheduled'))).toEqual(names)
     expect(lines.find((l) => l.msg === 'report files written' && l.obj.report === id)?.obj).toMatchObject({ interval: 'm', from: '2026-03-01', files: names.map((n) => `scheduled/${n}`) })

@@ -13,7 +13,7 @@ describe.skipIf(!inject('pgUrl'))('simulator owner per installation', () => {
   it('one of two processes simulates an installation; the other takes it over when the owner stops', async () => {
     const databaseUrl = (await testDatabaseUrl())!
     for (let i = 0; i < 2; i++) apps.push((await startApp({ databaseUrl, roles: ['api'] })).app)
-    const [a, b] = apps.map((app) => createSimulator({ domain: app.domain!, seed: 7, log: app.log, backfillDays: 0, ownership: createOwnership(databaseUrl, { retryMs: 0 }) }))
+    const [a, b] = apps.map((app) => createSimulator({ domain: app.domain!, seed: 7, log: app.log, backfillDays: 0, ownership: createOwnership(databaseUrl, { clock: app.clock, retryMs: 0 }) }))
     const db = apps[0].domain!.db
     // Samples folded into the 15-minute aggregates from `since`'s bucket on, and the meters that have
     // some: a step simulated twice counts twice. (Meters without readings, such as a station waiting for

@@ -7,6 +7,7 @@ import type { Domain } from '../../domain/index.ts'
 import type { ChargePointRef, SampledValue } from '../../domain/ocpp/service.ts'
 import { readSamples } from '../../domain/ocpp/service.ts'
 import { OCPP } from '../../../config/defaults.ts'
+import type { ClockTimer } from '../../lib/clock.ts'
 
 const { RPCServer, createRPCError } = ocppRpc
 
@@ -69,8 +70,12 @@ export interface OcppServer {
  * strict schema validation by ocpp-rpc) with HTTP Basic auth (security profile 1), are refused at the
  * upgrade when unknown or the password is wrong, and their messages go through the domain's OCPP service.
  * Silence for 2 heartbeat intervals marks the station offline (status code 18, alert offline).
+ * "Now" (currentTime, last message, silence) and the sweep's timer are `domain.clock`'s
+ * (ARCHITECTURE §1 "Time"); only the 2 s grace of a closing connection is real time.
  */
-export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbeatSeconds, now = () => new Date() }: { domain: Domain; log: FastifyBaseLogger; heartbeatSeconds?: number; now?: () => Date }): OcppServer {
+export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbeatSeconds }: { domain: Domain; log: FastifyBaseLogger; heartbeatSeconds?: number }): OcppServer {
+  const clock = domain.clock
+  const now = () => clock.now()
   const ocpp = domain.ocpp
   const rpc = new RPCServer({ protocols: ['ocpp1.6'], strictMode: true, callTimeoutMs: 30_000 })
   const links = new Map<string, Link>()
@@ -96,7 +101,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   const dirty = new Set<string>()
   const leftSinceFlush = new Map<string, Link>()
   const silenceMs = heartbeatSeconds * 1000 * OCPP.missedHeartbeats
-  let timer: NodeJS.Timeout | undefined
+  let timer: ClockTimer | undefined
   let stopped = false
   let sweeping: Promise<void> | null = null
 
@@ -327,7 +332,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
       void ocpp.disconnectAll().catch((err) => log.error({ err }, 'OCPP start failed'))
       const tick = () => {
         if (stopped) return
-        timer = setTimeout(() => {
+        timer = clock.setTimeout(() => {
           void (sweeping ??= sweep().finally(() => (sweeping = null)))
             .catch((err) => log.error({ err }, 'OCPP sweep failed'))
             .finally(tick)
@@ -339,7 +344,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     async stop() {
       stopped = true
       unlisten()
-      clearTimeout(timer)
+      clock.clearTimeout(timer)
       const ids = [...links.keys()]
       // A clean close (1001), unless a charge point does not answer it within 2 s.
       const closing = rpc.close({ code: 1001, reason: 'server shutting down' }).catch(() => undefined)

@@ -8,23 +8,24 @@ import { unknownBadge } from './learning.ts'
 import { restoreState, saveState } from './state.ts'
 import { createOwnership, type Ownership } from './ownership.ts'
 import type { SimOcppLink } from './ocpp-link.ts'
+import type { ClockTimer } from '../../lib/clock.ts'
 
 export interface Simulator {
-  /** Backfill what is missing, then step every 5 s in real time. */
+  /** Backfill what is missing up to the clock's now, then step every `stepMs` of the clock's time. */
   start(): Promise<void>
   stop(): Promise<void>
   /** Run one step at `t` (tests drive the clock with this). */
   tick(t: Date): Promise<void>
   /**
    * Demo control: a guest car needing `energyKwh` (default 0: fully charged) plugs in at a station
-   * from `at` for `minutes`, so learning mode or a charging session can be shown at any hour.
-   * Without `rfidId` it presents no badge; with one it badges in with that card (its owner's session,
-   * when the card is allowed at the station). Takes effect at the next step.
+   * from `at` (default the clock's now) for `minutes`, so learning mode or a charging session can be
+   * shown at any hour. Without `rfidId` it presents no badge; with one it badges in with that
+   * card (its owner's session, when the card is allowed at the station). Takes effect at the next step.
    */
   plugIn(installationId: number, stationId: number, minutes: number, at?: Date, energyKwh?: number, rfidId?: number): Promise<void>
   /**
-   * Demo control: the guest car plugged in by `plugIn` at the station leaves at `at`; its session ends
-   * at the next step. False when no guest car is there.
+   * Demo control: the guest car plugged in by `plugIn` at the station leaves at `at` (default the
+   * clock's now); its session ends at the next step. False when no guest car is there.
    */
   unplug(installationId: number, stationId: number, at?: Date): Promise<boolean>
   /**
@@ -38,9 +39,11 @@ export interface Simulator {
 /**
  * The facility simulator, the default source of live data. It writes through the domain
  * services a real device gateway would use: measurements, station state, charging sessions.
- * Deterministic for a seed and a clock: the same ticks give the same readings.
+ * Deterministic for a seed and a clock: the same ticks give the same readings. Its "now" and its step
+ * timer are `domain.clock`'s (ARCHITECTURE §1 "Time"): steps fall on multiples of `stepMs` of the
+ * clock's time, so CLOCK_SPEED=60 runs the facility 60× faster and a test clock steps only when advanced.
  */
-export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, backfillDays = SIMULATOR.backfillDays, ownership = createOwnership(undefined), ocpp }: {
+export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, backfillDays = SIMULATOR.backfillDays, ownership: givenOwnership, ocpp }: {
   domain: Domain
   seed: number
   log: FastifyBaseLogger
@@ -57,7 +60,10 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
   const timerModes = new Map<number, string>()
   // Installations whose connection the demo control cut.
   const cut = new Set<number>()
-  let timer: NodeJS.Timeout | undefined
+  const clock = domain.clock
+  // Without one given, this process is the only simulator (embedded database).
+  const ownership = givenOwnership ?? createOwnership(undefined, { clock })
+  let timer: ClockTimer | undefined
   let running: Promise<void> | null = null
   let stopped = false
 
@@ -170,7 +176,7 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
   }
 
   async function catchUp(): Promise<void> {
-    const now = new Date()
+    const now = clock.now()
     for (const id of await owned()) {
       const newest = await domain.measurements.newestBucket(id)
       const earliest = new Date(now.getTime() - backfillDays * 86_400_000)
@@ -178,19 +184,21 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
       // The current bucket fills from live readings; only whole buckets before it are backfilled.
       const to = bucketOf(now)
       if (to.getTime() - from.getTime() < 15 * 60_000) continue
-      const started = Date.now()
+      // How long the backfill took (a log figure, not a time of day).
+      const started = performance.now()
       const state = await stateOf(id)
       const r = await backfill(domain, id, from, to, seed, state)
       await domain.devices.saveSimulatorState(id, saveState(state), to)
-      log.info({ installation: id, buckets: r.buckets, sessions: r.sessions, ms: Date.now() - started }, 'simulator backfill done')
+      log.info({ installation: id, buckets: r.buckets, sessions: r.sessions, ms: Math.round(performance.now() - started) }, 'simulator backfill done')
     }
   }
 
   function schedule(): void {
     if (stopped) return
-    const wait = stepMs - (Date.now() % stepMs)
-    timer = setTimeout(() => {
-      running = tick(new Date())
+    // Steps fall on the clock's multiples of stepMs (a clock timer: CLOCK_SPEED and test clocks apply).
+    const wait = stepMs - (clock.ms() % stepMs)
+    timer = clock.setTimeout(() => {
+      running = tick(clock.now())
         .catch((err) => log.error({ err }, 'simulator step failed'))
         .finally(() => {
           running = null
@@ -201,22 +209,22 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
 
   return {
     tick,
-    async plugIn(installationId, stationId, minutes, at = new Date(), energyKwh = 0, rfidId) {
+    async plugIn(installationId, stationId, minutes, at = clock.now(), energyKwh = 0, rfidId) {
       const state = await stateOf(installationId)
       state.guests ??= new Map()
       const badge = rfidId === undefined ? { badge: 'none' as const } : { badge: 'resident' as const, rfidId }
       state.guests.set(stationId, { arrive: at, depart: new Date(at.getTime() + minutes * 60_000), energyNeededKwh: energyKwh, ...badge })
       // Saved at once: a process that (re)takes the installation over resumes from the stored state.
-      await domain.devices.saveSimulatorState(installationId, saveState(state), new Date())
+      await domain.devices.saveSimulatorState(installationId, saveState(state), clock.now())
     },
-    async unplug(installationId, stationId, at = new Date()) {
+    async unplug(installationId, stationId, at = clock.now()) {
       const guest = (await stateOf(installationId)).guests?.get(stationId)
       if (!guest || guest.depart <= at) return false
       guest.depart = at < guest.arrive ? guest.arrive : at
-      await domain.devices.saveSimulatorState(installationId, saveState(await stateOf(installationId)), new Date())
+      await domain.devices.saveSimulatorState(installationId, saveState(await stateOf(installationId)), clock.now())
       return true
     },
-    async setConnected(installationId, online, at = new Date()) {
+    async setConnected(installationId, online, at = clock.now()) {
       if (online) {
         cut.delete(installationId)
       } else {
@@ -227,12 +235,12 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
     async start() {
       stopped = false
       await catchUp()
-      await tick(new Date())
+      await tick(clock.now())
       schedule()
     },
     async stop() {
       stopped = true
-      clearTimeout(timer)
+      clock.clearTimeout(timer)
       await running
       await ocpp?.close()
       // Another process may take the installations over at once.

@@ -87,12 +87,15 @@ export interface SimOcppLink {
 /**
  * SIM_OCPP=on: the simulated stations are OCPP 1.6J charge points (ocpp-rpc clients,
  * strict mode) connected over WebSocket to the central system at `url()`, with HTTP Basic passwords
- * made at start. They obey the central system: a charging profile caps the station's power.
+ * made at start. They obey the central system: a charging profile caps the station's power. Their
+ * heartbeat spacing, connection retries and timestamps follow `domain.clock` (ARCHITECTURE §1 "Time"),
+ * as the central system's heartbeat check does; ocpp-rpc's reconnect backoff stays real time.
  */
 export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: () => string; log: FastifyBaseLogger }): SimOcppLink {
   const points = new Map<number, SimPoint>()
   const connecting = new Map<number, Promise<void>>()
   const failedAt = new Map<number, number>()
+  const clock = domain.clock
 
   async function connect(stationId: number): Promise<void> {
     const id = `SIM-${stationId}`
@@ -114,7 +117,7 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
       const r = (await client.call('BootNotification', { chargePointVendor: 'Cockpit', chargePointModel: 'Simulator' })) as { interval: number }
       point.heartbeatMs = r.interval * 1000
       point.status = null
-      point.lastSentAt = Date.now()
+      point.lastSentAt = clock.ms()
       point.ready = true
     }
     let connectedOnce = false
@@ -133,23 +136,24 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
     await boot()
     // A transaction left open by an earlier run ends as a rebooted charger ends it (OCPP 1.6 §4.10), so
     // its session is priced and the next car starts a new one.
-    if (resume) await send(point, 'StopTransaction', { transactionId: resume.id, meterStop: Math.round(resume.lastMeterWh), timestamp: new Date().toISOString(), reason: 'Reboot' })
+    if (resume) await send(point, 'StopTransaction', { transactionId: resume.id, meterStop: Math.round(resume.lastMeterWh), timestamp: clock.now().toISOString(), reason: 'Reboot' })
   }
 
   async function send(p: SimPoint, method: string, params: unknown): Promise<any> {
-    p.lastSentAt = Date.now()
+    p.lastSentAt = clock.ms()
     return p.client.call(method, params)
   }
 
   return {
     async ensure(stationIds) {
       for (const stationId of stationIds) {
-        // A failed connection is tried again after a minute, not at every 5 s step (each try hashes a password).
-        if (points.has(stationId) || Date.now() - (failedAt.get(stationId) ?? -Infinity) < 60_000) continue
+        // A failed connection is tried again after a minute of the clock, not at every 5 s step (each try
+        // hashes a password).
+        if (points.has(stationId) || clock.ms() - (failedAt.get(stationId) ?? -Infinity) < 60_000) continue
         let c = connecting.get(stationId)
         if (!c) {
           c = connect(stationId).catch((err) => {
-            failedAt.set(stationId, Date.now())
+            failedAt.set(stationId, clock.ms())
             log.warn({ err, station: stationId }, 'simulated charge point could not connect')
           }).finally(() => connecting.delete(stationId))
           connecting.set(stationId, c)
@@ -200,7 +204,7 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
           ] }],
         })
       }
-      if (Date.now() - p.lastSentAt > p.heartbeatMs / 2) await send(p, 'Heartbeat', {})
+      if (clock.ms() - p.lastSentAt > p.heartbeatMs / 2) await send(p, 'Heartbeat', {})
     },
     async presentTag(stationId, tag) {
       const p = points.get(stationId)

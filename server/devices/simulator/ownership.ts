@@ -1,4 +1,5 @@
 import pg from 'pg'
+import type { Clock } from '../../lib/clock.ts'
 
 /**
  * Which installations this process simulates. On the embedded database there is one
@@ -6,7 +7,8 @@ import pg from 'pg'
  * installation is owned by the one holding a session-level advisory lock (key pair SIM_LOCK_SPACE,
  * installation id) on a connection of its own. Postgres frees the lock when that connection ends, so
  * when the owner dies another process takes the installation over at its next try (every
- * `retryMs`, 10 s by default: well inside the issue's 30 s).
+ * `retryMs` of `clock`, 10 s by default: well inside the issue's 30 s). The retry spacing is the process
+ * clock's (ARCHITECTURE §1 "Time"), like the simulator's steps that ask.
  */
 export interface Ownership {
   /** True when this is the only process (embedded database): it owns everything, always. */
@@ -19,7 +21,7 @@ export interface Ownership {
 /** First half of the advisory lock key: the simulator's owner locks ("sim" in ASCII). */
 export const SIM_LOCK_SPACE = 0x73696d
 
-export function createOwnership(databaseUrl: string | undefined, { retryMs = 10_000 }: { retryMs?: number } = {}): Ownership {
+export function createOwnership(databaseUrl: string | undefined, { clock, retryMs = 10_000 }: { clock: Clock; retryMs?: number }): Ownership {
   if (!databaseUrl) return { sole: true, owned: async (ids) => ids, close: async () => {} }
   let client: pg.Client | null = null
   const mine = new Set<number>()
@@ -43,7 +45,7 @@ export function createOwnership(databaseUrl: string | undefined, { retryMs = 10_
     async owned(ids) {
       try {
         client ??= await connect()
-        const now = Date.now()
+        const now = clock.ms()
         for (const id of ids) {
           if (mine.has(id) || now - (triedAt.get(id) ?? -Infinity) < retryMs) continue
           triedAt.set(id, now)
