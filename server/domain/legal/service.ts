@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /**
  * The legal documents users accept (issue 3 §6) and their titles. Their versions and texts live in
@@ -52,8 +53,11 @@ export const COUNTRY_CITIES: Record<string, { name: Record<Lang, string>; cities
   US: { name: { en: 'United States', de: 'Vereinigte Staaten', fr: 'États-Unis', it: 'Stati Uniti' }, cities: ['Boston', 'Chicago', 'Los Angeles', 'New York', 'San Francisco'] },
 }
 
-/** Legal texts, versions, acceptance and the country lookups (SPEC §7 /cockpit/legal, /cockpit/countries). */
-export function createLegalService({ db }: { db: Db }) {
+/**
+ * Legal texts, versions, acceptance and the country lookups (SPEC §7 /cockpit/legal, /cockpit/countries).
+ * Acceptance times are `clock`'s now (ARCHITECTURE §1 "Time").
+ */
+export function createLegalService({ db, clock }: { db: Db; clock: Clock }) {
   /** The current (newest published) version of every document, in LEGAL_DOCUMENTS order. */
   async function current() {
     const rows = await db.selectFrom('legal_versions').select(['document', 'version', 'texts', 'published_at'])
@@ -88,7 +92,7 @@ export function createLegalService({ db }: { db: Db }) {
      */
     async accept(actor: Actor, document: string, version: string, lang: Lang): Promise<LegalStatus[]> {
       if (!(await current()).some((d) => d.document === document && d.version === version)) throw NotFound()
-      await db.insertInto('legal_acceptances').values({ user_id: actor.id, document, version })
+      await db.insertInto('legal_acceptances').values({ user_id: actor.id, document, version, accepted_at: clock.now() })
         .onConflict((oc) => oc.columns(['user_id', 'document', 'version']).doNothing()).execute()
       return this.status(actor, lang)
     },
@@ -97,7 +101,8 @@ export function createLegalService({ db }: { db: Db }) {
     async acceptAll(userId: number): Promise<void> {
       const docs = await current()
       if (!docs.length) return
-      await db.insertInto('legal_acceptances').values(docs.map((d) => ({ user_id: userId, document: d.document, version: d.version })))
+      const now = clock.now()
+      await db.insertInto('legal_acceptances').values(docs.map((d) => ({ user_id: userId, document: d.document, version: d.version, accepted_at: now })))
         .onConflict((oc) => oc.columns(['user_id', 'document', 'version']).doNothing()).execute()
     },
 
