@@ -55,13 +55,17 @@ export const COUNTRY_CITIES: Record<string, { name: Record<Lang, string>; cities
 
 /**
  * Legal texts, versions, acceptance and the country lookups (SPEC §7 /cockpit/legal, /cockpit/countries).
- * Acceptance times are `clock`'s now (ARCHITECTURE §1 "Time").
+ * Publication and acceptance times are `clock`'s now (ARCHITECTURE §1 "Time").
  */
 export function createLegalService({ db, clock }: { db: Db; clock: Clock }) {
-  /** The current (newest published) version of every document, in LEGAL_DOCUMENTS order. */
+  /**
+   * The current (last published) version of every document, in LEGAL_DOCUMENTS order. Publication order
+   * (id), not published_at, decides: a version published on a clock set before an earlier version's
+   * published_at (CLOCK_START in the past) still becomes current, as {@link publish} promises.
+   */
   async function current() {
     const rows = await db.selectFrom('legal_versions').select(['document', 'version', 'texts', 'published_at'])
-      .distinctOn('document').orderBy('document').orderBy('published_at', 'desc').orderBy('id', 'desc').execute()
+      .distinctOn('document').orderBy('document').orderBy('id', 'desc').execute()
     return LEGAL_DOCUMENTS.flatMap((d) => {
       const r = rows.find((x) => x.document === d.document)
       return r ? [{ ...r, document: d.document, title: d.title }] : []
@@ -106,12 +110,12 @@ export function createLegalService({ db, clock }: { db: Db; clock: Clock }) {
         .onConflict((oc) => oc.columns(['user_id', 'document', 'version']).doNothing()).execute()
     },
 
-    /** GET /api/cockpit/legal/versions (superusers): every published version, newest first, with its texts. 403 for others. */
+    /** GET /api/cockpit/legal/versions (superusers): every published version, last published first, with its texts. 403 for others. */
     async versions(actor: Actor): Promise<LegalVersion[]> {
       if (!actor.is_superuser) throw Forbidden()
       const rows = await db.selectFrom('legal_versions').leftJoin('users', 'users.id', 'legal_versions.published_by')
         .select(['legal_versions.document', 'legal_versions.version', 'legal_versions.texts', 'legal_versions.published_at', 'users.email'])
-        .orderBy('legal_versions.published_at', 'desc').orderBy('legal_versions.id').execute()
+        .orderBy('legal_versions.id', 'desc').execute()
       return rows.map((r) => ({ document: r.document as LegalDocumentName, version: r.version, texts: r.texts, published_at: r.published_at.toISOString(), published_by: r.email ?? null }))
     },
 
@@ -125,7 +129,7 @@ export function createLegalService({ db, clock }: { db: Db; clock: Clock }) {
       if (!actor.is_superuser) throw Forbidden()
       const taken = await db.selectFrom('legal_versions').select('id').where('document', '=', input.document).where('version', '=', input.version).executeTakeFirst()
       if (taken) throw new Invalid({ version: ['alreadyExists'] })
-      const r = await db.insertInto('legal_versions').values({ document: input.document, version: input.version, texts: JSON.stringify(input.texts), published_by: actor.id })
+      const r = await db.insertInto('legal_versions').values({ document: input.document, version: input.version, texts: JSON.stringify(input.texts), published_by: actor.id, published_at: clock.now() })
         .returning(['document', 'version', 'texts', 'published_at']).executeTakeFirstOrThrow()
       const me = await db.selectFrom('users').select('email').where('id', '=', actor.id).executeTakeFirst()
       return { document: r.document as LegalDocumentName, version: r.version, texts: r.texts, published_at: r.published_at.toISOString(), published_by: me?.email ?? null }
