@@ -35,7 +35,7 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
 }
 
 /** Build the app on a fresh database (in-memory PGlite, or Postgres with TEST_DB=postgres) with the demo seeded, listening on a free port. */
-export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string; simSeed?: number } = {}) {
+export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string; simSeed?: number; clock?: Config['clock'] } = {}) {
   const config: Config = {
     ...loadConfig({}),
     smtpUrl: opts.smtpUrl,
@@ -52,6 +52,7 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     upstreamUrl: opts.upstreamUrl,
     relayUpstream: opts.relayUpstream,
     simSeed: opts.simSeed ?? 7,
+    clock: opts.clock,
     logLevel: 'silent',
     intervals: { metrics: 300, stations: 300, sessions: 300, info: 300, energy_return: 300, ...opts.intervals },
     relay: { maxStreamsPerUser: 100, ...opts.relay },
