@@ -110,12 +110,12 @@ export function createLegalService({ db, clock }: { db: Db; clock: Clock }) {
         .onConflict((oc) => oc.columns(['user_id', 'document', 'version']).doNothing()).execute()
     },
 
-    /** GET /api/cockpit/legal/versions (superusers): every published version, last published first, with its texts. 403 for others. */
+    /** GET /api/cockpit/legal/versions (superusers): every published version, newest first, with its texts. 403 for others. */
     async versions(actor: Actor): Promise<LegalVersion[]> {
       if (!actor.is_superuser) throw Forbidden()
       const rows = await db.selectFrom('legal_versions').leftJoin('users', 'users.id', 'legal_versions.published_by')
         .select(['legal_versions.document', 'legal_versions.version', 'legal_versions.texts', 'legal_versions.published_at', 'users.email'])
-        .orderBy('legal_versions.id', 'desc').execute()
+        .orderBy('legal_versions.published_at', 'desc').orderBy('legal_versions.id').execute()
       return rows.map((r) => ({ document: r.document as LegalDocumentName, version: r.version, texts: r.texts, published_at: r.published_at.toISOString(), published_by: r.email ?? null }))
     },
 
