@@ -8,6 +8,7 @@ import { Forbidden } from '../lib/errors.ts'
 import { LANGS, pickLang, type Lang } from '../lib/messages.ts'
 import { demoCheckoutPage } from '../domain/payments/demo-checkout-page.ts'
 import type { CheckoutInput } from '../domain/payments/provider.ts'
+import { monthOf } from '../../shared/rules/card-expiry.ts'
 import { actorOf } from './http.ts'
 import { NoContent, ownerOnly, superusersOnly } from './openapi.ts'
 
@@ -119,7 +120,7 @@ export function paymentRoutes(fastify: FastifyInstance, domain: Domain) {
 
     const page = async (req: FastifyRequest, session: string | null) => {
       const open = session ? await pay.checkout(session) : null
-      return demoCheckoutPage(pickLang(req.headers['accept-language']), open ? open.id : null, new Date().getFullYear())
+      return demoCheckoutPage(pickLang(req.headers['accept-language']), open ? open.id : null, monthOf(domain.clock.now()).year)
     }
     scoped.get(
       '/payments/demo-checkout',

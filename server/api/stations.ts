@@ -114,7 +114,7 @@ export function stationRoutes(fastify: FastifyInstance, domain: Domain) {
       const station = (await domain.stations.forDevices(installationId)).find((s) => s.id === stationId)
       if (!station || !app.simulator) throw NotFound()
       if (rfid_id !== undefined && !(await domain.devices.equipment(installationId)).rfids.some((r) => r.id === rfid_id)) throw NotFound()
-      await app.simulator.plugIn(installationId, stationId, minutes, new Date(), energy_kwh, rfid_id)
+      await app.simulator.plugIn(installationId, stationId, minutes, domain.clock.now(), energy_kwh, rfid_id)
       return reply.code(202).send({ station_id: stationId, minutes, energy_kwh, rfid_id: rfid_id ?? null })
     },
   )

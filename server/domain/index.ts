@@ -42,38 +42,38 @@ import { createDisplayService } from './displays/service.ts'
  * process's one clock (ARCHITECTURE §1 "Time"): services, devices and jobs take "now" from it.
  */
 export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string }) {
-  const mail = createMailService({ db })
+  const mail = createMailService({ db, clock })
   // Sign-in and rights facts kept while the rights revision stands.
   const rights = createRightsCache(db)
-  const auth = createAuthService({ db, secret: jwtSecret, rights })
+  const auth = createAuthService({ db, clock, secret: jwtSecret, rights })
   const installations = createInstallationService({ db, rights })
-  const legal = createLegalService({ db })
-  const passwordReset = createPasswordResetService({ db, mail, publicUrl, log: (err) => console.error('password reset mail failed', err) })
+  const legal = createLegalService({ db, clock })
+  const passwordReset = createPasswordResetService({ db, clock, mail, publicUrl, log: (err) => console.error('password reset mail failed', err) })
   const tariffs = createTariffService({ db })
-  const measurements = createMeasurementService({ db })
+  const measurements = createMeasurementService({ db, clock })
   const sessions = createSessionService({ db, installations, tariffs })
   // Heartbeats, offline state and the changes that wait for a facility's devices.
   const deviceLink = createDeviceLink({ db })
   // Station mode changes reach OCPP charge points; the OCPP service is made after stations.
   const stationEvents: StationEvents = {}
-  const stations = createStationService({ db, installations, link: deviceLink, events: stationEvents })
-  const metrics = createMetricsService({ db, installations, measurements })
-  const statistics = createStatisticsService({ db, installations })
-  const payments = createPaymentService({ db, sessions, provider: createDemoProvider(), secret: jwtSecret })
-  const ocpp = createOcppService({ db, installations, sessions, stations, measurements, tariffs })
+  const stations = createStationService({ db, clock, installations, link: deviceLink, events: stationEvents })
+  const metrics = createMetricsService({ db, clock, installations, measurements })
+  const statistics = createStatisticsService({ db, clock, installations })
+  const payments = createPaymentService({ db, clock, sessions, provider: createDemoProvider(), secret: jwtSecret })
+  const ocpp = createOcppService({ db, clock, installations, sessions, stations, measurements, tariffs })
   stationEvents.modeChanged = ocpp.modeChanged
   return {
     db,
     clock,
     auth,
     ocpp,
-    displays: createDisplayService({ db, installations, publicUrl }),
+    displays: createDisplayService({ db, clock, installations, publicUrl }),
     users: createUserService({ db, endSessions: auth.endSessions }),
     installations,
     tariffs,
     measurements,
     metrics,
-    overview: createOverviewService({ installations, metrics, statistics }),
+    overview: createOverviewService({ clock, installations, metrics, statistics }),
     stations,
     sessions,
     invoices: createInvoiceService({ db, sessions, payments }),
@@ -81,24 +81,24 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     rfidOrders: createRfidOrderService({ db, installations, mail, payments }),
     payments,
     stationObjects: createStationObjectsService({ db, installations, stations }),
-    devices: { ...createDeviceService({ db }), heartbeat: deviceLink.heartbeat, sweep: deviceLink.sweep, disconnect: deviceLink.disconnect, onOnlineChanged: deviceLink.onOnlineChanged },
-    rfids: createRfidService({ db, installations, link: deviceLink }),
-    timers: createTimerService({ db, installations, link: deviceLink, stationTimersChanged: ocpp.timersChanged }),
+    devices: { ...createDeviceService({ db, clock }), heartbeat: deviceLink.heartbeat, sweep: deviceLink.sweep, disconnect: deviceLink.disconnect, onOnlineChanged: deviceLink.onOnlineChanged },
+    rfids: createRfidService({ db, clock, installations, link: deviceLink }),
+    timers: createTimerService({ db, clock, installations, link: deviceLink, stationTimersChanged: ocpp.timersChanged }),
     statistics,
-    rates: createRateService({ db, installations }),
-    pricing: createPricingService({ db, installations, tariffs }),
+    rates: createRateService({ db, clock, installations }),
+    pricing: createPricingService({ db, clock, installations, tariffs }),
     // Statistics are stateless, so reports get their own instance.
-    reports: createReportService({ db, installations, mail, statistics: createStatisticsService({ db, installations }), reportsDir }),
-    objects: createObjectService({ db, installations }),
+    reports: createReportService({ db, clock, installations, mail, statistics: createStatisticsService({ db, clock, installations }), reportsDir }),
+    objects: createObjectService({ db, clock, installations }),
     zev: createZevService({ db, installations }),
     mail,
     passwordReset,
     permissions: createPermissionService({ db, installations }),
     legal,
-    registration: createRegistrationService({ db, mail, legal, publicUrl }),
-    userManagement: createUserManagementService({ db, installations, mail, passwordReset, endSessions: auth.endSessions }),
-    support: createSupportService({ db, mail, supportAddress, publicUrl }),
-    shortcuts: createShortcutService({ db, installations }),
+    registration: createRegistrationService({ db, clock, mail, legal, publicUrl }),
+    userManagement: createUserManagementService({ db, clock, installations, mail, passwordReset, endSessions: auth.endSessions }),
+    support: createSupportService({ db, clock, mail, supportAddress, publicUrl }),
+    shortcuts: createShortcutService({ db, clock, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

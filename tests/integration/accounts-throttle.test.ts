@@ -84,7 +84,7 @@ describe('failed sign-in throttling', () => {
     // The owner's success does not free the attacker.
     await signIn(ATTACKER, PASSWORD).expect(429)
     // Kept in the database: a fresh service (a restart, another process) still refuses.
-    const restarted = createAuthService({ db: app.domain!.db, secret: new TextEncoder().encode('x'.repeat(32)) })
+    const restarted = createAuthService({ db: app.domain!.db, clock: app.domain!.clock, secret: new TextEncoder().encode('x'.repeat(32)) })
     await expect(restarted.login(ACCOUNT, PASSWORD, { ip: ATTACKER })).rejects.toMatchObject({ status: 429 })
     // Past the window the pair may try again.
     await app.domain!.db.updateTable('auth_failures').set({ at: new Date(Date.now() - 16 * 60_000) }).execute()

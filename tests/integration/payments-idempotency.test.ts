@@ -58,7 +58,7 @@ describe('a charge run that dies after the debit', () => {
     const db = app.domain!.db
     const provider = createDemoProvider()
     const sessions = app.domain!.sessions
-    const dying = createPaymentService({ db, sessions, provider: crashingAfterDebit(provider), secret })
+    const dying = createPaymentService({ db, clock: app.domain!.clock, sessions, provider: crashingAfterDebit(provider), secret })
     const s = await unpaidSession(1500)
     const t = new Date()
     await expect(dying.chargeDue(t)).rejects.toThrow('process killed')
@@ -68,7 +68,7 @@ describe('a charge run that dies after the debit', () => {
     expect((await db.selectFrom('charging_sessions').select('status').where('id', '=', s).executeTakeFirstOrThrow()).status).toBe('unpaid')
 
     // Another process runs the job: within the lease it leaves the session, after the lease it finishes it.
-    const next = createPaymentService({ db, sessions, provider, secret })
+    const next = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret })
     await next.chargeDue(new Date(t.getTime() + 60_000))
     await next.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 60_000))
     await next.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 120_000))
@@ -85,8 +85,8 @@ describe('a charge run that dies after the debit', () => {
     const dyingSessions: SessionService = { ...sessions, markPaid: async () => { throw new Error('process killed before markPaid') } }
     const s = await unpaidSession(800)
     const t = new Date()
-    await expect(createPaymentService({ db, sessions: dyingSessions, provider, secret }).chargeDue(t)).rejects.toThrow('process killed')
-    const again = createPaymentService({ db, sessions, provider, secret })
+    await expect(createPaymentService({ db, clock: app.domain!.clock, sessions: dyingSessions, provider, secret }).chargeDue(t)).rejects.toThrow('process killed')
+    const again = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret })
     expect((await again.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 60_000))).paid).toBeGreaterThanOrEqual(1)
     expect(provider.debits().filter((d) => d.description === `Charging session CS-${s}`)).toHaveLength(1)
     expect((await db.selectFrom('charging_sessions').select('status').where('id', '=', s).executeTakeFirstOrThrow()).status).toBe('paid')
@@ -99,8 +99,8 @@ describe('a charge run that dies after the debit', () => {
     // A month far ahead, so no other run has created its fees.
     const year = new Date().getUTCFullYear() + 2
     const t = new Date(Date.UTC(year, 4, 1, 10))
-    await expect(createPaymentService({ db, sessions, provider: crashingAfterDebit(provider), secret }).chargeDue(t)).rejects.toThrow('process killed')
-    const next = createPaymentService({ db, sessions, provider, secret })
+    await expect(createPaymentService({ db, clock: app.domain!.clock, sessions, provider: crashingAfterDebit(provider), secret }).chargeDue(t)).rejects.toThrow('process killed')
+    const next = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret })
     await next.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 60_000))
     await next.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 120_000))
     const fees = await db.selectFrom('app_fees').select(['id', 'status']).where('month', '=', `${year}-05`).execute()

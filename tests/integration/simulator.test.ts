@@ -39,7 +39,7 @@ describe('simulator start', () => {
     const flats = await db.selectFrom('meters').select('id').where('meter_type', '=', 'power').execute()
     expect(flats).toHaveLength(6)
     const yesterday = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000)
-    const zev = await computeZevReport(db, 1, 'UTC', yesterday, new Date(yesterday.getTime() + 86_400_000))
+    const zev = await computeZevReport(db, 1, 'UTC', yesterday, new Date(yesterday.getTime() + 86_400_000), new Date())
     expect(zev.summary).toMatchObject({ expected_intervals: 96, missing_intervals: 0 })
     const apartments = zev.rows.filter((r) => r.kind === 'apartment')
     expect(apartments.map((r) => r.name)).toEqual(['Apartment 1', 'Apartment 2', 'Apartment 3', 'Apartment 4', 'Apartment 5', 'Apartment 6'])

@@ -55,8 +55,8 @@ beforeAll(async () => {
   token = await login(app, 'super@example.com')
   const sup = await d.db.selectFrom('users').select(['id', 'is_superuser']).where('email', '=', 'super@example.com').executeTakeFirstOrThrow()
   actor = { id: sup.id, is_superuser: sup.is_superuser }
-  direct = createStatisticsService({ db: d.db, installations: d.installations, rollups: false })
-  rolled = createStatisticsService({ db: d.db, installations: d.installations, rollups: true })
+  direct = createStatisticsService({ db: d.db, clock: d.clock, installations: d.installations, rollups: false })
+  rolled = createStatisticsService({ db: d.db, clock: d.clock, installations: d.installations, rollups: true })
 }, 120_000)
 afterAll(async () => app?.close())
 
@@ -269,8 +269,8 @@ describe('statistics from rollups equal the direct sum over the 15-minute rows',
   // the next bucket, states and costs, also with pieces of an odd size that cut DST days and hours.
   it('a 15-minute answer read in pieces equals the one read in one statement', async () => {
     const d = app.domain!
-    const pieced = createStatisticsService({ db: d.db, installations: d.installations, pieceBuckets: 7 })
-    const whole = createStatisticsService({ db: d.db, installations: d.installations, pieceBuckets: 100_000 })
+    const pieced = createStatisticsService({ db: d.db, clock: d.clock, installations: d.installations, pieceBuckets: 7 })
+    const whole = createStatisticsService({ db: d.db, clock: d.clock, installations: d.installations, pieceBuckets: 100_000 })
     const cases: StatisticsParams[] = [
       { start: '2025-03-29', end: '2025-04-01', granularity: 'fifteen_minutes', flow: true },
       { start: '2025-10-25', end: '2025-10-28', granularity: 'fifteen_minutes', flow: true, flat: true },
@@ -289,7 +289,7 @@ describe('statistics from rollups equal the direct sum over the 15-minute rows',
   // is free for the close within one piece, and the caller gets 503 rather than a cut connection.
   it('a long 15-minute answer stops between pieces once the service is stopped, with 503', async () => {
     const d = app.domain!
-    const pieced = createStatisticsService({ db: d.db, installations: d.installations, pieceBuckets: 96 })
+    const pieced = createStatisticsService({ db: d.db, clock: d.clock, installations: d.installations, pieceBuckets: 96 })
     const executor = d.db.getExecutor() as unknown as { executeQuery: (...a: unknown[]) => Promise<unknown> }
     const run = executor.executeQuery
     let pieces = 0

@@ -12,9 +12,10 @@ export type ThrottlePolicy = { kind: 'limit'; max: number } | { kind: 'backoff';
 /**
  * Failed sign-in throttling kept in the database (table auth_failures), so
  * a restart or a second process sharing the database does not reset it. `scope` names the kind of key
- * ('account', 'pair' = account and IP, 'ip'); failures older than `windowMs` no longer count.
+ * ('account', 'pair' = account and IP, 'ip'); failures older than `windowMs` no longer count. `now`
+ * answers the current instant in ms (the process clock's, ARCHITECTURE §1 "Time").
  */
-export function createDbThrottle({ db, scope, windowMs, policy, now = Date.now }: { db: Db; scope: string; windowMs: number; policy: ThrottlePolicy; now?: () => number }) {
+export function createDbThrottle({ db, scope, windowMs, policy, now }: { db: Db; scope: string; windowMs: number; policy: ThrottlePolicy; now: () => number }) {
   const recent = (key: string) => db.selectFrom('auth_failures').where('scope', '=', scope).where('key', '=', key).where('at', '>', new Date(now() - windowMs))
   return {
     /** Seconds until `key` may try again, or 0 when it may now. */

@@ -8,6 +8,7 @@ import { createThrottle } from './throttle.ts'
 import { resetMail } from '../mail/templates/reset.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import { isStrongPassword } from '../../../shared/rules/password.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** Reset link lifetime: 60 minutes. */
 export const RESET_TTL_MS = 60 * 60_000
@@ -20,21 +21,24 @@ export const RESET_ANSWER_MS = 250
 export const RESET_MAILS_PER_HOUR = 5
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
+// Real time, not the clock's: the answer's delay hides from a caller whether work was done, whatever
+// CLOCK_SPEED is (ARCHITECTURE §1 "Time": durations are measured, not read from the clock).
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * Password reset (SPEC §7 /password-reset/…). Tokens are 256 random bits sent by mail,
  * stored as SHA-256, single use, valid RESET_TTL_MS. The link opens the client's create-new-password
  * screen: `<publicUrl>/login/reset?token=…` (plus `&installation=N` when asked from an installation).
+ * Expiries and the mails-per-hour window follow `clock` (ARCHITECTURE §1 "Time").
  */
-export function createPasswordResetService({ db, mail, publicUrl, log = () => {} }: { db: Db; mail: MailService; publicUrl: string; log?: (err: unknown) => void }) {
-  const perAddress = createThrottle({ max: RESET_MAILS_PER_HOUR, windowMs: 3600_000 })
+export function createPasswordResetService({ db, clock, mail, publicUrl, log = () => {} }: { db: Db; clock: Clock; mail: MailService; publicUrl: string; log?: (err: unknown) => void }) {
+  const perAddress = createThrottle({ max: RESET_MAILS_PER_HOUR, windowMs: 3600_000, now: () => clock.ms() })
 
   /** Store a new token for `userId` valid `ttlMs` and answer the create-new-password link carrying it. */
   async function issueLink(userId: number, { ttlMs, installation }: { ttlMs: number; installation?: number }): Promise<string> {
     const token = crypto.randomBytes(32).toString('base64url')
     await db.insertInto('password_reset_tokens')
-      .values({ user_id: userId, token_hash: sha256(token), expires_at: new Date(Date.now() + ttlMs), used_at: null })
+      .values({ user_id: userId, token_hash: sha256(token), expires_at: new Date(clock.ms() + ttlMs), used_at: null })
       .execute()
     const query = new URLSearchParams({ token })
     if (installation) query.set('installation', String(installation))
@@ -56,7 +60,7 @@ export function createPasswordResetService({ db, mail, publicUrl, log = () => {}
   async function usable(token: string) {
     if (!token) return undefined
     const row = await db.selectFrom('password_reset_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', 'reset').executeTakeFirst()
-    if (!row || row.used_at || row.expires_at.getTime() <= Date.now()) return undefined
+    if (!row || row.used_at || row.expires_at.getTime() <= clock.ms()) return undefined
     const user = await db.selectFrom('users').select(['is_active']).where('id', '=', row.user_id).executeTakeFirst()
     return user?.is_active ? row : undefined
   }
@@ -94,14 +98,15 @@ export function createPasswordResetService({ db, mail, publicUrl, log = () => {}
       if (!row) throw new AppError(404, 'resetLinkExpired')
       if (!isStrongPassword(password)) throw new Invalid({ password: ['passwordRule'] })
       const password_hash = await hashPassword(password)
+      const now = clock.now()
       await db.transaction().execute(async (trx) => {
-        const spent = await trx.updateTable('password_reset_tokens').set({ used_at: new Date() })
+        const spent = await trx.updateTable('password_reset_tokens').set({ used_at: now })
           .where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst()
         if (Number(spent.numUpdatedRows) !== 1) throw new AppError(404, 'resetLinkExpired')
-        await trx.updateTable('password_reset_tokens').set({ used_at: new Date() }).where('user_id', '=', row.user_id).where('purpose', '=', 'reset').where('used_at', 'is', null).execute()
+        await trx.updateTable('password_reset_tokens').set({ used_at: now }).where('user_id', '=', row.user_id).where('purpose', '=', 'reset').where('used_at', 'is', null).execute()
         // A reset ends every session: refresh tokens, access tokens issued before now, live streams.
-        await trx.updateTable('users').set({ password_hash, sessions_valid_after: sql`date_trunc('second', now())` }).where('id', '=', row.user_id).execute()
-        await trx.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('user_id', '=', row.user_id).where('revoked_at', 'is', null).execute()
+        await trx.updateTable('users').set({ password_hash, sessions_valid_after: sql`date_trunc('second', ${now}::timestamptz)` }).where('id', '=', row.user_id).execute()
+        await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', row.user_id).where('revoked_at', 'is', null).execute()
       })
     },
   }

@@ -9,6 +9,7 @@ import { dummyHash, hashPassword, verifyPassword } from './passwords.ts'
 import { createDbThrottle, withdrawFailures } from './db-throttle.ts'
 import type { TokenResponse } from '../../../shared/schemas/auth.ts'
 import type { RightsCache } from './rights-cache.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** The caller behind a verified access token. */
 export interface Actor {
@@ -28,22 +29,28 @@ const newToken = () => crypto.randomBytes(32).toString('base64url')
 
 /**
  * Sign-in and tokens (ARCHITECTURE §3): access JWTs (HS256, 5 min) and rotating refresh tokens (24 h,
- * stored hashed; reusing a rotated token revokes its whole family).
+ * stored hashed; reusing a rotated token revokes its whole family). Issue times, expiries and throttling
+ * windows follow `clock` (ARCHITECTURE §1 "Time"), so a server started at any CLOCK_START accepts the
+ * tokens it issues.
  */
-export function createAuthService({ db, secret, limits = {}, rights }: { db: Db; secret: Uint8Array; limits?: { perPair?: number; perIp?: number }; rights?: RightsCache }) {
+export function createAuthService({ db, clock, secret, limits = {}, rights }: { db: Db; clock: Clock; secret: Uint8Array; limits?: { perPair?: number; perIp?: number }; rights?: RightsCache }) {
   // Failed sign-ins, kept in the database: a guesser is stopped per (account, IP) and
   // per IP; the account as such only gets a growing, capped delay, so nobody can lock its owner out.
   const { account: A, pair: P, ip: I } = AUTH.signIn
-  const perAccount = createDbThrottle({ db, scope: 'account', windowMs: A.windowMs, policy: { kind: 'backoff', free: A.free, baseMs: A.baseMs, capMs: A.capMs } })
-  const perPair = createDbThrottle({ db, scope: 'pair', windowMs: P.windowMs, policy: { kind: 'limit', max: limits.perPair ?? P.max } })
-  const perIp = createDbThrottle({ db, scope: 'ip', windowMs: I.windowMs, policy: { kind: 'limit', max: limits.perIp ?? I.max } })
+  const now = () => clock.ms()
+  const perAccount = createDbThrottle({ db, now, scope: 'account', windowMs: A.windowMs, policy: { kind: 'backoff', free: A.free, baseMs: A.baseMs, capMs: A.capMs } })
+  const perPair = createDbThrottle({ db, now, scope: 'pair', windowMs: P.windowMs, policy: { kind: 'limit', max: limits.perPair ?? P.max } })
+  const perIp = createDbThrottle({ db, now, scope: 'ip', windowMs: I.windowMs, policy: { kind: 'limit', max: limits.perIp ?? I.max } })
 
   async function issue(userId: number, familyId: string): Promise<{ access: string; refresh: string }> {
+    const at = clock.ms()
+    // iat and exp are whole seconds of the clock (RFC 7519 §4.1.4, §4.1.6).
+    const iat = Math.floor(at / 1000)
     const access = await new SignJWT({ user_id: userId, token_type: ACCESS_TYPE })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(userId))
-      .setIssuedAt()
-      .setExpirationTime(`${AUTH.accessTtlSeconds}s`)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + AUTH.accessTtlSeconds)
       .sign(secret)
     const refresh = newToken()
     await db
@@ -53,7 +60,7 @@ export function createAuthService({ db, secret, limits = {}, rights }: { db: Db;
         user_id: userId,
         family_id: familyId,
         token_hash: sha256(refresh),
-        expires_at: new Date(Date.now() + AUTH.refreshTtlSeconds * 1000),
+        expires_at: new Date(at + AUTH.refreshTtlSeconds * 1000),
       })
       .execute()
     return { access, refresh }
@@ -69,8 +76,9 @@ export function createAuthService({ db, secret, limits = {}, rights }: { db: Db;
 
   async function endSessions(userId: number): Promise<void> {
     // Whole seconds: a token issued in this second (the caller's fresh pair) stays valid (JWT iat is in seconds).
-    await db.updateTable('users').set({ sessions_valid_after: sql`date_trunc('second', now())` }).where('id', '=', userId).execute()
-    await db.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute()
+    const now = clock.now()
+    await db.updateTable('users').set({ sessions_valid_after: sql`date_trunc('second', ${now}::timestamptz)` }).where('id', '=', userId).execute()
+    await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute()
   }
 
   return {
@@ -98,7 +106,7 @@ export function createAuthService({ db, secret, limits = {}, rights }: { db: Db;
       if (pair) await perPair.reset(pair)
       await db
         .updateTable('users')
-        .set({ previous_login: sql`last_login`, last_login: new Date() })
+        .set({ previous_login: sql`last_login`, last_login: clock.now() })
         .where('id', '=', user.id)
         .execute()
       const ids = await installationIds(user.id, user.is_superuser)
@@ -112,14 +120,14 @@ export function createAuthService({ db, secret, limits = {}, rights }: { db: Db;
      */
     async refresh(token: string): Promise<{ access: string; refresh: string }> {
       const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst()
-      if (!row || row.expires_at.getTime() < Date.now()) throw Unauthorized('tokenInvalid')
+      if (!row || row.expires_at.getTime() < clock.ms()) throw Unauthorized('tokenInvalid')
       if (row.used_at || row.revoked_at) {
-        await db.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('family_id', '=', row.family_id).where('revoked_at', 'is', null).execute()
+        await db.updateTable('refresh_tokens').set({ revoked_at: clock.now() }).where('family_id', '=', row.family_id).where('revoked_at', 'is', null).execute()
         throw Unauthorized('tokenInvalid')
       }
       const spent = await db
         .updateTable('refresh_tokens')
-        .set({ used_at: new Date() })
+        .set({ used_at: clock.now() })
         .where('id', '=', row.id)
         .where('used_at', 'is', null)
         .executeTakeFirst()
@@ -137,7 +145,7 @@ export function createAuthService({ db, secret, limits = {}, rights }: { db: Db;
     async logout(token: string): Promise<void> {
       const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(token)).executeTakeFirst()
       if (!row) return
-      await db.updateTable('refresh_tokens').set({ revoked_at: new Date() }).where('family_id', '=', row.family_id).where('revoked_at', 'is', null).execute()
+      await db.updateTable('refresh_tokens').set({ revoked_at: clock.now() }).where('family_id', '=', row.family_id).where('revoked_at', 'is', null).execute()
     },
 
     /** Verify an access JWT; the user must still exist and be active. Throws 401 tokenInvalid. */
@@ -147,7 +155,8 @@ export function createAuthService({ db, secret, limits = {}, rights }: { db: Db;
       try {
         // A token signed with our key is still refused without an expiry, issue time, subject and the
         // access type: only issue() makes such tokens, anything else is a forgery or another purpose.
-        const { payload } = await jwtVerify(access, secret, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] })
+        // Judged at the clock's now, not the wall clock's (ARCHITECTURE §1 "Time").
+        const { payload } = await jwtVerify(access, secret, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'], currentDate: clock.now() })
         if (payload.token_type !== ACCESS_TYPE || !/^[1-9]\d{0,15}$/.test(payload.sub!)) throw new Error('not an access token')
         userId = Number(payload.sub)
         issuedAt = payload.iat!

@@ -1,8 +1,9 @@
 /**
  * A throttle kept in memory, so a restart forgets it (reset mails per address; sign-in failures use
- * db-throttle.ts). A key is blocked once it has `max` failures within `windowMs`; the answer says when to retry.
+ * db-throttle.ts). A key is blocked once it has `max` failures within `windowMs`; the answer says when to
+ * retry. `now` answers the current instant in ms (the process clock's, ARCHITECTURE §1 "Time").
  */
-export function createThrottle({ max, windowMs, now = Date.now }: { max: number; windowMs: number; now?: () => number }) {
+export function createThrottle({ max, windowMs, now }: { max: number; windowMs: number; now: () => number }) {
   const failures = new Map<string, number[]>()
   const recent = (key: string) => {
     const since = now() - windowMs

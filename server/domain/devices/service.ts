@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection.ts'
 import type { MeterType } from '../../db/schema.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** What a device gateway (the simulator, later OCPP) needs to know of an installation's equipment. */
 export interface Equipment {
@@ -14,9 +15,10 @@ export interface Equipment {
 
 /**
  * The device side's read model: equipment of every installation, reread on every simulator step so a
- * changed charging mode or timer takes effect within 5 s.
+ * changed charging mode or timer takes effect within 5 s. `clock` is the process clock (ARCHITECTURE §1
+ * "Time").
  */
-export function createDeviceService({ db }: { db: Db }) {
+export function createDeviceService({ db, clock }: { db: Db; clock: Clock }) {
   // Cards limited to some stations (all_stations false) carry their station ids.
   async function withStations(rfids: { id: number; user_id: number | null; all_stations: boolean; tag: string }[]): Promise<Equipment['rfids']> {
     const limited = rfids.filter((r) => !r.all_stations).map((r) => r.id)
@@ -45,8 +47,11 @@ export function createDeviceService({ db }: { db: Db }) {
     async installationIds(): Promise<number[]> {
       return (await db.selectFrom('installations').select('id').orderBy('id').execute()).map((r) => r.id)
     },
-    /** An installation's equipment as the simulator runs it: stations bound to OCPP charge points are left out. */
-    async equipment(installationId: number): Promise<Equipment> {
+    /**
+     * An installation's equipment as the simulator runs it at `at` (default the clock's now): stations
+     * bound to OCPP charge points are left out, cards learned less than about 3 minutes before `at` too.
+     */
+    async equipment(installationId: number, at: Date = clock.now()): Promise<Equipment> {
       const [installation, meters, objects, stations, rfids, timers] = await Promise.all([
         db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', installationId).executeTakeFirstOrThrow(),
         db.selectFrom('meters').select(['id', 'meter_type', 'object_id', 'capacity']).where('installation_id', '=', installationId).orderBy('id').execute(),
@@ -57,7 +62,7 @@ export function createDeviceService({ db }: { db: Db }) {
           .where((eb) => eb.not(eb.exists(eb.selectFrom('ocpp_charge_points as c').select('c.id').whereRef('c.station_id', '=', 'charging_stations.id').where('c.simulated', '=', false)))).orderBy('id').execute(),
         // A learned card works only from its ready_at on (SPEC §9: about 3 minutes).
         db.selectFrom('rfids').select(['id', 'user_id', 'all_stations', 'tag']).where('installation_id', '=', installationId).where('active', '=', true)
-          .where((eb) => eb.or([eb('ready_at', 'is', null), eb('ready_at', '<=', new Date())])).orderBy('id').execute(),
+          .where((eb) => eb.or([eb('ready_at', 'is', null), eb('ready_at', '<=', at)])).orderBy('id').execute(),
         db.selectFrom('timers').selectAll().where('installation_id', '=', installationId).where('object_type', '=', 'charging_station').execute(),
       ])
       return {

@@ -5,6 +5,7 @@ import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import { Forbidden, Invalid, NotFound, Unauthorized } from '../../lib/errors.ts'
 import { isAdmin, type Access } from '../../../shared/rules/permissions.ts'
+import type { Clock } from '../../lib/clock.ts'
 import { DISPLAY_KEY_PREFIX, type Display, type DisplayCreate, type DisplayCreated, type DisplaySelf } from '../../../shared/schemas/display.ts'
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
@@ -24,14 +25,15 @@ export function displayAccess(displayId: number, installationId: number): Access
 /**
  * Display links: created, listed and revoked by admins of the installation (and
  * superusers, SPEC §6); a link's key is 256 random bits shown once in its URL's fragment and stored
- * only as its SHA-256. A link works until revoked or past `valid_until`.
+ * only as its SHA-256. A link works until revoked or past `valid_until`, judged at `clock`'s now
+ * (ARCHITECTURE §1 "Time").
  */
-export function createDisplayService({ db, installations, publicUrl }: { db: Db; installations: InstallationService; publicUrl: string }) {
+export function createDisplayService({ db, clock, installations, publicUrl }: { db: Db; clock: Clock; installations: InstallationService; publicUrl: string }) {
   async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
     if (actor.display) throw Forbidden('displayReadOnly')
     if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
   }
-  const active = () => sql<boolean>`revoked_at IS NULL AND (valid_until IS NULL OR valid_until > now())`
+  const active = (at = clock.now()) => sql<boolean>`revoked_at IS NULL AND (valid_until IS NULL OR valid_until > ${at}::timestamptz)`
   const toDisplay = (r: { id: number; installation_id: number; name: string; created_at: Date; valid_until: Date | null }): Display => ({
     id: r.id, installation_id: r.installation_id, name: r.name, created_at: r.created_at.toISOString(), valid_until: r.valid_until?.toISOString() ?? null,
   })
@@ -41,10 +43,10 @@ export function createDisplayService({ db, installations, publicUrl }: { db: Db;
     async create(actor: Actor, installationId: number, body: DisplayCreate): Promise<DisplayCreated> {
       await requireAdmin(actor, installationId)
       const validUntil = body.valid_until ? new Date(body.valid_until) : null
-      if (validUntil && validUntil.getTime() <= Date.now()) throw new Invalid({ valid_until: ['invalidValue'] })
+      if (validUntil && validUntil.getTime() <= clock.ms()) throw new Invalid({ valid_until: ['invalidValue'] })
       const key = DISPLAY_KEY_PREFIX + crypto.randomBytes(32).toString('base64url')
       const row = await db.insertInto('displays')
-        .values({ installation_id: installationId, name: body.name, key_hash: sha256(key), created_by: actor.id, valid_until: validUntil })
+        .values({ installation_id: installationId, name: body.name, key_hash: sha256(key), created_by: actor.id, valid_until: validUntil, created_at: clock.now() })
         .returning(['id', 'installation_id', 'name', 'created_at', 'valid_until'])
         .executeTakeFirstOrThrow()
       // The key travels in the fragment: browsers never send it, so it stays out of access logs and Referer.
@@ -62,7 +64,7 @@ export function createDisplayService({ db, installations, publicUrl }: { db: Db;
     /** DELETE …/{id}/displays/{displayId}: revoke; 404 for a link of another installation or one already revoked. */
     async revoke(actor: Actor, installationId: number, displayId: number): Promise<void> {
       await requireAdmin(actor, installationId)
-      const r = await db.updateTable('displays').set({ revoked_at: new Date() })
+      const r = await db.updateTable('displays').set({ revoked_at: clock.now() })
         .where('id', '=', displayId).where('installation_id', '=', installationId).where('revoked_at', 'is', null).executeTakeFirst()
       if (Number(r.numUpdatedRows) !== 1) throw NotFound()
     },

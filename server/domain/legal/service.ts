@@ -2,6 +2,7 @@ import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /**
  * The legal documents users accept and their titles. Their versions and texts live in
@@ -52,12 +53,19 @@ export const COUNTRY_CITIES: Record<string, { name: Record<Lang, string>; cities
   US: { name: { en: 'United States', de: 'Vereinigte Staaten', fr: 'États-Unis', it: 'Stati Uniti' }, cities: ['Boston', 'Chicago', 'Los Angeles', 'New York', 'San Francisco'] },
 }
 
-/** Legal texts, versions, acceptance and the country lookups (SPEC §7 /cockpit/legal, /cockpit/countries). */
-export function createLegalService({ db }: { db: Db }) {
-  /** The current (newest published) version of every document, in LEGAL_DOCUMENTS order. */
+/**
+ * Legal texts, versions, acceptance and the country lookups (SPEC §7 /cockpit/legal, /cockpit/countries).
+ * Publication and acceptance times are `clock`'s now (ARCHITECTURE §1 "Time").
+ */
+export function createLegalService({ db, clock }: { db: Db; clock: Clock }) {
+  /**
+   * The current (last published) version of every document, in LEGAL_DOCUMENTS order. Publication order
+   * (id), not published_at, decides: a version published on a clock set before an earlier version's
+   * published_at (CLOCK_START in the past) still becomes current, as {@link publish} promises.
+   */
   async function current() {
     const rows = await db.selectFrom('legal_versions').select(['document', 'version', 'texts', 'published_at'])
-      .distinctOn('document').orderBy('document').orderBy('published_at', 'desc').orderBy('id', 'desc').execute()
+      .distinctOn('document').orderBy('document').orderBy('id', 'desc').execute()
     return LEGAL_DOCUMENTS.flatMap((d) => {
       const r = rows.find((x) => x.document === d.document)
       return r ? [{ ...r, document: d.document, title: d.title }] : []
@@ -88,7 +96,7 @@ export function createLegalService({ db }: { db: Db }) {
      */
     async accept(actor: Actor, document: string, version: string, lang: Lang): Promise<LegalStatus[]> {
       if (!(await current()).some((d) => d.document === document && d.version === version)) throw NotFound()
-      await db.insertInto('legal_acceptances').values({ user_id: actor.id, document, version })
+      await db.insertInto('legal_acceptances').values({ user_id: actor.id, document, version, accepted_at: clock.now() })
         .onConflict((oc) => oc.columns(['user_id', 'document', 'version']).doNothing()).execute()
       return this.status(actor, lang)
     },
@@ -97,7 +105,8 @@ export function createLegalService({ db }: { db: Db }) {
     async acceptAll(userId: number): Promise<void> {
       const docs = await current()
       if (!docs.length) return
-      await db.insertInto('legal_acceptances').values(docs.map((d) => ({ user_id: userId, document: d.document, version: d.version })))
+      const now = clock.now()
+      await db.insertInto('legal_acceptances').values(docs.map((d) => ({ user_id: userId, document: d.document, version: d.version, accepted_at: now })))
         .onConflict((oc) => oc.columns(['user_id', 'document', 'version']).doNothing()).execute()
     },
 
@@ -120,7 +129,7 @@ export function createLegalService({ db }: { db: Db }) {
       if (!actor.is_superuser) throw Forbidden()
       const taken = await db.selectFrom('legal_versions').select('id').where('document', '=', input.document).where('version', '=', input.version).executeTakeFirst()
       if (taken) throw new Invalid({ version: ['alreadyExists'] })
-      const r = await db.insertInto('legal_versions').values({ document: input.document, version: input.version, texts: JSON.stringify(input.texts), published_by: actor.id })
+      const r = await db.insertInto('legal_versions').values({ document: input.document, version: input.version, texts: JSON.stringify(input.texts), published_by: actor.id, published_at: clock.now() })
         .returning(['document', 'version', 'texts', 'published_at']).executeTakeFirstOrThrow()
       const me = await db.selectFrom('users').select('email').where('id', '=', actor.id).executeTakeFirst()
       return { document: r.document as LegalDocumentName, version: r.version, texts: r.texts, published_at: r.published_at.toISOString(), published_by: me?.email ?? null }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** A message to send. `kind` names the template (reset, welcome, report, …) for the outbox view. */
 export interface OutgoingMail {
@@ -17,16 +18,19 @@ export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6
 
 /**
  * The mail outbox: features enqueue; the mail job (server/jobs/mail-outbox.ts) sends with
- * retries and back-off. Nothing is lost while SMTP is down or not configured.
+ * retries and back-off. Nothing is lost while SMTP is down or not configured. Due times follow `clock`
+ * (ARCHITECTURE §1 "Time"): a message is due at its enqueue instant, then after each back-off.
  */
-export function createMailService({ db }: { db: Db }) {
+export function createMailService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** Store a message for sending; returns its outbox id. */
     async enqueue(mail: OutgoingMail): Promise<number> {
+      const now = clock.now()
       const row = await db
         .insertInto('mail_outbox')
         .values({
           kind: mail.kind, recipient: mail.to, subject: mail.subject, body_text: mail.text, body_html: mail.html ?? null, last_error: null, sent_at: null, reply_to: mail.replyTo ?? null,
+          next_attempt_at: now, created_at: now,
           attachments: JSON.stringify((mail.attachments ?? []).map((a) => ({ filename: a.filename, content_type: a.contentType, content_base64: a.content.toString('base64') }))),
         })
         .returning('id')
@@ -34,17 +38,17 @@ export function createMailService({ db }: { db: Db }) {
       return row.id
     },
 
-    /** Pending messages whose next attempt is due, oldest first. */
-    async due(limit = 20, now = new Date()) {
+    /** Pending messages whose next attempt is due at `now` (default the clock's), oldest first. */
+    async due(limit = 20, now = clock.now()) {
       return db.selectFrom('mail_outbox').selectAll().where('status', '=', 'pending').where('next_attempt_at', '<=', now).orderBy('id').limit(limit).execute()
     },
 
     async markSent(id: number): Promise<void> {
-      await db.updateTable('mail_outbox').set({ status: 'sent', sent_at: new Date(), last_error: null }).where('id', '=', id).execute()
+      await db.updateTable('mail_outbox').set({ status: 'sent', sent_at: clock.now(), last_error: null }).where('id', '=', id).execute()
     },
 
-    /** Record a failed attempt and schedule the next one by RETRY_DELAYS_MS. */
-    async markFailed(id: number, attempts: number, error: string, now = new Date()): Promise<void> {
+    /** Record a failed attempt and schedule the next one by RETRY_DELAYS_MS after `now` (default the clock's). */
+    async markFailed(id: number, attempts: number, error: string, now = clock.now()): Promise<void> {
       const delay = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length - 1)]
       await db
         .updateTable('mail_outbox')

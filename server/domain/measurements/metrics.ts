@@ -8,6 +8,7 @@ import { projectEnergyReturn, projectMetrics } from '../../../shared/rules/visib
 import { startOfLocalDay } from '../../../shared/rules/formats.ts'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
 import type { EnergyReturn } from '../../../shared/schemas/installation.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
@@ -15,9 +16,9 @@ const r2 = (x: number) => Math.round(x * 100) / 100
  * The live power flow (GET /api/metrics/) and energy return, from the newest readings and today's
  * 15-minute aggregates. Building consumption is the balance: grid + PV − battery − charging stations.
  * e_sourced_today = grid import + PV production + battery discharge; consumption_today = building +
- * charging stations (kWh, installation-local day).
+ * charging stations (kWh, installation-local day of `clock`'s now, ARCHITECTURE §1 "Time").
  */
-export function createMetricsService({ db, installations, measurements }: { db: Db; installations: InstallationService; measurements: MeasurementService }) {
+export function createMetricsService({ db, clock, installations, measurements }: { db: Db; clock: Clock; installations: InstallationService; measurements: MeasurementService }) {
   return {
     async live(actor: Actor, installationId: number): Promise<Metrics> {
       const access = await installations.access(actor, installationId)
@@ -26,7 +27,7 @@ export function createMetricsService({ db, installations, measurements }: { db: 
         measurements.latest(installationId),
         db.selectFrom('charging_stations').select(['id', 'power_kw']).where('installation_id', '=', installationId).orderBy('id').execute(),
         db.selectFrom('meters').select(['meter_type', 'capacity']).where('installation_id', '=', installationId).where('meter_type', 'in', ['pv', 'battery']).execute(),
-        measurements.totalsSince(installationId, startOfLocalDay(new Date(), inst.timezone)),
+        measurements.totalsSince(installationId, startOfLocalDay(clock.now(), inst.timezone)),
       ])
       const sum = (type: string) => latest.filter((l) => l.meter_type === type).reduce((a, l) => a + l.power_kw, 0)
       const grid = sum('main_power')

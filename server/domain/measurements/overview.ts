@@ -5,6 +5,7 @@ import type { MetricsService } from './metrics.ts'
 import { localDate, periodRange } from '../../../shared/rules/granularity.ts'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
 import type { EnergyReturn } from '../../../shared/schemas/installation.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /**
  * GET /api/cockpit/installations/{id}/overview (SPEC §2 Overview): the Overview screen's
@@ -26,12 +27,12 @@ export interface Overview extends Omit<Metrics, 'water'> {
   today: { start: string; end: string; units: Record<string, string>; series: Record<string, number> }
 }
 
-export function createOverviewService({ installations, metrics, statistics }: { installations: InstallationService; metrics: MetricsService; statistics: StatisticsService }) {
+export function createOverviewService({ clock, installations, metrics, statistics }: { clock: Clock; installations: InstallationService; metrics: MetricsService; statistics: StatisticsService }) {
   return {
     async get(actor: Actor, installationId: number): Promise<Overview> {
       const access = await installations.access(actor, installationId)
       const { timezone } = await installations.describe(installationId)
-      const day = periodRange('day', localDate(new Date(), timezone), timezone)
+      const day = periodRange('day', localDate(clock.now(), timezone), timezone)
       const [live, totals, energyReturn] = await Promise.all([
         metrics.live(actor, installationId),
         statistics.totals(actor, installationId, { start: day.start, end: day.end, granularity: day.granularity }),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/connection.ts'
 import type { MeterType } from '../../db/schema.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /**
  * One meter reading. power_kw is signed per meter (main_power: + import / − export; battery: + charge /
@@ -32,9 +33,10 @@ export const bucketOf = (d: Date) => new Date(Math.floor(d.getTime() / BUCKET_MS
 
 /**
  * Measurements: raw readings (5 s, kept 48 h) and 15-minute aggregates kept up to date as readings
- * arrive, so statistics never scan raw data.
+ * arrive, so statistics never scan raw data. "Newest" readings are
+ * judged at `clock`'s now (ARCHITECTURE §1 "Time").
  */
-export function createMeasurementService({ db }: { db: Db }) {
+export function createMeasurementService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** Store readings and fold them into their 15-minute buckets, in one transaction. */
     async record(samples: Sample[]): Promise<void> {
@@ -99,7 +101,7 @@ export function createMeasurementService({ db }: { db: Db }) {
 
     /** The newest raw reading per meter of an installation within the last `maxAgeMs`. */
     async latest(installationId: number, maxAgeMs = 5 * 60_000) {
-      const since = new Date(Date.now() - maxAgeMs)
+      const since = new Date(clock.ms() - maxAgeMs)
       return db
         .selectFrom('measurements as m')
         .innerJoin('meters as mt', 'mt.id', 'm.meter_id')

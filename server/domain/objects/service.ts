@@ -5,6 +5,7 @@ import type { InstallationService } from '../installations/service.ts'
 import { Forbidden, NotFound } from '../../lib/errors.ts'
 import { canRead, isAdmin, mayReadStation, objectLevel, type Access, type PermissionEntry } from '../../../shared/rules/permissions.ts'
 import { localMidnight, localDate } from '../../../shared/rules/granularity.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** Meter categories (SPEC §2 sections) and the meter types in each. */
 export const CATEGORIES = {
@@ -51,9 +52,10 @@ const r3 = (x: number) => Math.round(x * 1000) / 1000
 /**
  * Objects and meters of an installation. Rights: admins see everything; an
  * installation_user sees the objects their entries make readable, water and heat meters there, main
- * meters (main power, PV, battery) only with the overview switch, and their readable stations.
+ * meters (main power, PV, battery) only with the overview switch, and their readable stations. Live
+ * values and "today" are judged at `clock`'s now (ARCHITECTURE §1 "Time").
  */
-export function createObjectService({ db, installations }: { db: Db; installations: InstallationService }) {
+export function createObjectService({ db, clock, installations }: { db: Db; clock: Clock; installations: InstallationService }) {
   async function load(actor: Actor, installationId: number) {
     const access = await installations.access(actor, installationId)
     const [objects, meters, stations, entries] = await Promise.all([
@@ -111,10 +113,11 @@ export function createObjectService({ db, installations }: { db: Db; installatio
   async function views(installationId: number, meters: { id: number; name: string; meter_type: MeterType; object_id: number | null; capacity: number | null }[]): Promise<MeterView[]> {
     if (!meters.length) return []
     const inst = await installations.describe(installationId)
-    const since = new Date(localMidnight(localDate(new Date(), inst.timezone), inst.timezone))
+    const now = clock.now()
+    const since = new Date(localMidnight(localDate(now, inst.timezone), inst.timezone))
     const ids = meters.map((m) => m.id)
     const [latest, today] = await Promise.all([
-      db.selectFrom('measurements').select(['meter_id', 'ts', 'power_kw', 'soc']).where('meter_id', 'in', ids).where('ts', '>=', new Date(Date.now() - 5 * 60_000))
+      db.selectFrom('measurements').select(['meter_id', 'ts', 'power_kw', 'soc']).where('meter_id', 'in', ids).where('ts', '>=', new Date(now.getTime() - 5 * 60_000))
         .distinctOn('meter_id').orderBy('meter_id').orderBy('ts', 'desc').execute(),
       db.selectFrom('measurements_15m').where('meter_id', 'in', ids).where('bucket', '>=', since).groupBy('meter_id')
         .select((eb) => ['meter_id', eb.fn.sum<number>('energy_in_kwh').as('e_in'), eb.fn.sum<number>('energy_out_kwh').as('e_out'), eb.fn.sum<number>('volume_m3').as('vol')]).execute(),

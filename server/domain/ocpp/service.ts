@@ -13,6 +13,7 @@ import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.ts'
 import type { TariffService } from '../tariffs/service.ts'
 import { chargingProfile } from './profiles.ts'
 import { OCPP } from '../../../config/defaults.ts'
+import type { Clock, ClockTimer } from '../../lib/clock.ts'
 
 /** Commands an admin sends from the station page. */
 export const STATION_COMMANDS = ['RemoteStartTransaction', 'RemoteStopTransaction', 'UnlockConnector'] as const
@@ -123,8 +124,10 @@ export function readSamples(values: SampledValue[]): { energyWh: number | null; 
  * credentials and turns their messages into station states, RFID decisions, sessions with energy and
  * prices, and meter readings, through the same tables the simulator writes.
  */
-export function createOcppService({ db, installations, sessions, stations, measurements, tariffs, meterBatchMs = OCPP.meterBatchMs }: {
+export function createOcppService({ db, clock, installations, sessions, stations, measurements, tariffs, meterBatchMs = OCPP.meterBatchMs }: {
   db: Db
+  /** The process clock (ARCHITECTURE §1 "Time"): "now" of journal entries, profiles and commands, and the batch timer. */
+  clock: Clock
   /** Window in which meter samples of all charge points are gathered into one batch of writes, ms. */
   meterBatchMs?: number
   installations: InstallationService
@@ -136,7 +139,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
   // The device side listens, so a command reaches a charge point connected to this process at once.
   const listeners = new Set<(chargePointId: string) => void>()
 
-  async function journal(stationId: number, detail: string, at = new Date()): Promise<void> {
+  async function journal(stationId: number, detail: string, at = clock.now()): Promise<void> {
     const s = await db.selectFrom('charging_stations').select(['installation_id', 'charging_mode']).where('id', '=', stationId).executeTakeFirst()
     if (!s) return
     await db.insertInto('journal_events').values({ installation_id: s.installation_id, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: s.charging_mode, at, detail }).execute()
@@ -144,7 +147,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
 
   /** Queue `action` for charge point `cp` (sent in order when it is connected) and journal it. */
   async function enqueue(cp: { id: string; stationId: number }, action: string, payload: Record<string, unknown>): Promise<number> {
-    const row = await db.insertInto('ocpp_commands').values({ charge_point_id: cp.id, action, payload: JSON.stringify(payload), sent_at: null, answered_at: null }).returning('id').executeTakeFirstOrThrow()
+    const row = await db.insertInto('ocpp_commands').values({ charge_point_id: cp.id, action, payload: JSON.stringify(payload), sent_at: null, answered_at: null, created_at: clock.now() }).returning('id').executeTakeFirstOrThrow()
     await journal(cp.stationId, `ocpp:${action}:queued`)
     for (const l of listeners) l(cp.id)
     return row.id
@@ -159,7 +162,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
   }
 
   /** The SetChargingProfile (and ChangeAvailability) commands for a bound station's mode now. */
-  async function profileCommands(stationId: number, now = new Date()) {
+  async function profileCommands(stationId: number, now = clock.now()) {
     const r = await db.selectFrom('ocpp_charge_points as c').innerJoin('charging_stations as s', 's.id', 'c.station_id')
       .select(['c.id', 'c.connector_id', 's.installation_id', 's.capacity_kw', 's.charging_mode', 's.power_kw']).where('c.station_id', '=', stationId).executeTakeFirst()
     if (!r) return null
@@ -207,7 +210,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
 
   async function patchStation(stationId: number, set: Record<string, unknown>): Promise<void> {
     if ('alerts' in set) set.alerts = JSON.stringify(set.alerts)
-    await db.updateTable('charging_stations').set({ ...set, updated_at: new Date() }).where('id', '=', stationId).execute()
+    await db.updateTable('charging_stations').set({ ...set, updated_at: clock.now() }).where('id', '=', stationId).execute()
   }
 
   // Meter samples of all charge points, written together (500 charge points on one database connection,
@@ -215,7 +218,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
   // about 7 per MeterValues.
   type Pending = { cp: ChargePointRef; sample: MeterSample; done: (kwh: number) => void; fail: (err: unknown) => void }
   let pending: Pending[] = []
-  let batchTimer: NodeJS.Timeout | undefined
+  let batchTimer: ClockTimer | undefined
   let flushing: Promise<void> | null = null
 
   async function writeBatch(items: Pending[]): Promise<void> {
@@ -261,7 +264,8 @@ export function createOcppService({ db, installations, sessions, stations, measu
       return meterId === undefined ? [] : [{ meter_id: meterId, ts: a.item.sample.at, power_kw: a.item.sample.powerKw ?? 0, energy_in_kwh: a.kwh }]
     }))
     if (power.size) {
-      await sql`UPDATE charging_stations AS s SET power_kw = v.p, updated_at = now()
+      const at = clock.now()
+      await sql`UPDATE charging_stations AS s SET power_kw = v.p, updated_at = ${at}::timestamptz
         FROM (VALUES ${sql.join([...power].map(([id, kw]) => sql`(${id}::int, ${kw}::float8)`))}) AS v(id, p) WHERE s.id = v.id`.execute(db)
     }
     const kwhOf = new Map<Pending, number>()
@@ -278,12 +282,12 @@ export function createOcppService({ db, installations, sessions, stations, measu
 
   function scheduleBatch(): void {
     if (batchTimer || flushing || !pending.length) return
-    batchTimer = setTimeout(() => void runBatch(), meterBatchMs)
+    batchTimer = clock.setTimeout(() => void runBatch(), meterBatchMs)
     batchTimer.unref()
   }
 
   function runBatch(): Promise<void> {
-    clearTimeout(batchTimer)
+    clock.clearTimeout(batchTimer)
     batchTimer = undefined
     const items = pending
     pending = []
@@ -325,9 +329,9 @@ export function createOcppService({ db, installations, sessions, stations, measu
       const password_hash = await hashPassword(password)
       await db.transaction().execute(async (tx) => {
         await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).execute()
-        await tx.insertInto('ocpp_charge_points').values({ id: input.charge_point_id, installation_id: installationId, station_id: stationId, connector_id: input.connector_id, password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null }).execute()
+        await tx.insertInto('ocpp_charge_points').values({ id: input.charge_point_id, installation_id: installationId, station_id: stationId, connector_id: input.connector_id, password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, created_at: clock.now() }).execute()
         // Until the charge point is heard from, the station waits offline (SPEC §4 "no OCPP heartbeat").
-        await tx.updateTable('charging_stations').set({ status: 'unknown', status_code: OCPP_STATUS_CODE.noHeartbeat, alerts: JSON.stringify(['offline']), power_kw: 0, updated_at: new Date() }).where('id', '=', stationId).execute()
+        await tx.updateTable('charging_stations').set({ status: 'unknown', status_code: OCPP_STATUS_CODE.noHeartbeat, alerts: JSON.stringify(['offline']), power_kw: 0, updated_at: clock.now() }).where('id', '=', stationId).execute()
       })
       const r = await db.selectFrom('ocpp_charge_points').selectAll().where('station_id', '=', stationId).executeTakeFirstOrThrow()
       return { ...toBinding(r), password }
@@ -359,7 +363,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
       const password_hash = await hashPassword(password)
       await db.transaction().execute(async (tx) => {
         await tx.deleteFrom('ocpp_charge_points').where((eb) => eb.or([eb('station_id', '=', stationId), eb('id', '=', id)])).execute()
-        await tx.insertInto('ocpp_charge_points').values({ id, installation_id: s.installation_id, station_id: stationId, connector_id: 1, password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, simulated: true }).execute()
+        await tx.insertInto('ocpp_charge_points').values({ id, installation_id: s.installation_id, station_id: stationId, connector_id: 1, password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, simulated: true, created_at: clock.now() }).execute()
       })
       return true
     },
@@ -446,7 +450,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
 
     /** The charge point was heard from again after being marked silent: status code and offline alert cleared. */
     async heardAgain(cp: ChargePointRef): Promise<void> {
-      await db.updateTable('charging_stations').set({ status_code: OCPP_STATUS_CODE.ok, alerts: sql`alerts - 'offline'`, updated_at: new Date() })
+      await db.updateTable('charging_stations').set({ status_code: OCPP_STATUS_CODE.ok, alerts: sql`alerts - 'offline'`, updated_at: clock.now() })
         .where('id', '=', cp.stationId).where('status_code', '=', OCPP_STATUS_CODE.noHeartbeat).execute()
     },
 
@@ -590,7 +594,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
       if (!Number(r.numUpdatedRows)) return false
       if (tx.session_id) {
         await sessions.finish(tx.session_id, input.timestamp)
-        await db.updateTable('charging_stations').set({ current_session_id: null, power_kw: 0, updated_at: new Date() }).where('id', '=', cp.stationId).where('current_session_id', '=', tx.session_id).execute()
+        await db.updateTable('charging_stations').set({ current_session_id: null, power_kw: 0, updated_at: clock.now() }).where('id', '=', cp.stationId).where('current_session_id', '=', tx.session_id).execute()
       }
       return true
     },
@@ -683,7 +687,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
 
     /** Device side: command `id` is being sent (it is not sent again unless put back). */
     async sending(id: number): Promise<boolean> {
-      const r = await db.updateTable('ocpp_commands').set({ status: 'sent', sent_at: new Date() }).where('id', '=', id).where('status', '=', 'queued').executeTakeFirst()
+      const r = await db.updateTable('ocpp_commands').set({ status: 'sent', sent_at: clock.now() }).where('id', '=', id).where('status', '=', 'queued').executeTakeFirst()
       return Number(r.numUpdatedRows) > 0
     },
 
@@ -694,7 +698,7 @@ export function createOcppService({ db, installations, sessions, stations, measu
 
     /** Device side: the charge point's answer (its status, or `failed` with the error) goes to the journal. */
     async answered(cmd: OcppCommand, status: string, answer: unknown): Promise<void> {
-      const r = await db.updateTable('ocpp_commands').set({ status, answer: JSON.stringify(answer ?? null), answered_at: new Date() }).where('id', '=', cmd.id).returning('charge_point_id').executeTakeFirst()
+      const r = await db.updateTable('ocpp_commands').set({ status, answer: JSON.stringify(answer ?? null), answered_at: clock.now() }).where('id', '=', cmd.id).returning('charge_point_id').executeTakeFirst()
       if (!r) return
       const cp = await db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', r.charge_point_id).executeTakeFirst()
       if (cp) await journal(cp.station_id, `ocpp:${cmd.action}:${status}`)

@@ -11,6 +11,7 @@ import { localParts } from '../../../shared/rules/formats.ts'
 import type { AuthorisedMethod, CheckoutInput, PaymentProvider } from './provider.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { AppFee, PaymentInfo } from '../../../shared/schemas/payment.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /**
  * Waits after the 1st, 2nd, … declined charge of a session before the next try (SPEC §4, §9: retried
@@ -41,9 +42,10 @@ export type WebhookEvent =
  * Payments (SPEC §2 payment methods, §4, §7, §9) behind a provider (provider.ts): a user's methods, the
  * hosted checkout that adds one, the signed webhook that stores it, and charging unpaid sessions and RFID
  * card orders to the primary method with the card fee. A user manages only their own methods; nobody,
- * not even a superuser, reads another user's card data.
+ * not even a superuser, reads another user's card data. Functions that take `now` default to `clock`'s
+ * (ARCHITECTURE §1 "Time"); callers replaying history (the simulator's backfill) pass their own.
  */
-export function createPaymentService({ db, sessions, provider, secret }: { db: Db; sessions: SessionService; provider: PaymentProvider; secret: Uint8Array }) {
+export function createPaymentService({ db, clock, sessions, provider, secret }: { db: Db; clock: Clock; sessions: SessionService; provider: PaymentProvider; secret: Uint8Array }) {
   const webhookKey = crypto.createHmac('sha256', Buffer.from(secret)).update('payments-webhook').digest()
 
   function requireSelf(actor: Actor, userId: number) {
@@ -159,7 +161,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
     provider,
 
     /** GET /api/users/{id}/payment-info/: the caller's own methods, primary first (403 for another user). */
-    async list(actor: Actor, userId: number, now = new Date()): Promise<PageOf<PaymentInfo>> {
+    async list(actor: Actor, userId: number, now = clock.now()): Promise<PageOf<PaymentInfo>> {
       requireSelf(actor, userId)
       const [rows, failed] = await Promise.all([
         db.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).orderBy('favourite', 'desc').orderBy('id').execute(),
@@ -195,7 +197,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
 
     /** GET /api/users/{id}/payment-info/{payment_info_id}/. */
     async get(actor: Actor, userId: number, methodId: number): Promise<PaymentInfo> {
-      return toInfo(await own(actor, userId, methodId), await failedMethodIds(userId), new Date())
+      return toInfo(await own(actor, userId, methodId), await failedMethodIds(userId), clock.now())
     },
 
     /** PUT/PATCH: `alias` and/or `favourite` (1/true makes it the primary method; only one is). */
@@ -222,7 +224,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
      * this app (a path, or an absolute URL of `allowedOrigins`); only their path and query are kept, so
      * the checkout never redirects elsewhere. → `{session, redirect_url}`.
      */
-    async process(actor: Actor, urls: { success_url: string; error_url: string; cancel_url: string }, allowedOrigins: string[], now = new Date()) {
+    async process(actor: Actor, urls: { success_url: string; error_url: string; cancel_url: string }, allowedOrigins: string[], now = clock.now()) {
       const keep: Record<string, string> = {}
       const bad: Record<string, ['invalidValue']> = {}
       for (const [k, v] of Object.entries(urls)) {
@@ -240,19 +242,19 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
       const id = crypto.randomBytes(24).toString('base64url')
       await db.insertInto('payment_checkouts').values({
         id, user_id: actor.id, success_url: keep.success_url, error_url: keep.error_url, cancel_url: keep.cancel_url, payment_method_id: null,
-        expires_at: new Date(now.getTime() + CHECKOUT_TTL_MS),
+        expires_at: new Date(now.getTime() + CHECKOUT_TTL_MS), created_at: now,
       }).execute()
       return { session: id, redirect_url: provider.checkoutUrl(id) }
     },
 
     /** The open checkout `id` (pending, not expired), or null. */
-    async checkout(id: string, now = new Date()) {
+    async checkout(id: string, now = clock.now()) {
       const c = await db.selectFrom('payment_checkouts').selectAll().where('id', '=', id).executeTakeFirst()
       return c && c.status === 'pending' && c.expires_at > now ? c : null
     },
 
     /** Demo checkout: authorise what the user entered (no debit, SPEC §9) and build the webhook event. */
-    authorise(sessionId: string, input: CheckoutInput | 'cancel', now = new Date()): WebhookEvent {
+    authorise(sessionId: string, input: CheckoutInput | 'cancel', now = clock.now()): WebhookEvent {
       if (input === 'cancel') return { type: 'checkout.cancelled', session: sessionId }
       const r = provider.authorise(input, monthOf(now))
       return r.ok ? { type: 'checkout.completed', session: sessionId, method: r.method } : { type: 'checkout.failed', session: sessionId }
@@ -281,7 +283,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
         const hasPrimary = await primaryOf(c.user_id)
         const row = await db.insertInto('payment_methods').values({
           user_id: c.user_id, kind: m.kind, brand: m.brand, masked: m.masked, exp_month: m.exp_month, exp_year: m.exp_year,
-          favourite: !hasPrimary, provider: provider.name, token: m.token, alias: '',
+          favourite: !hasPrimary, provider: provider.name, token: m.token, alias: '', created_at: clock.now(),
         }).returning('id').executeTakeFirstOrThrow()
         await db.updateTable('payment_checkouts').set({ status: 'completed', payment_method_id: row.id }).where('id', '=', c.id).execute()
         return { redirect: c.success_url }
@@ -297,7 +299,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
      * charge stays unpaid and is retried after RETRY_DELAYS_MS, or at the next run once the user has
      * chosen another primary method. The simulator's backfill replays history through this too.
      */
-    async chargeDue(now = new Date()): Promise<ChargeRun> {
+    async chargeDue(now = clock.now()): Promise<ChargeRun> {
       // One run at a time in this process (the job and the superuser hook), so no session is charged twice.
       const previous = chargeRun
       let release!: () => void
@@ -315,7 +317,7 @@ export function createPaymentService({ db, sessions, provider, secret }: { db: D
      * the caller's primary method. 400 without a stored method; 402 "Charging this payment method
      * failed, please revise" when declined.
      */
-    async chargeOrder(actor: Actor, amountRappen: number, description: string, now = new Date()): Promise<{ feeRappen: number }> {
+    async chargeOrder(actor: Actor, amountRappen: number, description: string, now = clock.now()): Promise<{ feeRappen: number }> {
       const m = await primaryOf(actor.id)
       if (!m) throw new AppError(400, 'paymentMethodMissing')
       // An order is charged once per request; its key only has to be unique.

@@ -7,6 +7,7 @@ import { isAdmin } from '../../../shared/rules/permissions.ts'
 import { localDate } from '../../../shared/rules/granularity.ts'
 import { minutesOf, WEEKDAYS } from '../../../shared/rules/tariff.ts'
 import { RATE_PRICES, type Rate, type RateKind, type TimeSpan } from '../../../shared/schemas/rates.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 export { RATE_PRICES, type Rate, type RateKind, type TimeSpan }
 
@@ -29,11 +30,12 @@ const toChf = (rappen: number) => Math.round(rappen * 100) / 10_000
  * installation_user, the cost switch; writing is for admins (SPEC §6). A rate is fully editable while
  * its start_date is empty or in the future, afterwards only its name (PATCH); the flat rate only in a
  * future rate (SPEC §4). Messages: SPEC §5 ("Please enter a valid rate", "Please enter valid rate times").
+ * "Today" is the installation-local date of `clock`'s now (ARCHITECTURE §1 "Time").
  */
-export function createRateService({ db, installations }: { db: Db; installations: InstallationService }) {
+export function createRateService({ db, clock, installations }: { db: Db; clock: Clock; installations: InstallationService }) {
   async function today(installationId: number) {
     const inst = await installations.describe(installationId)
-    return localDate(new Date(), inst.timezone)
+    return localDate(clock.now(), inst.timezone)
   }
   const started = (startDate: string | null, day: string) => startDate != null && startDate <= day
 

@@ -6,13 +6,14 @@ import type { MailService } from '../mail/service.ts'
 import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { LANGS, type Lang } from '../../lib/messages.ts'
 import { isAdmin } from '../../../shared/rules/permissions.ts'
-import { localMidnight } from '../../../shared/rules/granularity.ts'
+import { localDate, localMidnight } from '../../../shared/rules/granularity.ts'
 import { dueRuns, type ReportInterval, type ReportPeriod } from './periods.ts'
 import { fill, REPORT_TEXT } from './labels.ts'
 import { tablePdf } from './pdf.ts'
 import { tableXlsx } from './xlsx.ts'
 import { checkOutputDirectory, reportFileName, writeReportFiles } from './output.ts'
 import type { Report, ReportInput, ReportType } from '../../../shared/schemas/reports.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 export type { Report, ReportInput, ReportType }
 
@@ -45,8 +46,9 @@ export function reportNumber(value: number, unit: string): string {
  * enqueues one mail per recipient through the mail outbox. When the report has an output directory
  * (SPEC §3) and `reportsDir` (REPORTS_DIR) is set, the same three files in the report's language are also
  * written to `<reportsDir>/<installation id>/<output directory>/` (server/domain/reports/output.ts).
+ * "The current year" is the installation-local year of `clock`'s now (ARCHITECTURE §1 "Time").
  */
-export function createReportService({ db, installations, statistics, mail, reportsDir }: { db: Db; installations: InstallationService; statistics: StatisticsService; mail: MailService; reportsDir?: string }) {
+export function createReportService({ db, clock, installations, statistics, mail, reportsDir }: { db: Db; clock: Clock; installations: InstallationService; statistics: StatisticsService; mail: MailService; reportsDir?: string }) {
   async function requireAdmin(actor: Actor, installationId: number) {
     const role = await installations.requireRole(actor, installationId)
     if (!isAdmin(role)) throw Forbidden()
@@ -231,7 +233,7 @@ export function createReportService({ db, installations, statistics, mail, repor
       const r = await row(installationId, body.reportId)
       if (!r.recipients.length && !r.output_directory) throw new Invalid({ recipients: ['required'] })
       const inst = await installations.describe(installationId)
-      const year = body.year ?? r.year ?? new Date().getFullYear()
+      const year = body.year ?? r.year ?? Number(localDate(clock.now(), inst.timezone).slice(0, 4))
       const from = `${year}-01-01`
       const to = `${year + 1}-01-01`
       const period = { from, to, start: new Date(localMidnight(from, inst.timezone)), end: new Date(localMidnight(to, inst.timezone)) }

@@ -7,6 +7,7 @@ import { canWrite, isAdmin, mayReadRfid, mayReadStation, rfidLevel, type Permiss
 import { tagHasSpaces, type PendingRfid, type Rfid, type RfidPendingChange } from '../../../shared/schemas/rfid.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { DeviceLink, SentChange } from '../devices/link.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** A learned card works this long after it was registered (SPEC §9: about 3 minutes). */
 export const LEARNED_READY_MS = 3 * 60_000
@@ -31,9 +32,10 @@ export interface RfidInput {
  * stay as they were until the facility is back (the cards answer them in `pending_changes`), then are
  * applied as the person who made them (checks again) and journaled on the stations the card reaches. A
  * new card is recorded at once (the devices read it once connected) and marked as not yet sent. The
- * description and the card's holder are the portal's own and change at once.
+ * description and the card's holder are the portal's own and change at once. "Now" (when a change waits,
+ * when a learned card becomes usable) is `clock`'s (ARCHITECTURE §1 "Time").
  */
-export function createRfidService({ db, installations, link }: { db: Db; installations: InstallationService; link?: DeviceLink }) {
+export function createRfidService({ db, clock, installations, link }: { db: Db; clock: Clock; installations: InstallationService; link?: DeviceLink }) {
   async function load(installationId: number, ids?: number[], activeOnly = true): Promise<Rfid[]> {
     let q = db.selectFrom('rfids as r').leftJoin('users as u', 'u.id', 'r.user_id').where('r.installation_id', '=', installationId)
     if (ids) {
@@ -143,7 +145,7 @@ export function createRfidService({ db, installations, link }: { db: Db; install
    * change something, or that replace a change still waiting) and return the rest, which applies now.
    */
   async function deferDeviceFields(actor: Actor, installationId: number, current: Rfid, patch: RfidInput): Promise<RfidInput> {
-    const at = new Date()
+    const at = clock.now()
     const waiting = new Set(current.pending_changes.map((c) => c.field))
     const defer = (field: 'tag' | 'stations', value: unknown) => link!.defer({ installationId, targetType: 'rfid', targetId: current.id, field, value, userId: actor.id, at })
     if (patch.tag !== undefined && (patch.tag !== current.tag || waiting.has('tag'))) await defer('tag', patch.tag)
@@ -208,11 +210,11 @@ export function createRfidService({ db, installations, link }: { db: Db; install
       await validate(installationId, input)
       const row = await db
         .insertInto('rfids')
-        .values({ installation_id: installationId, tag: input.tag, description: input.description, user_id: input.user_id, active: true, all_stations: input.all_stations })
+        .values({ installation_id: installationId, tag: input.tag, description: input.description, user_id: input.user_id, active: true, all_stations: input.all_stations, created_at: clock.now() })
         .returning('id')
         .executeTakeFirstOrThrow()
       if (!input.all_stations) await setStations(row.id, input.station_ids)
-      if (await mustWait(installationId)) await link!.defer({ installationId, targetType: 'rfid', targetId: row.id, field: 'create', value: null, userId: actor.id, at: new Date() })
+      if (await mustWait(installationId)) await link!.defer({ installationId, targetType: 'rfid', targetId: row.id, field: 'create', value: null, userId: actor.id, at: clock.now() })
       return readable(actor, installationId, row.id)
     },
 
@@ -251,7 +253,7 @@ export function createRfidService({ db, installations, link }: { db: Db; install
       await requireAdmin(actor, installationId)
       if (await mustWait(installationId, opts.replay)) {
         // A deletion makes the card's other waiting changes moot.
-        await link!.defer({ installationId, targetType: 'rfid', targetId: rfidId, field: 'active', value: false, userId: actor.id, at: new Date(), supersedeAll: true })
+        await link!.defer({ installationId, targetType: 'rfid', targetId: rfidId, field: 'active', value: false, userId: actor.id, at: clock.now(), supersedeAll: true })
         return
       }
       await db.updateTable('rfids').set({ active: false }).where('id', '=', rfidId).execute()
@@ -316,7 +318,7 @@ export function createRfidService({ db, installations, link }: { db: Db; install
       await requireAdmin(actor, installationId)
       const rows = await db.selectFrom('charging_stations').select(['id', 'device_id', 'name', 'pending_rfid_tag', 'pending_rfid_at'])
         .where('installation_id', '=', installationId).where('pending_rfid_tag', 'is not', null).orderBy('id').execute()
-      return rows.map((r) => ({ station_id: r.id, device_id: r.device_id, station_name: r.name, tag: r.pending_rfid_tag!, detected_at: (r.pending_rfid_at ?? new Date()).toISOString() }))
+      return rows.map((r) => ({ station_id: r.id, device_id: r.device_id, station_name: r.name, tag: r.pending_rfid_tag!, detected_at: (r.pending_rfid_at ?? clock.now()).toISOString() }))
     },
 
     /**
@@ -325,7 +327,7 @@ export function createRfidService({ db, installations, link }: { db: Db; install
      * pending tag and ends learning at that station. 404 unknown station, 400 noPendingRfid or
      * rfidTagExists.
      */
-    async registerLearned(actor: Actor, installationId: number, stationId: number, input: { description: string; user_id: number | null }, now = new Date()): Promise<Rfid> {
+    async registerLearned(actor: Actor, installationId: number, stationId: number, input: { description: string; user_id: number | null }, now = clock.now()): Promise<Rfid> {
       await requireAdmin(actor, installationId)
       const station = await db.selectFrom('charging_stations').select(['id', 'pending_rfid_tag']).where('installation_id', '=', installationId).where('id', '=', stationId).executeTakeFirst()
       if (!station) throw NotFound()
@@ -333,7 +335,7 @@ export function createRfidService({ db, installations, link }: { db: Db; install
       await validate(installationId, { tag: station.pending_rfid_tag, user_id: input.user_id })
       const row = await db
         .insertInto('rfids')
-        .values({ installation_id: installationId, tag: station.pending_rfid_tag, description: input.description, user_id: input.user_id, active: true, all_stations: true, ready_at: new Date(now.getTime() + LEARNED_READY_MS) })
+        .values({ installation_id: installationId, tag: station.pending_rfid_tag, description: input.description, user_id: input.user_id, active: true, all_stations: true, ready_at: new Date(now.getTime() + LEARNED_READY_MS), created_at: now })
         .returning('id')
         .executeTakeFirstOrThrow()
       await db.updateTable('charging_stations').set({ rfid_lernmodus: 0, pending_rfid_tag: null, pending_rfid_at: null, updated_at: now }).where('id', '=', stationId).execute()
@@ -343,7 +345,7 @@ export function createRfidService({ db, installations, link }: { db: Db; install
     /** DELETE …/charging_stations/{id}/learned_rfid (admins): ignore the pending tag; learning stays on. */
     async ignoreLearned(actor: Actor, installationId: number, stationId: number): Promise<void> {
       await requireAdmin(actor, installationId)
-      const r = await db.updateTable('charging_stations').set({ pending_rfid_tag: null, pending_rfid_at: null, updated_at: new Date() })
+      const r = await db.updateTable('charging_stations').set({ pending_rfid_tag: null, pending_rfid_at: null, updated_at: clock.now() })
         .where('installation_id', '=', installationId).where('id', '=', stationId).executeTakeFirst()
       if (!Number(r.numUpdatedRows)) throw NotFound()
     },

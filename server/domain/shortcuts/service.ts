@@ -4,6 +4,7 @@ import type { InstallationService } from '../installations/service.ts'
 import { Invalid, NotFound } from '../../lib/errors.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { Shortcut, ShortcutCreate } from '../../../shared/schemas/shortcut.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** Shortcuts per person and installation; more are refused (400), so a list never grows without bound. */
 export const SHORTCUTS_MAX = 100
@@ -15,8 +16,9 @@ export const SHORTCUTS_MAX = 100
  * The url is an app path (shared/schemas/shortcut.ts `isAppPath`, checked by the route schema). Pinning
  * the same path again answers the existing shortcut (with its new name) instead of a duplicate.
  * Errors: 403/404 from installations.requireRole, 404 unknown or someone else's, 400 past {@link SHORTCUTS_MAX}.
+ * `created` is `clock`'s now (ARCHITECTURE §1 "Time").
  */
-export function createShortcutService({ db, installations }: { db: Db; installations: InstallationService }) {
+export function createShortcutService({ db, clock, installations }: { db: Db; clock: Clock; installations: InstallationService }) {
   const out = (r: { id: number; installation_id: number; name: string; url: string; created_at: Date }): Shortcut => ({
     id: r.id, installation_id: r.installation_id, name: r.name, url: r.url, created: new Date(r.created_at).toISOString(),
   })
@@ -49,7 +51,7 @@ export function createShortcutService({ db, installations }: { db: Db; installat
       }
       const n = await db.selectFrom('shortcuts').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', actor.id).where('installation_id', '=', installationId).executeTakeFirstOrThrow()
       if (Number(n.n) >= SHORTCUTS_MAX) throw new Invalid({ url: [{ key: 'shortcutLimit', params: { max: SHORTCUTS_MAX } }] })
-      const r = await db.insertInto('shortcuts').values({ user_id: actor.id, installation_id: installationId, name: input.name, url: input.url }).returning(['id', 'installation_id', 'name', 'url', 'created_at']).executeTakeFirstOrThrow()
+      const r = await db.insertInto('shortcuts').values({ user_id: actor.id, installation_id: installationId, name: input.name, url: input.url, created_at: clock.now() }).returning(['id', 'installation_id', 'name', 'url', 'created_at']).executeTakeFirstOrThrow()
       return { shortcut: out(r), created: true }
     },
 

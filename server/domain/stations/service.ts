@@ -9,6 +9,7 @@ import type { Station } from '../../../shared/schemas/station.ts'
 import type { ChargingMode, StationStatus } from '../../../shared/rules/status.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { DeviceLink, SentChange } from '../devices/link.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
@@ -25,16 +26,16 @@ export interface StationState {
   current_session_id: number | null
 }
 
-/**
- * Charging stations: reading with rights (ARCHITECTURE §4), editing name and charging mode, and the
- * device side's state reports.
- */
 /** Who hears of station changes a device must follow: an OCPP charge point's profile. */
 export interface StationEvents {
   modeChanged?: (stationId: number, mode: string, previous: string) => Promise<void>
 }
 
-export function createStationService({ db, installations, link, events = {} }: { db: Db; installations: InstallationService; link?: DeviceLink; events?: StationEvents }) {
+/**
+ * Charging stations: reading with rights (ARCHITECTURE §4), editing name and charging mode, and the
+ * device side's state reports. Changes are stamped with `clock`'s now (ARCHITECTURE §1 "Time").
+ */
+export function createStationService({ db, clock, installations, link, events = {} }: { db: Db; clock: Clock; installations: InstallationService; link?: DeviceLink; events?: StationEvents }) {
   async function rows(installationId: number, stationId?: number): Promise<Station[]> {
     const waiting = link ? await link.pending(installationId, 'charging_station') : []
     let q = db
@@ -121,7 +122,7 @@ export function createStationService({ db, installations, link, events = {} }: {
         if (patch.rfid_lernmodus !== undefined && patch.rfid_lernmodus !== station.rfid_lernmodus) throw Forbidden()
       }
       if (link && !opts.replay && (patch.charging_mode !== undefined || patch.rfid_lernmodus !== undefined) && (await link.offline(installationId))) {
-        const at = new Date()
+        const at = clock.now()
         for (const field of PENDING_FIELDS) {
           if (patch[field] !== undefined) await link.defer({ installationId, targetType: 'charging_station', targetId: stationId, field, value: patch[field], userId: actor.id, at })
         }
@@ -131,7 +132,7 @@ export function createStationService({ db, installations, link, events = {} }: {
         if (station.status === 'charging') throw new Invalid({ rfid_lernmodus: ['learningCharging'] })
         if (station.status !== 'carPluggedIn' && station.status !== 'notBadgedIn') throw new Invalid({ rfid_lernmodus: ['learningNoCar'] })
       }
-      const set: Record<string, unknown> = { updated_at: new Date() }
+      const set: Record<string, unknown> = { updated_at: clock.now() }
       if (patch.name !== undefined) set.name = patch.name
       if (patch.rfid_lernmodus !== undefined) {
         set.rfid_lernmodus = patch.rfid_lernmodus
@@ -145,7 +146,7 @@ export function createStationService({ db, installations, link, events = {} }: {
       await db.updateTable('charging_stations').set(set).where('id', '=', stationId).execute()
       // A replayed change is journaled with its outcome by journalSent.
       if (patch.charging_mode !== undefined && patch.charging_mode !== station.charging_mode && !opts.replay) {
-        await db.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: patch.charging_mode, at: new Date(), detail: 'mode_changed' }).execute()
+        await db.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: patch.charging_mode, at: clock.now(), detail: 'mode_changed' }).execute()
         await events.modeChanged?.(stationId, patch.charging_mode, station.charging_mode)
       }
       return service.get(actor, installationId, stationId)
@@ -194,7 +195,7 @@ export function createStationService({ db, installations, link, events = {} }: {
     async reportState(stationId: number, state: StationState): Promise<void> {
       await db
         .updateTable('charging_stations')
-        .set({ ...state, alerts: JSON.stringify(state.alerts), updated_at: new Date() })
+        .set({ ...state, alerts: JSON.stringify(state.alerts), updated_at: clock.now() })
         .where('id', '=', stationId)
         .execute()
     },

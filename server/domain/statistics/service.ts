@@ -7,6 +7,7 @@ import { canRead, isAdmin, mayReadStation, objectLevel, type Access, type Permis
 import { localMidnight, type Granularity } from '../../../shared/rules/granularity.ts'
 import { computeZevReport } from '../zev/service.ts'
 import { createAnswerCache } from './answer-cache.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** One bucket of a series: its start (ISO-8601 with the installation's offset) and value. */
 export interface Bucket {
@@ -290,9 +291,10 @@ function dayPurchases(installationId: number, g: Granularity, start: Date, end: 
  * or the 15-minute rows; costs come from the same table, priced per bucket (pricedBuckets).
  * `rollups: false` forces the 15-minute rows and per-value labels of the design without rollups (the
  * benchmark compares against it; env STATS_ROLLUPS=off). `pieceBuckets`: see {@link PIECE_BUCKETS}; env
- * STATS_PIECES=off reads every answer in one statement (the benchmark's comparison).
+ * STATS_PIECES=off reads every answer in one statement (the benchmark's comparison). `clock` gives the
+ * ZEV report's "now" (intervals up to it may miss data; ARCHITECTURE §1 "Time").
  */
-export function createStatisticsService({ db, installations, rollups = process.env.STATS_ROLLUPS !== 'off', pieceBuckets = process.env.STATS_PIECES === 'off' ? Infinity : PIECE_BUCKETS }: { db: Db; installations: InstallationService; rollups?: boolean; pieceBuckets?: number }) {
+export function createStatisticsService({ db, clock, installations, rollups = process.env.STATS_ROLLUPS !== 'off', pieceBuckets = process.env.STATS_PIECES === 'off' ? Infinity : PIECE_BUCKETS }: { db: Db; clock: Clock; installations: InstallationService; rollups?: boolean; pieceBuckets?: number }) {
   let stopped = false
   function checkRange(q: StatisticsQuery) {
     if (!(q.end.getTime() > q.start.getTime())) throw new Invalid({ end: ['statisticsEndBeforeStart'] })
@@ -698,7 +700,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
       const q = resolve(p, tz)
       checkRange({ ...q, granularity: 'fifteen_minutes' })
       const body = await series({ installationId, tz }, q, [S.consumption, S.pv_production, S.grid_import, S.grid_export, S.battery_charge, S.battery_discharge])
-      const report = await computeZevReport(db, installationId, tz, q.start, q.end)
+      const report = await computeZevReport(db, installationId, tz, q.start, q.end, clock.now())
       const money = ['grid_chf', 'internal_chf', 'standard_chf', 'capped', 'cost_chf'] as const
       const strip = <T extends object>(r: T): T => (access.cost ? r : (Object.fromEntries(Object.entries(r).filter(([k]) => !(money as readonly string[]).includes(k))) as T))
       const summary = access.cost ? report.summary : { ...report.summary, feed_in_revenue_chf: undefined, total: strip(report.summary.total) }
@@ -718,7 +720,7 @@ export function createStatisticsService({ db, installations, rollups = process.e
     async reportZev(installationId: number, start: Date, end: Date) {
       const inst = await installations.describe(installationId)
       checkRange({ start, end, granularity: 'fifteen_minutes' })
-      return computeZevReport(db, installationId, inst.timezone, start, end)
+      return computeZevReport(db, installationId, inst.timezone, start, end, clock.now())
     },
   }
 }

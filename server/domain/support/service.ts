@@ -9,6 +9,7 @@ import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { SupportMessage, SupportRequest, SupportTicket, SupportTicketSummary, SupportTopic } from '../../../shared/schemas/support.ts'
 import { REPLY_MARKER, replyAddress, TOKEN_HEX_LENGTH } from './reply.ts'
 import { fill, MAIL_TEXTS, TOPIC_NAMES } from './texts.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** The longest text kept from an e-mail reply (a portal message is limited to 5,000 by its schema). */
 const INBOUND_TEXT_MAX = 10_000
@@ -30,6 +31,8 @@ export type InboundOutcome = 'stored' | 'closed' | 'unknown' | 'foreign-sender' 
 
 interface Deps {
   db: Db
+  /** The process clock (ARCHITECTURE §1 "Time"): stamps tickets and messages, so "latest" follows it. */
+  clock: Clock
   mail: MailService
   /** e.g. "support@cockpit.example": reply addresses are support+<token>@cockpit.example */
   supportAddress: string
@@ -47,7 +50,7 @@ interface Deps {
  * (reply by e-mail) or closed"): the sender is told. Errors: 404 unknown or someone else's, 403 not
  * support, 400 `ticketClosed` answering a closed ticket.
  */
-export function createSupportService({ db, mail, supportAddress, publicUrl }: Deps) {
+export function createSupportService({ db, clock, mail, supportAddress, publicUrl }: Deps) {
   const ticketRows = () =>
     db
       .selectFrom('support_tickets as t')
@@ -113,8 +116,9 @@ export function createSupportService({ db, mail, supportAddress, publicUrl }: De
   }
 
   async function addMessage(ticketId: number, m: { author: 'user' | 'support'; author_user_id: number | null; body: string; via: 'portal' | 'email'; refused_attachments?: string[] }) {
-    await db.insertInto('support_messages').values({ ticket_id: ticketId, ...m, refused_attachments: JSON.stringify(m.refused_attachments ?? []) }).execute()
-    await db.updateTable('support_tickets').set({ updated_at: new Date() }).where('id', '=', ticketId).execute()
+    const now = clock.now()
+    await db.insertInto('support_messages').values({ ticket_id: ticketId, ...m, refused_attachments: JSON.stringify(m.refused_attachments ?? []), created_at: now }).execute()
+    await db.updateTable('support_tickets').set({ updated_at: now }).where('id', '=', ticketId).execute()
   }
 
   const service = {
@@ -137,7 +141,8 @@ export function createSupportService({ db, mail, supportAddress, publicUrl }: De
         if (!member || !exists) installationId = null
       }
       const token = crypto.randomBytes(TOKEN_HEX_LENGTH / 2).toString('hex')
-      const t = await db.insertInto('support_tickets').values({ user_id: actor.id, installation_id: installationId, topic: input.topic, reply_token: token }).returning('id').executeTakeFirstOrThrow()
+      const now = clock.now()
+      const t = await db.insertInto('support_tickets').values({ user_id: actor.id, installation_id: installationId, topic: input.topic, reply_token: token, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()
       await addMessage(t.id, { author: 'user', author_user_id: actor.id, body: input.message, via: 'portal' })
       const r = await visibleRow(actor, t.id)
       const lang = mailLang(r.ietf_lang_tag)
@@ -190,7 +195,7 @@ export function createSupportService({ db, mail, supportAddress, publicUrl }: De
       if (!actor.is_superuser) throw Forbidden()
       const r = await visibleRow(actor, id)
       if (r.status !== status) {
-        await db.updateTable('support_tickets').set({ status, updated_at: new Date() }).where('id', '=', id).execute()
+        await db.updateTable('support_tickets').set({ status, updated_at: clock.now() }).where('id', '=', id).execute()
         const lang = mailLang(r.ietf_lang_tag)
         await send({ ...r, status }, r.email, lang, 'support-status', [MAIL_TEXTS[lang][status === 'closed' ? 'closed' : 'reopened']])
       }

@@ -8,6 +8,7 @@ import { localDate } from '../../../shared/rules/granularity.ts'
 import { isAdmin } from '../../../shared/rules/permissions.ts'
 import { minutesOf } from '../../../shared/rules/tariff.ts'
 import type { Pricing, PricingUpdate } from '../../../shared/schemas/pricing.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 export type { Pricing }
 
@@ -74,12 +75,12 @@ export function checkTariffVersion(input: PricingUpdate, today: string): void {
 
 /**
  * The charging tariff of an installation as the Pricing screen shows and admins set it (SPEC §2, §7;
- * docs/decisions.md "Pricing: a tariff version never changes once it has started"). Tariffs are versions by
- * validity date: each session is priced with the version valid on its start day
- * (server/domain/tariffs/service.ts `inForce`), so a change never reprices past sessions.
+ * docs/decisions.md "Pricing: a tariff version never changes once it has started"). Tariffs are versions
+ * by validity date: each session is priced with the version valid on its start day (server/domain/tariffs/service.ts `inForce`), so a change never reprices past sessions.
+ * "Today" is the installation-local date of `clock`'s now (ARCHITECTURE §1 "Time").
  */
-export function createPricingService({ db, installations, tariffs, now = () => new Date() }: { db: Db; installations: InstallationService; tariffs: TariffService; now?: () => Date }) {
-  const todayOf = async (installationId: number) => localDate(now(), (await installations.describe(installationId)).timezone)
+export function createPricingService({ db, clock, installations, tariffs }: { db: Db; clock: Clock; installations: InstallationService; tariffs: TariffService }) {
+  const todayOf = async (installationId: number) => localDate(clock.now(), (await installations.describe(installationId)).timezone)
   const versionsOf = (installationId: number) =>
     db.selectFrom('tariffs').select(['id', 'name', 'basic_rappen', 'high_rappen_per_kwh', 'low_rappen_per_kwh', 'flat_rappen_per_kwh', 'flat', 'valid_from', 'valid_to', 'schedule'])
       .where('installation_id', '=', installationId).orderBy('valid_from', 'desc').execute()

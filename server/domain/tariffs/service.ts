@@ -11,21 +11,23 @@ export interface TariffInForce {
 }
 
 /**
- * Electricity tariffs of installations, cached for a minute (they change rarely and are read on every
- * simulator step).
+ * Electricity tariffs of installations, cached for a minute of real time (they change rarely and are read
+ * on every simulator step; this process's own changes invalidate at once). The cache's age is a measured
+ * duration (`performance.now()`, ARCHITECTURE §1 "Time"), not the clock's: how stale a copy may be does
+ * not depend on CLOCK_SPEED.
  */
 export function createTariffService({ db }: { db: Db }) {
   const cache = new Map<number, { at: number; rows: { valid_from: string; valid_to: string | null; t: TariffInForce }[] }>()
 
   async function load(installationId: number) {
     const hit = cache.get(installationId)
-    if (hit && Date.now() - hit.at < 60_000) return hit.rows
+    if (hit && performance.now() - hit.at < 60_000) return hit.rows
     const rows = (await db.selectFrom('tariffs').selectAll().where('installation_id', '=', installationId).orderBy('valid_from', 'desc').execute()).map((r) => ({
       valid_from: r.valid_from,
       valid_to: r.valid_to,
       t: { high: r.high_rappen_per_kwh, low: r.low_rappen_per_kwh, flat: r.flat ? r.flat_rappen_per_kwh : null, schedule: r.schedule },
     }))
-    cache.set(installationId, { at: Date.now(), rows })
+    cache.set(installationId, { at: performance.now(), rows })
     return rows
   }
 

@@ -7,6 +7,7 @@ import { isAdmin, mayReadRfid, mayReadStation, type Access } from '../../../shar
 import { TIME_RE, type Timer, type TimerCreate, type TimerPatch } from '../../../shared/schemas/timer.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { DeviceLink, SentChange } from '../devices/link.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 type TimerRow = Omit<Timer, 'charging_mode'> & { charging_mode: string }
 
@@ -17,8 +18,10 @@ type TimerRow = Omit<Timer, 'charging_mode'> & { charging_mode: string }
  * `timerMode`: the latest start time passed on an enabled weekday wins). Errors: 404 unknown or
  * unreadable, 403 not an admin, 400 `{start_time: [invalidTime]}` or `{object_id: [invalidValue]}`.
  */
-export function createTimerService({ db, installations, link, stationTimersChanged }: {
+export function createTimerService({ db, clock, installations, link, stationTimersChanged }: {
   db: Db
+  /** The process clock (ARCHITECTURE §1 "Time"): when a change made offline was made. */
+  clock: Clock
   installations: InstallationService
   link?: DeviceLink
   /** Stations whose timers changed (an OCPP charge point in timer mode gets its profile again). */
@@ -53,7 +56,7 @@ export function createTimerService({ db, installations, link, stationTimersChang
    */
   async function noteOffline(actor: Actor, installationId: number, t: { id: number; object_type: string; object_id: number; start_time: string }, op: 'create' | 'update' | 'delete'): Promise<void> {
     if (!link || t.object_type !== 'charging_station' || !(await link.offline(installationId))) return
-    await link.defer({ installationId, targetType: 'timer', targetId: t.id, field: op, value: { station_id: t.object_id, start_time: t.start_time }, userId: actor.id, at: new Date(), supersedeAll: op === 'delete' })
+    await link.defer({ installationId, targetType: 'timer', targetId: t.id, field: op, value: { station_id: t.object_id, start_time: t.start_time }, userId: actor.id, at: clock.now(), supersedeAll: op === 'delete' })
   }
 
   async function withPending(installationId: number, timers: Timer[]): Promise<Timer[]> {

@@ -11,6 +11,7 @@ import { assertMayChangeIdentity } from './identity.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** Welcome links stay valid 7 days (a reset link only 60 minutes). */
 export const WELCOME_TTL_MS = 7 * 24 * 3600_000
@@ -23,8 +24,10 @@ type MemberRole = 'installation_admin' | 'installation_user'
  * identity rule (./identity.ts: 403 unless the admin administers every installation of the user).
  * Deactivation and removal end the user's sessions.
  */
-export function createUserManagementService({ db, installations, mail, passwordReset, endSessions }: {
+export function createUserManagementService({ db, clock, installations, mail, passwordReset, endSessions }: {
   db: Db
+  /** The process clock (ARCHITECTURE §1 "Time"): a deactivation without a date takes its now. */
+  clock: Clock
   installations: InstallationService
   mail: MailService
   passwordReset: PasswordResetService
@@ -181,7 +184,7 @@ export function createUserManagementService({ db, installations, mail, passwordR
       if (active) {
         await db.updateTable('users').set({ is_active: true, deactivation_datetime: null }).where('id', '=', userId).execute()
       } else {
-        await db.updateTable('users').set({ is_active: false, deactivation_datetime: date ? new Date(date) : new Date() }).where('id', '=', userId).execute()
+        await db.updateTable('users').set({ is_active: false, deactivation_datetime: date ? new Date(date) : clock.now() }).where('id', '=', userId).execute()
         await endSessions(userId)
       }
       return one(actor, userId)

@@ -8,6 +8,7 @@ import { verificationMail } from '../mail/templates/verification.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import { isStrongPassword } from '../../../shared/rules/password.ts'
 import type { Registration } from '../../../shared/schemas/accounts.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /** Verification links stay valid 48 hours. */
 export const VERIFY_TTL_MS = 48 * 3600_000
@@ -15,6 +16,8 @@ export const VERIFY_TTL_MS = 48 * 3600_000
 export const REGISTER_ANSWER_MS = 300
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
+// Real time, not the clock's: the answer's delay hides from a caller whether an account was made,
+// whatever CLOCK_SPEED is (ARCHITECTURE §1 "Time": durations are measured, not read from the clock).
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
@@ -22,8 +25,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  * Open per installation (installations.registration_enabled). A new account is inactive until its
  * address is confirmed through the mailed link; it joins the installation as installation_user with the
  * current terms accepted. An address already in use gets the same answer and no account (no enumeration).
+ * Link expiry follows `clock` (ARCHITECTURE §1 "Time").
  */
-export function createRegistrationService({ db, mail, legal, publicUrl }: { db: Db; mail: MailService; legal: LegalService; publicUrl: string }) {
+export function createRegistrationService({ db, clock, mail, legal, publicUrl }: { db: Db; clock: Clock; mail: MailService; legal: LegalService; publicUrl: string }) {
   return {
     /** GET /api/users/can-register?installation=N: whether that installation accepts registrations (false when unknown). */
     async canRegister(installationId: number): Promise<boolean> {
@@ -40,7 +44,7 @@ export function createRegistrationService({ db, mail, legal, publicUrl }: { db: 
       if (!(await this.canRegister(installationId))) throw new AppError(403, 'registrationClosed')
       if (body.terms_accepted !== true) throw new Invalid({ terms_accepted: ['termsRequired'] })
       if (!isStrongPassword(body.password)) throw new Invalid({ password: ['passwordRule'] })
-      const started = Date.now()
+      const started = performance.now()
       const password_hash = await hashPassword(body.password)
       const email = body.email.trim().toLowerCase()
       const exists = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()
@@ -53,12 +57,12 @@ export function createRegistrationService({ db, mail, legal, publicUrl }: { db: 
           await db.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: 'installation_user' }).execute()
           await legal.acceptAll(u.id)
           const token = crypto.randomBytes(32).toString('base64url')
-          await db.insertInto('password_reset_tokens').values({ user_id: u.id, token_hash: sha256(token), expires_at: new Date(Date.now() + VERIFY_TTL_MS), used_at: null, purpose: 'verify' }).execute()
+          await db.insertInto('password_reset_tokens').values({ user_id: u.id, token_hash: sha256(token), expires_at: new Date(clock.ms() + VERIFY_TTL_MS), used_at: null, purpose: 'verify' }).execute()
           const url = `${publicUrl}/login/verify?${new URLSearchParams({ token, installation: String(installationId) })}`
           await mail.enqueue({ kind: 'verification', to: email, ...verificationMail(mailLang(body.ietf_lang_tag), { name: `${body.first_name} ${body.last_name}`.trim(), url }) })
         }
       }
-      await sleep(Math.max(0, REGISTER_ANSWER_MS - (Date.now() - started)))
+      await sleep(Math.max(0, REGISTER_ANSWER_MS - (performance.now() - started)))
     },
 
     /**
@@ -67,9 +71,9 @@ export function createRegistrationService({ db, mail, legal, publicUrl }: { db: 
      */
     async verify(token: string): Promise<void> {
       const row = await db.selectFrom('password_reset_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', 'verify').executeTakeFirst()
-      if (!row || row.used_at || row.expires_at.getTime() <= Date.now()) throw new AppError(404, 'resetLinkExpired')
+      if (!row || row.used_at || row.expires_at.getTime() <= clock.ms()) throw new AppError(404, 'resetLinkExpired')
       await db.transaction().execute(async (trx) => {
-        const spent = await trx.updateTable('password_reset_tokens').set({ used_at: new Date() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst()
+        const spent = await trx.updateTable('password_reset_tokens').set({ used_at: clock.now() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst()
         if (Number(spent.numUpdatedRows) !== 1) throw new AppError(404, 'resetLinkExpired')
         // Only an account that was never activated: a verification link cannot undo a deactivation.
         await trx.updateTable('users').set({ is_active: true }).where('id', '=', row.user_id).where('last_login', 'is', null).where('deactivation_datetime', 'is', null).execute()

@@ -58,9 +58,10 @@ export interface ZevReport {
  * meter id, the building, stations by id. The summary states the model, the cap, the feed-in revenue,
  * the intervals missing data (a 15-minute interval up to `now` without a row of every ZEV meter that has ever
  * reported) and the
- * total row (kWh and CHF summed over the rows, each row already rounded to the Rappen).
+ * total row (kWh and CHF summed over the rows, each row already rounded to the Rappen). `now` is the
+ * caller's clock's instant (ARCHITECTURE §1 "Time").
  */
-export async function computeZevReport(db: Db, installationId: number, tz: string, start: Date, end: Date, now: Date = new Date()): Promise<ZevReport> {
+export async function computeZevReport(db: Db, installationId: number, tz: string, start: Date, end: Date, now: Date): Promise<ZevReport> {
   const inst = await db.selectFrom('installations').select(['zev_model', 'zev_flat_percent']).where('id', '=', installationId).executeTakeFirstOrThrow()
   const settings: ZevSettings = { model: inst.zev_model, flat_percent: Number(inst.zev_flat_percent) }
   const meters = await db.selectFrom('meters').leftJoin('objects', 'objects.id', 'meters.object_id')
