@@ -19,12 +19,12 @@ const INSTALLATION = 1
 interface Booted { app: FastifyInstance; clock: TestClock; simulator: Simulator; token: string }
 const booted: Booted[] = []
 
-/** A fresh app on a test clock at START whose simulator (seed SEED, one day of backfill) has started. */
-async function boot(): Promise<Booted> {
-  const clock = createTestClock(START)
-  const { app } = await startApp({ roles: ['api', 'simulator'], simSeed: SEED, clock })
+/** A fresh app on a test clock at `start` whose simulator (`seed`, `backfillDays` of backfill) has started. */
+async function boot(start = START, seed = SEED, backfillDays = 1): Promise<Booted> {
+  const clock = createTestClock(start)
+  const { app } = await startApp({ roles: ['api', 'simulator'], simSeed: seed, clock })
   // The app's own simulator backfills 30 days; one day shows the same thing in a fraction of the time.
-  const simulator = createSimulator({ domain: app.domain!, seed: SEED, log: app.log, backfillDays: 1 })
+  const simulator = createSimulator({ domain: app.domain!, seed, log: app.log, backfillDays })
   const b = { app, clock, simulator, token: await login(app, 'admin@example.com') }
   booted.push(b)
   await simulator.start()
@@ -76,4 +76,28 @@ describe('the simulator on the one clock', () => {
     const newest = await first.app.domain!.db.selectFrom('measurements').select((eb) => eb.fn.max('ts').as('ts')).executeTakeFirstOrThrow()
     expect(new Date(newest.ts as unknown as string).toISOString()).toBe(stepped)
   }, 60_000)
+})
+
+describe('the README\'s CLOCK_START example (SIM_SEED 42)', () => {
+  const demoStations = async (b: Booted) => ((await stations(b)).results as { name: string; status: string; charging_mode: string }[]).filter((st) => /^Station \d$/.test(st.name))
+  const withCar = (status: string) => ['carPluggedIn', 'charging', 'notBadgedIn'].includes(status)
+
+  it('on Wednesday 4 March 2026 at 21:00 every station of Demo Residence Zürich that is not locked has a resident\'s car', async () => {
+    const b = await boot('2026-03-04T21:00:00+01:00', 42, 0)
+    const list = await demoStations(b)
+    expect(list.length).toBe(6)
+    // Station 6 is seeded locked (SPEC §4: locked blocks power and shows disabled, whoever is plugged in).
+    expect(list.filter((st) => st.charging_mode === 'locked').map((st) => [st.name, st.status])).toEqual([['Station 6', 'off']])
+    expect(list.filter((st) => st.charging_mode !== 'locked' && !withCar(st.status))).toEqual([])
+    // And the API itself says what time it is.
+    const health = await request(b.app.server).get('/api/health').expect(200)
+    expect(health.body).toEqual({ status: 'ok', now: '2026-03-04T20:00:00.000Z' })
+  }, 120_000)
+
+  it('the same morning at 10:00 every station is free', async () => {
+    const b = await boot('2026-03-04T10:00:00+01:00', 42, 0)
+    const list = await demoStations(b)
+    expect(list.length).toBe(6)
+    expect(list.filter((st) => withCar(st.status))).toEqual([])
+  }, 120_000)
 })
