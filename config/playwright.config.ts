@@ -21,6 +21,13 @@ if (!hasChromium) {
 // E2E_PORT lets several people (or agents) run the suite side by side, each with its own data.
 const PORT = Number(process.env.E2E_PORT ?? 3199)
 const DATA_DIR = `${repo}.tmp/e2e-data-${PORT}`
+/**
+ * The instant the e2e server starts at (CLOCK_START, ARCHITECTURE §1 "Time"): Wednesday 4 March 2026,
+ * 10:00 in Zürich, a winter morning on which no resident's car of the demo (SIM_SEED 42) is at a
+ * station until the evening, whatever the hour the suite runs. Specs count "today" from the server
+ * (tests/e2e/fixtures.ts serverNow), and the browser learns the server's time (client/api/clock.ts).
+ */
+export const E2E_CLOCK_START = '2026-03-04T10:00:00+01:00'
 /** The SMTP server the e2e specs start to capture mail (tests/e2e/accounts-reset.spec.ts): port E2E_PORT + 1000. */
 export const E2E_SMTP_PORT = PORT + 1000
 /** The server's own SMTP receiver for replies to support tickets (tests/e2e/support-shortcuts.spec.ts): port E2E_PORT + 2000. */
@@ -65,7 +72,7 @@ export default defineConfig({
         timeout: 300_000, // a quiet machine is ready in ~20 s; a loaded one took over 120 s
         stdout: 'ignore',
         stderr: 'pipe',
-        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, INBOUND_SMTP_PORT: String(E2E_INBOUND_SMTP_PORT), INBOUND_SMTP_HOST: '127.0.0.1', ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
+        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, CLOCK_START: E2E_CLOCK_START, LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, INBOUND_SMTP_PORT: String(E2E_INBOUND_SMTP_PORT), INBOUND_SMTP_HOST: '127.0.0.1', ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
       }
     : undefined,
 })
