@@ -8,9 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // The run's folder for template databases (tests/integration/template.ts); with TEST_DB=postgres
-    // (npm run test:pg) the same suites run on a throwaway Postgres cluster (issue 16 §1).
-    globalSetup: ['tests/integration/global-setup.ts', ...(process.env.TEST_DB === 'postgres' ? ['tests/postgres/global-setup.ts'] : [])],
+    // TEST_DB=postgres (npm run test:pg): the same suites on a throwaway Postgres cluster (issue 16 §1).
+    globalSetup: process.env.TEST_DB === 'postgres' ? ['tests/postgres/global-setup.ts'] : [],
     // No retries (docs/decisions.md "No retries"): a test that fails once is fixed, not run again.
   },
 })
