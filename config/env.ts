@@ -127,6 +127,14 @@ export interface Config {
   databaseUrl?: string
   /** In-memory PGlite (tests): no dataDir lock, nothing written to disk. */
   memoryDb?: boolean
+  /**
+   * A dump of a PGlite data folder (a backup file of server/db/backup.ts, or PGlite's `dumpDataDir`,
+   * gzipped or plain tar) the embedded database starts from when it holds no database yet: always for
+   * an in-memory database, for DATA_DIR only while its pgdata folder is empty. Set by code, not by an
+   * environment variable (the tests start every app from one migrated and seeded dump). Ignored with
+   * databaseUrl.
+   */
+  pgliteDump?: string
   demo: boolean
   demoPassword: string
   roles: Role[]

@@ -10,8 +10,6 @@ export default defineConfig({
     pool: 'forks',
     // TEST_DB=postgres (npm run test:pg): the same suites on a throwaway Postgres cluster.
     globalSetup: process.env.TEST_DB === 'postgres' ? ['tests/postgres/global-setup.ts'] : [],
-    // As the e2e suite: on CI a test gets one retry. The relay's timing tests (polls per interval) can
-    // starve while the API fuzz files use both cores; a retried pass is reported as flaky, not hidden.
-    retry: process.env.CI ? 1 : 0,
+    // No retries (docs/decisions.md "No retries"): a test that fails once is fixed, not run again.
   },
 })

@@ -123,7 +123,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   let domain: Domain | undefined
   if (config.roles.includes('api') || config.roles.includes('simulator') || config.roles.includes('ocpp')) {
-    const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb })
+    const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb, dump: config.pgliteDump })
     app.addHook('onClose', async () => database.close())
     const { loadJwtSecret } = await import('./domain/auth/service.ts')
     domain = createDomain({ db: database.db, clock, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir })

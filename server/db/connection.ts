@@ -148,12 +148,14 @@ function isRunning(pid: number): boolean {
 /**
  * Start the embedded PGlite in a worker thread serving the Postgres protocol on a unix socket in a
  * private temporary directory (0700, socket 0600: only this user can connect; PGlite itself has no
- * authentication). Resolves once it accepts connections; `stop` closes the database and ends the thread.
+ * authentication). `dump` (a file of PGlite's dumpDataDir) is loaded when the database is new: see
+ * server/db/pglite-worker.ts. Resolves once it accepts connections; `stop` closes the database and
+ * ends the thread.
  */
-async function startPgliteWorker(pgdata: string | null): Promise<{ socketDir: string; stop: (busy: boolean) => Promise<void> }> {
+async function startPgliteWorker(pgdata: string | null, dump?: string): Promise<{ socketDir: string; stop: (busy: boolean) => Promise<void> }> {
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-db-'))
   const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
-    workerData: { pgdata, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
+    workerData: { pgdata, dump, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
   })
   const removeDir = () => fs.rmSync(socketDir, { recursive: true, force: true })
   // One listener for the thread's whole life: 'ready' (or 'error') once, 'closed' at the end.
@@ -235,9 +237,13 @@ const withTimeout = (p: Promise<unknown>, ms: number) =>
  *   or written, full, read-only, no permission, a file, throws {@link DataDirUnusableError}). PGlite runs one statement at
  *   a time, so the pool holds one connection: pglite-socket multiplexes several connections message by
  *   message, which would interleave two clients' Parse/Bind/Execute on PGlite's single session.
+ *   `dump` (a backupDataDir file or any PGlite dumpDataDir tarball, gzipped or not) is what a new
+ *   embedded database starts from instead of an empty one: always in memory, in `dataDir` only while
+ *   its pgdata folder holds no database. Its migrations are then only those it lacks. The tests start
+ *   every app from one migrated and seeded dump (tests/integration/template.ts).
  * `close` ends the pool (waiting at most POOL_END_MS for a statement in flight), then the worker.
  */
-export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; memory?: boolean }): Promise<{
+export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; memory?: boolean; dump?: string }): Promise<{
   db: Db
   kind: 'postgres' | 'pglite'
   close: () => Promise<void>
@@ -250,7 +256,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     const unlock = opts.memory ? () => {} : lockDataDir(opts.dataDir)
     let worker
     try {
-      worker = await startPgliteWorker(opts.memory ? null : path.join(opts.dataDir, 'pgdata'))
+      worker = await startPgliteWorker(opts.memory ? null : path.join(opts.dataDir, 'pgdata'), opts.dump)
     } catch (err) {
       unlock()
       throw opts.memory ? err : unusable(opts.dataDir, err)

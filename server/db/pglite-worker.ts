@@ -5,22 +5,28 @@
  * the Postgres wire protocol (pglite-socket) on a unix socket, and the server talks to it with `pg`
  * exactly as to a Postgres server (ARCHITECTURE §1: one code path).
  *
- * workerData: `{ pgdata: string | null, socketPath: string }`: `pgdata` null → in-memory database.
+ * workerData: `{ pgdata: string | null, dump?: string, socketPath: string }`: `pgdata` null → in-memory
+ * database; `dump` a file of PGlite's dumpDataDir (gzipped or plain tar) a new database is loaded from
+ * instead of starting empty: an in-memory one always, a data folder only while it holds no database
+ * (PGlite refuses to load a dump over one; no PG_VERSION file yet).
  * Messages to the parent: `{ type: 'ready' }` once the socket listens, `{ type: 'error', message, code }` if
  * the database could not be opened, `{ type: 'closed' }` after a `'close'` message was handled.
  *
  * This file runs in a bare worker: it imports packages and node: modules only, nothing of the app.
  */
 import fs from 'node:fs'
+import path from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite } from '@electric-sql/pglite'
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 
-const { pgdata, socketPath } = workerData as { pgdata: string | null; socketPath: string }
+const { pgdata, dump, socketPath } = workerData as { pgdata: string | null; dump?: string; socketPath: string }
 const port = parentPort!
 
 try {
-  const pglite = await PGlite.create(pgdata ? { dataDir: pgdata } : {})
+  const isNew = !pgdata || !fs.existsSync(path.join(pgdata, 'PG_VERSION'))
+  const loadDataDir = dump && isNew ? new Blob([fs.readFileSync(dump)]) : undefined
+  const pglite = await PGlite.create({ ...(pgdata ? { dataDir: pgdata } : {}), ...(loadDataDir ? { loadDataDir } : {}) })
   // Two slots though the server's pool holds one connection: a connection the pool replaced after an
   // error may not be released here yet when its successor connects.
   const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections: 2 })

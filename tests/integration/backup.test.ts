@@ -56,8 +56,25 @@ describe('backup and restore', () => {
     try {
       expect(before.measurements).toBeGreaterThan(1000)
       expect(await rowCounts(restored.db)).toEqual(before)
+      await sql`delete from measurements`.execute(restored.db)
     } finally {
       await restored.close()
+    }
+    // The backup file as the start of an in-memory database (openDatabase's `dump`), and of a new
+    // DATA_DIR; a DATA_DIR that holds a database already keeps its own rows.
+    for (const open of [() => openDatabase({ dataDir: '/nonexistent', memory: true, dump: file }), () => openDatabase({ dataDir: tmp(), dump: file })]) {
+      const started = await open()
+      try {
+        expect(await rowCounts(started.db)).toEqual(before)
+      } finally {
+        await started.close()
+      }
+    }
+    const kept = await openDatabase({ dataDir: target, dump: file })
+    try {
+      expect(await rowCounts(kept.db)).toEqual({ ...before, measurements: 0 })
+    } finally {
+      await kept.close()
     }
   }, 120_000)
 

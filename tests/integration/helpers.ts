@@ -9,18 +9,21 @@ import request from 'supertest'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig, type Config, type Role } from '../../config/env.ts'
 import ocppRpc from 'ocpp-rpc'
+import type { Clock } from '../../server/lib/clock.ts'
+import { pgliteTemplate, postgresDatabase } from './template.ts'
 
 export const PASSWORD = 'Cockpit-2026!'
 
 let databases = 0
+const databaseName = () => `cockpit_${process.pid}_${++databases}_${crypto.randomBytes(3).toString('hex')}`
 /**
- * A fresh database for one app: on TEST_DB=postgres a new database on the run's throwaway cluster
+ * A fresh, empty database for one app: on TEST_DB=postgres a new database on the run's throwaway cluster
  * (tests/postgres/global-setup.ts), else undefined (the app takes an in-memory PGlite).
  */
 export async function testDatabaseUrl(): Promise<string | undefined> {
   const admin = inject('pgUrl')
   if (!admin) return undefined
-  const name = `cockpit_${process.pid}_${++databases}_${crypto.randomBytes(3).toString('hex')}`
+  const name = databaseName()
   const client = new pg.Client({ connectionString: admin })
   await client.connect()
   try {
@@ -34,8 +37,26 @@ export async function testDatabaseUrl(): Promise<string | undefined> {
   return url.toString()
 }
 
-/** Build the app on a fresh database (in-memory PGlite, or Postgres with TEST_DB=postgres) with the demo seeded, listening on a free port. */
-export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string; simSeed?: number; clock?: Config['clock'] } = {}) {
+/**
+ * Where a new app's database starts: with the demo already seeded at `seedAt` when a template serves
+ * that day (tests/integration/template.ts), else empty, for the app to migrate and seed. On
+ * TEST_DB=postgres a new database on the run's cluster, else an in-memory PGlite (from the template's dump).
+ */
+async function seededDatabase(seedAt: Date): Promise<Pick<Config, 'databaseUrl' | 'pgliteDump'>> {
+  const admin = inject('pgUrl')
+  if (admin) return { databaseUrl: await postgresDatabase(admin, databaseName(), PASSWORD, seedAt) }
+  return { pgliteDump: await pgliteTemplate(PASSWORD, seedAt) }
+}
+
+/**
+ * Build the app with the demo seeded, listening on a free port: on `databaseUrl`, else on a new database
+ * (in-memory PGlite, or Postgres with TEST_DB=postgres) copied from the run's seeded template
+ * (see seededDatabase). `clock` is the app's one clock (ARCHITECTURE §1 "Time"; default the wall clock).
+ */
+export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string; simSeed?: number; clock?: Clock } = {}) {
+  const roles = opts.roles ?? ['api', 'relay', 'simulator']
+  // A relay alone has no database (server/app.ts).
+  const database = opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : roles.some((r) => r !== 'relay') ? await seededDatabase(opts.clock?.now() ?? new Date()) : {}
   const config: Config = {
     ...loadConfig({}),
     smtpUrl: opts.smtpUrl,
@@ -44,11 +65,11 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     port: 0,
     host: '127.0.0.1',
     dataDir: '/nonexistent',
-    databaseUrl: opts.databaseUrl ?? (await testDatabaseUrl()),
+    ...database,
     memoryDb: true,
     demo: true,
     demoPassword: PASSWORD,
-    roles: opts.roles ?? ['api', 'relay', 'simulator'],
+    roles,
     upstreamUrl: opts.upstreamUrl,
     relayUpstream: opts.relayUpstream,
     simSeed: opts.simSeed ?? 7,
