@@ -9,7 +9,10 @@ import request from 'supertest'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig, type Config, type Role } from '../../config/env.ts'
 import ocppRpc from 'ocpp-rpc'
-import type { Clock } from '../../server/lib/clock.ts'
+import { createClock, type Clock } from '../../server/lib/clock.ts'
+import { AT } from './hours.ts'
+
+export { AT, HOURS, stationFreeAt, demoCarAt, TEST_SIM_SEED } from './hours.ts'
 import { pgliteTemplate, postgresDatabase } from './template.ts'
 
 export const PASSWORD = 'Cockpit-2026!'
@@ -51,12 +54,16 @@ async function seededDatabase(seedAt: Date): Promise<Pick<Config, 'databaseUrl' 
 /**
  * Build the app with the demo seeded, listening on a free port: on `databaseUrl`, else on a new database
  * (in-memory PGlite, or Postgres with TEST_DB=postgres) copied from the run's seeded template
- * (see seededDatabase). `clock` is the app's one clock (ARCHITECTURE §1 "Time"; default the wall clock).
+ * (see seededDatabase). `clock` is the app's one clock (ARCHITECTURE §1 "Time"): by default it starts at
+ * {@link AT}.morning and runs in real time, so no test's expectations hang on the hour the suite runs;
+ * a test of another hour passes its own (`createClock({ start })`, or `createTestClock` to move time
+ * itself). Test code asks the app for "now" (`app.clock.now()`), never the machine.
  */
 export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string; simSeed?: number; clock?: Clock } = {}) {
   const roles = opts.roles ?? ['api', 'relay', 'simulator']
+  const clock = opts.clock ?? createClock({ start: new Date(AT.morning) })
   // A relay alone has no database (server/app.ts).
-  const database = opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : roles.some((r) => r !== 'relay') ? await seededDatabase(opts.clock?.now() ?? new Date()) : {}
+  const database = opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : roles.some((r) => r !== 'relay') ? await seededDatabase(clock.now()) : {}
   const config: Config = {
     ...loadConfig({}),
     smtpUrl: opts.smtpUrl,
@@ -73,7 +80,7 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     upstreamUrl: opts.upstreamUrl,
     relayUpstream: opts.relayUpstream,
     simSeed: opts.simSeed ?? 7,
-    clock: opts.clock,
+    clock,
     logLevel: 'silent',
     intervals: { metrics: 300, stations: 300, sessions: 300, info: 300, energy_return: 300, ...opts.intervals },
     relay: { maxStreamsPerUser: 100, ...opts.relay },
@@ -100,11 +107,11 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Wait until `check` returns a truthy value (polling every 50 ms), or fail after `ms`. */
 export async function until<T>(check: () => T | Promise<T>, ms = 10_000, what = 'condition'): Promise<NonNullable<T>> {
-  const end = Date.now() + ms
+  const end = performance.now() + ms
   for (;;) {
     const v = await check()
     if (v) return v as NonNullable<T>
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`)
     await sleep(50)
   }
 }
@@ -227,7 +234,7 @@ export async function startTenants() {
     const object = await one(db.selectFrom('objects').select('id').where('installation_id', '=', installationId).orderBy('id').executeTakeFirst(),
       () => db.insertInto('objects').values({ installation_id: installationId, parent_object_id: null, description: 'Office', object_type: 'building' }).returning('id').executeTakeFirstOrThrow())
     const session = await one(db.selectFrom('charging_sessions').select('id').where('installation_id', '=', installationId).where('station_id', '=', station.id).where('end', 'is not', null).executeTakeFirst(),
-      () => db.insertInto('charging_sessions').values({ installation_id: installationId, station_id: station.id, rfid_id: rfid.id, user_id: neighbour, start: new Date(Date.now() - 7200_000), end: new Date(Date.now() - 3600_000), energy_kwh: 5, high_kwh: 5, low_kwh: 0, price_rappen: 150, fee_rappen: 0, status: 'unpaid', paid_on: null, set_by_timer: false }).returning('id').executeTakeFirstOrThrow())
+      () => db.insertInto('charging_sessions').values({ installation_id: installationId, station_id: station.id, rfid_id: rfid.id, user_id: neighbour, start: new Date(app.clock.ms() - 7200_000), end: new Date(app.clock.ms() - 3600_000), energy_kwh: 5, high_kwh: 5, low_kwh: 0, price_rappen: 150, fee_rappen: 0, status: 'unpaid', paid_on: null, set_by_timer: false }).returning('id').executeTakeFirstOrThrow())
     const payment = await db.selectFrom('payment_methods').select('id').where('user_id', '=', neighbour).executeTakeFirstOrThrow()
     const shortcut = await db.insertInto('shortcuts').values({ user_id: neighbour, installation_id: installationId, name: 'matrix', url: `/facility/${installationId}/power` }).returning('id').executeTakeFirstOrThrow()
     const ticket = await db.insertInto('support_tickets').values({ user_id: neighbour, installation_id: installationId, topic: 'other', reply_token: `${installationId}`.padStart(40, 'f') }).returning('id').executeTakeFirstOrThrow()
