@@ -136,7 +136,8 @@ export function lockDataDir(dataDir: string): () => void {
   throw new DataDirLockedError(`Could not lock DATA_DIR ${dataDir}`)
 }
 
-function isRunning(pid: number): boolean {
+/** Whether process `pid` runs (EPERM: it does, under another user); a lock of an ended process is stale. */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true

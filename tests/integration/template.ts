@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
-import { openDatabase } from '../../server/db/connection.ts'
+import { isRunning, openDatabase } from '../../server/db/connection.ts'
 import { seedDemo } from '../../server/db/demo-seed.ts'
 import { hashPassword } from '../../server/domain/auth/passwords.ts'
 
@@ -104,16 +104,6 @@ async function makePgliteTemplate(file: string, password: string, now: Date): Pr
 
 /** How long a process waits for another one making a template before it seeds its app anew. */
 const WAIT_MS = 120_000
-
-/** Whether process `pid` runs (a lock of a process that ended is taken over). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
 
 /**
  * `file` once it exists: made here when this process takes the lock (a file beside it holding the
