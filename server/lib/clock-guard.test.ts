@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 /**
  * ARCHITECTURE §1 "Time": the server takes "now" only from its one clock (server/lib/clock.ts). This test
  * reads every product source file of server/ and shared/ and fails on a new read of the wall clock:
- * `Date.now()`, `new Date()` without an argument, SQL's `now()`/CURRENT_TIMESTAMP/CURRENT_DATE (the
+ * `Date.now()`, `new Date()` or `dayjs()` without an argument, SQL's `now()`/CURRENT_TIMESTAMP/CURRENT_DATE (the
  * database's own clock), and jose's `setIssuedAt()` without a time. Migrations may keep column defaults;
  * code that decides by time passes the clock's instant instead.
  */
@@ -15,6 +15,7 @@ const ALLOWED = new Set(['server/lib/clock.ts'])
 const READS: Array<[RegExp, string]> = [
   [/\bDate\.now\(\)/, 'Date.now()'],
   [/\bnew Date\(\s*\)/, 'new Date()'],
+  [/\bdayjs(?:\.tz|\.utc)?\(\s*\)/, 'dayjs()'],
   [/\bnew Date\b(?!\s*\()/, 'new Date'],
   [/\b(current_timestamp|current_date|localtimestamp|clock_timestamp\(\)|statement_timestamp\(\)|transaction_timestamp\(\))/i, 'SQL clock'],
   [/\.setIssuedAt\(\s*\)/, 'setIssuedAt() without a time'],
@@ -60,9 +61,9 @@ describe('one clock', () => {
 
   it('finds a read (the check itself works)', () => {
     const probe = path.join(repo, 'server/lib/.clock-guard-probe.ts')
-    fs.writeFileSync(probe, 'export const t = Date.now()\nexport const d = new Date()\nexport const q = sql`SELECT now()`\n')
+    fs.writeFileSync(probe, 'export const t = Date.now()\nexport const d = new Date()\nexport const q = sql`SELECT now()`\nexport const j = dayjs()\n')
     try {
-      expect(wallClockReads().filter((r) => r.includes('.clock-guard-probe'))).toHaveLength(3)
+      expect(wallClockReads().filter((r) => r.includes('.clock-guard-probe'))).toHaveLength(4)
     } finally {
       fs.rmSync(probe)
     }

@@ -54,12 +54,12 @@ async function resetToken(email: string): Promise<string> {
 
 describe('password reset request', () => {
   it('answers the same status, body and about the same time whether or not the address exists', async () => {
-    const known = Date.now()
+    const known = performance.now()
     const a = await api().post('/api/password-reset/').send({ email: 'user@example.com' })
-    const tKnown = Date.now() - known
-    const unknown = Date.now()
+    const tKnown = performance.now() - known
+    const unknown = performance.now()
     const b = await api().post('/api/password-reset/').send({ email: 'nobody@example.com' })
-    const tUnknown = Date.now() - unknown
+    const tUnknown = performance.now() - unknown
     expect(a.status).toBe(200)
     expect(b.status).toBe(200)
     expect(a.body).toEqual(b.body)
@@ -148,7 +148,7 @@ describe('password reset token', () => {
 
   it('expires after 60 minutes', async () => {
     const token = await resetToken('admin@example.com')
-    await app.domain!.db.updateTable('password_reset_tokens').set({ expires_at: new Date(Date.now() - 1000) }).where('used_at', 'is', null).execute()
+    await app.domain!.db.updateTable('password_reset_tokens').set({ expires_at: new Date(app.clock.ms() - 1000) }).where('used_at', 'is', null).execute()
     await api().post('/api/password-reset/validate_token/').send({ token }).expect(404)
     const r = await api().post('/api/password-reset/confirm/').set('Accept-Language', 'de').send({ token, password: 'Neues-Pass-1' }).expect(404)
     expect(r.body.detail).toBe('Der Link ist abgelaufen. Bitte fordern Sie einen neuen Link an')

@@ -11,8 +11,8 @@ beforeAll(async () => {
   ;({ app } = await startApp({ roles: ['api', 'simulator'] }))
   other = await addOtherInstallation(app)
   // Two simulator steps so live values and sessions exist.
-  await app.simulator!.tick(new Date(Date.now() - 5000))
-  await app.simulator!.tick(new Date())
+  await app.simulator!.tick(new Date(app.clock.ms() - 5000))
+  await app.simulator!.tick(app.clock.now())
   tokens = {
     super: await login(app, 'super@example.com'),
     admin: await login(app, 'admin@example.com'),

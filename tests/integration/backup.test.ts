@@ -8,7 +8,7 @@ import { openDatabase, type Db } from '../../server/db/connection.ts'
 import { seedDemo } from '../../server/db/demo-seed.ts'
 import { backupDataDir, restoreDataDir } from '../../server/db/backup.ts'
 import { hashPassword } from '../../server/domain/auth/passwords.ts'
-import { testDatabaseUrl } from './helpers.ts'
+import { AT, testDatabaseUrl } from './helpers.ts'
 
 // A backup restored elsewhere has the same rows, for the embedded database and for Postgres.
 const dirs: string[] = []
@@ -29,10 +29,12 @@ async function rowCounts(db: Db): Promise<Record<string, number>> {
 
 async function seeded(open: () => ReturnType<typeof openDatabase>) {
   const database = await open()
-  await seedDemo(database.db, { passwordHash: await hashPassword('Cockpit-2026!'), now: new Date() })
+  // Seeded at the suite's morning (hours.ts), not at the machine's time.
+  const now = new Date(AT.morning)
+  await seedDemo(database.db, { passwordHash: await hashPassword('Cockpit-2026!'), now })
   // Some history too, so more than the seed's rows travel.
   await sql`insert into measurements (meter_id, ts, power_kw, energy_in_kwh, energy_out_kwh, soc, volume_m3)
-    select m.id, now() - (g * interval '1 minute'), 1.5, 0.025, 0, null, 0 from meters m, generate_series(1, 200) g`.execute(database.db)
+    select m.id, ${now.toISOString()}::timestamptz - (g * interval '1 minute'), 1.5, 0.025, 0, null, 0 from meters m, generate_series(1, 200) g`.execute(database.db)
   return database
 }
 

@@ -30,12 +30,12 @@ describe('learning mode preconditions', () => {
     const on = await api().patch(station(1)).set(auth(tokens.admin)).send({ rfid_lernmodus: 1 }).expect(200)
     expect(on.body.rfid_lernmodus).toBe(1)
     // Turning it off clears a pending tag.
-    expect(await app.domain!.stations.reportLearnedTag(1, 'AABBCC01', new Date())).toBe(true)
+    expect(await app.domain!.stations.reportLearnedTag(1, 'AABBCC01', app.clock.now())).toBe(true)
     expect((await api().get(station(1)).set(auth(tokens.admin)).expect(200)).body.pending_rfid.tag).toBe('AABBCC01')
     const off = await api().patch(station(1)).set(auth(tokens.admin)).send({ rfid_lernmodus: 0 }).expect(200)
     expect(off.body).toMatchObject({ rfid_lernmodus: 0, pending_rfid: null })
     // Not learning: a badge is not taken.
-    expect(await app.domain!.stations.reportLearnedTag(1, 'AABBCC02', new Date())).toBe(false)
+    expect(await app.domain!.stations.reportLearnedTag(1, 'AABBCC02', app.clock.now())).toBe(false)
   })
 })
 
@@ -69,7 +69,7 @@ describe('learning mode end to end with the simulator', () => {
 
     await api().post('/api/cockpit/installations/1/charging_stations/2/learned_rfid').set(auth(tokens.user)).send({}).expect(403)
     await api().post(`/api/cockpit/installations/${other.installationId}/charging_stations/2/learned_rfid`).set(auth(tokens.bern)).send({}).expect(404)
-    const before = Date.now()
+    const before = app.clock.ms()
     const reg = await api().post('/api/cockpit/installations/1/charging_stations/2/learned_rfid').set(auth(tokens.admin)).send({ description: 'Guest Polestar' }).expect(201)
     expect(reg.body).toMatchObject({ tag, description: 'Guest Polestar', active: true, all_stations: true })
     const readyIn = new Date(reg.body.ready_at).getTime() - before
@@ -126,14 +126,14 @@ describe('learning mode end to end with the simulator', () => {
     await unplug(tokens.admin).expect(404)
     const r = await plug(tokens.admin, { minutes: 60, energy_kwh: 20, rfid_id: card.id }).expect(202)
     expect(r.body).toEqual({ station_id: 1, minutes: 60, energy_kwh: 20, rfid_id: card.id })
-    // The route plugs in from the wall clock; drive the simulator on from there.
-    const t0 = Date.now()
+    // The route plugs in at the app's clock; drive the simulator on from there.
+    const t0 = app.clock.ms()
     for (let t = t0 + 5000; t <= t0 + 60_000; t += 5000) await app.simulator!.tick(new Date(t))
     const open = await app.domain!.db.selectFrom('charging_sessions').selectAll().where('station_id', '=', 1).where('end', 'is', null).executeTakeFirstOrThrow()
     expect(open).toMatchObject({ rfid_id: card.id, user_id: card.user_id, status: 'charging' })
     expect(open.energy_kwh).toBeGreaterThan(0.1)
     await unplug(tokens.admin).expect(202)
-    await app.simulator!.tick(new Date(Date.now() + 65_000))
+    await app.simulator!.tick(new Date(app.clock.ms() + 65_000))
     const ended = await app.domain!.db.selectFrom('charging_sessions').selectAll().where('id', '=', open.id).executeTakeFirstOrThrow()
     expect(ended.end).not.toBeNull()
     expect(ended.status).toBe('unpaid')
@@ -160,7 +160,7 @@ describe('learning mode end to end with the simulator', () => {
   it('ignoring a learned tag clears it and keeps learning on', async () => {
     await setStatus(3, 'carPluggedIn')
     await api().patch(station(3)).set(auth(tokens.admin)).send({ rfid_lernmodus: 1 }).expect(200)
-    await app.domain!.stations.reportLearnedTag(3, 'FEEDC0DE', new Date())
+    await app.domain!.stations.reportLearnedTag(3, 'FEEDC0DE', app.clock.now())
     await api().delete('/api/cockpit/installations/1/charging_stations/3/learned_rfid').set(auth(tokens.user)).expect(403)
     await api().delete('/api/cockpit/installations/1/charging_stations/3/learned_rfid').set(auth(tokens.admin)).expect(204)
     const s = await api().get(station(3)).set(auth(tokens.admin)).expect(200)

@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
+import { addOtherInstallation, AT, auth, login, startApp, type RoleTokens } from './helpers.ts'
+import { createTestClock } from '../../server/lib/clock.ts'
 
 let app: FastifyInstance
-let other: Awaited<ReturnType<typeof startWithTokens>>['other']
+let other: Awaited<ReturnType<typeof addOtherInstallation>>
 let tokens: RoleTokens
+// A clock that stands still at a Wednesday morning: the simulator steps only when a test ticks it.
+const clock = createTestClock(AT.morning)
 
 beforeAll(async () => {
-  ;({ app, other, tokens } = await startWithTokens(['api', 'simulator']))
+  ;({ app } = await startApp({ roles: ['api', 'simulator'], clock }))
+  other = await addOtherInstallation(app)
+  tokens = { super: await login(app, 'super@example.com'), admin: await login(app, 'admin@example.com'), user: await login(app, 'user@example.com'), bern: await login(app, other.adminEmail) }
 })
 afterAll(async () => app?.close())
 
@@ -140,14 +145,50 @@ describe('timers', () => {
     const everyDay = { repeat_monday: true, repeat_tuesday: true, repeat_wednesday: true, repeat_thursday: true, repeat_friday: true, repeat_saturday: true, repeat_sunday: true }
     const made = await api().post(`${tbase}/`).set(auth(tokens.admin)).send({ object_type: 'charging_station', object_id: 4, start_time: '00:00', ...everyDay, charging_mode: 'locked' }).expect(201)
     const status = async () => (await api().get('/api/cockpit/installations/1/charging_stations/4/').set(auth(tokens.admin)).expect(200)).body.status
-    await app.simulator!.tick(new Date())
+    await app.simulator!.tick(clock.now())
     expect(await status()).toBe('off')
     await api().patch(`${tbase}/${made.body.id}/`).set(auth(tokens.admin)).send({ charging_mode: 'instant' }).expect(200)
-    await app.simulator!.tick(new Date(Date.now() + 5000))
+    await app.simulator!.tick(new Date(clock.ms() + 5000))
     expect(await status()).not.toBe('off')
     // The switch the timer made is in the station's journal, flagged as set by timer.
     const journal = await api().get('/api/cockpit/installations/1/charging_stations/4/journal?entry_type=journal_entry').set(auth(tokens.admin)).expect(200)
     expect(journal.body.results[0]).toMatchObject({ type: 'journal_entry', charging_mode: 'instant', set_by_timer: true, detail: 'mode_changed' })
+  })
+
+  it('follows the timer whose start passed most recently: at night, in the morning and in the evening', async () => {
+    // Every day: instant from 06:00, locked from 20:00. The simulator steps at chosen local times of
+    // Wednesday 4 and Thursday 5 March (a step every 5 s of clock time from morning to evening would be
+    // 8640 steps); the mode the station follows shows in its status (locked: off) and its journal.
+    const list = await api().get(`${tbase}/?object_id=4&object_type=charging_station`).set(auth(tokens.admin)).expect(200)
+    for (const t of list.body.results) await api().delete(`${tbase}/${t.id}/`).set(auth(tokens.admin)).expect(204)
+    const everyDay = { repeat_monday: true, repeat_tuesday: true, repeat_wednesday: true, repeat_thursday: true, repeat_friday: true, repeat_saturday: true, repeat_sunday: true }
+    for (const [start_time, charging_mode] of [['06:00', 'instant'], ['20:00', 'locked']]) {
+      await api().post(`${tbase}/`).set(auth(tokens.admin)).send({ object_type: 'charging_station', object_id: 4, start_time, ...everyDay, charging_mode }).expect(201)
+    }
+    const status = async () => (await api().get('/api/cockpit/installations/1/charging_stations/4/').set(auth(tokens.admin)).expect(200)).body.status
+    const lastSwitch = async () => (await api().get('/api/cockpit/installations/1/charging_stations/4/journal?entry_type=journal_entry').set(auth(tokens.admin)).expect(200)).body.results[0]
+    const day = 86_400_000
+    const before = new Date(clock.ms() + 5000)
+    const evening = new Date(AT.evening)
+    const nextMorning = new Date(Date.parse(AT.morning) + day)
+    // Each step: the instant, the mode the station follows, and when its newest journaled switch was.
+    const steps = [
+      // 09:00: the 06:00 timer, instant, as the station followed at the step before: no new switch.
+      { at: new Date(clock.ms() + 10_000), mode: 'instant', switchedAt: before },
+      // 21:00: the 20:00 timer.
+      { at: evening, mode: 'locked', switchedAt: evening },
+      // 03:00 the next night: still yesterday's 20:00 timer.
+      { at: new Date(Date.parse(AT.night) + day), mode: 'locked', switchedAt: evening },
+      // 09:00 the next morning: the 06:00 timer again.
+      { at: nextMorning, mode: 'instant', switchedAt: nextMorning },
+    ]
+    for (const { at, mode, switchedAt } of steps) {
+      await app.simulator!.tick(at)
+      if (mode === 'locked') expect(await status()).toBe('off')
+      else expect(await status()).not.toBe('off')
+      const last = await lastSwitch()
+      expect(last).toMatchObject({ charging_mode: mode, start: switchedAt.toISOString(), set_by_timer: true })
+    }
   })
 })
 

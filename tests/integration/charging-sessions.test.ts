@@ -2,15 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { PDFParse } from 'pdf-parse'
-import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
+import { addOtherInstallation, AT, auth, HOURS, login, startApp, type RoleTokens } from './helpers.ts'
+import { createTestClock } from '../../server/lib/clock.ts'
 
 let app: FastifyInstance
-let other: Awaited<ReturnType<typeof startWithTokens>>['other']
+let other: Awaited<ReturnType<typeof addOtherInstallation>>
 let tokens: RoleTokens
+// The app's clock stands still at a Wednesday night unless a test moves it (only the last describe does).
+const clock = createTestClock(AT.night)
 
 beforeAll(async () => {
   // No simulator: the test drives sessions through the device-side service itself.
-  ;({ app, other, tokens } = await startWithTokens(['api']))
+  ;({ app } = await startApp({ roles: ['api'], clock }))
+  other = await addOtherInstallation(app)
+  tokens = { super: await login(app, 'super@example.com'), admin: await login(app, 'admin@example.com'), user: await login(app, 'user@example.com'), bern: await login(app, other.adminEmail) }
 })
 afterAll(async () => app?.close())
 
@@ -142,7 +147,7 @@ describe('invoice PDF', () => {
   it('has no QR-bill once paid, and shows the fee in the total', async () => {
     // Paid by credit card: 2.5 % of 72 Rp (2 Rp) + 10 Rp = 12 Rp fee (SPEC §9).
     expect(await app.domain!.sessions.markPaid(boundarySession, 'credit_card', new Date('2026-01-14T09:00:00Z'))).toBe(true)
-    expect(await app.domain!.sessions.markPaid(boundarySession, 'credit_card', new Date())).toBe(false)
+    expect(await app.domain!.sessions.markPaid(boundarySession, 'credit_card', clock.now())).toBe(false)
     const res = await api().get(`/api/rfids-charge/${boundarySession}/invoice`).set({ ...auth(tokens.admin), 'Accept-Language': 'fr-CH' }).buffer(true).parse(binary).expect(200)
     const text = await pdfText(res.body as Buffer)
     expect(text).toContain('Facture')
@@ -195,7 +200,7 @@ describe('invoice PDF', () => {
     await api().get(`/api/rfids-charge/${notMine}/invoice`).set(auth(tokens.user)).expect(403)
     await api().get(`/api/rfids-charge/${notMine}/invoice`).set(auth(tokens.bern)).expect(403)
     await api().get('/api/rfids-charge/999999/invoice').set(auth(tokens.admin)).expect(404)
-    const open = await app.domain!.sessions.start({ installationId: 1, stationId: 3, rfidId: null, userId: null, at: new Date() })
+    const open = await app.domain!.sessions.start({ installationId: 1, stationId: 3, rfidId: null, userId: null, at: clock.now() })
     await api().get(`/api/rfids-charge/${open}/invoice`).set(auth(tokens.admin)).expect(404)
     await api().get(`/api/rfids-charge/${notMine}/invoice`).expect(401)
   })
@@ -307,5 +312,61 @@ describe('personal data of other people’s sessions (ARCHITECTURE §4)', () => 
       await entry2.set({ cost: false }).execute()
       await db.updateTable('rfids').set({ user_id: null }).where('id', '=', 2).execute()
     }
+  })
+})
+
+describe('the high/low split follows the installation-local time of day (demo tariff: high 07:00–20:00 on weekdays)', () => {
+  // A 20-minute session on station 5 begun at each instant, 1 kWh read 5 and 15 minutes in, on the app's
+  // clock. The DST cases are the first weekday after each change, across a high/low boundary: a fixed
+  // winter (or summer) offset would put both readings on one side.
+  const cases: [string, number, number, string][] = [
+    ...HOURS.map((h) => [`${h} (${AT[h].slice(11, 16)})`, h === 'morning' ? 2 : 0, h === 'morning' ? 0 : 2, AT[h]] as [string, number, number, string]),
+    ['Monday after the spring change, 06:50 summer time', 1, 1, '2026-03-30T06:50:00+02:00'],
+    ['Monday after the autumn change, 19:50 winter time', 1, 1, '2026-10-26T19:50:00+01:00'],
+  ]
+  it.each(cases)('%s: %i kWh high, %i kWh low', async (_name, high, low, at) => {
+    await clock.set(at)
+    const s = app.domain!.sessions
+    const id = await s.start({ installationId: 1, stationId: 5, rfidId: null, userId: null, at: clock.now() })
+    await clock.advance(5 * 60_000)
+    await s.addEnergy(id, 1, clock.now(), 1, TZ)
+    await clock.advance(10 * 60_000)
+    await s.addEnergy(id, 1, clock.now(), 1, TZ)
+    await clock.advance(5 * 60_000)
+    await s.finish(id, clock.now())
+    // Tokens live 5 minutes of the clock's time: one issued now.
+    const r = await api().get(`/api/rfids-charge/${id}/`).set(auth(await login(app, 'admin@example.com'))).expect(200)
+    // 29.5 Rp high, 21 Rp low, rounded to the Rappen: 2 high 59 Rp, 2 low 42 Rp, one each 50.5 → 51 Rp.
+    expect(r.body).toMatchObject({ high_kwh: high, low_kwh: low, energy_kwh: 2, price: { 2: 0.59, 0: 0.42, 1: 0.51 }[high] })
+  })
+})
+
+describe('the journal dates its entries in the installation-local day', () => {
+  // Sessions (and a timer's mode switch) on station 6 at each instant; the journal of a day
+  // (start and end as calendar dates) holds those from local midnight to the next. UTC midnight is one
+  // hour (winter) or two (summer) later: it would drop the first entries of the day and take the next
+  // day's first.
+  it.each([
+    ['Wednesday 4 March 2026 (24 hours)', '2026-03-04', '2026-03-05', ['2026-03-03T23:59:00+01:00'],
+      ['2026-03-04T00:00:00+01:00', AT.night, AT.morning, AT.evening, '2026-03-04T23:59:00+01:00'], ['2026-03-05T00:00:00+01:00']],
+    ['Sunday 29 March 2026 (23 hours)', '2026-03-29', '2026-03-30', ['2026-03-28T23:59:00+01:00'],
+      ['2026-03-29T00:00:00+01:00', AT.springForward, '2026-03-29T03:00:00+02:00', '2026-03-29T23:59:00+02:00'], ['2026-03-30T00:00:00+02:00']],
+    ['Sunday 25 October 2026 (25 hours)', '2026-10-25', '2026-10-26', ['2026-10-24T23:59:00+02:00'],
+      ['2026-10-25T00:00:00+02:00', AT.fallBack, '2026-10-25T02:30:00+01:00', '2026-10-25T23:59:00+01:00'], ['2026-10-26T00:00:00+01:00']],
+  ])('%s', async (_day, date, next, before, during, after) => {
+    const s = app.domain!.sessions
+    const ids = new Map<string, number>()
+    for (const at of [...before, ...during, ...after]) {
+      const id = await s.start({ installationId: 1, stationId: 6, rfidId: null, userId: null, at: new Date(at) })
+      await s.finish(id, new Date(Date.parse(at) + 60_000))
+      ids.set(at, id)
+    }
+    await app.domain!.stations.recordTimerSwitch(6, 'solar', new Date(during[1]))
+    await app.domain!.stations.recordTimerSwitch(6, 'instant', new Date(after[0]))
+    const token = await login(app, 'admin@example.com')
+    const day = (await api().get(`/api/cockpit/installations/1/charging_stations/6/journal?start=${date}&end=${next}&limit=1000`).set(auth(token)).expect(200)).body
+    const sessions = day.results.filter((e: { type: string }) => e.type === 'charging_session').map((e: { id: number }) => e.id)
+    expect(sessions.sort((a: number, b: number) => a - b)).toEqual(during.map((at) => ids.get(at)))
+    expect(day.results.filter((e: { type: string }) => e.type === 'journal_entry')).toEqual([expect.objectContaining({ charging_mode: 'solar', start: new Date(during[1]).toISOString(), set_by_timer: true })])
   })
 })

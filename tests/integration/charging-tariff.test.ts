@@ -1,18 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
+import { addOtherInstallation, AT, auth, login, startApp, type RoleTokens } from './helpers.ts'
+import { createTestClock } from '../../server/lib/clock.ts'
 
 // Admins set the charging tariff (PUT /api/electricity-tariff/), versioned by validity date;
 // every session keeps the price of the version valid when it started.
 let app: FastifyInstance
-let other: Awaited<ReturnType<typeof startWithTokens>>['other']
 let tokens: RoleTokens
+let other: Awaited<ReturnType<typeof addOtherInstallation>>
+// The app's clock stands still at a Wednesday morning unless a test moves it: "today" is its local day.
+const clock = createTestClock(AT.morning)
 const INST = 1
 const api = () => request(app.server)
 const url = (inst = INST) => `/api/electricity-tariff/?installation=${inst}`
 
-const inDays = (n: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date(Date.now() + n * 86_400_000))
+/** The local date `n` days after the app clock's today (Europe/Zurich), "YYYY-MM-DD". */
+const inDays = (n: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date(clock.ms() + n * 86_400_000))
 const weekdays = { monday: 1, tuesday: 1, wednesday: 1, thursday: 1, friday: 1, saturday: 0, sunday: 0 } as const
 const version = (over: Record<string, unknown> = {}) => ({
   name: 'Tariff 2027', basic_tariff: 6, high_tariff: 0.4, low_tariff: 0.25, flat_tariff: null, flat: false,
@@ -20,7 +24,9 @@ const version = (over: Record<string, unknown> = {}) => ({
 })
 
 beforeAll(async () => {
-  ;({ app, other, tokens } = await startWithTokens(['api']))
+  ;({ app } = await startApp({ roles: ['api'], clock }))
+  other = await addOtherInstallation(app)
+  tokens = { super: await login(app, 'super@example.com'), admin: await login(app, 'admin@example.com'), user: await login(app, 'user@example.com'), bern: await login(app, other.adminEmail) }
 })
 afterAll(async () => app?.close())
 
@@ -89,5 +95,29 @@ describe('setting the charging tariff', () => {
     const afterChange = await domain.sessions.start({ installationId: other.installationId, stationId, rfidId: null, userId: null, at: dayStart(13) })
     await domain.sessions.addEnergy(afterChange, 2, new Date(dayStart(13).getTime() + 3600_000), other.installationId, tz)
     expect((await domain.db.selectFrom('charging_sessions').select('price_rappen').where('id', '=', afterChange).executeTakeFirstOrThrow()).price_rappen).toBe(180)
+  })
+})
+
+describe('the tariff in force "today": the installation-local day of the app clock', () => {
+  it.each([
+    ['a 24-hour day', AT.evening, '2026-03-05', '2026-03-05T00:00:00+01:00'],
+    ['the 23-hour day the clocks go forward', AT.springForward, '2026-03-30', '2026-03-30T00:00:00+02:00'],
+    ['the 25-hour day the clocks go back', AT.fallBack, '2026-10-26', '2026-10-26T00:00:00+01:00'],
+  ])('%s: a version from tomorrow takes effect at local midnight, not before', async (_day, at, tomorrow, midnight) => {
+    await clock.set(at)
+    const db = app.domain!.db
+    const inst = await db.insertInto('installations').values({ name: `Tariff day ${tomorrow}`, timezone: 'Europe/Zurich', currency: 'CHF', latitude: 47.37, longitude: 8.54, pay_enabled: false, online: true, offline_since: null, alerts: '[]' }).returning('id').executeTakeFirstOrThrow()
+    await db.insertInto('tariffs').values({
+      installation_id: inst.id, name: 'Old', basic_rappen: 500, high_rappen_per_kwh: 30, low_rappen_per_kwh: 20,
+      flat_rappen_per_kwh: null, flat: false, valid_from: '2026-01-01', valid_to: null, schedule: '[]',
+    }).execute()
+    // Tokens live 5 minutes of the clock's time: one issued at each instant.
+    const current = async () => (await api().get(url(inst.id)).set(auth(await login(app, 'super@example.com'))).expect(200)).body
+    expect(inDays(1)).toBe(tomorrow)
+    await api().put(url(inst.id)).set(auth(await login(app, 'super@example.com'))).send(version({ name: 'New', valid_from: tomorrow, high_tariff: 0.5 })).expect(200)
+    await clock.set(new Date(Date.parse(midnight) - 60_000))
+    expect(await current()).toMatchObject({ name: 'Old', high_tariff: 0.3, valid_to: at.slice(0, 10) })
+    await clock.set(midnight)
+    expect(await current()).toMatchObject({ name: 'New', high_tariff: 0.5, valid_from: tomorrow, valid_to: null })
   })
 })

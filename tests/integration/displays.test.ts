@@ -10,7 +10,7 @@ const server = () => env.app.server
 beforeAll(async () => {
   env = await startWithTokens(['api', 'relay', 'simulator'])
   tokens = env.tokens
-  await env.app.simulator!.tick(new Date())
+  await env.app.simulator!.tick(env.app.clock.now())
 })
 afterAll(async () => env?.app.close())
 
@@ -59,7 +59,7 @@ describe('display links API', () => {
     expect(self.body.installation.operator).toBeUndefined()
     const access = await request(server()).get('/api/cockpit/installations/1/access').set(auth(key)).expect(200)
     expect(access.body).toMatchObject({ installation_id: 1, cost: false, overview: true, stations: 'all', rfids: [] })
-    const range = `start=${new Date(Date.now() - 3600_000).toISOString()}&end=${new Date().toISOString()}&granularity=fifteen_minutes`
+    const range = `start=${new Date(env.app.clock.ms() - 3600_000).toISOString()}&end=${env.app.clock.now().toISOString()}&granularity=fifteen_minutes`
     const flow = await request(server()).get(`/api/statistics/1/flow?${range}`).set(auth(key)).expect(200)
     expect(Object.keys(flow.body.series)).toContain('grid_flow')
     const other = env.other.installationId
@@ -103,7 +103,7 @@ describe('display links API', () => {
   })
 
   it('a link given an end date closes its stream once the date passes, without any rights change', async () => {
-    const link = await createLink(tokens.admin, 1, { name: 'Event', valid_until: new Date(Date.now() + 60_000).toISOString() })
+    const link = await createLink(tokens.admin, 1, { name: 'Event', valid_until: new Date(env.app.clock.ms() + 60_000).toISOString() })
     const key = keyOf(link.url)
     const t = (await request(server()).post('/live/tickets').set(auth(key)).send({ installation_id: 1 }).expect(201)).body.ticket
     const w = watch(`${env.url}/live/installations/1?ticket=${t}&topics=stations`)
@@ -113,7 +113,7 @@ describe('display links API', () => {
     expect(w.isOpen()).toBe(true)
     // As time passing would: the end date moves into the past and the rights revision stays as it is.
     const before = await request(server()).get('/api/cockpit/rights-revision').set(auth(tokens.super)).expect(200)
-    await env.app.domain!.db.updateTable('displays').set({ valid_until: new Date(Date.now() - 1000) }).where('id', '=', link.id).execute()
+    await env.app.domain!.db.updateTable('displays').set({ valid_until: new Date(env.app.clock.ms() - 1000) }).where('id', '=', link.id).execute()
     expect((await request(server()).get('/api/cockpit/rights-revision').set(auth(tokens.super))).body).toEqual(before.body)
     await until(() => !w.isOpen(), 2000, 'the stream to end')
     await request(server()).get('/api/display/').set(auth(key)).expect(401)

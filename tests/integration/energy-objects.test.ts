@@ -1,30 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+import { addOtherInstallation, AT, auth, HOURS, login, startApp } from './helpers.ts'
 import { localDate, localMidnight } from '../../shared/rules/granularity.ts'
+import { createTestClock } from '../../server/lib/clock.ts'
 
 let app: FastifyInstance
 let other: Awaited<ReturnType<typeof addOtherInstallation>>
 let tokens: Record<'super' | 'admin' | 'user' | 'bern', string>
 let ids: Record<string, number>
+// The app's clock stands still unless a test moves it (ARCHITECTURE §1 "Time"): "today" and "latest"
+// are judged at the instant the test chose.
+const clock = createTestClock(AT.morning)
 const INST = 1
 const base = (inst = INST) => `/api/cockpit/installations/${inst}`
 const api = () => request(app.server)
 const get = (path: string, token: string) => api().get(`${base()}${path}`).set(auth(token))
 
 beforeAll(async () => {
-  ;({ app } = await startApp({ roles: ['api'] }))
+  ;({ app } = await startApp({ roles: ['api'], clock }))
   other = await addOtherInstallation(app)
   const objects = await app.domain!.db.selectFrom('objects').select(['id', 'description']).where('installation_id', '=', INST).execute()
   ids = Object.fromEntries(objects.map((o) => [o.description, o.id]))
-  // Today's readings for apartment 1's cold water meter: two 15-minute buckets, or one in the first
-  // 20 minutes after midnight in Zürich, where "20 minutes ago" would be yesterday (CI failed at 00:07).
+  // Today's readings for apartment 1's cold water meter at 09:00 (AT.morning): two 15-minute buckets.
   const meter = await app.domain!.db.selectFrom('meters').select('id').where('name', '=', 'Cold water apartment 1').executeTakeFirstOrThrow()
-  const midnight = Date.parse(localMidnight(localDate(new Date(), 'Europe/Zurich'), 'Europe/Zurich'))
   await app.domain!.measurements.record([
-    { meter_id: meter.id, ts: new Date(Math.max(midnight, Date.now() - 20 * 60_000)), power_kw: 0, volume_m3: 0.125 },
-    { meter_id: meter.id, ts: new Date(Math.max(midnight, Date.now() - 1000)), power_kw: 0, volume_m3: 0.05 },
+    { meter_id: meter.id, ts: new Date(clock.ms() - 20 * 60_000), power_kw: 0, volume_m3: 0.125 },
+    { meter_id: meter.id, ts: new Date(clock.ms() - 1000), power_kw: 0, volume_m3: 0.05 },
   ])
   tokens = {
     super: await login(app, 'super@example.com'),
@@ -99,5 +101,34 @@ describe('objects and meters', () => {
     await api().get(`${base(other.installationId)}/objects/`).set(auth(tokens.admin)).expect(403)
     await get('/objects/', tokens.super).expect(200)
     await api().get(`${base(999)}/objects/`).set(auth(tokens.super)).expect(404)
+  })
+})
+
+describe("today's figures count from local midnight (installation zone, Europe/Zurich)", () => {
+  // Each case reads another flat's cold water meter, so the readings of one cannot reach another. The
+  // DST cases are two hours after AT.springForward / AT.fallBack, after the clocks changed: 04:30 summer
+  // time is 3.5 hours after midnight, 03:30 winter time 4.5 hours (the 02:00 hour came twice).
+  const later = (iso: string) => new Date(Date.parse(iso) + 2 * 3_600_000).toISOString()
+  const cases: [string, string, number][] = [
+    ...HOURS.map((h) => [h, AT[h], { night: 3, morning: 9, evening: 21 }[h]] as [string, string, number]),
+    ['after the spring change', later(AT.springForward), 3.5],
+    ['after the autumn change', later(AT.fallBack), 4.5],
+  ]
+  it.each(cases.map(([name, at, hours], i) => [name, i + 2, at, hours] as const))('%s (apartment %i)', async (_name, apartment, at, hours) => {
+    await clock.set(at)
+    const now = clock.ms()
+    const midnight = Date.parse(localMidnight(localDate(clock.now(), 'Europe/Zurich'), 'Europe/Zurich'))
+    expect((now - midnight) / 3_600_000).toBe(hours)
+    const meter = await app.domain!.db.selectFrom('meters').select('id').where('name', '=', `Cold water apartment ${apartment}`).executeTakeFirstOrThrow()
+    await app.domain!.measurements.record([
+      // One minute before midnight: yesterday's.
+      { meter_id: meter.id, ts: new Date(midnight - 60_000), power_kw: 0, volume_m3: 1 },
+      { meter_id: meter.id, ts: new Date(midnight), power_kw: 0, volume_m3: 0.25 },
+      { meter_id: meter.id, ts: new Date(now - 60_000), power_kw: 0.5, volume_m3: 0.125 },
+    ])
+    // Tokens live 5 minutes of the clock's time: one issued at this instant.
+    const token = await login(app, 'admin@example.com')
+    const [view] = (await get(`/objects/${ids[`Apartment ${apartment}`]}/meters/cold_water/`, token).expect(200)).body
+    expect(view).toMatchObject({ today: { volume_m3: 0.375 }, latest: { ts: new Date(now - 60_000).toISOString(), power_kw: 0.5 } })
   })
 })

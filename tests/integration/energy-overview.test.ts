@@ -17,7 +17,7 @@ beforeAll(async () => {
   const db = app.domain!.db
   const meter = async (name: string) => (await db.selectFrom('meters').select('id').where('name', '=', name).where('installation_id', '=', INST).executeTakeFirstOrThrow()).id
   const mainPower = (await db.selectFrom('meters').select('id').where('meter_type', '=', 'main_power').where('installation_id', '=', INST).executeTakeFirstOrThrow()).id
-  const ts = new Date(Date.now() - 1000)
+  const ts = new Date(app.clock.ms() - 1000)
   // Today's readings: water and heat of apartment 1, and PV fed into the grid at the main connection.
   await app.domain!.measurements.record([
     { meter_id: await meter('Cold water apartment 1'), ts, power_kw: 0, volume_m3: 0.25 },
@@ -49,7 +49,7 @@ describe('GET …/overview', () => {
     expect(r.body.energy_return.month_kwh).toBeGreaterThanOrEqual(1.25)
     expect(r.body.energy_return.year_kwh).toBeGreaterThanOrEqual(r.body.energy_return.month_kwh)
     // The records begin today, so "this year" and "this month" say they count from today.
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date())
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(app.clock.now())
     expect(r.body.energy_return).toMatchObject({ month_since: today, year_since: today })
     // Today's totals are those of GET /api/statistics/{id}/totals for the local day.
     const { start, end } = r.body.today

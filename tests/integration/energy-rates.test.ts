@@ -11,7 +11,7 @@ const base = (kind = 'power', inst = INST) => `/api/cockpit/installations/${inst
 const api = () => request(app.server)
 
 const inDays = (n: number) => {
-  const d = new Date(Date.now() + n * 86_400_000)
+  const d = new Date(app.clock.ms() + n * 86_400_000)
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(d)
 }
 const power = (over: Record<string, unknown> = {}) => ({

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { addOtherInstallation, auth, login, startApp } from './helpers.ts'
+import { addOtherInstallation, AT, auth, HOURS, login, startApp } from './helpers.ts'
+import { createTestClock } from '../../server/lib/clock.ts'
+import { localDate, periodRange } from '../../shared/rules/granularity.ts'
 import { isHighTariff, type ScheduleEntry } from '../../shared/rules/tariff.ts'
 
 /**
@@ -17,6 +19,8 @@ const INST = 1
 const Q = 15 * 60_000
 /** Stored rows by meter: bucket (ms) → energy_in (kWh) / volume (m3). */
 const stored = new Map<number, Map<number, number>>()
+// The app's clock stands still unless a test moves it: "today" is the local day of the instant chosen.
+const clock = createTestClock(AT.morning)
 
 // A deterministic but irregular value per bucket, different per meter.
 const valueAt = (i: number, salt: number) => Math.round((((i * 7 + salt * 3) % 13) / 10 + salt / 100) * 1000) / 1000
@@ -40,7 +44,7 @@ const storedSum = (meterId: number, start: string, end: string) => {
 }
 
 beforeAll(async () => {
-  ;({ app } = await startApp({ roles: ['api'] }))
+  ;({ app } = await startApp({ roles: ['api'], clock }))
   other = await addOtherInstallation(app)
   const db = app.domain!.db
   const rows = await db.selectFrom('meters').select(['id', 'meter_type', 'name']).where('installation_id', '=', INST).orderBy('id').execute()
@@ -296,5 +300,42 @@ describe('GET …/battery/states', () => {
     const empty = await get('/battery/states?start=2025-04-01&end=2025-04-02&granularity=hour').expect(200)
     expect(empty.body.series.battery_soc.every((b: { value: number | null }) => b.value === null)).toBe(true)
     expect(empty.body.average_soc).toBeNull()
+  })
+})
+
+describe("today's statistics: the installation-local day of the app's clock", () => {
+  const TZ = 'Europe/Zurich'
+  /** One stored 15-minute row of the main meter (once per bucket), as the rollups would see it. */
+  async function put(bucket: number, kwh: number) {
+    const meter = meters['Main power connection']
+    const m = stored.get(meter)!
+    if (m.has(bucket)) return
+    m.set(bucket, kwh)
+    await app.domain!.db.insertInto('measurements_15m').values({ meter_id: meter, bucket: new Date(bucket), energy_in_kwh: kwh, energy_out_kwh: 0, volume_m3: 0, power_sum: kwh * 4, samples: 1, soc_last: null }).execute()
+  }
+  // Wednesday 4 March 2026 at three hours, then the two days the clocks change (23 and 25 hours).
+  const cases = [...HOURS.map((h) => [h, 24] as const), ['springForward', 23] as const, ['fallBack', 25] as const]
+  it.each(cases)('at %s: today has %i hourly buckets from local midnight; the quarter hour before it is yesterday\'s', async (at, hours) => {
+    await clock.set(AT[at])
+    const today = periodRange('day', localDate(clock.now(), TZ), TZ)
+    expect(today.date).toBe(AT[at].slice(0, 10))
+    const midnight = Date.parse(today.start)
+    // 23:45–24:00 yesterday (where a reading at 23:59 lands), the first quarter hour of today, and the
+    // quarter hour just before now.
+    await put(midnight - Q, 7)
+    await put(midnight, 0.5)
+    const current = clock.ms() - (clock.ms() % Q)
+    await put(current - Q, 0.25)
+    const q = `?start=${encodeURIComponent(today.start)}&end=${encodeURIComponent(today.end)}&granularity=hour`
+    const token = await login(app, 'admin@example.com')
+    const r = await get(q, token).expect(200)
+    const series = r.body.series.grid_import as { start: string; value: number }[]
+    expect(series).toHaveLength(hours)
+    expect(Date.parse(series[0].start)).toBe(midnight)
+    // The first hour holds today's first quarter hour only (now is never in it), not yesterday's last.
+    expect(series[0].value).toBeCloseTo(0.5, 3)
+    const totals = await get(`/totals${q}`, token).expect(200)
+    expect(totals.body.series.grid_import).toBeCloseTo(storedSum(meters['Main power connection'], today.start, today.end), 3)
+    expect(totals.body.series.grid_import).not.toBeCloseTo(storedSum(meters['Main power connection'], new Date(midnight - Q).toISOString(), today.end), 3)
   })
 })

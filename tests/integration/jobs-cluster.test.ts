@@ -35,7 +35,7 @@ describe.skipIf(!inject('pgUrl'))('jobs across three API processes on one Postgr
     const db = apps[0].domain!.db
     const user = await db.selectFrom('users').select('id').where('email', '=', 'user@example.com').executeTakeFirstOrThrow()
     const station = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', 1).orderBy('id').executeTakeFirstOrThrow()
-    const start = new Date(Date.now() - 3 * 3600_000)
+    const start = new Date(apps[0].clock.ms() - 3 * 3600_000)
     const session = await db.insertInto('charging_sessions').values({
       installation_id: 1, station_id: station.id, rfid_id: null, user_id: user.id, start, end: new Date(start.getTime() + 3600_000),
       energy_kwh: 10, high_kwh: 10, low_kwh: 0, price_rappen: 270, fee_rappen: 0, status: 'unpaid', paid_on: null, set_by_timer: false,

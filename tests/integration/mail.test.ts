@@ -44,11 +44,11 @@ describe('mail outbox', () => {
     const failed = await app.domain!.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
     expect(failed).toMatchObject({ status: 'pending', attempts: 1 })
     expect(failed.last_error).toMatch(/mailbox unavailable/)
-    expect(failed.next_attempt_at.getTime()).toBeGreaterThan(Date.now() + 30_000)
+    expect(failed.next_attempt_at.getTime()).toBeGreaterThan(app.clock.ms() + 30_000)
     // Not due yet: nothing is tried.
     refuse = false
     expect(await job.runOnce()).toBe(0)
-    await app.domain!.db.updateTable('mail_outbox').set({ next_attempt_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute()
+    await app.domain!.db.updateTable('mail_outbox').set({ next_attempt_at: new Date(app.clock.ms() - 1000) }).where('id', '=', id).execute()
     expect(await job.runOnce()).toBe(1)
     const sent = await app.domain!.db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
     expect(sent.status).toBe('sent')

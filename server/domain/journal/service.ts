@@ -6,8 +6,16 @@ import { isAdmin, mayReadRfid, mayReadStation } from '../../../shared/rules/perm
 import { maySeeSessionPerson } from '../../../shared/rules/visibility.ts'
 import type { JournalEntry, JournalQuery } from '../../../shared/schemas/journal.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
+import { localMidnight } from '../../../shared/rules/granularity.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
+
+/**
+ * A journal query's `start` or `end` as an instant: a calendar date ("YYYY-MM-DD") is that day's
+ * midnight in the installation's zone `tz` (as the statistics queries read it, SPEC §9), not UTC
+ * midnight; a date-time with offset is taken as it is.
+ */
+export const journalInstant = (v: string, tz: string): Date => new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? localMidnight(v, tz) : v)
 
 /**
  * The journal (SPEC §3) of a station or an RFID, newest first. Charging sessions: one with a card is an
@@ -20,6 +28,7 @@ const r2 = (x: number) => Math.round(x * 100) / 100
 export function createJournalService({ db, installations }: { db: Db; installations: InstallationService }) {
   async function entries(actor: Actor, installationId: number, by: { stationId?: number; rfidId?: number }, q: JournalQuery): Promise<PageOf<JournalEntry>> {
     const access = await installations.access(actor, installationId)
+    const tz = (await installations.describe(installationId)).timezone
     if (by.stationId !== undefined) {
       const s = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', installationId).where('id', '=', by.stationId).executeTakeFirst()
       if (!s || !mayReadStation(access, s.id)) throw NotFound()
@@ -38,8 +47,8 @@ export function createJournalService({ db, installations }: { db: Db; installati
       if (by.stationId !== undefined) eq = eq.where('e.station_id', '=', by.stationId)
       if (by.rfidId !== undefined) eq = eq.where('e.rfid_id', '=', by.rfidId)
       if (type) eq = eq.where('e.kind', '=', type)
-      if (q.start) eq = eq.where('e.at', '>=', new Date(q.start))
-      if (q.end) eq = eq.where('e.at', '<', new Date(q.end))
+      if (q.start) eq = eq.where('e.at', '>=', journalInstant(q.start, tz))
+      if (q.end) eq = eq.where('e.at', '<', journalInstant(q.end, tz))
       for (const e of await eq.selectAll('e').select(['s.name as station_name', 'r.tag as rfid_tag']).execute()) {
         const learned = e.detail.startsWith('rfid_learned:') ? e.detail.slice('rfid_learned:'.length) : null
         events.push({
@@ -63,8 +72,8 @@ export function createJournalService({ db, installations }: { db: Db; installati
       .where('cs.installation_id', '=', installationId)
     if (by.stationId !== undefined) query = query.where('cs.station_id', '=', by.stationId)
     if (by.rfidId !== undefined) query = query.where('cs.rfid_id', '=', by.rfidId)
-    if (q.start) query = query.where('cs.start', '>=', new Date(q.start))
-    if (q.end) query = query.where('cs.start', '<', new Date(q.end))
+    if (q.start) query = query.where('cs.start', '>=', journalInstant(q.start, tz))
+    if (q.end) query = query.where('cs.start', '<', journalInstant(q.end, tz))
     if (type === 'rfid_charging_session') query = query.where('cs.rfid_id', 'is not', null)
     if (type === 'charging_session') query = query.where('cs.rfid_id', 'is', null)
     if (payment) query = query.where('cs.status', '=', payment)

@@ -64,12 +64,13 @@ export function createMetricsService({ db, clock, installations, measurements }:
     /**
      * GET …/{id}/energy_return: PV energy exported to the grid today, this month, this year (kWh), with the
      * day each of the month and year figures counts from (`month_since`, `year_since`: the first day with
-     * data when the records begin inside the period).
+     * data when the records begin inside the period). Today, this month and this year are those of
+     * `clock`'s now in the installation's zone (ARCHITECTURE §1 "Time"), not of the machine's clock.
      */
     async energyReturn(actor: Actor, installationId: number): Promise<EnergyReturn> {
       const access = await installations.access(actor, installationId)
       const inst = await installations.describe(installationId)
-      const now = dayjs().tz(inst.timezone)
+      const now = dayjs(clock.now()).tz(inst.timezone)
       const exported = async (since: Date) => (await measurements.totalsSince(installationId, since)).get('main_power')?.energy_out_kwh ?? 0
       const first = await db.selectFrom('measurements_15m as a').innerJoin('meters as mt', 'mt.id', 'a.meter_id')
         .where('mt.installation_id', '=', installationId).where('mt.meter_type', '=', 'main_power')
