@@ -93,7 +93,7 @@ describe('charging modes as TxDefaultProfile', () => {
 
     // Solar: the PV surplus now, 5 kW exported to the grid → 7.2 A per phase.
     const main = await app.domain!.db.selectFrom('meters').select('id').where('installation_id', '=', 1).where('meter_type', '=', 'main_power').executeTakeFirstOrThrow()
-    await app.domain!.measurements.record([{ meter_id: main.id, ts: new Date(), power_kw: -5 }])
+    await app.domain!.measurements.record([{ meter_id: main.id, ts: app.clock.now(), power_kw: -5 }])
     got.length = 0
     await setMode('solar')
     await until(() => got.length >= 1)
@@ -128,7 +128,7 @@ describe('commands from the station page', () => {
     expect(rows).toEqual([{ action: 'UnlockConnector', status: 'Unlocked' }, { action: 'RemoteStartTransaction', status: 'Accepted' }])
 
     // A running transaction is stopped by its id.
-    const tx = (await cp.call('StartTransaction', { connectorId: 1, idTag: '04A1B2C3D4E501', meterStart: 0, timestamp: new Date().toISOString() })) as { transactionId: number }
+    const tx = (await cp.call('StartTransaction', { connectorId: 1, idTag: '04A1B2C3D4E501', meterStart: 0, timestamp: app.clock.now().toISOString() })) as { transactionId: number }
     await api().post(`${stationPath()}/ocpp/commands`).set(auth(admin)).send({ action: 'RemoteStopTransaction' }).expect(202)
     await until(() => got.some((g) => g.method === 'RemoteStopTransaction'))
     expect(got.find((g) => g.method === 'RemoteStopTransaction')!.params).toEqual({ transactionId: tx.transactionId })

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { auth, connectChargePoint, login, PASSWORD, startApp, type ChargePoint } from './helpers.ts'
+import { AT, auth, connectChargePoint, HOURS, login, PASSWORD, startApp, type ChargePoint } from './helpers.ts'
+import { createClock } from '../../server/lib/clock.ts'
 import { priceRappen } from '../../server/domain/sessions/service.ts'
 
 // An OCPP 1.6J central system, driven by a real OCPP client library (ocpp-rpc, strict mode).
@@ -39,7 +40,8 @@ const refusal = (id: string, password: string | undefined, path?: string) =>
 const stationRow = () => app.domain!.db.selectFrom('charging_stations').selectAll().where('id', '=', station7).executeTakeFirstOrThrow()
 const stationApi = async () => (await api().get(`/api/cockpit/installations/1/charging_stations/${station7}`).set(auth(admin)).expect(200)).body
 const session = (id: number) => app.domain!.db.selectFrom('charging_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
-const now = () => new Date().toISOString()
+/** The app's now, as a charger stamps its messages. */
+const now = () => app.clock.now().toISOString()
 const boot = (cp: ChargePoint) => cp.call('BootNotification', { chargePointVendor: 'Elinta', chargePointModel: 'CityCharge', firmwareVersion: '2.4.1' }) as Promise<{ status: string; interval: number }>
 const energy = (wh: number, at = now(), kw?: number) => ({
   timestamp: at,
@@ -72,7 +74,7 @@ describe('the OCPP endpoint', () => {
     expect(b).toMatchObject({ charge_point_id: CP, connector_id: 1, vendor: 'Elinta', model: 'CityCharge', firmware: '2.4.1', connected: true })
     expect(b.messages_in).toBeGreaterThanOrEqual(2)
     expect(b.messages_out).toBeGreaterThanOrEqual(2)
-    expect(Date.now() - Date.parse(b.last_message_at)).toBeLessThan(10_000)
+    expect(app.clock.ms() - Date.parse(b.last_message_at)).toBeLessThan(10_000)
     // A resident without a right on the station learns nothing of it.
     await api().get(`/api/cockpit/installations/1/charging_stations/${station7}/ocpp`).set(auth(user)).expect(404)
     // Observability for monitoring.
@@ -89,9 +91,9 @@ describe('heartbeat and status', () => {
     await boot(cp)
     expect(await stationRow()).toMatchObject({ status_code: 0 })
     expect((await stationRow()).alerts).not.toContain('offline')
-    await app.ocpp!.sweep(new Date(Date.now() + 59_000))
+    await app.ocpp!.sweep(new Date(app.clock.ms() + 59_000))
     expect((await stationRow()).status_code).toBe(0)
-    await app.ocpp!.sweep(new Date(Date.now() + 61_000))
+    await app.ocpp!.sweep(new Date(app.clock.ms() + 61_000))
     const s = await stationApi()
     expect(s).toMatchObject({ status: 'unknown', status_code: 18, power_kw: 0 })
     expect(s.alerts).toContain('offline')
@@ -154,7 +156,7 @@ describe('Authorize', () => {
     const reg = await api().post(`/api/cockpit/installations/1/charging_stations/${station7}/learned_rfid`).set(auth(admin)).send({ description: 'Guest' }).expect(201)
     // Ready about 3 minutes after learning (SPEC §4): refused until then.
     expect(((await cp.call('Authorize', { idTag: tag })) as { idTagInfo: { status: string } }).idTagInfo.status).toBe('Invalid')
-    await app.domain!.db.updateTable('rfids').set({ ready_at: new Date(Date.now() - 1000) }).where('id', '=', reg.body.id).execute()
+    await app.domain!.db.updateTable('rfids').set({ ready_at: new Date(app.clock.ms() - 1000) }).where('id', '=', reg.body.id).execute()
     expect(((await cp.call('Authorize', { idTag: tag })) as { idTagInfo: { status: string } }).idTagInfo.status).toBe('Accepted')
   })
 })
@@ -190,8 +192,8 @@ describe('transactions', () => {
     // The charger did not get the answer and sends StopTransaction again: nothing changes, one charge.
     await cp.call('StopTransaction', { ...stop, meterStop: 130_000 })
     expect(await session(sessionId)).toEqual(s)
-    await app.domain!.payments.chargeDue(new Date())
-    await app.domain!.payments.chargeDue(new Date())
+    await app.domain!.payments.chargeDue(app.clock.now())
+    await app.domain!.payments.chargeDue(app.clock.now())
     const charges = await app.domain!.db.selectFrom('payment_charges').selectAll().where('session_id', '=', sessionId).execute()
     expect(charges).toHaveLength(1)
     expect(charges[0]).toMatchObject({ status: 'succeeded', amount_rappen: s.price_rappen })
@@ -202,7 +204,7 @@ describe('transactions', () => {
   it('accepts transactions the charger ran while offline, late and in order, and bills each', async () => {
     const cp = await connect()
     await boot(cp)
-    const base = Date.now()
+    const base = app.clock.ms()
     const h = (hoursAgo: number) => new Date(base - hoursAgo * 3600_000).toISOString()
     // Two transactions that happened 5–4 and 3–2 hours ago, sent on reconnect in order.
     const ids: number[] = []
@@ -251,5 +253,37 @@ describe('binding stations to charge points', () => {
     await api().delete(path).set(auth(admin)).expect(204)
     await api().delete(path).set(auth(admin)).expect(404)
     expect(await refusal('GARAGE-5', bound.body.password)).toBe(401)
+  })
+})
+
+// The hour of a transaction decides its tariff split: the demo's high tariff runs 07:00–20:00 local on
+// weekdays (server/db/demo-seed.ts), and AT's day is a Wednesday in winter time (Europe/Zurich, +01:00).
+describe.each(HOURS)('a transaction at %s', (hour) => {
+  let hourApp: FastifyInstance
+  let hourUrl: string
+  beforeAll(async () => {
+    ;({ app: hourApp, url: hourUrl } = await startApp({ roles: ['api', 'ocpp'], clock: createClock({ start: new Date(AT[hour]) }) }))
+  }, 60_000)
+  afterAll(async () => hourApp?.close())
+
+  it('starts its session at the local hour and splits its energy into high or low tariff by it', async () => {
+    const cp = await connectChargePoint(hourUrl, CP, PASSWORD)
+    open.push(cp)
+    await boot(cp)
+    const at = () => hourApp.clock.now().toISOString()
+    await cp.call('StatusNotification', { connectorId: 1, status: 'Preparing', errorCode: 'NoError' })
+    const start = (await cp.call('StartTransaction', { connectorId: 1, idTag: CARD, meterStart: 100_000, timestamp: at() })) as { transactionId: number }
+    await cp.call('MeterValues', { connectorId: 1, transactionId: start.transactionId, meterValue: [energy(102_500, at(), 7.4)] })
+    await cp.call('StopTransaction', { transactionId: start.transactionId, meterStop: 104_000, timestamp: at(), reason: 'Local' })
+    const s = await hourApp.domain!.db.selectFrom('ocpp_transactions as t').innerJoin('charging_sessions as s', 's.id', 't.session_id')
+      .select(['s.start', 's.energy_kwh', 's.high_kwh', 's.low_kwh', 's.price_rappen']).where('t.id', '=', start.transactionId).executeTakeFirstOrThrow()
+    expect(Math.abs(s.start.getTime() - Date.parse(AT[hour]))).toBeLessThan(60_000)
+    const localHour = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Zurich', hour: '2-digit', hourCycle: 'h23' }).format(s.start))
+    expect(localHour).toBe({ night: 3, morning: 9, evening: 21 }[hour])
+    expect(s.energy_kwh).toBeCloseTo(4, 9)
+    const high = hour === 'morning'
+    expect([s.high_kwh, s.low_kwh]).toEqual(high ? [4, 0] : [0, 4])
+    const tariff = await hourApp.domain!.tariffs.inForce(1, s.start, 'Europe/Zurich')
+    expect(s.price_rappen).toBe(priceRappen(s.high_kwh, s.low_kwh, tariff))
   })
 })

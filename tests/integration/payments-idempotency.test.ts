@@ -22,7 +22,7 @@ async function unpaidSession(priceRappen: number) {
   const db = app.domain!.db
   const station = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', 1).orderBy('id').executeTakeFirstOrThrow()
   return (await db.insertInto('charging_sessions').values({
-    installation_id: 1, station_id: station.id, rfid_id: null, user_id: userId, start: new Date(Date.now() - 7200_000), end: new Date(Date.now() - 3600_000),
+    installation_id: 1, station_id: station.id, rfid_id: null, user_id: userId, start: new Date(app.clock.ms() - 7200_000), end: new Date(app.clock.ms() - 3600_000),
     energy_kwh: 10, high_kwh: 10, low_kwh: 0, price_rappen: priceRappen, fee_rappen: 0, status: 'unpaid', paid_on: null, set_by_timer: false,
   }).returning('id').executeTakeFirstOrThrow()).id
 }
@@ -60,7 +60,7 @@ describe('a charge run that dies after the debit', () => {
     const sessions = app.domain!.sessions
     const dying = createPaymentService({ db, clock: app.domain!.clock, sessions, provider: crashingAfterDebit(provider), secret })
     const s = await unpaidSession(1500)
-    const t = new Date()
+    const t = app.clock.now()
     await expect(dying.chargeDue(t)).rejects.toThrow('process killed')
     const [debit] = provider.debits().filter((d) => d.description === `Charging session CS-${s}`)
     // The key was stored before the debit: the dead run left its attempt pending under the key it sent.
@@ -84,7 +84,7 @@ describe('a charge run that dies after the debit', () => {
     const sessions = app.domain!.sessions
     const dyingSessions: SessionService = { ...sessions, markPaid: async () => { throw new Error('process killed before markPaid') } }
     const s = await unpaidSession(800)
-    const t = new Date()
+    const t = app.clock.now()
     await expect(createPaymentService({ db, clock: app.domain!.clock, sessions: dyingSessions, provider, secret }).chargeDue(t)).rejects.toThrow('process killed')
     const again = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret })
     expect((await again.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 60_000))).paid).toBeGreaterThanOrEqual(1)
@@ -97,7 +97,7 @@ describe('a charge run that dies after the debit', () => {
     const provider = createDemoProvider()
     const sessions = app.domain!.sessions
     // A month far ahead, so no other run has created its fees.
-    const year = new Date().getUTCFullYear() + 2
+    const year = app.clock.now().getUTCFullYear() + 2
     const t = new Date(Date.UTC(year, 4, 1, 10))
     await expect(createPaymentService({ db, clock: app.domain!.clock, sessions, provider: crashingAfterDebit(provider), secret }).chargeDue(t)).rejects.toThrow('process killed')
     const next = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret })

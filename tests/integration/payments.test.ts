@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
+import { AT, auth, login, startApp, startWithTokens, until, type RoleTokens } from './helpers.ts'
+import { createTestClock } from '../../server/lib/clock.ts'
+import { inProcessRunner } from '../../server/jobs/runner.ts'
+import { createPaymentJob } from '../../server/jobs/payments.ts'
 import { createPaymentService } from '../../server/domain/payments/service.ts'
 import { createDemoProvider } from '../../server/domain/payments/provider.ts'
 import { PDFParse } from 'pdf-parse'
@@ -12,7 +15,8 @@ let other: Awaited<ReturnType<typeof startWithTokens>>['other']
 const ids: Record<string, number> = {}
 const api = () => request(app.server)
 const urls = { success_url: '/facility/1/settings/payment-method?success=1', error_url: '/facility/1/settings/payment-method?error=1', cancel_url: '/facility/1/settings/payment-method?cancel=1' }
-const nextYear = new Date().getFullYear() + 2
+// Card expiry years from the year the test apps start in (startApp's AT.morning), not the machine's.
+const nextYear = new Date(AT.morning).getUTCFullYear() + 2
 
 beforeAll(async () => {
   ;({ app, tokens, other } = await startWithTokens(['api']))
@@ -35,7 +39,7 @@ async function unpaidSession(userId: number, priceRappen: number, installationId
   const db = app.domain!.db
   const station = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', installationId).executeTakeFirstOrThrow()
   const row = await db.insertInto('charging_sessions').values({
-    installation_id: installationId, station_id: station.id, rfid_id: null, user_id: userId, start: new Date(Date.now() - 7200_000), end: new Date(Date.now() - 3600_000),
+    installation_id: installationId, station_id: station.id, rfid_id: null, user_id: userId, start: new Date(app.clock.ms() - 7200_000), end: new Date(app.clock.ms() - 3600_000),
     energy_kwh: 10, high_kwh: 10, low_kwh: 0, price_rappen: priceRappen, fee_rappen: 0, status: 'unpaid', paid_on: null, set_by_timer: false,
   }).returning('id').executeTakeFirstOrThrow()
   return row.id
@@ -103,7 +107,7 @@ describe('demo checkout page', () => {
     const de = await api().get(p.body.redirect_url).set('Accept-Language', 'de-CH').expect(200)
     expect(de.headers['content-type']).toMatch(/^text\/html/)
     expect(de.text).toContain('<label for="number">Kartennummer</label>')
-    await app.domain!.db.updateTable('payment_checkouts').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', p.body.session).execute()
+    await app.domain!.db.updateTable('payment_checkouts').set({ expires_at: new Date(app.clock.ms() - 1000) }).where('id', '=', p.body.session).execute()
     const gone = await api().get(p.body.redirect_url).expect(200)
     expect(gone.text).toContain('This payment session has expired or is not valid.')
     await api().post('/api/payments/demo-checkout').type('form').send({ session: p.body.session, action: 'authorise', kind: 'twint' }).expect(404)
@@ -150,7 +154,7 @@ describe('charging sessions and card orders', () => {
     await api().patch(`/api/users/${ids[other.adminEmail]}/payment-info/${bernMethods[1].id}/`).set(auth(tokens.bern)).send({ favourite: 1 }).expect(200)
     await app.domain!.db.insertInto('installation_users').values({ user_id: ids[other.adminEmail], installation_id: 1, role: 'installation_user' }).execute()
     const twint = await unpaidSession(ids[other.adminEmail], 1000)
-    const r = await app.domain!.payments.chargeDue(new Date())
+    const r = await app.domain!.payments.chargeDue(app.clock.now())
     expect(r).toMatchObject({ paid: 2, declined: 0 })
     expect(await sessionOf(card)).toMatchObject({ status: 'paid', fee_rappen: 35 })
     expect(await sessionOf(twint)).toMatchObject({ status: 'paid', fee_rappen: 13 })
@@ -165,7 +169,7 @@ describe('charging sessions and card orders', () => {
     const adminId = ids['admin@example.com']
     await addMethod(tokens.admin, { kind: 'credit_card', number: '4000 0000 0000 0341', exp_month: 3, exp_year: nextYear })
     const s = await unpaidSession(adminId, 2000)
-    const t0 = new Date()
+    const t0 = app.clock.now()
     expect(await app.domain!.payments.chargeDue(t0)).toMatchObject({ paid: 0, declined: 1 })
     expect(await sessionOf(s)).toMatchObject({ status: 'unpaid', paid_on: null })
     const list = (await api().get(`/api/users/${adminId}/payment-info/`).set(auth(tokens.admin)).expect(200)).body.results
@@ -223,7 +227,7 @@ describe('charging sessions and card orders', () => {
 
 describe('monthly app fee (SPEC §9: the basic tariff, charged to the payment method)', () => {
   // A month next year, inside every stored card's validity, so no earlier run has charged it.
-  const year = new Date().getUTCFullYear() + 1
+  const year = new Date(AT.morning).getUTCFullYear() + 1
   const month = `${year}-03`
   const at = (day: number, hour = 10) => new Date(Date.UTC(year, 2, day, hour))
   const feesOf = (userId: number, m = month) => app.domain!.db.selectFrom('app_fees').selectAll().where('user_id', '=', userId).where('month', '=', m).execute()
@@ -259,7 +263,7 @@ describe('monthly app fee (SPEC §9: the basic tariff, charged to the payment me
     const db = app.domain!.db
     const second = createPaymentService({ db, clock: app.domain!.clock, sessions: app.domain!.sessions, provider: createDemoProvider(), secret: new Uint8Array(32).fill(9) })
     const s = await unpaidSession(ids['user@example.com'], 1200)
-    const t = new Date()
+    const t = app.clock.now()
     await Promise.all([app.domain!.payments.chargeDue(t), second.chargeDue(t), second.chargeDue(t)])
     const charges = await db.selectFrom('payment_charges').selectAll().where('session_id', '=', s).execute()
     expect(charges.map((c) => [c.amount_rappen, c.fee_rappen, c.status])).toEqual([[1200, 40, 'succeeded']])
@@ -293,3 +297,54 @@ describe('monthly app fee (SPEC §9: the basic tariff, charged to the payment me
     expect(text).not.toContain('Empfangsschein')
   })
 })
+
+// The payment job on the app's clock (server/jobs/payments.ts, every quarter hour): a declined session is
+// tried again after 1, 3, 6, 12 and then every 24 hours (RETRY_DELAYS_MS), never more than a day apart.
+describe('the payment job on a test clock', () => {
+  let jobApp: FastifyInstance
+  const clock = createTestClock(new Date(AT.morning))
+  let stopJob: () => Promise<void> = async () => {}
+  beforeAll(async () => {
+    ;({ app: jobApp } = await startApp({ roles: ['api'], clock }))
+  }, 60_000)
+  afterAll(async () => {
+    await stopJob()
+    await jobApp?.close()
+  })
+
+  it('charges at the first quarter hour and retries a declined session after the back-off, as the clock advances', async () => {
+    const admin = await login(jobApp, 'admin@example.com')
+    const p = await request(jobApp.server).post('/api/payments/process/').set(auth(admin)).send(urls).expect(201)
+    await request(jobApp.server).post('/api/payments/demo-checkout').type('form').send({ session: p.body.session, action: 'authorise', kind: 'credit_card', number: '4000 0000 0000 0341', exp_month: 3, exp_year: nextYear }).expect(303)
+    const db = jobApp.domain!.db
+    const adminId = (await db.selectFrom('users').select('id').where('email', '=', 'admin@example.com').executeTakeFirstOrThrow()).id
+    const station = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', 1).executeTakeFirstOrThrow()
+    const s = (await db.insertInto('charging_sessions').values({
+      installation_id: 1, station_id: station.id, rfid_id: null, user_id: adminId, start: new Date(clock.ms() - 7200_000), end: new Date(clock.ms() - 3600_000),
+      energy_kwh: 10, high_kwh: 10, low_kwh: 0, price_rappen: 2000, fee_rappen: 0, status: 'unpaid', paid_on: null, set_by_timer: false,
+    }).returning('id').executeTakeFirstOrThrow()).id
+    // The runner starts a run at each cron instant without waiting for it; counting finished runs lets the
+    // test move the clock on only once the run of the quarter hour it reached is done.
+    const job = createPaymentJob({ domain: jobApp.domain!, log: jobApp.log })
+    let runs = 0
+    const runner = inProcessRunner([{ ...job, run: async () => { await job.run(); runs++ } }], jobApp.log, clock)
+    await runner.start()
+    stopJob = () => runner.stop()
+    const tries = async () => (await db.selectFrom('payment_charges').select('status').where('session_id', '=', s).execute()).length
+    // Not at start: the first run is at the next quarter hour (09:15).
+    expect(await tries()).toBe(0)
+    const seen: number[] = []
+    for (let q = 1; q <= 4 * 50; q++) {
+      await clock.advance(15 * 60_000)
+      await until(() => runs >= q, 10_000, `the run at quarter hour ${q}`)
+      const n = await tries()
+      while (seen.length < n) seen.push(clock.ms())
+    }
+    const start = Date.parse(AT.morning)
+    // Each try at the quarter hour its back-off ends: 09:15, 10:15, 13:15, 19:15, 07:15, 07:15 the next day.
+    expect(seen.map((t) => (t - start) / 60_000)).toEqual([15, 75, 255, 615, 1335, 2775])
+    expect(await sessionOf2(jobApp, s)).toMatchObject({ status: 'unpaid', paid_on: null })
+  }, 120_000)
+})
+
+const sessionOf2 = (a: FastifyInstance, id: number) => a.domain!.db.selectFrom('charging_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow()

@@ -9,7 +9,7 @@ let base: string
 
 beforeAll(async () => {
   ;({ app, url: base } = await startApp({ roles: ['api', 'relay', 'simulator'] }))
-  await app.simulator!.tick(new Date())
+  await app.simulator!.tick(app.clock.now())
 })
 afterAll(async () => app?.close())
 
@@ -49,8 +49,8 @@ describe('personal data on the live sessions topic (ARCHITECTURE §4)', () => {
     const db = app.domain!.db
     // Card 2 (parking space 2, readable station of the resident) belongs to the admin (user 2).
     await db.updateTable('rfids').set({ user_id: 2 }).where('id', '=', 2).execute()
-    const mine = await app.domain!.sessions.start({ installationId: 1, stationId: 1, rfidId: 1, userId: 3, at: new Date() })
-    const theirs = await app.domain!.sessions.start({ installationId: 1, stationId: 2, rfidId: 2, userId: 2, at: new Date() })
+    const mine = await app.domain!.sessions.start({ installationId: 1, stationId: 1, rfidId: 1, userId: 3, at: app.clock.now() })
+    const theirs = await app.domain!.sessions.start({ installationId: 1, stationId: 2, rfidId: 2, userId: 2, at: app.clock.now() })
     try {
       const streams = []
       for (const email of ['user@example.com', 'super@example.com']) {
@@ -65,7 +65,7 @@ describe('personal data on the live sessions topic (ARCHITECTURE §4)', () => {
       expect((sup.state.sessions as S)[theirs]).toMatchObject({ rfid_id: 2, rfid_tag: '04A1B2C3D4E502', user_id: 2 })
       for (const w of streams) w.es.close()
     } finally {
-      for (const id of [mine, theirs]) await app.domain!.sessions.finish(id, new Date())
+      for (const id of [mine, theirs]) await app.domain!.sessions.finish(id, app.clock.now())
       await db.updateTable('rfids').set({ user_id: null }).where('id', '=', 2).execute()
     }
   })

@@ -46,7 +46,7 @@ describe('live stream sockets', () => {
     expect(c.text()).toMatch(/content-type: text\/event-stream/i)
     expect(c.text()).not.toMatch(/transfer-encoding/i)
     const length = c.text().length
-    await app.simulator!.tick(new Date(Date.now() + 5000))
+    await app.simulator!.tick(new Date(app.clock.ms() + 5000))
     await until(() => c.text().length > length && /event: (merge|patch|snapshot)/.test(c.text().slice(length)), 5000, 'updates after the detach')
     c.socket.destroy()
   })

@@ -144,12 +144,12 @@ describe('relay limits', () => {
     halfOpen.write(`GET /live/installations/1?topics=stations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer u43\r\nAccept: text/event-stream\r\n\r\n`)
     await until(() => halfOpenText.includes('event: snapshot'), 5000, 'the half-open client streaming')
     w.es.close()
-    const started = Date.now()
+    const started = performance.now()
     await app.close()
     await done
     await halfOpenEnded
     halfOpen.destroy()
-    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(performance.now() - started).toBeLessThan(5_000)
     expect(text.trimEnd()).toMatch(/retry: \d+$/)
     expect(halfOpenText.trimEnd()).toMatch(/retry: \d+$/)
   })

@@ -3,7 +3,8 @@ import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { EventSource } from 'eventsource'
 import type jsonpatch from 'fast-json-patch'
-import { addOtherInstallation, auth, login, sleep, startApp, until } from './helpers.ts'
+import { addOtherInstallation, AT, auth, login, sleep, startApp, until } from './helpers.ts'
+import { createClock } from '../../server/lib/clock.ts'
 import { applyUpdate } from '../live-updates.ts'
 
 interface Received {
@@ -50,7 +51,7 @@ beforeAll(async () => {
   ;({ app, url: base } = await startApp({ roles: ['api', 'relay', 'simulator'] }))
   admin = await login(app, 'admin@example.com')
   user = await login(app, 'user@example.com')
-  await app.simulator!.tick(new Date())
+  await app.simulator!.tick(app.clock.now())
 })
 afterAll(async () => app?.close())
 
@@ -87,7 +88,7 @@ describe('stream', () => {
     await until(() => c.state.stations && c.state.metrics, 5000, 'snapshots')
     // Change things upstream: simulator steps and an admin renaming a station and changing a mode.
     for (let i = 1; i <= 3; i++) {
-      await app.simulator!.tick(new Date(Date.now() + i * 5000))
+      await app.simulator!.tick(new Date(app.clock.ms() + i * 5000))
       await request(app.server).patch('/api/cockpit/installations/1/charging_stations/3/').set(auth(admin)).send({ name: `Renamed ${i}`, charging_mode: i % 2 ? 'instant' : 'solar' }).expect(200)
       await sleep(400)
     }
@@ -159,18 +160,60 @@ describe('stream', () => {
     const clients = await Promise.all(Array.from({ length: 50 }, async () => connect(`${base}/live/installations/1?ticket=${await ticket(admin)}&topics=metrics`)))
     await until(() => clients.every((c) => c.state.metrics), 10_000, 'all 50 snapshots')
     const start = calls()
-    const t0 = Date.now()
+    const t0 = performance.now()
     await sleep(3000)
     const polls = calls() - start
-    const expected = (Date.now() - t0) / 300
+    const expected = (performance.now() - t0) / 300
     // One poll per 300 ms interval (± timer slack), not one per subscriber.
     expect(polls).toBeGreaterThan(expected * 0.5)
     expect(polls).toBeLessThanOrEqual(expected + 2)
     // Every subscriber holds the same state.
-    await app.simulator!.tick(new Date(Date.now() + 60_000))
+    await app.simulator!.tick(new Date(app.clock.ms() + 60_000))
     await sleep(800)
     const states = new Set(clients.map((c) => JSON.stringify(c.state.metrics)))
     expect(states.size).toBe(1)
     for (const c of clients) c.es.close()
+  })
+})
+
+// The sessions topic holds the sessions still open or ended within the 24 hours before the relay's clock
+// (shared/live-protocol.ts topicPath): a stream opened just after local midnight still shows last
+// evening's sessions, one opened in the evening no longer shows those of the evening before; across the
+// spring change the window is 24 real hours, not a local day of 23.
+describe.each([
+  ['just after local midnight', '2026-03-05T00:05:00+01:00'],
+  ['in the evening', AT.evening],
+  ['just after the 23-hour day', '2026-03-30T00:05:00+02:00'],
+])('the sessions topic of a stream opened %s', (_, at) => {
+  let hourApp: FastifyInstance
+  let hourBase: string
+  beforeAll(async () => {
+    ;({ app: hourApp, url: hourBase } = await startApp({ roles: ['api', 'relay'], clock: createClock({ start: new Date(at) }) }))
+  }, 60_000)
+  afterAll(async () => hourApp?.close())
+
+  it('shows open sessions and those ended in the last 24 hours of the app\'s clock, not older ones', async () => {
+    const db = hourApp.domain!.db
+    const now = hourApp.clock.ms()
+    const station = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', 1).orderBy('id').executeTakeFirstOrThrow()
+    const session = async (startHoursAgo: number, endHoursAgo: number | null) => (await db.insertInto('charging_sessions').values({
+      installation_id: 1, station_id: station.id, rfid_id: null, user_id: null, start: new Date(now - startHoursAgo * 3600_000), end: endHoursAgo === null ? null : new Date(now - endHoursAgo * 3600_000),
+      energy_kwh: 5, high_kwh: 0, low_kwh: 5, price_rappen: 100, fee_rappen: 0, status: 'unpaid', paid_on: null, set_by_timer: false,
+    }).returning('id').executeTakeFirstOrThrow()).id
+    const endedYesterday = await session(25, 23)
+    const endedBefore = await session(27, 25)
+    const open = await session(2, null)
+    const token = await login(hourApp, 'admin@example.com')
+    const t = (await request(hourApp.server).post('/live/tickets').set(auth(token)).send({ installation_id: 1 }).expect(201)).body.ticket
+    const c = connect(`${hourBase}/live/installations/1?ticket=${t}&topics=sessions`)
+    try {
+      const shown = await until(() => c.state.sessions as Record<string, unknown> | undefined, 5000, 'sessions snapshot')
+      const ids = Object.values(shown).map((s) => (s as { id: number }).id)
+      expect(ids).toContain(endedYesterday)
+      expect(ids).toContain(open)
+      expect(ids).not.toContain(endedBefore)
+    } finally {
+      c.es.close()
+    }
   })
 })

@@ -12,7 +12,7 @@ import { PASSWORD, startApp } from './helpers.ts'
 
 /** Use up the per-IP failure budget of `ip` (127.0.0.1 is the test's socket address). */
 async function exhaustIp(app: FastifyInstance, ip: string) {
-  await app.domain!.db.insertInto('auth_failures').values(Array.from({ length: 300 }, () => ({ scope: 'ip', key: ip, at: new Date() }))).execute()
+  await app.domain!.db.insertInto('auth_failures').values(Array.from({ length: 300 }, () => ({ scope: 'ip', key: ip, at: app.clock.now() }))).execute()
 }
 const signIn = (app: FastifyInstance, forwardedFor?: string) => {
   const r = request(app.server).post('/api/authentication/token/')

@@ -40,8 +40,8 @@ describe('display keys in the authorization matrix', () => {
         const query = new URLSearchParams()
         for (const q of op.query) {
           if (q.name === 'installation') query.set('installation', String(tenant.installationId))
-          else if (q.name === 'start') query.set('start', new Date(Date.now() - 3600_000).toISOString())
-          else if (q.name === 'end') query.set('end', new Date().toISOString())
+          else if (q.name === 'start') query.set('start', new Date(env.app.clock.ms() - 3600_000).toISOString())
+          else if (q.name === 'end') query.set('end', env.app.clock.now().toISOString())
           else if (q.required) query.set(q.name, String(sample(doc, q.schema, seed++)))
         }
         const url = fillPath(op.path, values) + (query.size ? `?${query}` : '')

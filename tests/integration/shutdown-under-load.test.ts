@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { PASSWORD, until } from './helpers.ts'
+import { AT, PASSWORD, until } from './helpers.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -31,7 +31,7 @@ describe('SIGTERM under a statistics load', () => {
   it('exits with code 0 within 10 s while statistics requests and a live stream are in flight', async () => {
     const server = spawn(process.execPath, ['server/main.ts'], {
       cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...productionEnv(), DATA_DIR: dir, DEMO: 'on', SIM_BACKFILL_DAYS: '2', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+      env: { ...productionEnv(), DATA_DIR: dir, DEMO: 'on', CLOCK_START: AT.morning, SIM_BACKFILL_DAYS: '2', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     })
     child = server
     let stderr = ''
@@ -59,7 +59,8 @@ describe('SIGTERM under a statistics load', () => {
     expect(live.status).toBe(200)
     const liveDone = live.body!.pipeTo(new WritableStream()).catch(() => {})
 
-    const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10)
+    // Days before the server's clock start (CLOCK_START above), not the machine's today.
+    const day = (n: number) => new Date(Date.parse(AT.morning) - n * 86_400_000).toISOString().slice(0, 10)
     const queries = [`start=${day(365)}&end=${day(-1)}&granularity=fifteen_minutes`, `start=${day(30)}&end=${day(-1)}&granularity=hour`, `start=${day(365)}&end=${day(-1)}&granularity=day`]
     let stop = false
     let answered = 0

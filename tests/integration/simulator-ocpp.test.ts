@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { auth, login, startApp, until } from './helpers.ts'
+import { AT, auth, demoCarAt, login, startApp, stationFreeAt, TEST_SIM_SEED, until } from './helpers.ts'
+import { createClock } from '../../server/lib/clock.ts'
 import { priceRappen } from '../../server/domain/sessions/service.ts'
-import { visitAt } from '../../server/devices/simulator/physics.ts'
 
 // With SIM_OCPP=on the simulated stations are OCPP 1.6J charge points of this server.
 let app: FastifyInstance
@@ -11,21 +11,14 @@ let admin: string
 const CARD = '04A1B2C3D4E501'
 
 /**
- * A simulator seed whose own cars leave station 1 (index 0) free from 5 minutes before now to 30 minutes
- * after: the test's guest car must be the only car there. With the default seed the demo's scheduled car
- * holds station 1 in the evening, takes over at the guest's unplugging and opens a transaction of its own.
+ * The app starts at a time the suite's seed leaves station 1 (index 0) free from 5 minutes before to 30
+ * minutes after: the test's guest car must be the only car there. Otherwise the demo's scheduled car
+ * would hold station 1, take over at the guest's unplugging and open a transaction of its own.
  */
-function seedWithStationOneFree(now = Date.now()): number {
-  for (let seed = 1; seed < 1000; seed++) {
-    let free = true
-    for (let t = now - 5 * 60_000; free && t <= now + 30 * 60_000; t += 30_000) free = !visitAt(new Date(t), 'Europe/Zurich', seed, 0)
-    if (free) return seed
-  }
-  throw new Error('no simulator seed leaves station 1 free now')
-}
+const FREE = stationFreeAt(0, { from: AT.morning, minutes: 30 })
 
 beforeAll(async () => {
-  ;({ app } = await startApp({ roles: ['api', 'ocpp', 'simulator'], simOcpp: true, simSeed: seedWithStationOneFree() }))
+  ;({ app } = await startApp({ roles: ['api', 'ocpp', 'simulator'], simOcpp: true, simSeed: TEST_SIM_SEED, clock: createClock({ start: new Date(FREE) }) }))
   admin = await login(app, 'admin@example.com')
   // Binding the simulated charge points hashes their passwords (argon2id): slow on a loaded machine.
 }, 180_000)
@@ -37,7 +30,8 @@ afterAll(async () => {
 describe('SIM_OCPP', () => {
   it('charges a simulated car through the OCPP path into a priced session, within the charging profile', async () => {
     const db = app.domain!.db
-    const t0 = new Date()
+    const t0 = app.clock.now()
+    expect(demoCarAt(0, t0.toISOString())).toBe(false)
     await app.simulator!.tick(t0)
     // Each simulated station (not the real DEMO-CP-1's) is a connected charge point of its own.
     const points = await db.selectFrom('ocpp_charge_points').select(['id', 'station_id', 'simulated', 'vendor']).where('installation_id', '=', 1).orderBy('station_id').execute()

@@ -25,7 +25,7 @@ describe.skipIf(!inject('pgUrl'))('simulator owner per installation', () => {
     }
     const installations = (await db.selectFrom('installations').select('id').execute()).length
 
-    const t1 = new Date(Date.now() + 60_000)
+    const t1 = new Date(apps[0].clock.ms() + 60_000)
     await Promise.all([a.tick(t1), b.tick(t1)])
     // Each installation's meters read once for the step, not once per process.
     expect(installations).toBe(2)

@@ -42,7 +42,7 @@ describe('backfill', () => {
 describe('a restart in the middle of a charging session', () => {
   it('continues the same session with growing energy and the battery where it was', async () => {
     const station = await stationNumber(1)
-    const now = Date.now()
+    const now = app.clock.ms()
     const arrive = new Date(now - 120_000)
     await app.simulator!.plugIn(1, station.id, 60, arrive, 30)
     for (let t = arrive.getTime() + 5000; t <= now - 5000; t += 5000) await app.simulator!.tick(new Date(t))
@@ -71,7 +71,7 @@ describe('a restart in the middle of a charging session', () => {
     // Station 2 (optimized in the demo) charges at full power like station 1 for this test.
     const station = await stationNumber(2)
     await db().updateTable('charging_stations').set({ charging_mode: 'instant' }).where('id', '=', station.id).execute()
-    const now = Date.now()
+    const now = app.clock.ms()
     // A car that plugged in 50 minutes ago and left 20 minutes ago; the server ran its first minute only.
     const arrive = new Date(now - 50 * 60_000)
     const sim = restarted()

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import { startApp } from './helpers.ts'
+import request from 'supertest'
+import { AT, auth, demoCarAt, HOURS, login, startApp, TEST_SIM_SEED } from './helpers.ts'
+import { createTestClock } from '../../server/lib/clock.ts'
+import { createSimulator, type Simulator } from '../../server/devices/simulator/index.ts'
 import { transactionFeeRappen } from '../../shared/rules/card-fees.ts'
 import { computeZevReport } from '../../server/domain/zev/service.ts'
 
@@ -38,8 +41,8 @@ describe('simulator start', () => {
     // every flat on its own consumption, with no interval missing.
     const flats = await db.selectFrom('meters').select('id').where('meter_type', '=', 'power').execute()
     expect(flats).toHaveLength(6)
-    const yesterday = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000)
-    const zev = await computeZevReport(db, 1, 'UTC', yesterday, new Date(yesterday.getTime() + 86_400_000), new Date())
+    const yesterday = new Date(Math.floor(app.clock.ms() / 86_400_000) * 86_400_000 - 86_400_000)
+    const zev = await computeZevReport(db, 1, 'UTC', yesterday, new Date(yesterday.getTime() + 86_400_000), app.clock.now())
     expect(zev.summary).toMatchObject({ expected_intervals: 96, missing_intervals: 0 })
     const apartments = zev.rows.filter((r) => r.kind === 'apartment')
     expect(apartments.map((r) => r.name)).toEqual(['Apartment 1', 'Apartment 2', 'Apartment 3', 'Apartment 4', 'Apartment 5', 'Apartment 6'])
@@ -108,8 +111,84 @@ describe('measurements', () => {
     const admin = await app.domain!.auth.login('admin@example.com', 'Cockpit-2026!')
     const actor = await app.domain!.auth.verify(admin.access)
     await app.domain!.stations.update(actor, 1, 1, { charging_mode: 'locked' })
-    await app.simulator!.tick(new Date())
+    await app.simulator!.tick(app.clock.now())
     const s = await app.domain!.stations.get(actor, 1, 1)
     expect(s).toMatchObject({ status: 'off', power_kw: 0, charging_mode: 'locked' })
   })
+})
+
+/** Apps on a test clock at a chosen instant, each with a simulator of its own (`backfillDays` of history). */
+const hourApps: { app: FastifyInstance; simulator: Simulator }[] = []
+async function simulatedAt(at: string, backfillDays = 0) {
+  const clock = createTestClock(new Date(at))
+  const { app: a } = await startApp({ roles: ['api', 'simulator'], clock })
+  const simulator = createSimulator({ domain: a.domain!, seed: TEST_SIM_SEED, log: a.log, backfillDays })
+  hourApps.push({ app: a, simulator })
+  await simulator.start()
+  return a
+}
+afterAll(async () => {
+  for (const h of hourApps) {
+    await h.simulator.stop()
+    await h.app.close()
+  }
+})
+
+const zurich = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+
+// SPEC §9: the demo's PV follows the sun at the installation, residents' cars come home in the evening.
+describe.each(HOURS)('the demo at %s (Wednesday 4 March 2026, Zürich)', (hour) => {
+  it('shows PV and the residents\' cars as the simulator\'s physics has them at that hour', async () => {
+    const a = await simulatedAt(AT[hour])
+    const db = a.domain!.db
+    const pv = await db.selectFrom('meters').select('id').where('installation_id', '=', 1).where('meter_type', '=', 'pv').executeTakeFirstOrThrow()
+    const last = await db.selectFrom('measurements').select(['ts', 'power_kw']).where('meter_id', '=', pv.id).orderBy('ts', 'desc').executeTakeFirstOrThrow()
+    expect(Math.abs(last.ts.getTime() - Date.parse(AT[hour]))).toBeLessThan(60_000)
+    // The sun rises at about 07:00 and sets at about 18:15 on 4 March in Zürich.
+    if (hour === 'morning') expect(last.power_kw).toBeGreaterThan(0.5)
+    else expect(last.power_kw).toBe(0)
+    const token = await login(a, 'admin@example.com')
+    const list = (await request(a.server).get('/api/cockpit/installations/1/charging_stations/').set(auth(token)).expect(200)).body.results as { name: string; status: string; charging_mode: string }[]
+    const demo = list.filter((st) => /^Station \d$/.test(st.name))
+    expect(demo).toHaveLength(6)
+    const withCar = demo.map((st) => ['carPluggedIn', 'charging', 'notBadgedIn'].includes(st.status))
+    const expected = demo.map((_, i) => demoCarAt(i, AT[hour]))
+    // Station 6 is seeded locked: whoever is plugged in, it shows off.
+    expect(withCar.slice(0, 5)).toEqual(expected.slice(0, 5))
+    // With the suite's seed the residents' cars stay overnight, have left by 09:00 and are back by 21:00
+    // (all but station 5's).
+    expect(withCar.slice(0, 5)).toEqual({ night: [true, true, true, true, true], morning: [false, false, false, false, false], evening: [true, true, true, true, false] }[hour])
+  }, 120_000)
+})
+
+// ARCHITECTURE §1 "Time": measurements_15m buckets are UTC quarter hours, so a local day has 92 of them
+// on the spring change (02:00 → 03:00) and 100 on the autumn change (03:00 → 02:00, the hour repeats).
+describe('the backfill across a daylight-saving change', () => {
+  const dayBuckets = async (a: FastifyInstance, from: string, to: string) => {
+    const db = a.domain!.db
+    const id = (await db.selectFrom('meters').select('id').where('installation_id', '=', 1).where('meter_type', '=', 'main_power').executeTakeFirstOrThrow()).id
+    return (await db.selectFrom('measurements_15m').select('bucket').where('meter_id', '=', id).where('bucket', '>=', new Date(from)).where('bucket', '<', new Date(to)).orderBy('bucket').execute()).map((r) => r.bucket.getTime())
+  }
+
+  it('spring: the 23-hour day has every quarter hour once, none missing and none doubled', async () => {
+    const a = await simulatedAt('2026-03-30T06:00:00+02:00', 2)
+    const buckets = await dayBuckets(a, '2026-03-29T00:00:00+01:00', '2026-03-30T00:00:00+02:00')
+    expect(buckets).toHaveLength(92)
+    expect(new Set(buckets).size).toBe(92)
+    for (let i = 1; i < buckets.length; i++) expect(buckets[i] - buckets[i - 1]).toBe(15 * 60_000)
+    // Local time goes from 01:45 straight to 03:00.
+    const local = buckets.map((b) => zurich.format(new Date(b)).slice(-5))
+    expect(local.slice(6, 10)).toEqual(['01:30', '01:45', '03:00', '03:15'])
+    expect(local.filter((l) => l.startsWith('02:'))).toEqual([])
+  }, 120_000)
+
+  it('autumn: the 25-hour day stores the repeated hour twice, 100 quarter hours', async () => {
+    const a = await simulatedAt('2026-10-26T06:00:00+01:00', 2)
+    const buckets = await dayBuckets(a, '2026-10-25T00:00:00+02:00', '2026-10-26T00:00:00+01:00')
+    expect(buckets).toHaveLength(100)
+    expect(new Set(buckets).size).toBe(100)
+    for (let i = 1; i < buckets.length; i++) expect(buckets[i] - buckets[i - 1]).toBe(15 * 60_000)
+    const local = buckets.map((b) => zurich.format(new Date(b)).slice(-5))
+    expect(local.filter((l) => l.startsWith('02:'))).toEqual(['02:00', '02:15', '02:30', '02:45', '02:00', '02:15', '02:30', '02:45'])
+  }, 120_000)
 })

@@ -200,7 +200,10 @@ describe('API answers', () => {
   it('are sent as they are below 1 KB', async () => {
     const r = await raw(`${base}/api/health`, { headers: { 'Accept-Encoding': 'gzip, br' } })
     expect(r.headers['content-encoding']).toBeUndefined()
-    expect(JSON.parse(r.body.toString())).toEqual({ status: 'ok' })
+    // /api/health says what time the app's clock shows (ARCHITECTURE §1 "Time").
+    const body = JSON.parse(r.body.toString()) as { status: string; now: string }
+    expect(body).toEqual({ status: 'ok', now: expect.any(String) })
+    expect(Math.abs(Date.parse(body.now) - app.clock.ms())).toBeLessThan(60_000)
   })
 
   it('never compress the live stream: events arrive as plain text/event-stream', async () => {
