@@ -1,9 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
-import { auth, login, sleep, startApp, until } from './helpers.ts'
-import { createTestClock, type TestClock } from '../../server/lib/clock.ts'
-import { createSimulator, type Simulator } from '../../server/devices/simulator/index.ts'
+import { auth, login, sleep, startSimulatedAt, until } from './helpers.ts'
 import { SIMULATOR } from '../../config/defaults.ts'
 
 /**
@@ -16,26 +13,19 @@ const START = '2026-03-04T18:30:00+01:00'
 const SEED = 11
 const INSTALLATION = 1
 
-interface Booted { app: FastifyInstance; clock: TestClock; simulator: Simulator; token: string }
+type Booted = Awaited<ReturnType<typeof startSimulatedAt>> & { token: string }
 const booted: Booted[] = []
 
 /** A fresh app on a test clock at `start` whose simulator (`seed`, `backfillDays` of backfill) has started. */
 async function boot(start = START, seed = SEED, backfillDays = 1): Promise<Booted> {
-  const clock = createTestClock(start)
-  const { app } = await startApp({ roles: ['api', 'simulator'], simSeed: seed, clock })
-  // The app's own simulator backfills 30 days; one day shows the same thing in a fraction of the time.
-  const simulator = createSimulator({ domain: app.domain!, seed, log: app.log, backfillDays })
-  const b = { app, clock, simulator, token: await login(app, 'admin@example.com') }
+  const started = await startSimulatedAt(start, { seed, backfillDays })
+  const b = { ...started, token: await login(started.app, 'admin@example.com') }
   booted.push(b)
-  await simulator.start()
   return b
 }
 
 afterAll(async () => {
-  for (const b of booted) {
-    await b.simulator.stop()
-    await b.app.close()
-  }
+  for (const b of booted) await b.close()
 })
 
 const metrics = async (b: Booted) => (await request(b.app.server).get(`/api/metrics/?installation=${INSTALLATION}`).set(auth(b.token)).expect(200)).body

@@ -9,8 +9,9 @@ import request from 'supertest'
 import { buildApp } from '../../server/app.ts'
 import { loadConfig, type Config, type Role } from '../../config/env.ts'
 import ocppRpc from 'ocpp-rpc'
-import { createClock, type Clock } from '../../server/lib/clock.ts'
-import { AT } from './hours.ts'
+import { createClock, createTestClock, type Clock, type TestClock } from '../../server/lib/clock.ts'
+import { createSimulator, type Simulator } from '../../server/devices/simulator/index.ts'
+import { AT, TEST_SIM_SEED } from './hours.ts'
 
 export { AT, HOURS, stationFreeAt, demoCarAt, TEST_SIM_SEED } from './hours.ts'
 import { pgliteTemplate, postgresDatabase } from './template.ts'
@@ -93,6 +94,26 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
   await app.listen({ port: 0, host: '127.0.0.1' })
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
   return { app, url, config }
+}
+
+/**
+ * An app (roles api and simulator) on a test clock at `at`, with a simulator of its own whose
+ * `backfillDays` of history are filled in and which steps only when the test advances `clock`. The
+ * app's own simulator would backfill 30 days; a day or none shows a chosen hour in a fraction of the
+ * time. Stop it with `close()`.
+ */
+export async function startSimulatedAt(at: string, { seed = TEST_SIM_SEED, backfillDays = 0 }: { seed?: number; backfillDays?: number } = {}): Promise<{ app: FastifyInstance; clock: TestClock; simulator: Simulator; close(): Promise<void> }> {
+  const clock = createTestClock(new Date(at))
+  const { app } = await startApp({ roles: ['api', 'simulator'], simSeed: seed, clock })
+  const simulator = createSimulator({ domain: app.domain!, seed, log: app.log, backfillDays })
+  await simulator.start()
+  return {
+    app, clock, simulator,
+    async close() {
+      await simulator.stop()
+      await app.close()
+    },
+  }
 }
 
 /** Sign in and return the access token. */

@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import request from 'supertest'
-import { AT, auth, demoCarAt, HOURS, login, startApp, TEST_SIM_SEED } from './helpers.ts'
-import { createTestClock } from '../../server/lib/clock.ts'
-import { createSimulator, type Simulator } from '../../server/devices/simulator/index.ts'
+import { AT, auth, demoCarAt, HOURS, login, startApp, startSimulatedAt } from './helpers.ts'
 import { transactionFeeRappen } from '../../shared/rules/card-fees.ts'
 import { computeZevReport } from '../../server/domain/zev/service.ts'
 
@@ -117,21 +115,15 @@ describe('measurements', () => {
   })
 })
 
-/** Apps on a test clock at a chosen instant, each with a simulator of its own (`backfillDays` of history). */
-const hourApps: { app: FastifyInstance; simulator: Simulator }[] = []
+/** Apps on a test clock at a chosen instant, each with a simulator of its own (helpers.ts startSimulatedAt). */
+const hourApps: { close(): Promise<void> }[] = []
 async function simulatedAt(at: string, backfillDays = 0) {
-  const clock = createTestClock(new Date(at))
-  const { app: a } = await startApp({ roles: ['api', 'simulator'], clock })
-  const simulator = createSimulator({ domain: a.domain!, seed: TEST_SIM_SEED, log: a.log, backfillDays })
-  hourApps.push({ app: a, simulator })
-  await simulator.start()
-  return a
+  const started = await startSimulatedAt(at, { backfillDays })
+  hourApps.push(started)
+  return started.app
 }
 afterAll(async () => {
-  for (const h of hourApps) {
-    await h.simulator.stop()
-    await h.app.close()
-  }
+  for (const h of hourApps) await h.close()
 })
 
 const zurich = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Zurich', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
