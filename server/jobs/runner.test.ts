@@ -10,8 +10,10 @@ describe('nextCronRun', () => {
     expect(nextCronRun('*/15 * * * *', new Date('2026-03-02T17:31:10Z')).toISOString()).toBe('2026-03-02T17:45:00.000Z')
     expect(nextCronRun('*/15 * * * *', new Date('2026-03-02T17:45:00Z')).toISOString()).toBe('2026-03-02T18:00:00.000Z')
     expect(nextCronRun('7 * * * *', new Date('2026-03-02T23:59:00Z')).toISOString()).toBe('2026-03-03T00:07:00.000Z')
-    // Day of month and weekday both match: the first Monday that is the 1st after March 2026 is June 1st.
-    expect(nextCronRun('0 3 1 * 1', new Date('2026-03-02T00:00:00Z')).toISOString()).toBe('2026-06-01T03:00:00.000Z')
+    // Standard cron, as pg-boss reads it on Postgres: with day of month and weekday both restricted,
+    // either matches (Monday 2 March 2026 comes before Sunday 1 March's next turn).
+    expect(nextCronRun('0 3 1 * 1', new Date('2026-03-02T00:00:00Z')).toISOString()).toBe('2026-03-02T03:00:00.000Z')
+    expect(nextCronRun('0 3 1 * 1', new Date('2026-03-02T04:00:00Z')).toISOString()).toBe('2026-03-09T03:00:00.000Z')
     expect(nextCronRun('0 0 29 2 *', new Date('2026-03-01T00:00:00Z')).toISOString()).toBe('2028-02-29T00:00:00.000Z')
   })
 

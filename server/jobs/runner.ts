@@ -1,4 +1,4 @@
-import cron from 'node-cron'
+import { CronExpressionParser } from 'cron-parser'
 import { PgBoss } from 'pg-boss'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock, ClockTimer } from '../lib/clock.ts'
@@ -17,44 +17,19 @@ export interface Job {
   run(): Promise<void>
 }
 
-/** Cron fields node-cron's parser gives as numbers, in the order [second, minute, hour, day, month, weekday]. */
-type CronFields = [number[], number[], number[], number[], number[], number[]]
-
 /**
- * The first instant strictly after `after` that the cron expression `expression` names, in UTC (as
- * pg-boss's schedules here). The expression is parsed by node-cron (`cron.parse`, 5 or 6 fields,
- * names and steps resolved); day of month and weekday must both match, as node-cron matches them.
+ * The first instant strictly after `after` that the cron expression `expression` names, in UTC. Parsed
+ * by cron-parser, the parser pg-boss schedules with on Postgres, so an expression means the same in
+ * both runners (standard cron: when day of month and weekday are both restricted, either matches).
  *
- * @throws RangeError for an expression node-cron refuses, one with a field that is not a plain list of
- *   numbers (L, W, #), or one that names no instant within 8 years
+ * @throws RangeError for an expression cron-parser refuses
  */
 export function nextCronRun(expression: string, after: Date): Date {
-  if (!cron.validate(expression)) throw new RangeError(`not a cron expression: ${expression}`)
-  const p = cron.parse(expression)
-  const fields = [p.second, p.minute, p.hour, p.dayOfMonth, p.month, p.dayOfWeek].map((f) => {
-    if (!f.every((v) => typeof v === 'number')) throw new RangeError(`cron field not supported here: ${expression}`)
-    return new Set(f as number[])
-  })
-  const [seconds, minutes, hours, days, months, weekdays] = fields
-  const sorted = (set: Set<number>) => [...set].sort((a, b) => a - b)
-  const [secs, mins, hrs] = [sorted(seconds), sorted(minutes), sorted(hours)]
-  // Whole seconds after `after`; walk day by day, then take the first hour/minute/second of that day.
-  const from = Math.floor(after.getTime() / 1000) * 1000 + 1000
-  const dayMs = 86_400_000
-  for (let day = Math.floor(from / dayMs) * dayMs; day < from + 8 * 366 * dayMs; day += dayMs) {
-    const d = new Date(day)
-    // node-cron numbers weekdays 0–6 from Sunday (7 is folded to 0 by its parser).
-    if (!months.has(d.getUTCMonth() + 1) || !days.has(d.getUTCDate()) || !weekdays.has(d.getUTCDay())) continue
-    for (const h of hrs) {
-      for (const m of mins) {
-        for (const s of secs) {
-          const t = day + h * 3_600_000 + m * 60_000 + s * 1000
-          if (t >= from) return new Date(t)
-        }
-      }
-    }
+  try {
+    return CronExpressionParser.parse(expression, { currentDate: after, tz: 'UTC', strict: false }).next().toDate()
+  } catch (err) {
+    throw new RangeError(`not a cron expression: ${expression} (${(err as Error).message})`)
   }
-  throw new RangeError(`cron expression names no instant within 8 years: ${expression}`)
 }
 
 /** Starts and stops the jobs of a process. */
