@@ -229,9 +229,13 @@ test('the service worker serves the app shell from its cache, never the API or t
   await context.setOffline(true)
   await page.goto('/facility/1/power').catch(() => undefined)
   await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible()
-  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible()
-  await context.setOffline(false)
+  // "Try again" while still offline loads the page again and lands on the same screen.
+  const reloaded = page.waitForEvent('load')
   await page.getByRole('button', { name: 'Try again' }).click()
+  await reloaded
+  await expect(page.getByRole('heading', { name: 'You are offline' })).toBeVisible()
+  // The connection comes back: the screen reloads the page by itself (no click needed, so none is raced).
+  await context.setOffline(false)
   await expect(page).toHaveURL(/\/(login|facility\/1\/power)/)
   await expect(page.getByRole('heading', { name: 'You are offline' })).toBeHidden()
 })
