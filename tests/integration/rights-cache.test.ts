@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { auth, login, PASSWORD, startApp } from './helpers.ts'
+import { AT } from './hours.ts'
+import { createTestClock, type TestClock } from '../../server/lib/clock.ts'
 import { hashPassword } from '../../server/domain/auth/passwords.ts'
 
 /**
@@ -11,12 +13,15 @@ import { hashPassword } from '../../server/domain/auth/passwords.ts'
  * logout.
  */
 let app: FastifyInstance
+/** The app's clock, moved by the tests where a rule counts in whole seconds. */
+let clock: TestClock
 let statements = 0
 const api = () => request(app.server)
 const idOf = async (email: string) => (await app.domain!.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
 
 beforeAll(async () => {
-  ;({ app } = await startApp({ roles: ['api'] }))
+  clock = createTestClock(new Date(AT.morning))
+  ;({ app } = await startApp({ roles: ['api'], clock }))
   // Count what reaches the database (Kysely's executor: every query and raw statement outside transactions).
   const executor = app.domain!.db.getExecutor() as unknown as { executeQuery: (...a: unknown[]) => Promise<unknown> }
   const run = executor.executeQuery.bind(executor)
@@ -64,7 +69,7 @@ describe('sign-in and rights kept between requests', () => {
     await api().get('/api/cockpit/installations/1/').set(auth(other)).expect(200)
     const mine = await login(app, 'user@example.com')
     // Whole seconds: tokens issued in the second of the change stay valid (auth service, endSessions).
-    await new Promise((r) => setTimeout(r, 1100))
+    await clock.advance(1100)
     const changed = await api().put('/api/users/password/').set(auth(mine)).send({ old_password: PASSWORD, new_password: 'Cockpit-2027!x' })
     expect(changed.status).toBe(200)
     await api().get('/api/cockpit/installations/1/').set(auth(other)).expect(401)
