@@ -66,6 +66,7 @@ const EnvSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .refine((u) => URL.canParse(u), 'is not a valid URL; write it as postgres://user:password@host:5432/database (percent-encode special characters in the password)')
     .optional(),
   DEMO: onOff.default(false),
   DEMO_PASSWORD: z.string().min(8).default('Cockpit-2026!'),

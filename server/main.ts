@@ -12,6 +12,28 @@ import { startExitWatchdog } from './lib/exit-watchdog.ts'
 const FORCE_EXIT_MS = 9_000
 const WATCHDOG_MS = 9_700
 
+/**
+ * One line for a HOST/PORT the server cannot listen on (a configuration problem, exit 2 like a bad
+ * variable), or null for any other error. Codes are Node's system errors (node:net listen, getaddrinfo).
+ */
+function listenProblem(err: unknown, host: string, port: number): string | null {
+  const code = (err as NodeJS.ErrnoException | null)?.code
+  switch (code) {
+    case 'EADDRINUSE':
+      return `PORT ${port}: already in use on ${host}; stop the other process or choose another PORT`
+    case 'EACCES':
+      return `PORT ${port}: not allowed for this user on ${host}; choose a port above 1023 or run behind a proxy`
+    case 'EADDRNOTAVAIL':
+      return `HOST ${host}: not an address of this machine; use 0.0.0.0 (all), 127.0.0.1 or one of its own addresses`
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return `HOST ${host}: not a known address or host name (${code}); use 0.0.0.0 (all), 127.0.0.1 or one of its own addresses`
+    default:
+      return null
+  }
+}
+
 /** Entry point: read config, build the roles, listen, shut down gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   let config
@@ -55,7 +77,15 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => void shutdown('SIGINT'))
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  await app.listen({ port: config.port, host: config.host })
+  try {
+    await app.listen({ port: config.port, host: config.host })
+  } catch (err) {
+    const line = listenProblem(err, config.host, config.port)
+    if (!line) throw err
+    console.error(line)
+    await app.close()
+    process.exit(2)
+  }
   app.log.info({ roles: config.roles, demo: config.demo, database: config.databaseUrl ? 'postgres' : 'pglite' }, `Cockpit listening on http://localhost:${config.port}`)
   try {
     await startBackground(app)
