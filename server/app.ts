@@ -29,6 +29,7 @@ import { createPaymentJob } from './jobs/payments.ts'
 import { createDeviceWatchdog } from './jobs/device-watchdog.ts'
 import { createImapJob, createSmtpReceiverService } from './jobs/support-inbound.ts'
 import { registerSecurity, trustProxyOption } from './api/security.ts'
+import { databaseCheck, readinessRoutes, type ReadinessCheck } from './api/readiness.ts'
 import { compression, serveClient } from './lib/static.ts'
 import { createClock, type Clock } from './lib/clock.ts'
 
@@ -154,7 +155,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }
     const d = domain
     await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
-    app.get('/api/health', async () => ({ status: 'ok', now: clock.now().toISOString() }))
   }
 
   if (config.roles.includes('relay')) {
@@ -168,7 +168,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const relay = createRelay({ upstream, credentials: credentials!, intervals: config.intervals, limits: config.relay, clock })
     app.decorate('relay', relay)
     await app.register(relayRoutes, { relay, extraMetrics: async () => (await app.ocpp?.metricsText()) ?? '' })
-    if (!config.roles.includes('api')) app.get('/api/health', async () => ({ status: 'ok', now: clock.now().toISOString(), roles: config.roles }))
   }
 
   if (config.roles.includes('simulator') && domain) {
@@ -180,9 +179,6 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     app.jobs.push(createRetentionJob({ domain, log: app.log }))
   }
 
-  // Readiness, unlike /api/health (liveness): 503 until the background start (the first backfill after
-  // an outage can take a minute) is done, so a load balancer or a test sends users only then.
-  app.get('/api/ready', async (_req, reply) => (app.started ? { status: 'ready' } : reply.code(503).send({ status: 'starting' })))
   if (config.roles.includes('ocpp') && domain) {
     // OCPP 1.6J charge points: WebSocket upgrades of /ocpp/{id}, beside Fastify's routes.
     const ocpp = createOcppServer({ domain, log: app.log, heartbeatSeconds: config.ocpp?.heartbeatSeconds })
@@ -196,6 +192,17 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const relay = app.relay
     if (relay) domain.ocpp.onSamplesWritten((ids) => { for (const id of ids) relay.pollers.poke(id, 'stations') })
   }
+
+  // Liveness for every role; readiness (503 until the background start — the first backfill after an
+  // outage can take a minute — is done, and while a check of this process's roles fails) so a load
+  // balancer or a test sends users only then.
+  const checks: Record<string, ReadinessCheck> = {}
+  if (domain) checks.database = databaseCheck(domain.db as never)
+  const relayForReady = app.relay
+  if (relayForReady) checks.relay_upstream = () => relayForReady.upstream.signInProblem()
+  const ocppForReady = app.ocpp
+  if (ocppForReady) checks.ocpp = async () => (ocppForReady.accepting() ? null : 'not accepting charge points (stopped or not started)')
+  readinessRoutes(app, { clock, roles: config.roles, checks })
 
   // A relay in this process shows a facility going offline or coming back at once, not at the next info poll.
   if (app.relay && domain) {

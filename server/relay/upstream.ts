@@ -43,6 +43,7 @@ export function createUpstream({ base, credentials, timeoutMs = RELAY.upstreamTi
         return
       }
     }
+    tokens = null
     const r = await call('/authentication/token/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) })
     tokens = await json<{ access: string; refresh: string }>(r)
   }
@@ -60,6 +61,20 @@ export function createUpstream({ base, credentials, timeoutMs = RELAY.upstreamTi
         r = await call(path, { headers: { authorization: `Bearer ${tokens!.access}` } })
       }
       return json<T>(r)
+    },
+    /**
+     * Null when the relay's own account is signed in upstream (signing in now if it is not), else why
+     * not: GET /api/ready reports it (an account that does not exist, a wrong password, an API that is
+     * down), where every topic would otherwise just be "down".
+     */
+    async signInProblem(): Promise<string | null> {
+      if (tokens) return null
+      try {
+        await ensureSignedIn()
+        return null
+      } catch (err) {
+        return `cannot sign in at ${base()} as ${credentials.email}: ${(err as Error).message}`
+      }
     },
     /** GET `path` as the subscriber whose bearer token this is. Throws UpstreamError with their status. */
     async asUser<T>(authorization: string, path: string, lang?: string): Promise<T> {

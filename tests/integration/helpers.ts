@@ -60,7 +60,7 @@ async function seededDatabase(seedAt: Date): Promise<Pick<Config, 'databaseUrl' 
  * a test of another hour passes its own (`createClock({ start })`, or `createTestClock` to move time
  * itself). Test code asks the app for "now" (`app.clock.now()`), never the machine.
  */
-export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string; simSeed?: number; clock?: Clock } = {}) {
+export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string; simSeed?: number; clock?: Clock; simBackfillDays?: number } = {}) {
   const roles = opts.roles ?? ['api', 'relay', 'simulator']
   const clock = opts.clock ?? createClock({ start: new Date(AT.morning) })
   // A relay alone has no database (server/app.ts).
@@ -81,6 +81,9 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     upstreamUrl: opts.upstreamUrl,
     relayUpstream: opts.relayUpstream,
     simSeed: opts.simSeed ?? 7,
+    // The simulator's first backfill (30 days by default, about a minute and a half here); a test of
+    // the start itself picks a shorter one.
+    ...(opts.simBackfillDays !== undefined ? { simBackfillDays: opts.simBackfillDays } : {}),
     clock,
     logLevel: 'silent',
     intervals: { metrics: 300, stations: 300, sessions: 300, info: 300, energy_return: 300, ...opts.intervals },

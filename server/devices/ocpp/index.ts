@@ -58,6 +58,8 @@ export interface OcppServer {
   sweep(now?: Date): Promise<void>
   start(): void
   stop(): Promise<void>
+  /** Whether charge points are accepted now: started and not stopping (GET /api/ready). */
+  accepting(): boolean
   stats(): OcppStats
   /** Whether charge point `id` is connected to this process. */
   isConnected(id: string): boolean
@@ -103,6 +105,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   const silenceMs = heartbeatSeconds * 1000 * OCPP.missedHeartbeats
   let timer: ClockTimer | undefined
   let stopped = false
+  let started = false
   let sweeping: Promise<void> | null = null
 
   rpc.auth((accept, reject, handshake) => {
@@ -328,6 +331,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     },
     sweep: (at) => (sweeping ??= sweep(at).finally(() => (sweeping = null))),
     start() {
+      started = true
       stopped = false
       void ocpp.disconnectAll().catch((err) => log.error({ err }, 'OCPP start failed'))
       const tick = () => {
@@ -355,6 +359,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
       await ocpp.settleSamples().catch(() => undefined)
       await ocpp.disconnectAll(ids).catch(() => undefined)
     },
+    accepting: () => started && !stopped,
     stats: () => ({ connected: links.size, ...totals }),
     isConnected: (id) => links.has(id),
     metricsText: () => registry.metrics(),
