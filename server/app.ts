@@ -29,6 +29,7 @@ import { createPaymentJob } from './jobs/payments.ts'
 import { createDeviceWatchdog } from './jobs/device-watchdog.ts'
 import { createImapJob, createSmtpReceiverService } from './jobs/support-inbound.ts'
 import { registerSecurity, trustProxyOption } from './api/security.ts'
+import { requestId, requestLog } from './api/request-log.ts'
 import { databaseCheck, readinessRoutes, type ReadinessCheck } from './api/readiness.ts'
 import { compression, serveClient } from './lib/static.ts'
 import { createClock, type Clock } from './lib/clock.ts'
@@ -66,7 +67,13 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1 << 20,
+    // Request ids: the caller's X-Request-Id when it is one, else a UUID; one line per request, routine
+    // traffic at debug (server/api/request-log.ts).
+    requestIdHeader: false,
+    genReqId: requestId,
+    disableRequestLogging: true,
   })
+  requestLog(app)
   app.decorate('jobs', [])
   const clock = config.clock ?? createClock({ start: config.clockStart, speed: config.clockSpeed })
   app.decorate('clock', clock)
@@ -124,10 +131,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   let domain: Domain | undefined
   if (config.roles.includes('api') || config.roles.includes('simulator') || config.roles.includes('ocpp')) {
-    const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb, dump: config.pgliteDump })
+    const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb, dump: config.pgliteDump, log: app.log })
     app.addHook('onClose', async () => database.close())
     const { loadJwtSecret } = await import('./domain/auth/service.ts')
-    domain = createDomain({ db: database.db, clock, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir })
+    domain = createDomain({ db: database.db, clock, log: app.log, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir })
     app.decorate('domain', domain)
     if (config.demo) {
       const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword), now: clock.now() })

@@ -153,7 +153,7 @@ export function isRunning(pid: number): boolean {
  * server/db/pglite-worker.ts. Resolves once it accepts connections; `stop` closes the database and
  * ends the thread.
  */
-async function startPgliteWorker(pgdata: string | null, dump?: string): Promise<{ socketDir: string; stop: (busy: boolean) => Promise<void> }> {
+async function startPgliteWorker(pgdata: string | null, log: ErrorLog, dump?: string): Promise<{ socketDir: string; stop: (busy: boolean) => Promise<void> }> {
   const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-db-'))
   const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
     workerData: { pgdata, dump, socketPath: path.join(socketDir, '.s.PGSQL.5432') },
@@ -178,9 +178,9 @@ async function startPgliteWorker(pgdata: string | null, dump?: string): Promise<
   }
   events.removeAllListeners()
   let stopping = false
-  events.on('failed', (err: Error) => console.error('embedded database thread failed:', err))
+  events.on('failed', (err: Error) => log.error({ err }, 'embedded database thread failed'))
   // Every statement fails from here on (pg: connection refused): said once, where an operator looks.
-  events.on('exit', (code: number) => stopping || console.error(`embedded database thread exited (${code}); the database is gone until restart`))
+  events.on('exit', (code: number) => stopping || log.error({ code }, 'embedded database thread exited; the database is gone until restart'))
   const stop = async (busy: boolean) => {
     stopping = true
     // A clean close checkpoints PGlite's files; if the thread is stuck in a statement, it is ended and
@@ -229,6 +229,15 @@ const withTimeout = (p: Promise<unknown>, ms: number) =>
   })
 
 /**
+ * Where the database reports trouble after it opened: the server's JSON logger (pino, through Fastify),
+ * or standard error for the scripts that open a database on their own.
+ */
+export interface ErrorLog {
+  error(obj: object, msg: string): void
+}
+const stderrLog: ErrorLog = { error: (obj, msg) => console.error(msg, JSON.stringify(obj)) }
+
+/**
  * Open the system of record and bring its schema up to date. Both kinds are reached through `pg` and
  * Kysely's PostgresDialect (ARCHITECTURE §1: one SQL dialect and one code path):
  * - `databaseUrl` → a Postgres server (pool of 10);
@@ -244,11 +253,12 @@ const withTimeout = (p: Promise<unknown>, ms: number) =>
  *   every app from one migrated and seeded dump (tests/integration/template.ts).
  * `close` ends the pool (waiting at most POOL_END_MS for a statement in flight), then the worker.
  */
-export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; memory?: boolean; dump?: string }): Promise<{
+export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; memory?: boolean; dump?: string; log?: ErrorLog }): Promise<{
   db: Db
   kind: 'postgres' | 'pglite'
   close: () => Promise<void>
 }> {
+  const log = opts.log ?? stderrLog
   let pool: pg.Pool
   let release = async (_busy: boolean) => {}
   if (opts.databaseUrl) {
@@ -257,7 +267,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     const unlock = opts.memory ? () => {} : lockDataDir(opts.dataDir)
     let worker
     try {
-      worker = await startPgliteWorker(opts.memory ? null : path.join(opts.dataDir, 'pgdata'), opts.dump)
+      worker = await startPgliteWorker(opts.memory ? null : path.join(opts.dataDir, 'pgdata'), log, opts.dump)
     } catch (err) {
       unlock()
       throw opts.memory ? err : unusable(opts.dataDir, err)
@@ -271,7 +281,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
   }
   // A connection that breaks (the worker ended under a statement at close) must not take the process
   // down: pg reports it on the client, also while Kysely holds it, where nothing else listens.
-  pool.on('error', (err) => console.error('database connection error:', err.message))
+  pool.on('error', (err) => log.error({ err: err.message }, 'database connection error'))
   const clients = new Set<pg.PoolClient>()
   pool.on('connect', (client) => {
     clients.add(client)
@@ -301,7 +311,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
   }
   if (!opts.databaseUrl) {
     // A round cut short by close (the pool is gone) is no failure worth a line.
-    const analyze = () => analyzeGrownTables(db).catch((err: Error) => closing || console.error('ANALYZE of the embedded database failed:', err.message))
+    const analyze = () => analyzeGrownTables(db).catch((err: Error) => closing || log.error({ err: err.message }, 'ANALYZE of the embedded database failed'))
     await analyze()
     analyzer = setInterval(() => void analyze(), AUTO_ANALYZE_MS).unref()
   }

@@ -1,3 +1,4 @@
+import type { ErrorLog } from '../db/connection.ts'
 import type { Db } from '../db/connection.ts'
 import type { Clock } from '../lib/clock.ts'
 import { createAuthService } from './auth/service.ts'
@@ -41,14 +42,14 @@ import { createDisplayService } from './displays/service.ts'
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
  * process's one clock (ARCHITECTURE §1 "Time"): services, devices and jobs take "now" from it.
  */
-export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string }) {
+export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir, log }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string; log?: ErrorLog }) {
   const mail = createMailService({ db, clock })
   // Sign-in and rights facts kept while the rights revision stands.
   const rights = createRightsCache(db)
   const auth = createAuthService({ db, clock, secret: jwtSecret, rights })
   const installations = createInstallationService({ db, rights })
   const legal = createLegalService({ db, clock })
-  const passwordReset = createPasswordResetService({ db, clock, mail, publicUrl, log: (err) => console.error('password reset mail failed', err) })
+  const passwordReset = createPasswordResetService({ db, clock, mail, publicUrl, log: (err) => (log ? log.error({ err }, 'password reset mail failed') : console.error('password reset mail failed', err)) })
   const tariffs = createTariffService({ db })
   const measurements = createMeasurementService({ db, clock })
   const sessions = createSessionService({ db, installations, tariffs })

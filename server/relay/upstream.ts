@@ -1,4 +1,5 @@
 import { RELAY } from '../../config/defaults.ts'
+import { RELAY_USER_AGENT } from '../api/request-log.ts'
 
 /** An upstream answer that was not 2xx (status 0: network error or timeout). */
 export class UpstreamError extends Error {
@@ -24,7 +25,7 @@ export function createUpstream({ base, credentials, timeoutMs = RELAY.upstreamTi
 
   async function call(path: string, init: RequestInit = {}): Promise<Response> {
     try {
-      return await fetch(base() + path, { ...init, signal: AbortSignal.timeout(timeoutMs) })
+      return await fetch(base() + path, { ...init, headers: { ...(init.headers as Record<string, string>), 'user-agent': RELAY_USER_AGENT }, signal: AbortSignal.timeout(timeoutMs) })
     } catch (err) {
       throw new UpstreamError(0, (err as Error).message)
     }
