@@ -19,7 +19,7 @@ import { dbErrorAnswer } from './lib/db-errors.ts'
 import { createRelay, relayRoutes, type Relay } from './relay/index.ts'
 import { createOwnership } from './devices/simulator/ownership.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
-import { createOcppServer, type OcppServer } from './devices/ocpp/index.ts'
+import { createOcppServer, OCPP_PATH, type OcppServer } from './devices/ocpp/index.ts'
 import { createSimOcppLink } from './devices/simulator/ocpp-link.ts'
 import { createRetentionJob } from './jobs/retention.ts'
 import { inProcessRunner, pgBossRunner, type Job, type JobRunner } from './jobs/runner.ts'
@@ -217,8 +217,17 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     domain.devices.onOnlineChanged((ids) => { for (const id of ids) relay.pollers.poke(id, 'info') })
   }
 
-  const CLIENT_DIR = config.clientDir ?? path.resolve(import.meta.dirname, '../dist/client')
   const notFound = (req: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ detail: message('notFound', pickLang(req.headers['accept-language'])) })
+  // A plain request to the OCPP path (a browser, a mistyped wallbox URL with http://): 426 with what to
+  // use where the role runs (RFC 9110 §15.5.22), 404 where it does not — never the web page.
+  const ocppRole = config.roles.includes('ocpp')
+  for (const url of [OCPP_PATH, `${OCPP_PATH}/*`]) {
+    app.all(url, async (req, reply) => {
+      if (!ocppRole) return notFound(req, reply)
+      return reply.code(426).header('upgrade', 'websocket').header('connection', 'Upgrade').send({ detail: 'OCPP 1.6J charge points connect here over WebSocket (ws:// or wss://, subprotocol ocpp1.6)' })
+    })
+  }
+  const CLIENT_DIR = config.clientDir ?? path.resolve(import.meta.dirname, '../dist/client')
   if (fs.existsSync(path.join(CLIENT_DIR, 'index.html')) && (config.roles.includes('api') || config.roles.includes('relay'))) {
     await serveClient(app, CLIENT_DIR, notFound)
   } else {

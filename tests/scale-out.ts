@@ -100,12 +100,12 @@ export function nginxUsable(): boolean {
 }
 
 /**
- * deploy/nginx.conf with this machine's addresses: the relay and API upstream lines become `relays` and
- * `apis` (keeping their options), it listens on 127.0.0.1:`port`, keeps its pid under `prefix` and runs
+ * deploy/nginx.conf with this machine's addresses: the relay, API and OCPP upstream lines become `relays`,
+ * `apis` and `ocpp` (keeping their options; `ocpp` defaults to `apis`), it listens on 127.0.0.1:`port`, keeps its pid under `prefix` and runs
  * one worker. `accessLog`: also log every API request as `<epoch seconds> <seconds taken> <URI>` (how
  * the bench counts upstream polls).
  */
-export function nginxConfig(opts: { port: number; relays: string[]; apis: string[]; prefix: string; accessLog?: string }): string {
+export function nginxConfig(opts: { port: number; relays: string[]; apis: string[]; ocpp?: string[]; prefix: string; accessLog?: string }): string {
   let conf = fs.readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8')
   const replaceServers = (upstream: string, addresses: string[]) => {
     const block = new RegExp(`(upstream ${upstream} \\{[^}]*?)((?:\\s*server [^;]+;)+)`)
@@ -116,6 +116,8 @@ export function nginxConfig(opts: { port: number; relays: string[]; apis: string
   }
   replaceServers('cockpit_relays', opts.relays)
   replaceServers('cockpit_api', opts.apis)
+  // Without OCPP processes of its own, charge points go to the API processes (which answer 404 there).
+  replaceServers('cockpit_ocpp', opts.ocpp ?? opts.apis)
   conf = conf.replace(/^pid .*$/m, `pid ${opts.prefix}/nginx.pid;`)
     .replace(/^worker_processes .*$/m, 'worker_processes 1;')
     .replace(/listen \d+;/, `listen 127.0.0.1:${opts.port};`)
@@ -128,7 +130,7 @@ export function nginxConfig(opts: { port: number; relays: string[]; apis: string
 }
 
 /** Start nginx with {@link nginxConfig} in the foreground (daemon off), unprivileged, under a temp prefix. */
-export async function startNginx(opts: { relays: string[]; apis: string[]; accessLog?: string; port?: number }): Promise<ShardProxy> {
+export async function startNginx(opts: { relays: string[]; apis: string[]; ocpp?: string[]; accessLog?: string; port?: number }): Promise<ShardProxy> {
   const port = opts.port ?? (await freePort())
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-nginx-'))
   const confFile = path.join(prefix, 'nginx.conf')
