@@ -94,7 +94,18 @@ export interface MetersTable {
   name: string
   /** kWp for PV, kWh for a battery, kW for a station; null otherwise. */
   capacity: number | null
+  /** Migration 0170: the device's serial number (unique among the installation's live meters). */
+  serial: ColumnType<string | null, string | null | undefined, string | null>
+  /** kWh, or m3 for water; filled from the type when not written. */
+  unit: ColumnType<MeterUnit, MeterUnit | undefined, MeterUnit>
+  /** Where readings come from; only 'simulator' meters are simulated. */
+  source: ColumnType<MeterSource, MeterSource | undefined, MeterSource>
+  /** Deleted by an admin: out of lists, live data and the simulator; measurements kept. */
+  archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 }
+
+export type MeterUnit = 'kWh' | 'm3'
+export type MeterSource = 'simulator' | 'ingest' | 'mqtt' | 'modbus'
 
 export interface ChargingStationsTable {
   id: Generated<number>
@@ -116,6 +127,10 @@ export interface ChargingStationsTable {
   power_kw: number
   current_session_id: number | null
   updated_at: TsDefault
+  /** Migration 0170: 1 or 3 phases. */
+  phases: ColumnType<number, number | undefined, number>
+  /** Deleted by an admin (a soft delete: its sessions stay). */
+  archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 }
 
 export interface RfidsTable {

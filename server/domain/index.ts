@@ -36,6 +36,8 @@ import { createSupportService } from './support/service.ts'
 import { createShortcutService } from './shortcuts/service.ts'
 import { createOcppService } from './ocpp/service.ts'
 import { createDisplayService } from './displays/service.ts'
+import { createMeterProvisioning, type RecordAudit } from './meters/provisioning.ts'
+import { createStationProvisioning } from './stations/provisioning.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -62,6 +64,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   const payments = createPaymentService({ db, clock, sessions, provider: createDemoProvider(), secret: jwtSecret })
   const ocpp = createOcppService({ db, clock, installations, sessions, stations, measurements, tariffs })
   stationEvents.modeChanged = ocpp.modeChanged
+  const recordAudit: RecordAudit = async () => {}
   return {
     db,
     clock,
@@ -75,6 +78,8 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     metrics,
     overview: createOverviewService({ clock, installations, metrics, statistics }),
     stations,
+    meterProvisioning: createMeterProvisioning({ db, clock, installations, recordAudit }),
+    stationProvisioning: createStationProvisioning({ db, clock, installations, stations, ocpp, publicUrl, recordAudit }),
     sessions,
     invoices: createInvoiceService({ db, sessions, payments }),
     journal: createJournalService({ db, installations }),

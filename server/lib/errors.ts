@@ -21,11 +21,15 @@ export class AppError extends Error {
 /** A field message: its key, or its key with `{{placeholder}}` values (e.g. tooLong's field and max). */
 export type FieldMessage = MessageKey | { key: MessageKey; params: Record<string, string | number> }
 
-/** 400 with field errors: `{ field: [message, …] }`; `params` fill the {{placeholders}} of plain keys. */
+/**
+ * 400 with field errors: `{ field: [message, …] }`; `params` fill the {{placeholders}} of plain keys.
+ * `status` 404 or 409 names the field a lookup or a uniqueness check failed on in the same shape
+ * (`{"object_id": ["Not found."]}`, SPEC §5: an error names its field).
+ */
 export class Invalid extends AppError {
   readonly fields: Record<string, FieldMessage[]>
-  constructor(fields: Record<string, FieldMessage[]>, params: Record<string, string | number> = {}) {
-    super(400, 'invalidValue', params)
+  constructor(fields: Record<string, FieldMessage[]>, params: Record<string, string | number> = {}, status: 400 | 404 | 409 | 422 = 400) {
+    super(status, 'invalidValue', params)
     this.fields = fields
   }
 }
