@@ -26,6 +26,7 @@ import { supportRoutes } from './support.ts'
 import { shortcutRoutes } from './shortcuts.ts'
 import { ocppRoutes } from './ocpp.ts'
 import { displayRoutes } from './displays.ts'
+import { auditRoutes } from './audit.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -56,4 +57,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   shortcutRoutes(app, domain)
   ocppRoutes(app, domain)
   displayRoutes(app, domain)
+  auditRoutes(app, domain)
 }

@@ -36,6 +36,7 @@ import { createSupportService } from './support/service.ts'
 import { createShortcutService } from './shortcuts/service.ts'
 import { createOcppService } from './ocpp/service.ts'
 import { createDisplayService } from './displays/service.ts'
+import { createAuditService } from './audit/service.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -99,6 +100,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     userManagement: createUserManagementService({ db, clock, installations, mail, passwordReset, endSessions: auth.endSessions }),
     support: createSupportService({ db, clock, mail, supportAddress, publicUrl }),
     shortcuts: createShortcutService({ db, clock, installations }),
+    audit: createAuditService({ db, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>
