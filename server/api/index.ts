@@ -27,6 +27,7 @@ import { shortcutRoutes } from './shortcuts.ts'
 import { ocppRoutes } from './ocpp.ts'
 import { displayRoutes } from './displays.ts'
 import { provisioningDeviceRoutes } from './provisioning-devices.ts'
+import { auditRoutes } from './audit.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -58,4 +59,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   ocppRoutes(app, domain)
   displayRoutes(app, domain)
   provisioningDeviceRoutes(app, domain)
+  auditRoutes(app, domain)
 }

@@ -36,8 +36,9 @@ import { createSupportService } from './support/service.ts'
 import { createShortcutService } from './shortcuts/service.ts'
 import { createOcppService } from './ocpp/service.ts'
 import { createDisplayService } from './displays/service.ts'
-import { createMeterProvisioning, type RecordAudit } from './meters/provisioning.ts'
+import { createMeterProvisioning } from './meters/provisioning.ts'
 import { createStationProvisioning } from './stations/provisioning.ts'
+import { createAuditService } from './audit/service.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -64,7 +65,6 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   const payments = createPaymentService({ db, clock, sessions, provider: createDemoProvider(), secret: jwtSecret })
   const ocpp = createOcppService({ db, clock, installations, sessions, stations, measurements, tariffs })
   stationEvents.modeChanged = ocpp.modeChanged
-  const recordAudit: RecordAudit = async () => {}
   return {
     db,
     clock,
@@ -78,8 +78,8 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     metrics,
     overview: createOverviewService({ clock, installations, metrics, statistics }),
     stations,
-    meterProvisioning: createMeterProvisioning({ db, clock, installations, recordAudit }),
-    stationProvisioning: createStationProvisioning({ db, clock, installations, stations, ocpp, publicUrl, recordAudit }),
+    meterProvisioning: createMeterProvisioning({ db, clock, installations }),
+    stationProvisioning: createStationProvisioning({ db, clock, installations, stations, ocpp, publicUrl }),
     sessions,
     invoices: createInvoiceService({ db, sessions, payments }),
     journal: createJournalService({ db, installations }),
@@ -104,6 +104,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     userManagement: createUserManagementService({ db, clock, installations, mail, passwordReset, endSessions: auth.endSessions }),
     support: createSupportService({ db, clock, mail, supportAddress, publicUrl }),
     shortcuts: createShortcutService({ db, clock, installations }),
+    audit: createAuditService({ db, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

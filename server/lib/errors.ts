@@ -23,8 +23,9 @@ export type FieldMessage = MessageKey | { key: MessageKey; params: Record<string
 
 /**
  * 400 with field errors: `{ field: [message, …] }`; `params` fill the {{placeholders}} of plain keys.
- * `status` 404 or 409 names the field a lookup or a uniqueness check failed on in the same shape
- * (`{"object_id": ["Not found."]}`, SPEC §5: an error names its field).
+ * `status` answers another 4xx in the same field shape when the field's value is the cause: 404 (it names
+ * something not found here), 409 (it conflicts with what exists), 422 (well-formed but not allowed, e.g.
+ * an object made its own ancestor).
  */
 export class Invalid extends AppError {
   readonly fields: Record<string, FieldMessage[]>

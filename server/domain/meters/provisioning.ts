@@ -6,12 +6,7 @@ import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { isAdmin } from '../../../shared/rules/permissions.ts'
 import { unitOf, type MeterAdmin, type MeterCreate, type MeterPatch } from '../../../shared/schemas/meters.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
-
-/**
- * Records one change for the audit trail in the change's transaction (server/domain/audit/service.ts
- * `recordAudit`): who, when, the installation, the action and the entity before and after. Never a secret.
- */
-export type RecordAudit = (tx: Db, entry: { at: Date; actor: Pick<Actor, 'id'> | null; installation_id: number | null; action: string; entity_type: 'meter' | 'charging_station' | 'ocpp_credentials'; entity_id: string | number; before?: unknown; after?: unknown }) => Promise<void>
+import { recordAudit } from '../audit/service.ts'
 
 type MeterRow = { id: number; name: string; meter_type: MeterAdmin['meter_type']; object_id: number | null; serial: string | null; unit: MeterAdmin['unit']; capacity: number | null; source: MeterAdmin['source']; archived_at: Date | null }
 
@@ -37,7 +32,7 @@ function isUnique(err: unknown, constraint: string): boolean {
  * 404 `object_id` of another installation, 400 `unit` not the type's, 409 `serial` taken, 409 a
  * station's meter (managed through its station).
  */
-export function createMeterProvisioning({ db, clock, installations, recordAudit }: { db: Db; clock: Clock; installations: InstallationService; recordAudit: RecordAudit }) {
+export function createMeterProvisioning({ db, clock, installations }: { db: Db; clock: Clock; installations: InstallationService }) {
   async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
     if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
   }

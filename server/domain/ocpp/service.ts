@@ -12,6 +12,7 @@ import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.ts'
 import type { TariffService } from '../tariffs/service.ts'
 import { chargingProfile } from './profiles.ts'
+import { recordAudit } from '../audit/service.ts'
 import { OCPP } from '../../../config/defaults.ts'
 import type { Clock, ClockTimer } from '../../lib/clock.ts'
 
@@ -318,14 +319,17 @@ export function createOcppService({ db, clock, installations, sessions, stations
      * PUT …/charging_stations/{id}/ocpp (admins): bind the station to `charge_point_id` (replacing an
      * earlier binding of this station) with `password` or a generated one (24 random bytes, base64url),
      * returned this once and stored as argon2id. 400 `charge_point_id: ocppIdTaken` when another station
-     * has the id; 403 for non-admins, 404 unknown station.
+     * has the id; 403 for non-admins, 404 unknown station. Recorded in the audit trail (without the password).
      */
     async bind(actor: Actor, installationId: number, stationId: number, input: { charge_point_id: string; connector_id: number; password?: string }): Promise<OcppBinding & { password: string }> {
       await requireAdmin(actor, installationId)
       await stationIn(installationId, stationId)
       if (await service.idTaken(input.charge_point_id, stationId)) throw new Invalid({ charge_point_id: ['ocppIdTaken'] })
       const { password, password_hash } = await service.newCredentials(input.password)
-      await db.transaction().execute((tx) => service.writeBinding(tx, { id: input.charge_point_id, installationId, stationId, connectorId: input.connector_id, password_hash }))
+      await db.transaction().execute(async (tx) => {
+        await service.writeBinding(tx, { id: input.charge_point_id, installationId, stationId, connectorId: input.connector_id, password_hash })
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'bind', entity_type: 'ocpp_credentials', entity_id: input.charge_point_id, after: { charge_point_id: input.charge_point_id, station_id: stationId, connector_id: input.connector_id } })
+      })
       const r = await db.selectFrom('ocpp_charge_points').selectAll().where('station_id', '=', stationId).executeTakeFirstOrThrow()
       return { ...toBinding(r), password }
     },
@@ -366,8 +370,11 @@ export function createOcppService({ db, clock, installations, sessions, stations
     async unbind(actor: Actor, installationId: number, stationId: number): Promise<void> {
       await requireAdmin(actor, installationId)
       await stationIn(installationId, stationId)
-      const r = await db.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).executeTakeFirst()
-      if (!Number(r.numDeletedRows)) throw new AppError(404, 'ocppNotBound')
+      await db.transaction().execute(async (tx) => {
+        const r = await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).returning(['id', 'connector_id']).executeTakeFirst()
+        if (!r) throw new AppError(404, 'ocppNotBound')
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'unbind', entity_type: 'ocpp_credentials', entity_id: r.id, before: { charge_point_id: r.id, station_id: stationId, connector_id: r.connector_id } })
+      })
     },
 
     /** Those of `stationIds` whose charging mode is `mode` (one query). */

@@ -4,7 +4,7 @@ import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { OcppService } from '../ocpp/service.ts'
 import type { StationService } from './service.ts'
-import type { RecordAudit } from '../meters/provisioning.ts'
+import { recordAudit } from '../audit/service.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { isAdmin } from '../../../shared/rules/permissions.ts'
@@ -35,7 +35,7 @@ const ocppIdTaken = () => new Invalid({ ocpp_charge_point_id: ['ocppIdTaken'] },
  * topics; its sessions and its meter's measurements stay in statistics, invoices and reports. Its
  * charge point is unbound (the id is free again). Each change is one transaction with its audit events.
  */
-export function createStationProvisioning({ db, clock, installations, stations, ocpp, publicUrl, recordAudit }: {
+export function createStationProvisioning({ db, clock, installations, stations, ocpp, publicUrl }: {
   db: Db
   clock: Clock
   installations: InstallationService
@@ -43,7 +43,6 @@ export function createStationProvisioning({ db, clock, installations, stations, 
   ocpp: OcppService
   /** PUBLIC_URL: its ws(s) form + /ocpp/{id} is the charge point's endpoint (OCPP 1.6J §3.1). */
   publicUrl: string
-  recordAudit: RecordAudit
 }) {
   const endpoint = (id: string) => `${publicUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/ocpp/${encodeURIComponent(id)}`
 
