@@ -109,7 +109,7 @@ export const TAGS: [string, RegExp][] = [
   ['rfids', /(rfids|learned_rfid|send-ordering-new-rfid)/],
   ['live', /(^\/api\/metrics\/|\/(flow|overview|energy_return)$)/],
   ['stations', /(charging_stations|ladestation)/],
-  ['objects', /\/(objects|batteries|pv|heat|water|categories)/],
+  ['objects', /\/(objects|meters|batteries|pv|heat|water|categories)/],
   ['installations', /./],
 ]
 
