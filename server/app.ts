@@ -109,7 +109,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     // A request refused by its route's zod schema: SPEC §5 field messages, as for Invalid.
     if (hasZodFastifySchemaValidationErrors(err)) err = invalidFields(err.validation.map((v) => ({ ...v.params, code: v.keyword, path: v.instancePath.split('/').filter(Boolean) })))
     if (err instanceof Invalid) {
-      return reply.code(400).send(Object.fromEntries(Object.entries(err.fields).map(([f, keys]) => [f, keys.map((k) => (typeof k === 'string' ? message(k, lang, err.params) : message(k.key, lang, k.params)))])))
+      return reply.code(err.status).send(Object.fromEntries(Object.entries(err.fields).map(([f, keys]) => [f, keys.map((k) => (typeof k === 'string' ? message(k, lang, err.params) : message(k.key, lang, k.params)))])))
     }
     if (err instanceof AppError) {
       return reply.code(err.status).headers(err.headers).send({ detail: message(err.key, lang, err.params) })

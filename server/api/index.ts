@@ -26,6 +26,8 @@ import { supportRoutes } from './support.ts'
 import { shortcutRoutes } from './shortcuts.ts'
 import { ocppRoutes } from './ocpp.ts'
 import { displayRoutes } from './displays.ts'
+import { provisioningDeviceRoutes } from './provisioning-devices.ts'
+import { auditRoutes } from './audit.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -56,4 +58,6 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   shortcutRoutes(app, domain)
   ocppRoutes(app, domain)
   displayRoutes(app, domain)
+  provisioningDeviceRoutes(app, domain)
+  auditRoutes(app, domain)
 }

@@ -76,6 +76,7 @@ const T = {
   tag_rfids: { en: 'RFID cards, learning mode and card orders.', de: 'RFID-Karten, Lernmodus und Kartenbestellungen.', fr: "Cartes RFID, mode d'apprentissage et commandes de cartes.", it: 'Carte RFID, modalità di apprendimento e ordini di carte.' },
   tag_timers: { en: 'Timers that switch charging modes.', de: 'Timer, die Lademodi umschalten.', fr: 'Minuteries qui changent les modes de recharge.', it: 'Timer che cambiano le modalità di ricarica.' },
   tag_sessions: { en: 'Charging sessions and their PDF invoices.', de: 'Ladevorgänge und ihre PDF-Rechnungen.', fr: 'Sessions de recharge et leurs factures PDF.', it: 'Sessioni di ricarica e le loro fatture PDF.' },
+  tag_audit: { en: 'The audit trail: who changed what in provisioning and permissions, and when.', de: 'Das Änderungsprotokoll: wer wann was an Einrichtung und Berechtigungen geändert hat.', fr: "Le journal d'audit : qui a modifié quoi dans la configuration et les autorisations, et quand.", it: "Il registro di audit: chi ha modificato cosa nella configurazione e nei permessi, e quando." },
   tag_objects: { en: 'Objects and meters.', de: 'Objekte und Zähler.', fr: 'Objets et compteurs.', it: 'Oggetti e contatori.' },
   tag_statistics: { en: 'Energy, water and heat statistics.', de: 'Energie-, Wasser- und Wärmestatistiken.', fr: "Statistiques d'énergie, d'eau et de chaleur.", it: 'Statistiche di energia, acqua e calore.' },
   tag_rates: { en: 'Power, water and heat rates; the tariff in force.', de: 'Strom-, Wasser- und Wärmetarife; der gültige Tarif.', fr: "Tarifs d'électricité, d'eau et de chaleur ; le tarif en vigueur.", it: 'Tariffe di energia, acqua e calore; la tariffa in vigore.' },
@@ -95,6 +96,7 @@ export const TAGS: [string, RegExp][] = [
   ['payments', /^\/api\/(payments\/|users\/:id\/payment-info)/],
   ['user_management', /^\/api\/(cockpit\/users\/|users\/create\/|users\/:userId\/)/],
   ['permissions', /\/permissions$/],
+  ['audit', /\/audit\/$/],
   ['legal', /^\/api\/cockpit\/(legal|countries|mail)/],
   ['users', /^\/api\/users\//],
   ['timers', /\/timers\//],
@@ -107,7 +109,7 @@ export const TAGS: [string, RegExp][] = [
   ['rfids', /(rfids|learned_rfid|send-ordering-new-rfid)/],
   ['live', /(^\/api\/metrics\/|\/(flow|overview|energy_return)$)/],
   ['stations', /(charging_stations|ladestation)/],
-  ['objects', /\/(objects|batteries|pv|heat|water|categories)/],
+  ['objects', /\/(objects|meters|batteries|pv|heat|water|categories)/],
   ['installations', /./],
 ]
 

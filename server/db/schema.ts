@@ -56,6 +56,14 @@ export interface InstallationsTable {
   /** ZEV billing model and flat-rate percentage (migration 0080, docs/zev-method.md). */
   zev_model: Generated<'flat_rate' | 'actual_costs'>
   zev_flat_percent: ColumnType<number, number | undefined, number>
+  /** Postal address (migration 0169); '' on installations made before it. country is CH or LI. */
+  street: Generated<string>
+  building_number: Generated<string>
+  zip: Generated<string>
+  city: Generated<string>
+  country: Generated<'CH' | 'LI'>
+  /** When the installation was archived (migration 0169): read-only from then on; null while active. */
+  archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 }
 
 export interface InstallationUsersTable {
@@ -94,7 +102,18 @@ export interface MetersTable {
   name: string
   /** kWp for PV, kWh for a battery, kW for a station; null otherwise. */
   capacity: number | null
+  /** Migration 0170: the device's serial number (unique among the installation's live meters). */
+  serial: ColumnType<string | null, string | null | undefined, string | null>
+  /** kWh, or m3 for water; filled from the type when not written. */
+  unit: ColumnType<MeterUnit, MeterUnit | undefined, MeterUnit>
+  /** Where readings come from; only 'simulator' meters are simulated. */
+  source: ColumnType<MeterSource, MeterSource | undefined, MeterSource>
+  /** Deleted by an admin: out of lists, live data and the simulator; measurements kept. */
+  archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 }
+
+export type MeterUnit = 'kWh' | 'm3'
+export type MeterSource = 'simulator' | 'ingest' | 'mqtt' | 'modbus'
 
 export interface ChargingStationsTable {
   id: Generated<number>
@@ -116,6 +135,10 @@ export interface ChargingStationsTable {
   power_kw: number
   current_session_id: number | null
   updated_at: TsDefault
+  /** Migration 0170: 1 or 3 phases. */
+  phases: ColumnType<number, number | undefined, number>
+  /** Deleted by an admin (a soft delete: its sessions stay). */
+  archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 }
 
 export interface RfidsTable {
@@ -386,6 +409,22 @@ export interface JournalEventsTable {
   detail: Generated<string>
 }
 
+/**
+ * The audit trail (migration 0169, server/domain/audit/service.ts): one row per provisioning or permission
+ * change. before/after are the entity's JSON (null on create/delete respectively); never a secret.
+ */
+export interface AuditEventsTable {
+  id: Generated<number>
+  at: Ts
+  actor_user_id: number | null
+  installation_id: number | null
+  action: string
+  entity_type: string
+  entity_id: string
+  before: ColumnType<unknown, string | null, string | null>
+  after: ColumnType<unknown, string | null, string | null>
+}
+
 /** Display links (migration 0140): a wall display's read-only key, stored as its SHA-256. */
 export interface DisplaysTable {
   id: Generated<number>
@@ -583,6 +622,7 @@ export interface Database {
   app_settings: AppSettingsTable
   rights_revision: RightsRevisionTable
   displays: DisplaysTable
+  audit_events: AuditEventsTable
   mail_outbox: MailOutboxTable
   journal_events: JournalEventsTable
   device_changes: DeviceChangesTable

@@ -37,6 +37,9 @@ import { createSupportService } from './support/service.ts'
 import { createShortcutService } from './shortcuts/service.ts'
 import { createOcppService } from './ocpp/service.ts'
 import { createDisplayService } from './displays/service.ts'
+import { createMeterProvisioning } from './meters/provisioning.ts'
+import { createStationProvisioning } from './stations/provisioning.ts'
+import { createAuditService } from './audit/service.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -76,6 +79,8 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     metrics,
     overview: createOverviewService({ clock, installations, metrics, statistics }),
     stations,
+    meterProvisioning: createMeterProvisioning({ db, clock, installations }),
+    stationProvisioning: createStationProvisioning({ db, clock, installations, stations, ocpp, publicUrl }),
     sessions,
     invoices: createInvoiceService({ db, sessions, payments }),
     journal: createJournalService({ db, installations }),
@@ -100,6 +105,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     userManagement: createUserManagementService({ db, clock, installations, mail, passwordReset, endSessions: auth.endSessions }),
     support: createSupportService({ db, clock, mail, supportAddress, publicUrl }),
     shortcuts: createShortcutService({ db, clock, installations }),
+    audit: createAuditService({ db, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

@@ -21,11 +21,16 @@ export class AppError extends Error {
 /** A field message: its key, or its key with `{{placeholder}}` values (e.g. tooLong's field and max). */
 export type FieldMessage = MessageKey | { key: MessageKey; params: Record<string, string | number> }
 
-/** 400 with field errors: `{ field: [message, …] }`; `params` fill the {{placeholders}} of plain keys. */
+/**
+ * 400 with field errors: `{ field: [message, …] }`; `params` fill the {{placeholders}} of plain keys.
+ * `status` answers another 4xx in the same field shape when the field's value is the cause: 404 (it names
+ * something not found here), 409 (it conflicts with what exists), 422 (well-formed but not allowed, e.g.
+ * an object made its own ancestor).
+ */
 export class Invalid extends AppError {
   readonly fields: Record<string, FieldMessage[]>
-  constructor(fields: Record<string, FieldMessage[]>, params: Record<string, string | number> = {}) {
-    super(400, 'invalidValue', params)
+  constructor(fields: Record<string, FieldMessage[]>, params: Record<string, string | number> = {}, status: 400 | 404 | 409 | 422 = 400) {
+    super(status, 'invalidValue', params)
     this.fields = fields
   }
 }

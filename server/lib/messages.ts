@@ -404,6 +404,31 @@ const M = {
     fr: "Aucune transaction de recharge n'est en cours à cette borne.",
     it: 'Nessuna transazione di ricarica è in corso presso questa stazione.',
   },
+  // Provisioning meters and charging stations.
+  meterSerialTaken: {
+    en: 'Another meter of this facility has this serial number.',
+    de: 'Ein anderer Zähler dieser Anlage hat diese Seriennummer.',
+    fr: 'Un autre compteur de cette installation a ce numéro de série.',
+    it: 'Un altro contatore di questo impianto ha questo numero di serie.',
+  },
+  meterUnitWrong: {
+    en: 'This meter type is measured in {{unit}}.',
+    de: 'Dieser Zählertyp misst in {{unit}}.',
+    fr: 'Ce type de compteur mesure en {{unit}}.',
+    it: 'Questo tipo di contatore misura in {{unit}}.',
+  },
+  meterOfStation: {
+    en: "This meter belongs to a charging station: change or delete the charging station instead.",
+    de: 'Dieser Zähler gehört zu einer Ladestation: Ändern oder löschen Sie stattdessen die Ladestation.',
+    fr: "Ce compteur appartient à une borne de recharge : modifiez ou supprimez plutôt la borne.",
+    it: 'Questo contatore appartiene a una stazione di ricarica: modifica o elimina invece la stazione.',
+  },
+  stationSessionOpen: {
+    en: 'A charging session is running at this charging station. Delete it once the session has ended.',
+    de: 'An dieser Ladestation läuft ein Ladevorgang. Löschen Sie sie, wenn er beendet ist.',
+    fr: 'Une session de recharge est en cours à cette borne. Supprimez-la une fois la session terminée.',
+    it: 'Una sessione di ricarica è in corso presso questa stazione. Eliminala al termine della sessione.',
+  },
   // A display link's key used for anything but its installation's Power view.
   displayReadOnly: {
     en: 'A display link may only show the live Power view of its installation.',

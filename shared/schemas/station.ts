@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { Text } from './common.ts'
+import { IdNumber, Text } from './common.ts'
+import { ChargePointId } from './ocpp.ts'
 import { CHARGING_MODES, STATION_STATUSES } from '../rules/status.ts'
 
 /** Editable charging station fields (PATCH …/charging_stations/{id}). */
@@ -23,6 +24,8 @@ export const Station = z.object({
   object_id: z.number().int().nullable(),
   object_type: z.literal('charging_station'),
   capacity_kw: z.number(),
+  /** 1 or 3 phases (stations made before provisioning: 3). */
+  phases: z.number().int().optional(),
   charging_mode: z.enum(CHARGING_MODES),
   status: z.enum(STATION_STATUSES).nullable(),
   status_code: z.number().int(),
@@ -57,3 +60,23 @@ export const StationStats = z.object({
   power_kw: z.number(),
   learning: z.number().int(),
 })
+
+/**
+ * POST …/charging_stations/ (admins): capacity in kW (1–350), 1 or 3 phases; `ocpp_charge_point_id`
+ * binds the station to an OCPP 1.6J charge point (unique across all installations).
+ */
+export const StationCreate = z.object({
+  name: Text(100).min(1),
+  object_id: IdNumber,
+  capacity_kw: z.number().min(1).max(350),
+  phases: z.union([z.literal(1), z.literal(3)]),
+  description: Text(255).optional(),
+  ocpp_charge_point_id: ChargePointId.optional(),
+})
+export type StationCreate = z.infer<typeof StationCreate>
+
+/** The OCPP credentials of a station, shown once: the charge point id, its password and the URL to enter in the wallbox. */
+export const OcppCredentials = z.object({ charge_point_id: z.string(), password: z.string(), url: z.string() })
+
+/** A created station with its OCPP credentials (null without a charge point id). */
+export const StationCreated = Station.extend({ ocpp: OcppCredentials.nullable() })

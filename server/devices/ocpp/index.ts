@@ -63,6 +63,11 @@ export interface OcppServer {
   stats(): OcppStats
   /** Whether charge point `id` is connected to this process. */
   isConnected(id: string): boolean
+  /**
+   * Close charge point `id`'s connection to this process (its password changed or its station went):
+   * it must connect again with valid credentials. False when it is not connected here.
+   */
+  disconnect(id: string): boolean
   /** Prometheus text for /live/metrics: totals and, per charge point, connection, last message and counts. */
   metricsText(): Promise<string>
 }
@@ -362,6 +367,13 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     accepting: () => started && !stopped,
     stats: () => ({ connected: links.size, ...totals }),
     isConnected: (id) => links.has(id),
+    disconnect(id) {
+      const link = links.get(id)
+      if (!link) return false
+      // 1008 policy violation (RFC 6455 §7.4.1): its credentials are no longer valid.
+      void link.client.close({ code: 1008, reason: 'credentials changed' }).catch(() => undefined)
+      return true
+    },
     metricsText: () => registry.metrics(),
   }
 }

@@ -49,16 +49,19 @@ export function createDeviceService({ db, clock }: { db: Db; clock: Clock }) {
     },
     /**
      * An installation's equipment as the simulator runs it at `at` (default the clock's now): stations
-     * bound to OCPP charge points are left out, cards learned less than about 3 minutes before `at` too.
+     * bound to OCPP charge points are left out, cards learned less than about 3 minutes before `at` too;
+     * so are archived meters and stations, and meters whose source is not the simulator.
      */
     async equipment(installationId: number, at: Date = clock.now()): Promise<Equipment> {
       const [installation, meters, objects, stations, rfids, timers] = await Promise.all([
         db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', installationId).executeTakeFirstOrThrow(),
-        db.selectFrom('meters').select(['id', 'meter_type', 'object_id', 'capacity']).where('installation_id', '=', installationId).orderBy('id').execute(),
+        // Only meters the simulator feeds: others wait for their device's readings (migration 0170).
+        db.selectFrom('meters').select(['id', 'meter_type', 'object_id', 'capacity']).where('installation_id', '=', installationId)
+          .where('source', '=', 'simulator').where('archived_at', 'is', null).orderBy('id').execute(),
         db.selectFrom('objects').select(['id', 'object_type']).where('installation_id', '=', installationId).where('object_type', '=', 'apartment').orderBy('id').execute(),
         // Stations bound to an OCPP charge point report for themselves: the simulator leaves them
         // out, unless the charge point is its own (SIM_OCPP).
-        db.selectFrom('charging_stations').select(['id', 'meter_id', 'capacity_kw', 'charging_mode', 'status', 'current_session_id']).where('installation_id', '=', installationId)
+        db.selectFrom('charging_stations').select(['id', 'meter_id', 'capacity_kw', 'charging_mode', 'status', 'current_session_id']).where('installation_id', '=', installationId).where('archived_at', 'is', null)
           .where((eb) => eb.not(eb.exists(eb.selectFrom('ocpp_charge_points as c').select('c.id').whereRef('c.station_id', '=', 'charging_stations.id').where('c.simulated', '=', false)))).orderBy('id').execute(),
         // A learned card works only from its ready_at on (SPEC §9: about 3 minutes).
         db.selectFrom('rfids').select(['id', 'user_id', 'all_stations', 'tag']).where('installation_id', '=', installationId).where('active', '=', true)

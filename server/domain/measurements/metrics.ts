@@ -25,8 +25,8 @@ export function createMetricsService({ db, clock, installations, measurements }:
       const inst = await installations.describe(installationId)
       const [latest, stations, meters, today] = await Promise.all([
         measurements.latest(installationId),
-        db.selectFrom('charging_stations').select(['id', 'power_kw']).where('installation_id', '=', installationId).orderBy('id').execute(),
-        db.selectFrom('meters').select(['meter_type', 'capacity']).where('installation_id', '=', installationId).where('meter_type', 'in', ['pv', 'battery']).execute(),
+        db.selectFrom('charging_stations').select(['id', 'power_kw']).where('installation_id', '=', installationId).where('archived_at', 'is', null).orderBy('id').execute(),
+        db.selectFrom('meters').select(['meter_type', 'capacity']).where('installation_id', '=', installationId).where('meter_type', 'in', ['pv', 'battery']).where('archived_at', 'is', null).execute(),
         measurements.totalsSince(installationId, startOfLocalDay(clock.now(), inst.timezone)),
       ])
       const sum = (type: string) => latest.filter((l) => l.meter_type === type).reduce((a, l) => a + l.power_kw, 0)

@@ -6,6 +6,7 @@ import { Forbidden, NotFound } from '../../lib/errors.ts'
 import { canRead, isAdmin, mayReadStation, objectLevel, type Access, type PermissionEntry } from '../../../shared/rules/permissions.ts'
 import { localMidnight, localDate } from '../../../shared/rules/granularity.ts'
 import type { Clock } from '../../lib/clock.ts'
+import { unitOf } from '../../../shared/schemas/meters.ts'
 
 /** Meter categories (SPEC §2 sections) and the meter types in each. */
 export const CATEGORIES = {
@@ -60,8 +61,9 @@ export function createObjectService({ db, clock, installations }: { db: Db; cloc
     const access = await installations.access(actor, installationId)
     const [objects, meters, stations, entries] = await Promise.all([
       db.selectFrom('objects').selectAll().where('installation_id', '=', installationId).orderBy('id').execute(),
-      db.selectFrom('meters').selectAll().where('installation_id', '=', installationId).orderBy('id').execute(),
-      db.selectFrom('charging_stations').select(['id', 'name', 'object_id', 'meter_id']).where('installation_id', '=', installationId).orderBy('id').execute(),
+      // Archived meters and stations are left out (migration 0170); their data stays in statistics.
+      db.selectFrom('meters').selectAll().where('installation_id', '=', installationId).where('archived_at', 'is', null).orderBy('id').execute(),
+      db.selectFrom('charging_stations').select(['id', 'name', 'object_id', 'meter_id']).where('installation_id', '=', installationId).where('archived_at', 'is', null).orderBy('id').execute(),
       db.selectFrom('permissions').select(['object_type', 'object_id', 'level', 'cost', 'overview']).where('user_id', '=', actor.id).where('installation_id', '=', installationId).execute(),
     ])
     const tree = new Map(objects.map((o) => [o.id, o.parent_object_id]))
@@ -129,7 +131,7 @@ export function createObjectService({ db, clock, installations }: { db: Db; cloc
       const y = t.get(m.id)
       return {
         id: m.id, name: m.name, meter_type: m.meter_type, object_id: m.object_id, capacity: m.capacity,
-        unit: m.meter_type === 'cold_water' || m.meter_type === 'hot_water' ? 'm3' : 'kWh',
+        unit: unitOf(m.meter_type),
         latest: x ? { ts: new Date(x.ts).toISOString(), power_kw: x.power_kw, soc: x.soc } : null,
         today: { energy_in_kwh: r3(Number(y?.e_in ?? 0)), energy_out_kwh: r3(Number(y?.e_out ?? 0)), volume_m3: r3(Number(y?.vol ?? 0)) },
       }

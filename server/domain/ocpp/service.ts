@@ -12,6 +12,7 @@ import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
 import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.ts'
 import type { TariffService } from '../tariffs/service.ts'
 import { chargingProfile } from './profiles.ts'
+import { recordAudit } from '../audit/service.ts'
 import { OCPP } from '../../../config/defaults.ts'
 import type { Clock, ClockTimer } from '../../lib/clock.ts'
 
@@ -186,7 +187,7 @@ export function createOcppService({ db, clock, installations, sessions, stations
   }
 
   async function stationIn(installationId: number, stationId: number) {
-    const s = await db.selectFrom('charging_stations').select(['id', 'installation_id']).where('id', '=', stationId).where('installation_id', '=', installationId).executeTakeFirst()
+    const s = await db.selectFrom('charging_stations').select(['id', 'installation_id']).where('id', '=', stationId).where('installation_id', '=', installationId).where('archived_at', 'is', null).executeTakeFirst()
     if (!s) throw NotFound()
     return s
   }
@@ -318,31 +319,62 @@ export function createOcppService({ db, clock, installations, sessions, stations
      * PUT …/charging_stations/{id}/ocpp (admins): bind the station to `charge_point_id` (replacing an
      * earlier binding of this station) with `password` or a generated one (24 random bytes, base64url),
      * returned this once and stored as argon2id. 400 `charge_point_id: ocppIdTaken` when another station
-     * has the id; 403 for non-admins, 404 unknown station.
+     * has the id; 403 for non-admins, 404 unknown station. Recorded in the audit trail (without the password).
      */
     async bind(actor: Actor, installationId: number, stationId: number, input: { charge_point_id: string; connector_id: number; password?: string }): Promise<OcppBinding & { password: string }> {
       await requireAdmin(actor, installationId)
       await stationIn(installationId, stationId)
-      const taken = await db.selectFrom('ocpp_charge_points').select('station_id').where(sql<boolean>`lower(id) = lower(${input.charge_point_id})`).executeTakeFirst()
-      if (taken && taken.station_id !== stationId) throw new Invalid({ charge_point_id: ['ocppIdTaken'] })
-      const password = input.password ?? crypto.randomBytes(24).toString('base64url')
-      const password_hash = await hashPassword(password)
+      if (await service.idTaken(input.charge_point_id, stationId)) throw new Invalid({ charge_point_id: ['ocppIdTaken'] })
+      const { password, password_hash } = await service.newCredentials(input.password)
       await db.transaction().execute(async (tx) => {
-        await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).execute()
-        await tx.insertInto('ocpp_charge_points').values({ id: input.charge_point_id, installation_id: installationId, station_id: stationId, connector_id: input.connector_id, password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, created_at: clock.now() }).execute()
-        // Until the charge point is heard from, the station waits offline (SPEC §4 "no OCPP heartbeat").
-        await tx.updateTable('charging_stations').set({ status: 'unknown', status_code: OCPP_STATUS_CODE.noHeartbeat, alerts: JSON.stringify(['offline']), power_kw: 0, updated_at: clock.now() }).where('id', '=', stationId).execute()
+        await service.writeBinding(tx, { id: input.charge_point_id, installationId, stationId, connectorId: input.connector_id, password_hash })
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'bind', entity_type: 'ocpp_credentials', entity_id: input.charge_point_id, after: { charge_point_id: input.charge_point_id, station_id: stationId, connector_id: input.connector_id } })
       })
       const r = await db.selectFrom('ocpp_charge_points').selectAll().where('station_id', '=', stationId).executeTakeFirstOrThrow()
       return { ...toBinding(r), password }
+    },
+
+    /**
+     * Whether charge point id `id` is bound to a station other than `exceptStationId`, in any installation
+     * (ids compare without case: a charge point's identity is CiString, OCPP 1.6 §3.1).
+     */
+    async idTaken(id: string, exceptStationId?: number): Promise<boolean> {
+      const taken = await db.selectFrom('ocpp_charge_points').select('station_id').where(sql<boolean>`lower(id) = lower(${id})`).executeTakeFirst()
+      return !!taken && taken.station_id !== exceptStationId
+    },
+
+    /** `password` or a generated one (24 random bytes, base64url) with its argon2id hash; only the hash is stored. */
+    async newCredentials(password?: string): Promise<{ password: string; password_hash: string }> {
+      const pw = password ?? crypto.randomBytes(24).toString('base64url')
+      return { password: pw, password_hash: await hashPassword(pw) }
+    },
+
+    /**
+     * In the caller's transaction `tx`: bind `stationId` to charge point `id` (replacing an earlier binding
+     * of the station); the station waits offline until the charge point is heard from (SPEC §4 "no OCPP
+     * heartbeat"). A unique violation means another station took the id meanwhile.
+     */
+    async writeBinding(tx: Db, b: { id: string; installationId: number; stationId: number; connectorId: number; password_hash: string }): Promise<void> {
+      await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', b.stationId).execute()
+      await tx.insertInto('ocpp_charge_points').values({ id: b.id, installation_id: b.installationId, station_id: b.stationId, connector_id: b.connectorId, password_hash: b.password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, created_at: clock.now() }).execute()
+      await tx.updateTable('charging_stations').set({ status: 'unknown', status_code: OCPP_STATUS_CODE.noHeartbeat, alerts: JSON.stringify(['offline']), power_kw: 0, updated_at: clock.now() }).where('id', '=', b.stationId).execute()
+    },
+
+    /** In `tx`: a new password hash for the charge point bound to `stationId`; its id, or null when none is bound. */
+    async writePassword(tx: Db, stationId: number, password_hash: string): Promise<string | null> {
+      const r = await tx.updateTable('ocpp_charge_points').set({ password_hash }).where('station_id', '=', stationId).returning('id').executeTakeFirst()
+      return r?.id ?? null
     },
 
     /** DELETE …/charging_stations/{id}/ocpp (admins): unbind; the simulator runs the station again. 404 when not bound. */
     async unbind(actor: Actor, installationId: number, stationId: number): Promise<void> {
       await requireAdmin(actor, installationId)
       await stationIn(installationId, stationId)
-      const r = await db.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).executeTakeFirst()
-      if (!Number(r.numDeletedRows)) throw new AppError(404, 'ocppNotBound')
+      await db.transaction().execute(async (tx) => {
+        const r = await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).returning(['id', 'connector_id']).executeTakeFirst()
+        if (!r) throw new AppError(404, 'ocppNotBound')
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'unbind', entity_type: 'ocpp_credentials', entity_id: r.id, before: { charge_point_id: r.id, station_id: stationId, connector_id: r.connector_id } })
+      })
     },
 
     /** Those of `stationIds` whose charging mode is `mode` (one query). */

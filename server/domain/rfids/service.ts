@@ -263,7 +263,7 @@ export function createRfidService({ db, clock, installations, link }: { db: Db; 
     async stations(actor: Actor, rfidId: number) {
       const installationId = await installationOf(rfidId)
       const r = await readable(actor, installationId, rfidId)
-      let q = db.selectFrom('charging_stations').select(['id', 'device_id', 'name']).where('installation_id', '=', installationId)
+      let q = db.selectFrom('charging_stations').select(['id', 'device_id', 'name']).where('installation_id', '=', installationId).where('archived_at', 'is', null)
       if (!r.all_stations) q = r.station_ids.length ? q.where('id', 'in', r.station_ids) : q.where('id', '=', -1)
       return { all_stations: r.all_stations, results: await q.orderBy('id').execute() }
     },

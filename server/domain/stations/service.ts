@@ -43,6 +43,8 @@ export function createStationService({ db, clock, installations, link, events = 
       .leftJoin('charging_sessions as cs', 'cs.id', 's.current_session_id')
       .leftJoin('rfids as r', 'r.id', 'cs.rfid_id')
       .where('s.installation_id', '=', installationId)
+      // A deleted (archived) station leaves the lists and live data; its sessions stay (migration 0170).
+      .where('s.archived_at', 'is', null)
     if (stationId !== undefined) q = q.where('s.id', '=', stationId)
     const list = await q
       .selectAll('s')
@@ -57,6 +59,7 @@ export function createStationService({ db, clock, installations, link, events = 
       object_id: s.object_id,
       object_type: 'charging_station' as const,
       capacity_kw: s.capacity_kw,
+      phases: s.phases,
       charging_mode: s.charging_mode as ChargingMode,
       status: s.status as StationStatus | null,
       status_code: s.status_code,
@@ -108,7 +111,7 @@ export function createStationService({ db, clock, installations, link, events = 
      */
     async update(actor: Actor, installationId: number, stationId: number, patch: { name?: string; charging_mode?: ChargingMode; rfid_lernmodus?: number }, opts: { replay?: boolean } = {}): Promise<Station> {
       const role = await installations.requireRole(actor, installationId)
-      const station = await db.selectFrom('charging_stations').selectAll().where('id', '=', stationId).where('installation_id', '=', installationId).executeTakeFirst()
+      const station = await db.selectFrom('charging_stations').selectAll().where('id', '=', stationId).where('installation_id', '=', installationId).where('archived_at', 'is', null).executeTakeFirst()
       if (!station) throw NotFound()
       if (!isAdmin(role)) {
         const [entries, objects] = await Promise.all([
@@ -154,7 +157,7 @@ export function createStationService({ db, clock, installations, link, events = 
 
     /** Device side: the stations of an installation with what a simulator or gateway needs. */
     async forDevices(installationId: number) {
-      return db.selectFrom('charging_stations').selectAll().where('installation_id', '=', installationId).orderBy('id').execute()
+      return db.selectFrom('charging_stations').selectAll().where('installation_id', '=', installationId).where('archived_at', 'is', null).orderBy('id').execute()
     },
 
     /** The installation of station `stationId` (the /ladestation/{id}/ routes); 404 when unknown. */
@@ -166,7 +169,7 @@ export function createStationService({ db, clock, installations, link, events = 
 
     /** Device side: stations in learning mode still waiting for an unknown badge. */
     async learning(installationId: number): Promise<number[]> {
-      const rows = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', installationId)
+      const rows = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', installationId).where('archived_at', 'is', null)
         .where('rfid_lernmodus', '>', 0).where('pending_rfid_tag', 'is', null).execute()
       return rows.map((r) => r.id)
     },

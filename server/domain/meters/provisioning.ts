@@ -1,0 +1,136 @@
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { isAdmin } from '../../../shared/rules/permissions.ts'
+import { unitOf, type MeterAdmin, type MeterCreate, type MeterPatch } from '../../../shared/schemas/meters.ts'
+import type { PageOf } from '../../../shared/schemas/common.ts'
+import { recordAudit } from '../audit/service.ts'
+
+type MeterRow = { id: number; name: string; meter_type: MeterAdmin['meter_type']; object_id: number | null; serial: string | null; unit: MeterAdmin['unit']; capacity: number | null; source: MeterAdmin['source']; archived_at: Date | null }
+
+const COLUMNS = ['id', 'name', 'meter_type', 'object_id', 'serial', 'unit', 'capacity', 'source', 'archived_at'] as const
+
+function toMeter(r: MeterRow): MeterAdmin {
+  return { id: r.id, name: r.name, meter_type: r.meter_type, object_id: r.object_id, serial: r.serial, unit: r.unit, capacity: r.capacity, source: r.source, archived_at: r.archived_at?.toISOString() ?? null }
+}
+
+/** A unique violation (SQLSTATE 23505) on `constraint`, e.g. a serial taken by a concurrent request. */
+function isUnique(err: unknown, constraint: string): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string }
+  return e?.code === '23505' && (e.constraint === constraint || !!e.message?.includes(constraint))
+}
+
+/**
+ * Meters as an installation's admins (and superusers) provision them (SPEC §3 meter kinds): list,
+ * create, change, delete. A deleted meter is archived: it leaves the object tree, live data and the
+ * simulator, and its measurements stay in statistics and reports; `purge` deletes the meter with its
+ * measurements and rollups (the rollup triggers of migrations 0060/0167 recompute the installation's
+ * type rows). Every change is one transaction with its audit event (docs/decisions.md "Provisioning:
+ * the audit trail"). Errors: 403 not an admin of the installation, 404 unknown meter here (or archived),
+ * 404 `object_id` of another installation, 400 `unit` not the type's, 409 `serial` taken, 409 a
+ * station's meter (managed through its station).
+ */
+export function createMeterProvisioning({ db, clock, installations }: { db: Db; clock: Clock; installations: InstallationService }) {
+  async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
+    if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
+  }
+
+  async function objectIn(installationId: number, objectId: number): Promise<void> {
+    const o = await db.selectFrom('objects').select('id').where('id', '=', objectId).where('installation_id', '=', installationId).executeTakeFirst()
+    if (!o) throw new Invalid({ object_id: ['notFound'] }, {}, 404)
+  }
+
+  async function serialFree(installationId: number, serial: string, exceptId?: number): Promise<void> {
+    let q = db.selectFrom('meters').select('id').where('installation_id', '=', installationId).where('serial', '=', serial).where('archived_at', 'is', null)
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId)
+    if (await q.executeTakeFirst()) throw new Invalid({ serial: ['meterSerialTaken'] }, {}, 409)
+  }
+
+  /** The live (not archived) meter `meterId` of the installation, 404 otherwise; 409 when it is a station's meter. */
+  async function ownMeter(installationId: number, meterId: number): Promise<MeterRow> {
+    const m = await db.selectFrom('meters').select(COLUMNS).where('id', '=', meterId).where('installation_id', '=', installationId).where('archived_at', 'is', null).executeTakeFirst()
+    if (!m) throw NotFound()
+    if (m.meter_type === 'charging_station') throw new AppError(409, 'meterOfStation')
+    return m
+  }
+
+  /** Write `run` in one transaction; a serial taken meanwhile is the 409 it would have been before. */
+  async function write<T>(run: (tx: Db) => Promise<T>): Promise<T> {
+    try {
+      return await db.transaction().execute(run)
+    } catch (err) {
+      if (isUnique(err, 'meters_serial')) throw new Invalid({ serial: ['meterSerialTaken'] }, {}, 409)
+      throw err
+    }
+  }
+
+  return {
+    /** GET …/meters/ (admins): the installation's meters by id, archived ones only with `include_archived`. */
+    async list(actor: Actor, installationId: number, q: { limit: number; offset: number; include_archived?: boolean }): Promise<PageOf<MeterAdmin>> {
+      await requireAdmin(actor, installationId)
+      let base = db.selectFrom('meters').where('installation_id', '=', installationId)
+      if (!q.include_archived) base = base.where('archived_at', 'is', null)
+      const [{ count }, rows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
+        base.select(COLUMNS).orderBy('id').limit(q.limit).offset(q.offset).execute(),
+      ])
+      return { count: Number(count), next: null, previous: null, results: rows.map(toMeter) }
+    },
+
+    /**
+     * POST …/meters/ (admins): a meter on an object of the installation. `unit` defaults to the type's
+     * (m3 for water, kWh otherwise), `source` to 'ingest' (only 'simulator' meters are simulated).
+     */
+    async create(actor: Actor, installationId: number, input: MeterCreate): Promise<MeterAdmin> {
+      await requireAdmin(actor, installationId)
+      await objectIn(installationId, input.object_id)
+      const unit = input.unit ?? unitOf(input.meter_type)
+      if (unit !== unitOf(input.meter_type)) throw new Invalid({ unit: [{ key: 'meterUnitWrong', params: { unit: unitOf(input.meter_type) } }] })
+      if (input.serial) await serialFree(installationId, input.serial)
+      return write(async (tx) => {
+        const row = await tx.insertInto('meters')
+          .values({ installation_id: installationId, object_id: input.object_id, meter_type: input.meter_type, name: input.name, serial: input.serial ?? null, unit, capacity: input.capacity ?? null, source: input.source })
+          .returning(COLUMNS).executeTakeFirstOrThrow()
+        const meter = toMeter(row)
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'create', entity_type: 'meter', entity_id: meter.id, after: meter })
+        return meter
+      })
+    },
+
+    /** PATCH …/meters/{id}/ (admins): any field of the create body; the unit must stay the (new) type's. */
+    async update(actor: Actor, installationId: number, meterId: number, patch: MeterPatch): Promise<MeterAdmin> {
+      await requireAdmin(actor, installationId)
+      const before = await ownMeter(installationId, meterId)
+      if (patch.object_id !== undefined) await objectIn(installationId, patch.object_id)
+      const type = patch.meter_type ?? before.meter_type
+      // A new type without a unit takes the type's unit; a unit given must be the type's.
+      const unit = patch.unit ?? (patch.meter_type ? unitOf(type) : before.unit)
+      if (unit !== unitOf(type)) throw new Invalid({ unit: [{ key: 'meterUnitWrong', params: { unit: unitOf(type) } }] })
+      if (patch.serial) await serialFree(installationId, patch.serial, meterId)
+      const set = { ...patch, unit }
+      return write(async (tx) => {
+        const row = await tx.updateTable('meters').set(set).where('id', '=', meterId).returning(COLUMNS).executeTakeFirstOrThrow()
+        const meter = toMeter(row)
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'update', entity_type: 'meter', entity_id: meterId, before: toMeter(before), after: meter })
+        return meter
+      })
+    },
+
+    /**
+     * DELETE …/meters/{id}/ (admins): archive the meter (its measurements stay); `purge` deletes it with
+     * its measurements and rollups instead.
+     */
+    async remove(actor: Actor, installationId: number, meterId: number, purge: boolean): Promise<void> {
+      await requireAdmin(actor, installationId)
+      const before = await ownMeter(installationId, meterId)
+      await write(async (tx) => {
+        if (purge) await tx.deleteFrom('meters').where('id', '=', meterId).execute()
+        else await tx.updateTable('meters').set({ archived_at: clock.now() }).where('id', '=', meterId).execute()
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: purge ? 'purge' : 'archive', entity_type: 'meter', entity_id: meterId, before: toMeter(before) })
+      })
+    },
+  }
+}
+export type MeterProvisioning = ReturnType<typeof createMeterProvisioning>

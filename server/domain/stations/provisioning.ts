@@ -1,0 +1,148 @@
+import crypto from 'node:crypto'
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import type { OcppService } from '../ocpp/service.ts'
+import type { StationService } from './service.ts'
+import { recordAudit } from '../audit/service.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { isAdmin } from '../../../shared/rules/permissions.ts'
+import type { Station, StationCreate } from '../../../shared/schemas/station.ts'
+
+/** The OCPP credentials shown once: the charge point id, its password and the URL the electrician enters in the wallbox. */
+export interface OcppCredentials {
+  charge_point_id: string
+  password: string
+  url: string
+}
+
+/** A unique violation (SQLSTATE 23505) on `constraint`. */
+function isUnique(err: unknown, constraint: string): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string }
+  return e?.code === '23505' && (e.constraint === constraint || !!e.message?.includes(constraint))
+}
+
+const ocppIdTaken = () => new Invalid({ ocpp_charge_point_id: ['ocppIdTaken'] }, {}, 409)
+
+/**
+ * Charging stations as an installation's admins (and superusers) provision them: create (with the
+ * station's own 'charging_station' meter and, given an OCPP id, its charge point binding and password),
+ * rotate the OCPP password, delete. The OCPP binding and password hashing are the OCPP service's
+ * (server/domain/ocpp/service.ts), so a password set here is checked like one set with PUT …/ocpp.
+ * A deleted station is archived (a soft delete: charging_sessions, journal_events and
+ * ocpp_transactions cascade from it): it leaves lists, live data, the simulator and the relay's
+ * topics; its sessions and its meter's measurements stay in statistics, invoices and reports. Its
+ * charge point is unbound (the id is free again). Each change is one transaction with its audit events.
+ */
+export function createStationProvisioning({ db, clock, installations, stations, ocpp, publicUrl }: {
+  db: Db
+  clock: Clock
+  installations: InstallationService
+  stations: StationService
+  ocpp: OcppService
+  /** PUBLIC_URL: its ws(s) form + /ocpp/{id} is the charge point's endpoint (OCPP 1.6J §3.1). */
+  publicUrl: string
+}) {
+  const endpoint = (id: string) => `${publicUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/ocpp/${encodeURIComponent(id)}`
+
+  async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
+    if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
+  }
+
+  async function liveStation(installationId: number, stationId: number) {
+    const s = await db.selectFrom('charging_stations').selectAll().where('id', '=', stationId).where('installation_id', '=', installationId).where('archived_at', 'is', null).executeTakeFirst()
+    if (!s) throw NotFound()
+    return s
+  }
+
+  return {
+    /**
+     * POST …/charging_stations/ (admins): the station on `object_id` of the installation (404 naming
+     * object_id otherwise), in instant mode, with its meter (capacity = capacity_kw). With an
+     * `ocpp_charge_point_id` (409 naming it when any installation's station has it) it is bound to that
+     * charge point and waits offline until it connects; the password is in the answer only. Without one
+     * the simulator runs it like the demo's stations.
+     */
+    async create(actor: Actor, installationId: number, input: StationCreate): Promise<Station & { ocpp: OcppCredentials | null }> {
+      await requireAdmin(actor, installationId)
+      const o = await db.selectFrom('objects').select('id').where('id', '=', input.object_id).where('installation_id', '=', installationId).executeTakeFirst()
+      if (!o) throw new Invalid({ object_id: ['notFound'] }, {}, 404)
+      const cpId = input.ocpp_charge_point_id
+      if (cpId && (await ocpp.idTaken(cpId))) throw ocppIdTaken()
+      const creds = cpId ? await ocpp.newCredentials() : null
+      const at = clock.now()
+      let stationId: number
+      try {
+        stationId = await db.transaction().execute(async (tx) => {
+          // A station's meter is fed by the station: by the simulator without a charge point, else by OCPP meter values.
+          const meter = await tx.insertInto('meters').values({ installation_id: installationId, object_id: input.object_id, meter_type: 'charging_station', name: input.name, capacity: input.capacity_kw, unit: 'kWh', source: cpId ? 'ingest' : 'simulator' }).returning('id').executeTakeFirstOrThrow()
+          const s = await tx.insertInto('charging_stations').values({
+            installation_id: installationId, object_id: input.object_id, meter_id: meter.id, device_id: `ST-${crypto.randomBytes(5).toString('hex').toUpperCase()}`,
+            name: input.name, description: input.description ?? '', capacity_kw: input.capacity_kw, phases: input.phases, charging_mode: 'instant',
+            status: 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null, updated_at: at,
+          }).returning(['id', 'device_id']).executeTakeFirstOrThrow()
+          const after = { id: s.id, device_id: s.device_id, name: input.name, description: input.description ?? '', object_id: input.object_id, capacity_kw: input.capacity_kw, phases: input.phases, meter_id: meter.id, ocpp_charge_point_id: cpId ?? null }
+          await recordAudit(tx, { at, actor, installation_id: installationId, action: 'create', entity_type: 'charging_station', entity_id: s.id, after })
+          if (cpId && creds) {
+            await ocpp.writeBinding(tx, { id: cpId, installationId, stationId: s.id, connectorId: 1, password_hash: creds.password_hash })
+            await recordAudit(tx, { at, actor, installation_id: installationId, action: 'create', entity_type: 'ocpp_credentials', entity_id: cpId, after: { charge_point_id: cpId, station_id: s.id } })
+          }
+          return s.id
+        })
+      } catch (err) {
+        // Another request bound the id between the check and the insert.
+        if (isUnique(err, 'ocpp_charge_points_pkey')) throw ocppIdTaken()
+        throw err
+      }
+      const station = await stations.get(actor, installationId, stationId)
+      return { ...station, ocpp: cpId && creds ? { charge_point_id: cpId, password: creds.password, url: endpoint(cpId) } : null }
+    },
+
+    /**
+     * POST …/charging_stations/{id}/ocpp/password (admins): a new generated password for the station's
+     * charge point, shown this once; the old one is refused from now on. 404 ocppNotBound.
+     */
+    async rotatePassword(actor: Actor, installationId: number, stationId: number): Promise<OcppCredentials> {
+      await requireAdmin(actor, installationId)
+      await liveStation(installationId, stationId)
+      const creds = await ocpp.newCredentials()
+      const id = await db.transaction().execute(async (tx) => {
+        const cp = await ocpp.writePassword(tx, stationId, creds.password_hash)
+        if (!cp) throw new AppError(404, 'ocppNotBound')
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'rotate_password', entity_type: 'ocpp_credentials', entity_id: cp, after: { charge_point_id: cp, station_id: stationId } })
+        return cp
+      })
+      return { charge_point_id: id, password: creds.password, url: endpoint(id) }
+    },
+
+    /**
+     * DELETE …/charging_stations/{id}/ (admins): archive the station and its meter, unbind its charge point,
+     * drop its timers and learning state. 409 while a charging session (or OCPP transaction) is open there.
+     * Returns the charge point id that was unbound (its connection is to be closed), or null.
+     */
+    async remove(actor: Actor, installationId: number, stationId: number): Promise<string | null> {
+      await requireAdmin(actor, installationId)
+      await liveStation(installationId, stationId)
+      const at = clock.now()
+      return db.transaction().execute(async (tx) => {
+        // The row lock makes a session start (which sets current_session_id) wait for this decision.
+        const s = await tx.selectFrom('charging_stations').selectAll().where('id', '=', stationId).forUpdate().executeTakeFirstOrThrow()
+        const [session, transaction] = await Promise.all([
+          tx.selectFrom('charging_sessions').select('id').where('station_id', '=', stationId).where('end', 'is', null).executeTakeFirst(),
+          tx.selectFrom('ocpp_transactions').select('id').where('station_id', '=', stationId).where('stopped_at', 'is', null).executeTakeFirst(),
+        ])
+        if (s.current_session_id !== null || session || transaction) throw new AppError(409, 'stationSessionOpen')
+        await tx.updateTable('charging_stations').set({ archived_at: at, rfid_lernmodus: 0, pending_rfid_tag: null, pending_rfid_at: null, power_kw: 0, updated_at: at }).where('id', '=', stationId).execute()
+        await tx.updateTable('meters').set({ archived_at: at }).where('id', '=', s.meter_id).execute()
+        await tx.deleteFrom('timers').where('installation_id', '=', installationId).where('object_type', '=', 'charging_station').where('object_id', '=', stationId).execute()
+        const cp = await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).returning('id').executeTakeFirst()
+        const before = { id: s.id, device_id: s.device_id, name: s.name, description: s.description, object_id: s.object_id, capacity_kw: s.capacity_kw, phases: s.phases, meter_id: s.meter_id, ocpp_charge_point_id: cp?.id ?? null }
+        await recordAudit(tx, { at, actor, installation_id: installationId, action: 'archive', entity_type: 'charging_station', entity_id: stationId, before })
+        if (cp) await recordAudit(tx, { at, actor, installation_id: installationId, action: 'delete', entity_type: 'ocpp_credentials', entity_id: cp.id, before: { charge_point_id: cp.id, station_id: stationId } })
+        return cp?.id ?? null
+      })
+    },
+  }
+}
+export type StationProvisioning = ReturnType<typeof createStationProvisioning>

@@ -1,0 +1,72 @@
+import { z } from 'zod'
+import { IdNumber, Text } from './common.ts'
+import { MeterTypeSchema } from './objects.ts'
+
+/** Where a meter's readings come from: the simulator (simulated), or a real device over ingest, MQTT or Modbus. */
+export const METER_SOURCES = ['simulator', 'ingest', 'mqtt', 'modbus'] as const
+export const METER_UNITS = ['kWh', 'm3'] as const
+export type MeterUnit = (typeof METER_UNITS)[number]
+
+/**
+ * Meter types an admin creates (SPEC §3 kinds, `power` a flat's own electricity sub-meter); a station's
+ * `charging_station` meter is made with its station.
+ */
+export const PROVISIONED_METER_TYPES = ['main_power', 'pv', 'battery', 'hot_water', 'cold_water', 'heat', 'power'] as const
+
+/** The unit a meter type is read in: water in m3, electricity and heat in kWh. */
+export function unitOf(meterType: string): MeterUnit {
+  return meterType === 'cold_water' || meterType === 'hot_water' ? 'm3' : 'kWh'
+}
+
+/**
+ * A meter as an admin manages it (GET/POST/PATCH …/meters/): capacity in kW (kWp for PV) or kWh for a
+ * battery, `archived_at` ISO 8601 or null (an archived meter is only shown with ?include_archived=true).
+ */
+export const MeterAdmin = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    meter_type: MeterTypeSchema,
+    object_id: z.number().int().nullable(),
+    serial: z.string().nullable(),
+    unit: z.enum(METER_UNITS),
+    capacity: z.number().nullable(),
+    source: z.enum(METER_SOURCES),
+    archived_at: z.string().nullable(),
+  })
+  .meta({ id: 'MeterAdmin' })
+export type MeterAdmin = z.infer<typeof MeterAdmin>
+
+const Serial = Text(64).min(1).nullable()
+/** kW, kWp or kWh (battery): above 0, at most 100 MW(h). */
+const Capacity = z.number().positive().max(100_000).nullable()
+
+/** POST …/meters/: unit defaults to the type's (a wrong one is 400), source to 'ingest'. */
+export const MeterCreate = z.object({
+  object_id: IdNumber,
+  meter_type: z.enum(PROVISIONED_METER_TYPES),
+  name: Text(100).min(1),
+  serial: Serial.optional(),
+  unit: z.enum(METER_UNITS).optional(),
+  capacity: Capacity.optional(),
+  source: z.enum(METER_SOURCES).default('ingest'),
+})
+export type MeterCreate = z.infer<typeof MeterCreate>
+
+/** PATCH …/meters/{id}/: any field of {@link MeterCreate}. */
+export const MeterPatch = z
+  .object({
+    object_id: IdNumber,
+    meter_type: z.enum(PROVISIONED_METER_TYPES),
+    name: Text(100).min(1),
+    serial: Serial,
+    unit: z.enum(METER_UNITS),
+    capacity: Capacity,
+    source: z.enum(METER_SOURCES),
+  })
+  .partial()
+export type MeterPatch = z.infer<typeof MeterPatch>
+
+/** GET …/meters/: ListQuery plus include_archived. DELETE: purge=true drops the measurements too. */
+export const IncludeArchived = z.object({ include_archived: z.enum(['true', 'false']).default('false') })
+export const PurgeQuery = z.object({ purge: z.enum(['true', 'false']).default('false') })
