@@ -94,7 +94,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     zev: createZevService({ db, installations }),
     mail,
     passwordReset,
-    permissions: createPermissionService({ db, installations }),
+    permissions: createPermissionService({ db, clock, installations }),
     legal,
     registration: createRegistrationService({ db, clock, mail, legal, publicUrl }),
     userManagement: createUserManagementService({ db, clock, installations, mail, passwordReset, endSessions: auth.endSessions }),
