@@ -37,6 +37,8 @@ import { createShortcutService } from './shortcuts/service.ts'
 import { createOcppService } from './ocpp/service.ts'
 import { createDisplayService } from './displays/service.ts'
 import { createAuditService } from './audit/service.ts'
+import { createInstallationProvisioning } from './installations/provisioning.ts'
+import { createObjectProvisioning } from './objects/provisioning.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -101,6 +103,8 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     support: createSupportService({ db, clock, mail, supportAddress, publicUrl }),
     shortcuts: createShortcutService({ db, clock, installations }),
     audit: createAuditService({ db, installations }),
+    installationProvisioning: createInstallationProvisioning({ db, clock, installations }),
+    objectProvisioning: createObjectProvisioning({ db, clock, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

@@ -25,6 +25,8 @@ const NO_BODY = new Set([
   'POST /api/cockpit/installations/:installationId/charging_stations/:stationId/simulator/unplug',
   'POST /api/payments/webhook/',
   'DELETE /api/cockpit/installations/:installationId/charging_stations/:stationId/learned_rfid',
+  'POST /api/cockpit/installations/:installationId/archive',
+  'POST /api/cockpit/installations/:installationId/unarchive',
 ])
 
 /** A success answer: 2xx, or a redirect (the demo checkout form answers 303). */
