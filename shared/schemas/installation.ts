@@ -23,17 +23,20 @@ export const Operator = z.object({
 export type Operator = z.infer<typeof Operator>
 
 /**
- * An installation's postal address (SPEC §3 Installation), within the Swiss QR-bill limits: street 70,
- * building number and zip 16, city 35 characters; country CH or LI. Installations made before addresses
- * existed answer '' for the texts.
+ * An installation's postal address as given (SPEC §3 Installation), within the Swiss QR-bill limits:
+ * street 70, building number and zip 16, city 35 characters (street, zip and city required, one line
+ * each); country CH or LI.
  */
-export const Address = z.object({
-  street: Text(70),
+export const AddressInput = z.object({
+  street: Text(70).min(1),
   building_number: Text(16).default(''),
-  zip: Text(16),
-  city: Text(35),
+  zip: Text(16).min(1),
+  city: Text(35).min(1),
   country: z.enum(['CH', 'LI']),
 })
+
+/** An installation's address as answered; installations made before addresses existed answer '' for the texts. */
+export const Address = z.object({ street: z.string(), building_number: z.string(), zip: z.string(), city: z.string(), country: z.enum(['CH', 'LI']) })
 export type Address = z.infer<typeof Address>
 
 /** GET /api/cockpit/installations/{id} (SPEC §3 Installation). */
@@ -72,7 +75,7 @@ export const InstallationCreate = z
     name: Name,
     timezone: TimeZone,
     currency: z.enum(['CHF', 'EUR']).default('CHF'),
-    address: Address,
+    address: AddressInput,
     latitude: z.number().min(-90).max(90).default(46.8182),
     longitude: z.number().min(-180).max(180).default(8.2275),
     operator: Operator.nullable().default(null),
@@ -91,7 +94,7 @@ export const InstallationPatch = z
     operator: Operator.nullable(),
     name: Name,
     timezone: TimeZone,
-    address: Address,
+    address: AddressInput,
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
   })

@@ -64,6 +64,8 @@ describe('POST /api/cockpit/installations/ (superusers)', () => {
     await api().post(`${BASE}/`).set(auth(tokens.super)).send({ name: 'X', timezone: 'Europe/Zurich', address: { ...ADDRESS, city: 'Be\u0000rn' } }).expect(400)
     expect(Object.keys((await api().post(`${BASE}/`).set(auth(tokens.super)).send({ name: 'X', timezone: 'Europe/Zurich' }).expect(400)).body)).toContain('address')
     await api().post(`${BASE}/`).set(auth(tokens.super)).send({ name: 'X', timezone: 'Europe/Zurich', address: { ...ADDRESS, country: 'DE' } }).expect(400)
+    expect(Object.keys((await api().post(`${BASE}/`).set(auth(tokens.super)).send({ name: 'X', timezone: 'Europe/Zurich', address: { ...ADDRESS, street: ' ' } }).expect(400)).body)).toEqual(['address.street'])
+    await api().post(`${BASE}/`).set(auth(tokens.super)).send({ name: 'X', timezone: 'Europe/Zurich', address: ADDRESS, latitude: 91 }).expect(400)
     expect(await installationCount()).toBe(before)
   })
 })
