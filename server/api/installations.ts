@@ -4,8 +4,9 @@ import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id, ListQuery, Page } from '../../shared/schemas/common.ts'
 import { Station, StationPatch } from '../../shared/schemas/station.ts'
-import { Access, EnergyReturn, Installation, InstallationInfo, InstallationPatch, Overview } from '../../shared/schemas/installation.ts'
+import { Access, EnergyReturn, Installation, InstallationCreate, InstallationInfo, InstallationListQuery, InstallationPatch, InstallationStatus, InstallationStatusQuery, Overview } from '../../shared/schemas/installation.ts'
 import { actorOf } from './http.ts'
+import { NoContent, provisioningErrors, superusersOnly } from './openapi.ts'
 
 const InstallationParams = z.object({ installationId: Id })
 const StationParams = z.object({ installationId: Id, stationId: Id })
@@ -15,14 +16,31 @@ export function installationRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const base = '/cockpit/installations'
   const one = (summary: string) => ({ summary, params: InstallationParams })
-  app.get(`${base}/`, { schema: { summary: "The caller's installations", querystring: ListQuery, response: { 200: Page(Installation) } } }, async (req) =>
+  app.get(`${base}/`, { schema: { summary: "The caller's installations (archived ones with include_archived=true)", querystring: InstallationListQuery, response: { 200: Page(Installation) } } }, async (req) =>
     domain.installations.list(await actorOf(domain, req), req.query),
+  )
+  // Provisioning (server/domain/installations/provisioning.ts); each change is audited.
+  app.post(`${base}/`, { schema: { summary: 'Create an installation (superusers)', security: superusersOnly, body: InstallationCreate, response: { 201: Installation } } }, async (req, reply) =>
+    reply.code(201).send(await domain.installationProvisioning.create(await actorOf(domain, req), req.body)),
+  )
+  app.get(`${base}/status/`, { schema: { summary: "The operator's Installations list: online state, alerts, last data, stations charging (q searches name and city)", querystring: InstallationStatusQuery, response: { 200: Page(InstallationStatus) } } }, async (req) =>
+    domain.installationProvisioning.status(await actorOf(domain, req), req.query),
   )
   app.get(`${base}/:installationId/`, { schema: { ...one('One installation'), response: { 200: Installation } } }, async (req) =>
     domain.installations.get(await actorOf(domain, req), req.params.installationId),
   )
-  app.patch(`${base}/:installationId/`, { schema: { ...one('Change the settings of an installation (admins)'), body: InstallationPatch, response: { 200: Installation } } }, async (req) =>
-    domain.installations.update(await actorOf(domain, req), req.params.installationId, req.body),
+  app.patch(`${base}/:installationId/`, { schema: { ...one('Change the settings of an installation: operator, name, time zone, address, position (admins)'), body: InstallationPatch, response: { 200: Installation, 409: provisioningErrors[409] } } }, async (req) =>
+    domain.installationProvisioning.update(await actorOf(domain, req), req.params.installationId, req.body),
+  )
+  app.delete(`${base}/:installationId/`, { schema: { ...one('Delete an installation without billing history (superusers; else archive it)'), security: superusersOnly, response: { 204: NoContent, 409: provisioningErrors[409] } } }, async (req, reply) => {
+    await domain.installationProvisioning.remove(await actorOf(domain, req), req.params.installationId)
+    return reply.code(204).send(null)
+  })
+  app.post(`${base}/:installationId/archive`, { schema: { ...one('Archive an installation: read-only, kept for its billing history (superusers)'), security: superusersOnly, response: { 200: Installation } } }, async (req) =>
+    domain.installationProvisioning.setArchived(await actorOf(domain, req), req.params.installationId, true),
+  )
+  app.post(`${base}/:installationId/unarchive`, { schema: { ...one('Take an installation out of the archive (superusers)'), security: superusersOnly, response: { 200: Installation } } }, async (req) =>
+    domain.installationProvisioning.setArchived(await actorOf(domain, req), req.params.installationId, false),
   )
   app.get(`${base}/:installationId/info`, { schema: { ...one('Online state and active alerts'), response: { 200: InstallationInfo } } }, async (req) =>
     domain.installations.info(await actorOf(domain, req), req.params.installationId),

@@ -4,8 +4,9 @@ import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id, ListQuery, Page } from '../../shared/schemas/common.ts'
 import { Metrics } from '../../shared/schemas/metrics.ts'
-import { MeterCategory, MeterTypeSchema, MeterView, ObjectNode } from '../../shared/schemas/objects.ts'
+import { MeterCategory, MeterTypeSchema, MeterView, ObjectCreate, ObjectNode, ObjectPatch } from '../../shared/schemas/objects.ts'
 import { actorOf } from './http.ts'
+import { NoContent, provisioningErrors } from './openapi.ts'
 
 const InstallationParams = z.object({ installationId: Id })
 const ObjectParams = z.object({ installationId: Id, objectId: Id })
@@ -25,6 +26,17 @@ export function objectRoutes(fastify: FastifyInstance, domain: Domain) {
   app.get(`${base}/objects/:objectId/`, { schema: { summary: 'One object node', params: ObjectParams, response: { 200: ObjectNode } } }, async (req) =>
     domain.objects.get(await actorOf(domain, req), req.params.installationId, req.params.objectId),
   )
+  // Building the tree (admins; server/domain/objects/provisioning.ts); each change is audited.
+  app.post(`${base}/objects/`, { schema: { summary: 'Create an object: building, staircase, apartment, common area or garage (admins)', params: InstallationParams, body: ObjectCreate, response: { 201: ObjectNode, 404: provisioningErrors[404], 409: provisioningErrors[409] } } }, async (req, reply) =>
+    reply.code(201).send(await domain.objectProvisioning.create(await actorOf(domain, req), req.params.installationId, req.body)),
+  )
+  app.patch(`${base}/objects/:objectId/`, { schema: { summary: 'Rename, retype or move an object (admins)', params: ObjectParams, body: ObjectPatch, response: { 200: ObjectNode, ...provisioningErrors } } }, async (req) =>
+    domain.objectProvisioning.update(await actorOf(domain, req), req.params.installationId, req.params.objectId, req.body),
+  )
+  app.delete(`${base}/objects/:objectId/`, { schema: { summary: 'Delete an empty object: no sub-objects, meters or stations (admins)', params: ObjectParams, response: { 204: NoContent, 409: provisioningErrors[409] } } }, async (req, reply) => {
+    await domain.objectProvisioning.remove(await actorOf(domain, req), req.params.installationId, req.params.objectId)
+    return reply.code(204).send(null)
+  })
   app.get(`${base}/objects/:objectId/meters/`, { schema: { summary: 'The meters of an object', params: ObjectParams, response: { 200: z.array(MeterView) } } }, async (req) =>
     domain.objects.meters(await actorOf(domain, req), req.params.installationId, req.params.objectId),
   )

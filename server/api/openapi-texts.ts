@@ -42,6 +42,24 @@ const T = {
     fr: "Introuvable, ou non visible pour l'appelant.",
     it: 'Non trovato, o non visibile al chiamante.',
   },
+  notFoundField: {
+    en: 'Not found, or not visible to the caller: {"detail": "…"}, or {"field": ["…"]} when a field of the body names something not found here.',
+    de: 'Nicht gefunden oder für den Aufrufer nicht sichtbar: {"detail": "…"} oder {"field": ["…"]}, wenn ein Feld des Inhalts etwas nennt, das es hier nicht gibt.',
+    fr: "Introuvable, ou non visible pour l'appelant : {\"detail\": \"…\"}, ou {\"field\": [\"…\"]} quand un champ du corps nomme quelque chose d'introuvable ici.",
+    it: 'Non trovato, o non visibile al chiamante: {"detail": "…"}, oppure {"field": ["…"]} quando un campo del corpo nomina qualcosa che qui non esiste.',
+  },
+  conflict: {
+    en: 'Conflict with the current state (e.g. the installation is archived, or the entry is not empty): {"detail": "…"} or {"field": ["…"]}.',
+    de: 'Konflikt mit dem aktuellen Zustand (z. B. die Anlage ist archiviert oder der Eintrag ist nicht leer): {"detail": "…"} oder {"field": ["…"]}.',
+    fr: "Conflit avec l'état actuel (p. ex. l'installation est archivée, ou l'entrée n'est pas vide) : {\"detail\": \"…\"} ou {\"field\": [\"…\"]}.",
+    it: 'Conflitto con lo stato attuale (ad es. l\'impianto è archiviato, o la voce non è vuota): {"detail": "…"} oppure {"field": ["…"]}.',
+  },
+  unprocessable: {
+    en: 'Well-formed but not allowed (e.g. an object moved below itself): {"field": ["…"]}.',
+    de: 'Formal korrekt, aber nicht zulässig (z. B. ein Objekt unter sich selbst verschoben): {"field": ["…"]}.',
+    fr: 'Bien formé mais non autorisé (p. ex. un objet déplacé sous lui-même) : {"field": ["…"]}.',
+    it: 'Ben formato ma non consentito (ad es. un oggetto spostato sotto sé stesso): {"field": ["…"]}.',
+  },
   serverError: {
     en: 'Server error (no internals are disclosed).',
     de: 'Serverfehler (ohne interne Details).',

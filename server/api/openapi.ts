@@ -136,6 +136,17 @@ export const ownerOnly = [{ bearerAuth: ['self'] }]
 /** Only a display link's key as the bearer, never a person's token. */
 export const displaysOnly = [{ bearerAuth: ['display'] }]
 
+/**
+ * Error answers a provisioning route adds to the usual ones (errorResponses): 404 also in the field
+ * shape (a body field names something not found here), 409 (archived installation, not empty, taken),
+ * 422 (not allowed, e.g. an object cycle). Spread into the route's `response`.
+ */
+export const provisioningErrors = {
+  404: json(TEXTS.notFoundField, BadRequestBody),
+  409: json(TEXTS.conflict, BadRequestBody),
+  422: json(TEXTS.unprocessable, BadRequestBody),
+}
+
 /** The 204 answer of a DELETE or an action without content. */
 export const NoContent = z.null().describe(TEXTS.noContent)
 

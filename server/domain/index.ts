@@ -40,6 +40,8 @@ import { createDisplayService } from './displays/service.ts'
 import { createMeterProvisioning } from './meters/provisioning.ts'
 import { createStationProvisioning } from './stations/provisioning.ts'
 import { createAuditService } from './audit/service.ts'
+import { createInstallationProvisioning } from './installations/provisioning.ts'
+import { createObjectProvisioning } from './objects/provisioning.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -99,13 +101,15 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     zev: createZevService({ db, installations }),
     mail,
     passwordReset,
-    permissions: createPermissionService({ db, installations }),
+    permissions: createPermissionService({ db, clock, installations }),
     legal,
     registration: createRegistrationService({ db, clock, mail, legal, publicUrl }),
     userManagement: createUserManagementService({ db, clock, installations, mail, passwordReset, endSessions: auth.endSessions }),
     support: createSupportService({ db, clock, mail, supportAddress, publicUrl }),
     shortcuts: createShortcutService({ db, clock, installations }),
     audit: createAuditService({ db, installations }),
+    installationProvisioning: createInstallationProvisioning({ db, clock, installations }),
+    objectProvisioning: createObjectProvisioning({ db, clock, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

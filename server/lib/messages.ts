@@ -330,6 +330,36 @@ const M = {
     fr: 'Le champ {{field}} ne doit pas dépasser {{max}} caractères.',
     it: 'Il campo {{field}} non deve superare {{max}} caratteri.',
   },
+  installationArchived: {
+    en: 'This installation is archived and read-only. Unarchive it to make changes.',
+    de: 'Diese Anlage ist archiviert und schreibgeschützt. Holen Sie sie aus dem Archiv, um sie zu ändern.',
+    fr: 'Cette installation est archivée et en lecture seule. Désarchivez-la pour la modifier.',
+    it: "Questo impianto è archiviato e in sola lettura. Ripristinalo dall'archivio per modificarlo.",
+  },
+  installationHasBilling: {
+    en: 'This installation has billing history (charging sessions or payments) and cannot be deleted. Archive it instead.',
+    de: 'Diese Anlage hat eine Abrechnungshistorie (Ladevorgänge oder Zahlungen) und kann nicht gelöscht werden. Archivieren Sie sie stattdessen.',
+    fr: "Cette installation a un historique de facturation (sessions de recharge ou paiements) et ne peut pas être supprimée. Archivez-la plutôt.",
+    it: 'Questo impianto ha uno storico di fatturazione (sessioni di ricarica o pagamenti) e non può essere eliminato. Archivialo invece.',
+  },
+  timezoneUnknown: {
+    en: 'Unknown time zone. Use an IANA name such as Europe/Zurich.',
+    de: 'Unbekannte Zeitzone. Verwenden Sie einen IANA-Namen wie Europe/Zurich.',
+    fr: 'Fuseau horaire inconnu. Utilisez un nom IANA comme Europe/Zurich.',
+    it: 'Fuso orario sconosciuto. Usa un nome IANA come Europe/Zurich.',
+  },
+  objectCycle: {
+    en: 'An object cannot be placed below itself or one of its own sub-objects.',
+    de: 'Ein Objekt kann nicht unter sich selbst oder eines seiner Unterobjekte gestellt werden.',
+    fr: "Un objet ne peut pas être placé sous lui-même ni sous l'un de ses sous-objets.",
+    it: 'Un oggetto non può essere collocato sotto sé stesso o sotto uno dei suoi sotto-oggetti.',
+  },
+  objectNotEmpty: {
+    en: 'The object is not empty ({{objects}} sub-objects, {{meters}} meters, {{stations}} charging stations). Remove or move them first.',
+    de: 'Das Objekt ist nicht leer ({{objects}} Unterobjekte, {{meters}} Zähler, {{stations}} Ladestationen). Entfernen oder verschieben Sie diese zuerst.',
+    fr: "L'objet n'est pas vide ({{objects}} sous-objets, {{meters}} compteurs, {{stations}} bornes de recharge). Supprimez-les ou déplacez-les d'abord.",
+    it: "L'oggetto non è vuoto ({{objects}} sotto-oggetti, {{meters}} contatori, {{stations}} stazioni di ricarica). Rimuovili o spostali prima.",
+  },
   alreadyExists: {
     en: 'An entry with these values already exists.',
     de: 'Ein Eintrag mit diesen Werten existiert bereits.',

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { Metrics } from './metrics.ts'
+import { ListQuery, Text } from './common.ts'
 
 /**
  * The operator who bills charging at an installation, printed on invoices and QR-bills: legal
@@ -21,6 +22,23 @@ export const Operator = z.object({
 })
 export type Operator = z.infer<typeof Operator>
 
+/**
+ * An installation's postal address as given (SPEC §3 Installation), within the Swiss QR-bill limits:
+ * street 70, building number and zip 16, city 35 characters (street, zip and city required, one line
+ * each); country CH or LI.
+ */
+export const AddressInput = z.object({
+  street: Text(70).min(1),
+  building_number: Text(16).default(''),
+  zip: Text(16).min(1),
+  city: Text(35).min(1),
+  country: z.enum(['CH', 'LI']),
+})
+
+/** An installation's address as answered; installations made before addresses existed answer '' for the texts. */
+export const Address = z.object({ street: z.string(), building_number: z.string(), zip: z.string(), city: z.string(), country: z.enum(['CH', 'LI']) })
+export type Address = z.infer<typeof Address>
+
 /** GET /api/cockpit/installations/{id} (SPEC §3 Installation). */
 export const Installation = z.object({
   id: z.number().int(),
@@ -36,11 +54,80 @@ export const Installation = z.object({
   role: z.enum(['superuser', 'installation_admin', 'installation_user']),
   /** Who bills charging here; null until an admin sets it. */
   operator: Operator.nullable(),
+  address: Address,
+  /** When it was archived (ISO): an archived installation is read-only; null while active. */
+  archived_at: z.string().nullable(),
 })
 export type Installation = z.infer<typeof Installation>
 
-/** PATCH /api/cockpit/installations/{id}/: the settings an admin may change (not in SPEC §7, docs/decisions.md). */
-export const InstallationPatch = z.object({ registration_enabled: z.boolean(), operator: Operator.nullable() }).partial().strict()
+/** The installation's name (SPEC §3, 1..100 characters, one line). */
+const Name = Text(100).min(1)
+/** An IANA time zone name (e.g. Europe/Zurich); the server checks it with Intl (400 `timezone`). */
+const TimeZone = z.string().trim().min(1).max(64)
+
+/**
+ * POST /api/cockpit/installations/ (superusers): a new installation. currency CHF or EUR (default CHF);
+ * latitude/longitude in degrees (default the geographic centre of Switzerland, 46.8182 / 8.2275), used for
+ * the PV forecast; operator as in PATCH (IBAN and VAT number checked, 400 `operator.iban`).
+ */
+export const InstallationCreate = z
+  .object({
+    name: Name,
+    timezone: TimeZone,
+    currency: z.enum(['CHF', 'EUR']).default('CHF'),
+    address: AddressInput,
+    latitude: z.number().min(-90).max(90).default(46.8182),
+    longitude: z.number().min(-180).max(180).default(8.2275),
+    operator: Operator.nullable().default(null),
+  })
+  .strict()
+export type InstallationCreate = z.infer<typeof InstallationCreate>
+
+/**
+ * PATCH /api/cockpit/installations/{id}/: the settings an admin may change (not in SPEC §7,
+ * docs/decisions.md): self-registration, the operator, name, time zone, address and position. 409 when
+ * the installation is archived.
+ */
+export const InstallationPatch = z
+  .object({
+    registration_enabled: z.boolean(),
+    operator: Operator.nullable(),
+    name: Name,
+    timezone: TimeZone,
+    address: AddressInput,
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+  })
+  .partial()
+  .strict()
+export type InstallationPatch = z.infer<typeof InstallationPatch>
+
+/** GET /api/cockpit/installations/: paging, and archived installations only when asked for. */
+export const InstallationListQuery = ListQuery.extend({
+  include_archived: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+})
+
+/** GET /api/cockpit/installations/status/: paging and a search over name and city (case-insensitive). */
+export const InstallationStatusQuery = ListQuery.extend({ q: Text(100).optional() })
+
+/**
+ * One row of the operator's Installations list (GET /api/cockpit/installations/status/): online state and
+ * since when offline (ISO), the number of active alerts, the last device data (ISO heartbeat, null before
+ * any), stations in total and charging now, and archived_at (ISO or null).
+ */
+export const InstallationStatus = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  city: z.string(),
+  online: z.boolean(),
+  offline_since: z.string().nullable(),
+  alert_count: z.number().int(),
+  last_data_at: z.string().nullable(),
+  stations_total: z.number().int(),
+  stations_charging: z.number().int(),
+  archived_at: z.string().nullable(),
+})
+export type InstallationStatus = z.infer<typeof InstallationStatus>
 
 /** GET …/{id}/info: online state, offline since (ISO) and active installation alerts. */
 export const InstallationInfo = z.object({

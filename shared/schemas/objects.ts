@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IdNumber, Text } from './common.ts'
 
 /** Meter types (SPEC §3). */
 export const METER_TYPES = ['main_power', 'pv', 'battery', 'cold_water', 'hot_water', 'heat', 'charging_station', 'power'] as const
@@ -44,3 +45,19 @@ export const MeterView = z.object({
 
 /** GET …/categories: a meter category, its meter types and how many of its meters the caller sees. */
 export const MeterCategory = z.object({ category: z.string(), meter_types: z.array(MeterTypeSchema).readonly(), count: z.number().int() })
+
+/** The kinds of object an operator builds (SPEC §3 object hierarchy). */
+export const OBJECT_TYPES = ['building', 'staircase', 'apartment', 'common_area', 'garage'] as const
+
+/**
+ * POST /api/cockpit/installations/{id}/objects/: a node of the object tree: its description (1..100
+ * characters, one line), its parent (an object of the same installation, or null for a root) and its kind.
+ */
+export const ObjectCreate = z
+  .object({ description: Text(100).min(1), parent_object_id: IdNumber.nullable(), object_type: z.enum(OBJECT_TYPES) })
+  .strict()
+export type ObjectCreate = z.infer<typeof ObjectCreate>
+
+/** PATCH …/objects/{objectId}/: any of the fields; a new parent_object_id moves the node with its subtree. */
+export const ObjectPatch = ObjectCreate.partial().strict()
+export type ObjectPatch = z.infer<typeof ObjectPatch>

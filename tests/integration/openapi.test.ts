@@ -26,6 +26,8 @@ const NO_BODY = new Set([
   'POST /api/payments/webhook/',
   'DELETE /api/cockpit/installations/:installationId/charging_stations/:stationId/learned_rfid',
   'POST /api/cockpit/installations/:installationId/charging_stations/:stationId/ocpp/password',
+  'POST /api/cockpit/installations/:installationId/archive',
+  'POST /api/cockpit/installations/:installationId/unarchive',
 ])
 
 /** A success answer: 2xx, or a redirect (the demo checkout form answers 303). */

@@ -1,6 +1,8 @@
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
-import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import type { Selectable } from 'kysely'
+import type { InstallationsTable } from '../../db/schema.ts'
+import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import type { MessageKey } from '../../lib/messages.ts'
 import { isIBANValid } from 'swissqrbill/utils'
 import { isAdmin, resolveAccess, type Access, type PermissionEntry, type Role } from '../../../shared/rules/permissions.ts'
@@ -76,19 +78,45 @@ export function createInstallationService({ db, rights }: { db: Db; rights?: Rig
     return { ...resolved, sessions_valid_after: user?.sessions_valid_after?.toISOString() ?? null }
   }
 
-  function toInstallation(row: { id: number; name: string; timezone: string; currency: string; latitude: number; longitude: number; pay_enabled: boolean; registration_enabled: boolean; operator: Operator | null }, role: Role): Installation {
-    return { id: row.id, name: row.name, timezone: row.timezone, currency: row.currency, latitude: row.latitude, longitude: row.longitude, pay_enabled: row.pay_enabled, registration_enabled: row.registration_enabled, role, operator: row.operator }
+  type InstallationRow = Selectable<InstallationsTable>
+  function toInstallation(row: InstallationRow, role: Role): Installation {
+    return {
+      id: row.id, name: row.name, timezone: row.timezone, currency: row.currency, latitude: row.latitude, longitude: row.longitude, pay_enabled: row.pay_enabled,
+      registration_enabled: row.registration_enabled, role, operator: row.operator,
+      address: { street: row.street, building_number: row.building_number, zip: row.zip, city: row.city, country: row.country },
+      archived_at: row.archived_at?.toISOString() ?? null,
+    }
+  }
+
+  /**
+   * The gate of every provisioning write in installation `id`: 404 unknown, 403 unless the caller is its
+   * admin or a superuser, 409 installationArchived when it is archived (read-only, docs/decisions.md
+   * "Provisioning: archived installations"). Read uncached: archiving does not move the rights revision.
+   */
+  async function requireWritable(actor: Actor, id: number): Promise<Role> {
+    const role = await requireRole(actor, id)
+    if (!isAdmin(role)) throw Forbidden()
+    const row = await db.selectFrom('installations').select('archived_at').where('id', '=', id).executeTakeFirst()
+    if (!row) throw NotFound()
+    if (row.archived_at) throw new AppError(409, 'installationArchived')
+    return role
   }
 
   return {
     roleIn,
     requireRole,
+    requireWritable,
+    toInstallation,
 
-    /** GET /api/cockpit/installations/: the ones the caller has a role in (all for a superuser). */
-    async list(actor: Actor, { limit, offset }: { limit: number; offset: number }): Promise<PageOf<Installation>> {
+    /**
+     * GET /api/cockpit/installations/: the ones the caller has a role in (all for a superuser), by id;
+     * archived ones only with `include_archived`.
+     */
+    async list(actor: Actor, { limit, offset, include_archived = false }: { limit: number; offset: number; include_archived?: boolean }): Promise<PageOf<Installation>> {
       let q = db.selectFrom('installations').leftJoin('installation_users', (j) =>
         j.onRef('installation_users.installation_id', '=', 'installations.id').on('installation_users.user_id', '=', actor.id))
       if (!actor.is_superuser) q = q.where('installation_users.user_id', '=', actor.id)
+      if (!include_archived) q = q.where('installations.archived_at', 'is', null)
       const rows = await q.selectAll('installations').select('installation_users.role').orderBy('installations.id').execute()
       const results = rows.slice(offset, offset + limit).map((r) => toInstallation(r, actor.is_superuser ? 'superuser' : r.role!))
       return { count: rows.length, next: null, previous: null, results }
@@ -99,25 +127,6 @@ export function createInstallationService({ db, rights }: { db: Db; rights?: Rig
       const role = await requireRole(actor, id)
       const row = await db.selectFrom('installations').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
       return toInstallation(row, role)
-    },
-
-    /**
-     * PATCH /api/cockpit/installations/{id}/: admins and superusers switch self-registration and
-     * set the operator printed on invoices (400 `operator.iban` / `operator.vat_number` when
-     * the IBAN is not a valid CH/LI one or the VAT number not CHE-123.456.789 MWST/TVA/IVA).
-     */
-    async update(actor: Actor, id: number, patch: { registration_enabled?: boolean; operator?: Operator | null }): Promise<Installation> {
-      const role = await requireRole(actor, id)
-      if (!isAdmin(role)) throw Forbidden()
-      if (patch.operator) checkOperator(patch.operator)
-      if (patch.registration_enabled !== undefined) {
-        await db.updateTable('installations').set({ registration_enabled: patch.registration_enabled }).where('id', '=', id).execute()
-      }
-      if (patch.operator !== undefined) {
-        const operator = patch.operator && { ...patch.operator, iban: patch.operator.iban.replace(/\s+/g, '').toUpperCase() }
-        await db.updateTable('installations').set({ operator: operator && JSON.stringify(operator) }).where('id', '=', id).execute()
-      }
-      return this.get(actor, id)
     },
 
     /** GET …/{id}/info: online state, offline since, alerts (serious ones marked, SPEC §4). */

@@ -192,7 +192,7 @@ export function createRfidService({ db, clock, installations, link }: { db: Db; 
 
     /** GET /api/rfids/: the readable active cards of every installation the caller has a role in. */
     async listAll(actor: Actor, { limit, offset }: { limit: number; offset: number }): Promise<PageOf<Rfid>> {
-      const mine = await installations.list(actor, { limit: 1000, offset: 0 })
+      const mine = await installations.list(actor, { limit: 1000, offset: 0, include_archived: true })
       const all: Rfid[] = []
       for (const inst of mine.results) {
         const access = await installations.access(actor, inst.id)

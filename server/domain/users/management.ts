@@ -12,6 +12,7 @@ import { mailLang } from '../mail/templates/layout.ts'
 import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { Clock } from '../../lib/clock.ts'
+import { recordAudit, type AuditEntry } from '../audit/service.ts'
 
 /** Welcome links stay valid 7 days (a reset link only 60 minutes). */
 export const WELCOME_TTL_MS = 7 * 24 * 3600_000
@@ -38,6 +39,12 @@ export function createUserManagementService({ db, clock, installations, mail, pa
     const rows = await db.selectFrom('installation_users').select('installation_id').where('user_id', '=', actor.id).where('role', '=', 'installation_admin').execute()
     return rows.map((r) => r.installation_id)
   }
+
+  /** An audit event of a membership (entity "installation_user", id "user:installation"), docs/decisions.md "Provisioning: the audit trail". */
+  const membershipAudit = (actor: Actor, userId: number, installationId: number, action: string, before: MemberRole | undefined, after: MemberRole | undefined): AuditEntry => ({
+    at: clock.now(), actor, installation_id: installationId, action, entity_type: 'installation_user', entity_id: `${userId}:${installationId}`,
+    before: before && { user_id: userId, role: before }, after: after && { user_id: userId, role: after },
+  })
 
   /** 404 unknown installation, 403 unless the caller is its admin or a superuser. */
   async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
@@ -167,7 +174,10 @@ export function createUserManagementService({ db, clock, installations, mail, pa
         address: body.address ?? '', zip_code: body.zip_code ?? '', city: body.city ?? '', country: body.country ?? '', telephone: body.telephone ?? '',
         company: body.company ?? '', comment: body.comment ?? '', description: body.description ?? '',
       }).returning('id').executeTakeFirstOrThrow()
-      await db.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: body.role }).execute()
+      await db.transaction().execute(async (tx) => {
+        await tx.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: body.role }).execute()
+        await recordAudit(tx, membershipAudit(actor, u.id, installationId, 'create', undefined, body.role))
+      })
       if (body.send_welcome) await service.sendWelcome(actor, u.id, installationId)
       return one(actor, u.id)
     },
@@ -211,7 +221,13 @@ export function createUserManagementService({ db, clock, installations, mail, pa
       if (!actor.is_superuser) throw Forbidden()
       await target(actor, userId)
       if (userId === actor.id) throw new AppError(400, 'notOnYourself')
-      await db.updateTable('users').set({ is_superuser: value }).where('id', '=', userId).execute()
+      await db.transaction().execute(async (tx) => {
+        const before = await tx.selectFrom('users').select('is_superuser').where('id', '=', userId).forUpdate().executeTakeFirstOrThrow()
+        await tx.updateTable('users').set({ is_superuser: value }).where('id', '=', userId).execute()
+        if (before.is_superuser !== value) {
+          await recordAudit(tx, { at: clock.now(), actor, installation_id: null, action: 'update', entity_type: 'user', entity_id: userId, before: { is_superuser: before.is_superuser }, after: { is_superuser: value } })
+        }
+      })
       return one(actor, userId)
     },
 
@@ -234,9 +250,13 @@ export function createUserManagementService({ db, clock, installations, mail, pa
       await requireAdmin(actor, installationId)
       await target(actor, userId)
       if (userId === actor.id) throw new AppError(400, 'notOnYourself')
-      await db.insertInto('installation_users').values({ user_id: userId, installation_id: installationId, role })
-        .onConflict((oc) => oc.columns(['user_id', 'installation_id']).doUpdateSet({ role }))
-        .execute()
+      await db.transaction().execute(async (tx) => {
+        const before = await tx.selectFrom('installation_users').select('role').where('user_id', '=', userId).where('installation_id', '=', installationId).forUpdate().executeTakeFirst()
+        await tx.insertInto('installation_users').values({ user_id: userId, installation_id: installationId, role })
+          .onConflict((oc) => oc.columns(['user_id', 'installation_id']).doUpdateSet({ role }))
+          .execute()
+        if (before?.role !== role) await recordAudit(tx, membershipAudit(actor, userId, installationId, before ? 'update' : 'create', before?.role, role))
+      })
       return { id: installationId, role }
     },
 
@@ -250,8 +270,12 @@ export function createUserManagementService({ db, clock, installations, mail, pa
       await requireAdmin(actor, installationId)
       await target(actor, userId)
       if (userId === actor.id) throw new AppError(400, 'notOnYourself')
-      const changed = await db.updateTable('installation_users').set({ role }).where('user_id', '=', userId).where('installation_id', '=', installationId).executeTakeFirst()
-      if (!Number(changed.numUpdatedRows)) throw NotFound()
+      await db.transaction().execute(async (tx) => {
+        const before = await tx.selectFrom('installation_users').select('role').where('user_id', '=', userId).where('installation_id', '=', installationId).forUpdate().executeTakeFirst()
+        if (!before) throw NotFound()
+        await tx.updateTable('installation_users').set({ role }).where('user_id', '=', userId).where('installation_id', '=', installationId).execute()
+        if (before.role !== role) await recordAudit(tx, membershipAudit(actor, userId, installationId, 'update', before.role, role))
+      })
       return { id: installationId, role }
     },
 
@@ -260,9 +284,14 @@ export function createUserManagementService({ db, clock, installations, mail, pa
       await requireAdmin(actor, installationId)
       await target(actor, userId)
       if (userId === actor.id) throw new AppError(400, 'notOnYourself')
-      const gone = await db.deleteFrom('installation_users').where('user_id', '=', userId).where('installation_id', '=', installationId).executeTakeFirst()
-      if (!Number(gone.numDeletedRows)) throw NotFound()
-      await db.deleteFrom('permissions').where('user_id', '=', userId).where('installation_id', '=', installationId).execute()
+      await db.transaction().execute(async (tx) => {
+        const gone = await tx.deleteFrom('installation_users').where('user_id', '=', userId).where('installation_id', '=', installationId).returning('role').executeTakeFirst()
+        if (!gone) throw NotFound()
+        // The user's entries there go with the membership, recorded in its 'before'.
+        const permissions = await tx.deleteFrom('permissions').where('user_id', '=', userId).where('installation_id', '=', installationId)
+          .returning(['object_type', 'object_id', 'level', 'cost', 'overview']).execute()
+        await recordAudit(tx, { ...membershipAudit(actor, userId, installationId, 'delete', gone.role, undefined), before: { user_id: userId, role: gone.role, permissions } })
+      })
     },
   }
   return service

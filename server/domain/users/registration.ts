@@ -9,6 +9,7 @@ import { mailLang } from '../mail/templates/layout.ts'
 import { isStrongPassword } from '../../../shared/rules/password.ts'
 import type { Registration } from '../../../shared/schemas/accounts.ts'
 import type { Clock } from '../../lib/clock.ts'
+import { recordAudit } from '../audit/service.ts'
 
 /** Verification links stay valid 48 hours. */
 export const VERIFY_TTL_MS = 48 * 3600_000
@@ -54,7 +55,11 @@ export function createRegistrationService({ db, clock, mail, legal, publicUrl }:
           is_active: false, deactivation_datetime: null, ietf_lang_tag: body.ietf_lang_tag ?? 'de-CH', last_login: null, previous_login: null,
         }).onConflict((oc) => oc.column('email').doNothing()).returning('id').executeTakeFirst()
         if (u) {
-          await db.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: 'installation_user' }).execute()
+          // A self-registered resident's membership is audited as theirs (docs/decisions.md "Provisioning: the audit trail").
+          await db.transaction().execute(async (tx) => {
+            await tx.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: 'installation_user' }).execute()
+            await recordAudit(tx, { at: clock.now(), actor: u, installation_id: installationId, action: 'create', entity_type: 'installation_user', entity_id: `${u.id}:${installationId}`, after: { user_id: u.id, role: 'installation_user' } })
+          })
           await legal.acceptAll(u.id)
           const token = crypto.randomBytes(32).toString('base64url')
           await db.insertInto('password_reset_tokens').values({ user_id: u.id, token_hash: sha256(token), expires_at: new Date(clock.ms() + VERIFY_TTL_MS), used_at: null, purpose: 'verify' }).execute()
