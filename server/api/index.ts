@@ -26,6 +26,7 @@ import { supportRoutes } from './support.ts'
 import { shortcutRoutes } from './shortcuts.ts'
 import { ocppRoutes } from './ocpp.ts'
 import { displayRoutes } from './displays.ts'
+import { setupRoutes } from './setup.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -35,6 +36,7 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   requireSignIn(app, domain)
   await openApiPlugin(app)
   authRoutes(app, domain)
+  setupRoutes(app, domain)
   accountRoutes(app, domain)
   userRoutes(app, domain)
   installationRoutes(app, domain)
