@@ -32,6 +32,11 @@ export const AUTH = {
     pair: { windowMs: 15 * 60_000, max: 10 },
     ip: { windowMs: 3600_000, max: 100 },
   },
+  /**
+   * POST /api/setup (server/domain/auth/first-start.ts): wrong, used or expired setup links per IP,
+   * 10 per 15 minutes as sign-in's per account and IP.
+   */
+  setup: { windowMs: 15 * 60_000, max: 10 },
 } as const
 
 export const RELAY = {

@@ -3,6 +3,7 @@ import path from 'node:path'
 import net from 'node:net'
 import { OCPP, POLL_INTERVALS_MS, RELAY, SIMULATOR } from './defaults.ts'
 import type { Clock } from '../server/lib/clock.ts'
+import { isStrongPassword } from '../shared/rules/password.ts'
 
 const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], { message: 'use on or off' })
@@ -70,6 +71,17 @@ const EnvSchema = z.object({
     .optional(),
   DEMO: onOff.default(false),
   DEMO_PASSWORD: z.string().min(8).default('Cockpit-2026!'),
+  ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ message: 'must be an address such as admin@cockpit.example.ch' }))
+    .optional(),
+  // SPEC §5 password rule, in the words the API answers (server/lib/messages.ts passwordRule).
+  ADMIN_PASSWORD: z
+    .string()
+    .refine(isStrongPassword, { message: 'The password must be at least 8 characters long and contain a number and a symbol.' })
+    .optional(),
   ROLES: z
     .string()
     .default('api,relay,simulator,ocpp')
@@ -138,6 +150,12 @@ export interface Config {
   pgliteDump?: string
   demo: boolean
   demoPassword: string
+  /**
+   * ADMIN_EMAIL and ADMIN_PASSWORD: the first superuser, created at start while no superuser exists
+   * (server/domain/auth/first-start.ts); an existing account is never changed. Undefined: a database
+   * without a superuser logs a one-time setup link instead.
+   */
+  admin?: { email: string; password: string }
   roles: Role[]
   /** The relay's API base URL; undefined → this process's own /api. */
   upstreamUrl?: string
@@ -220,6 +238,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((e.RELAY_UPSTREAM_EMAIL === undefined) !== (e.RELAY_UPSTREAM_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration:\n  RELAY_UPSTREAM_EMAIL and RELAY_UPSTREAM_PASSWORD: set both or neither')
   }
+  if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither')
+  }
   if (e.ROLES.includes('relay') && !e.ROLES.includes('api') && !e.UPSTREAM_URL) {
     throw new ConfigError('Invalid configuration:\n  UPSTREAM_URL: required when ROLES has relay without api')
   }
@@ -237,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     demo: e.DEMO,
     demoPassword: e.DEMO_PASSWORD,
+    admin: e.ADMIN_EMAIL ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD! } : undefined,
     roles: [...new Set(e.ROLES)],
     upstreamUrl: e.UPSTREAM_URL,
     relayUpstream: e.RELAY_UPSTREAM_EMAIL ? { email: e.RELAY_UPSTREAM_EMAIL, password: e.RELAY_UPSTREAM_PASSWORD! } : undefined,

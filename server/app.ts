@@ -162,6 +162,12 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     }
     const d = domain
     await app.register(async (api) => apiPlugin(api, { domain: d }), { prefix: '/api' })
+    // The first superuser (server/domain/auth/first-start.ts): from ADMIN_EMAIL/ADMIN_PASSWORD, else a
+    // setup link logged once, while no superuser exists (after the demo seed, whose superuser counts).
+    const first = await domain.setup.atStart(config.admin)
+    if (first.kind === 'created') app.log.info({ email: first.email }, 'first superuser created from ADMIN_EMAIL')
+    if (first.kind === 'taken') app.log.warn({ email: first.email }, `ADMIN_EMAIL ${first.email} belongs to an account that is not a superuser; it was left unchanged (make it one with: npm run admin -- create-superuser ${first.email})`)
+    if (first.kind === 'link') app.log.warn({ setup: first.url }, `No superuser yet: open ${first.url} within an hour to create the first one (or start with ADMIN_EMAIL and ADMIN_PASSWORD, or run: npm run admin -- create-superuser EMAIL)`)
   }
 
   if (config.roles.includes('relay')) {

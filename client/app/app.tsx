@@ -12,6 +12,8 @@ const ForgotPasswordPage = lazy(() => import('../features/login/forgot-password-
 const ResetPasswordPage = lazy(() => import('../features/login/reset-password-page.tsx'))
 const RegisterPage = lazy(() => import('../features/login/register-page.tsx'))
 const VerifyPage = lazy(() => import('../features/login/verify-page.tsx'))
+// The first start (no superuser yet): its token is in the fragment, /setup#….
+const SetupPage = lazy(withNamespaces(() => import('../features/setup/setup-page.tsx'), ['setup']))
 // Display mode: no login, no shell; its key is its credential.
 const DisplayPage = lazy(withNamespaces(() => import('../features/power/display-page.tsx'), ['power']))
 
@@ -25,6 +27,7 @@ export function App() {
         <Route path={patterns.resetPassword} component={ResetPasswordPage} />
         <Route path={patterns.register} component={RegisterPage} />
         <Route path={patterns.verify} component={VerifyPage} />
+        <Route path={patterns.setup} component={SetupPage} />
         <Route path={patterns.display} component={DisplayPage} />
         <Route path="/" component={RootRedirect} />
         <Route path={patterns.facilityAny}>{(params) => <FacilityLayout installationId={params.installationId} />}</Route>

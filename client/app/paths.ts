@@ -6,6 +6,8 @@ export const paths = {
   resetPassword: '/login/reset',
   register: '/login/register',
   verify: '/login/verify',
+  /** The first start: the setup link's token follows in the fragment, `/setup#…`. */
+  setup: '/setup',
   facility: (installationId: number | string) => `/facility/${installationId}`,
   settings: (installationId: number | string) => `/facility/${installationId}/settings`,
   paymentMethods: (installationId: number | string) => `/facility/${installationId}/settings/payment-method`,
@@ -37,6 +39,7 @@ export const patterns = {
   resetPassword: '/login/reset',
   register: '/login/register',
   verify: '/login/verify',
+  setup: '/setup',
   facilityAny: '/facility/:installationId/*?',
   facility: '/facility/:installationId',
   settings: '/facility/:installationId/settings',

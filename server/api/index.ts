@@ -28,6 +28,7 @@ import { ocppRoutes } from './ocpp.ts'
 import { displayRoutes } from './displays.ts'
 import { provisioningDeviceRoutes } from './provisioning-devices.ts'
 import { auditRoutes } from './audit.ts'
+import { setupRoutes } from './setup.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -37,6 +38,7 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   requireSignIn(app, domain)
   await openApiPlugin(app)
   authRoutes(app, domain)
+  setupRoutes(app, domain)
   accountRoutes(app, domain)
   userRoutes(app, domain)
   installationRoutes(app, domain)

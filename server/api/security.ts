@@ -43,9 +43,9 @@ export function withStyleHashes(policy: string, styles: readonly string[]): stri
 
 /**
  * Answers that carry or judge credentials (tokens, reset and verification links, registration,
- * password change): `Cache-Control: no-store`, so no browser or proxy cache keeps them.
+ * password change, the first start's setup): `Cache-Control: no-store`, so no browser or proxy cache keeps them.
  */
-const AUTH_PATHS = /^\/api\/(authentication\/|password-reset\/|users\/password-reset\/|users\/register\/?|users\/user-verification\/|users\/password\/)/
+const AUTH_PATHS = /^\/api\/(authentication\/|password-reset\/|users\/password-reset\/|users\/register\/?|users\/user-verification\/|users\/password\/|setup\/?(\?|$))/
 
 /**
  * Security headers on every answer, via helmet:

@@ -380,6 +380,14 @@ export interface PasswordResetTokensTable {
   purpose: Generated<'reset' | 'verify'>
 }
 
+/** Setup links of the first start (migration 0168): SHA-256 of the token, single use, one hour. */
+export interface SetupTokensTable {
+  id: Generated<number>
+  token_hash: string
+  expires_at: Ts
+  used_at: Ts | null
+}
+
 /** A change made while the installation was offline (migration 0110), sent on reconnect. */
 export interface DeviceChangesTable {
   id: Generated<number>
@@ -627,6 +635,7 @@ export interface Database {
   journal_events: JournalEventsTable
   device_changes: DeviceChangesTable
   password_reset_tokens: PasswordResetTokensTable
+  setup_tokens: SetupTokensTable
   legal_acceptances: LegalAcceptancesTable
   legal_versions: LegalVersionsTable
   auth_failures: AuthFailuresTable

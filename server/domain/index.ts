@@ -27,6 +27,7 @@ import { createObjectService } from './objects/service.ts'
 import { createReportService } from './reports/service.ts'
 import { createZevService } from './zev/service.ts'
 import { createPasswordResetService } from './auth/password-reset.ts'
+import { createFirstStartService } from './auth/first-start.ts'
 import { createUserManagementService } from './users/management.ts'
 import { createPermissionService } from './permissions/service.ts'
 import { createLegalService } from './legal/service.ts'
@@ -101,6 +102,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     zev: createZevService({ db, installations }),
     mail,
     passwordReset,
+    setup: createFirstStartService({ db, clock, auth, publicUrl }),
     permissions: createPermissionService({ db, clock, installations }),
     legal,
     registration: createRegistrationService({ db, clock, mail, legal, publicUrl }),

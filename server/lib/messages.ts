@@ -171,6 +171,19 @@ const M = {
     fr: 'Le mot de passe saisi ne correspond pas à votre mot de passe actuel',
     it: 'La password inserita non corrisponde alla password attuale',
   },
+  // First start (server/domain/auth/first-start.ts): the setup link and its route.
+  setupLinkInvalid: {
+    en: 'The setup link is invalid, used or expired. Restart the server for a new link, or use npm run admin -- create-superuser EMAIL.',
+    de: 'Der Einrichtungslink ist ungültig, verwendet oder abgelaufen. Starten Sie den Server neu für einen neuen Link oder verwenden Sie npm run admin -- create-superuser EMAIL.',
+    fr: "Le lien de configuration est invalide, déjà utilisé ou expiré. Redémarrez le serveur pour un nouveau lien ou utilisez npm run admin -- create-superuser EMAIL.",
+    it: 'Il link di configurazione non è valido, è già stato usato o è scaduto. Riavvia il server per un nuovo link o usa npm run admin -- create-superuser EMAIL.',
+  },
+  setupDone: {
+    en: 'Cockpit is already set up: a superuser exists. Please sign in.',
+    de: 'Cockpit ist bereits eingerichtet: Es gibt einen Superuser. Bitte melden Sie sich an.',
+    fr: 'Cockpit est déjà configuré : un superutilisateur existe. Veuillez vous connecter.',
+    it: 'Cockpit è già configurato: esiste un superutente. Accedi.',
+  },
   unpaidBlocksDeletion: {
     en: 'The profile cannot be deleted while unpaid charging sessions exist. Please pay them first.',
     de: 'Das Profil kann nicht gelöscht werden, solange unbezahlte Ladevorgänge bestehen. Bitte bezahlen Sie diese zuerst.',

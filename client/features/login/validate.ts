@@ -1,7 +1,7 @@
 /** SPEC §5 validation of the login form; answers message keys of the login namespace. */
 
 // Permissive address pattern (SPEC §5): something@something.something without spaces.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export interface LoginErrors {
   email?: 'validation.required' | 'validation.email'
