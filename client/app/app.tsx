@@ -6,12 +6,15 @@ import { RootRedirect } from './root-redirect.tsx'
 import { NotFound } from './not-found.tsx'
 import { PageLoading } from '../components/ui.tsx'
 import { withNamespaces } from '../i18n/index.ts'
+import { OperatorLayout } from './operator-layout.tsx'
 
 const LoginPage = lazy(withNamespaces(() => import('../features/login/login-page.tsx'), ['login']))
 const ForgotPasswordPage = lazy(() => import('../features/login/forgot-password-page.tsx'))
 const ResetPasswordPage = lazy(() => import('../features/login/reset-password-page.tsx'))
 const RegisterPage = lazy(() => import('../features/login/register-page.tsx'))
 const VerifyPage = lazy(() => import('../features/login/verify-page.tsx'))
+// The operator's pages (superusers): outside any installation, so reachable before the first one exists.
+const InstallationsPage = lazy(withNamespaces(() => import('../features/provisioning/installations-page.tsx'), ['provisioning', 'pricing']))
 // Display mode: no login, no shell; its key is its credential.
 const DisplayPage = lazy(withNamespaces(() => import('../features/power/display-page.tsx'), ['power']))
 
@@ -26,6 +29,11 @@ export function App() {
         <Route path={patterns.register} component={RegisterPage} />
         <Route path={patterns.verify} component={VerifyPage} />
         <Route path={patterns.display} component={DisplayPage} />
+        <Route path={patterns.installations}>
+          <OperatorLayout>
+            <InstallationsPage />
+          </OperatorLayout>
+        </Route>
         <Route path="/" component={RootRedirect} />
         <Route path={patterns.facilityAny}>{(params) => <FacilityLayout installationId={params.installationId} />}</Route>
         <Route>
