@@ -89,7 +89,7 @@ export interface MeterAdmin {
   id: number
   name: string
   meter_type: MeterKind | 'charging_station'
-  object_id: number
+  object_id: number | null
   serial: string | null
   unit: 'kWh' | 'm3'
   capacity: number | null

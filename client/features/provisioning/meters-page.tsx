@@ -41,7 +41,7 @@ export default function MetersPage({ installation }: { installation: Installatio
   const [problem, setProblem] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const listId = useId()
-  const objectName = (id: number) => objects?.find((o) => o.id === id)?.path ?? `#${id}`
+  const objectName = (id: number | null) => (id === null ? '—' : (objects?.find((o) => o.id === id)?.path ?? `#${id}`))
 
   async function remove(d: NonNullable<Deleting>) {
     setBusy(true)
@@ -188,7 +188,7 @@ function MeterForm({ installationId, meter, objects, onDone }: { installationId:
   const kind0: MeterKind = meter && meter.meter_type !== 'charging_station' ? meter.meter_type : 'main_power'
   const [v, setV] = useState<MeterValues>({
     name: meter?.name ?? '',
-    object_id: meter ? String(meter.object_id) : objects[0] ? String(objects[0].id) : '',
+    object_id: meter?.object_id != null ? String(meter.object_id) : objects[0] ? String(objects[0].id) : '',
     meter_type: kind0,
     serial: meter?.serial ?? '',
     unit: meter?.unit ?? defaultUnit(kind0),
@@ -258,7 +258,7 @@ function MeterForm({ installationId, meter, objects, onDone }: { installationId:
             <TextField label={v.meter_type === 'battery' ? t('fields.capacityKwh') : t('fields.capacityKw')} inputMode="decimal" value={v.capacity} error={msg('capacity')}
               onChange={(e) => setV({ ...v, capacity: e.target.value })} />
           ) : null}
-          <TextField label={t('fields.serial')} value={v.serial} maxLength={100} error={msg('serial')} onChange={(e) => setV({ ...v, serial: e.target.value })} />
+          <TextField label={t('fields.serial')} value={v.serial} maxLength={64} error={msg('serial')} onChange={(e) => setV({ ...v, serial: e.target.value })} />
           <SelectField label={t('fields.source')} value={v.source} error={msg('source')} onChange={(e) => setV({ ...v, source: e.target.value })}
             options={METER_SOURCES.map((s) => ({ value: s, label: t(`sources.${s}`) }))} />
         </div>

@@ -86,7 +86,7 @@ describe('the charging-station form', () => {
   })
   it('takes an OCPP charge point id of up to 48 characters without spaces or slashes, or none', () => {
     expect(validateStation({ ...station, ocpp_charge_point_id: 'CP-0042_garage.A' }, 'en-CH')).toEqual({})
-    for (const id of ['CP 42', 'cp/42', 'x'.repeat(49), 'cp#1']) {
+    for (const id of ['CP 42', 'cp/42', 'x'.repeat(49), 'cp#1', 'cp*1']) {
       expect(validateStation({ ...station, ocpp_charge_point_id: id }, 'en-CH')).toEqual({ ocpp_charge_point_id: 'validation.chargePointId' })
     }
   })

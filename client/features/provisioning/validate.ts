@@ -93,10 +93,10 @@ export interface StationValues {
 }
 
 /**
- * OCPP 1.6J charge point ids: the identity at the end of the WebSocket URL, at most 48 characters
- * (OCPP 1.6 CiString48 for ChargeBoxIdentity), printable ASCII without spaces or URL delimiters.
+ * An OCPP 1.6J charge point id: the last path segment of the endpoint URL, 1–48 letters, digits and
+ * `-_.:` (the server's rule, shared/schemas/ocpp.ts ChargePointId), so it is safe in a URL.
  */
-export const CHARGE_POINT_ID = /^[A-Za-z0-9._\-:*@+|]{1,48}$/
+export const CHARGE_POINT_ID = /^[A-Za-z0-9._:-]{1,48}$/
 
 /** Name and object required; capacity 1..350 kW; phases 1 or 3; a charge point id, when given, as {@link CHARGE_POINT_ID}. */
 export function validateStation(v: StationValues, locale: string): FormErrors {
