@@ -6,6 +6,7 @@ import { RootRedirect } from './root-redirect.tsx'
 import { NotFound } from './not-found.tsx'
 import { PageLoading } from '../components/ui.tsx'
 import { withNamespaces } from '../i18n/index.ts'
+import { OperatorLayout } from './operator-layout.tsx'
 
 const LoginPage = lazy(withNamespaces(() => import('../features/login/login-page.tsx'), ['login']))
 const ForgotPasswordPage = lazy(() => import('../features/login/forgot-password-page.tsx'))
@@ -14,6 +15,8 @@ const RegisterPage = lazy(() => import('../features/login/register-page.tsx'))
 const VerifyPage = lazy(() => import('../features/login/verify-page.tsx'))
 // The first start (no superuser yet): its token is in the fragment, /setup#….
 const SetupPage = lazy(withNamespaces(() => import('../features/setup/setup-page.tsx'), ['setup']))
+// The operator's pages (superusers): outside any installation, so reachable before the first one exists.
+const InstallationsPage = lazy(withNamespaces(() => import('../features/provisioning/installations-page.tsx'), ['provisioning', 'pricing']))
 // Display mode: no login, no shell; its key is its credential.
 const DisplayPage = lazy(withNamespaces(() => import('../features/power/display-page.tsx'), ['power']))
 
@@ -29,6 +32,11 @@ export function App() {
         <Route path={patterns.verify} component={VerifyPage} />
         <Route path={patterns.setup} component={SetupPage} />
         <Route path={patterns.display} component={DisplayPage} />
+        <Route path={patterns.installations}>
+          <OperatorLayout>
+            <InstallationsPage />
+          </OperatorLayout>
+        </Route>
         <Route path="/" component={RootRedirect} />
         <Route path={patterns.facilityAny}>{(params) => <FacilityLayout installationId={params.installationId} />}</Route>
         <Route>

@@ -37,6 +37,10 @@ const DisplaysPage = lazy(withNamespaces(() => import('../features/power/display
 const LegalPage = lazy(() => import('../features/legal/legal-page.tsx'))
 const OverviewPage = lazy(() => import('../features/overview/overview-page.tsx'))
 const InstallationViewPage = lazy(() => import('../features/installation-view/installation-view-page.tsx'))
+const InstallationSettingsPage = lazy(withNamespaces(() => import('../features/provisioning/installation-settings-page.tsx'), ['provisioning', 'pricing']))
+const ObjectsPage = lazy(withNamespaces(() => import('../features/provisioning/objects-page.tsx'), ['provisioning']))
+const MetersPage = lazy(withNamespaces(() => import('../features/provisioning/meters-page.tsx'), ['provisioning']))
+const StationSetupPage = lazy(withNamespaces(() => import('../features/provisioning/stations-page.tsx'), ['provisioning']))
 const SupportPage = lazy(withNamespaces(() => import('../features/support/support-page.tsx'), ['support']))
 const SupportInboxPage = lazy(withNamespaces(() => import('../features/support/inbox-page.tsx'), ['support']))
 const TicketPage = lazy(withNamespaces(() => import('../features/support/ticket-page.tsx'), ['support']))
@@ -167,6 +171,26 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
           <Route path={patterns.displays}>
             <Guard installation={installation} screen="displays">
               <DisplaysPage installation={installation} />
+            </Guard>
+          </Route>
+          <Route path={patterns.installationSettings}>
+            <Guard installation={installation} screen="installationSettings">
+              <InstallationSettingsPage installation={installation} />
+            </Guard>
+          </Route>
+          <Route path={patterns.objects}>
+            <Guard installation={installation} screen="objects">
+              <ObjectsPage installation={installation} />
+            </Guard>
+          </Route>
+          <Route path={patterns.meters}>
+            <Guard installation={installation} screen="meters">
+              <MetersPage installation={installation} />
+            </Guard>
+          </Route>
+          <Route path={patterns.stationSetup}>
+            <Guard installation={installation} screen="stationSetup">
+              <StationSetupPage installation={installation} />
             </Guard>
           </Route>
           <Route path={patterns.legal}>

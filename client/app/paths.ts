@@ -28,6 +28,12 @@ export const paths = {
   supportTicket: (installationId: number | string, conversationId: number | string) => `/facility/${installationId}/support/${conversationId}`,
   supportInbox: (installationId: number | string) => `/facility/${installationId}/support/inbox`,
   displays: (installationId: number | string) => `/facility/${installationId}/management/displays`,
+  installationSettings: (installationId: number | string) => `/facility/${installationId}/management/installation`,
+  objects: (installationId: number | string) => `/facility/${installationId}/management/objects`,
+  meters: (installationId: number | string) => `/facility/${installationId}/management/meters`,
+  stationSetup: (installationId: number | string) => `/facility/${installationId}/management/charging-stations`,
+  /** The operator's list of all installations (superusers), outside any installation. */
+  installations: '/operator/installations',
   /** Display mode: the key follows in the fragment, `/display#cdk_…`. */
   display: '/display',
 } as const
@@ -63,6 +69,11 @@ export const patterns = {
   supportInbox: '/facility/:installationId/support/inbox',
   supportTicket: '/facility/:installationId/support/:conversationId',
   displays: '/facility/:installationId/management/displays',
+  installationSettings: '/facility/:installationId/management/installation',
+  objects: '/facility/:installationId/management/objects',
+  meters: '/facility/:installationId/management/meters',
+  stationSetup: '/facility/:installationId/management/charging-stations',
+  installations: '/operator/installations',
   display: '/display',
 } as const
 

@@ -20,6 +20,11 @@ export const GUARDED_SCREENS = {
   reports: (a: Access) => isAdmin(a.role),
   /** Management → Display links (admins create and revoke them). */
   displays: (a: Access) => isAdmin(a.role),
+  /** Management → Installation settings, Buildings and flats, Meters, Charging stations (SPEC §6: admins manage stations). */
+  installationSettings: (a: Access) => isAdmin(a.role),
+  objects: (a: Access) => isAdmin(a.role),
+  meters: (a: Access) => isAdmin(a.role),
+  stationSetup: (a: Access) => isAdmin(a.role),
   /** Management → Legal texts: superusers publish terms and privacy policy for everyone. */
   legal: (a: Access) => a.role === 'superuser',
 } as const satisfies Record<string, (a: Access) => boolean>

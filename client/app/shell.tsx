@@ -196,7 +196,12 @@ function ManagementLinks({ installation }: { installation: Installation }) {
       {rights.mayOpen('rates') ? <NavLink href={paths.rates(installation.id)}>{t('nav.rates')}</NavLink> : null}
       {rights.mayOpen('reports') ? <NavLink href={paths.reports(installation.id)}>{t('nav.reports')}</NavLink> : null}
       {rights.mayOpen('displays') ? <NavLink href={paths.displays(installation.id)}>{t('nav.displays')}</NavLink> : null}
+      {rights.mayOpen('installationSettings') ? <NavLink href={paths.installationSettings(installation.id)}>{t('nav.installationSettings')}</NavLink> : null}
+      {rights.mayOpen('objects') ? <NavLink href={paths.objects(installation.id)}>{t('nav.objects')}</NavLink> : null}
+      {rights.mayOpen('meters') ? <NavLink href={paths.meters(installation.id)}>{t('nav.meters')}</NavLink> : null}
+      {rights.mayOpen('stationSetup') ? <NavLink href={paths.stationSetup(installation.id)}>{t('nav.stationSetup')}</NavLink> : null}
       {rights.mayOpen('legal') ? <NavLink href={paths.legal(installation.id)}>{t('nav.legal')}</NavLink> : null}
+      {rights.access.role === 'superuser' ? <NavLink href={paths.installations}>{t('nav.installations')}</NavLink> : null}
     </>
   )
 }

@@ -1,0 +1,273 @@
+import type { FormEvent } from 'react'
+import { useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Installation } from '../../../shared/schemas/installation.ts'
+import { errorMessage, fieldErrors } from '../../api/errors.ts'
+import { Badge, Card, Loading, Notice, Outcome, ScrollArea, useDocumentTitle } from '../../components/ui.tsx'
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
+import { QueryProblem } from '../../components/query-problem.tsx'
+import { SelectField, TextField } from '../../components/text-field.tsx'
+import { parseLocaleNumber } from '../../components/parse-number.ts'
+import { useFormats } from '../../components/use-formats.ts'
+import {
+  createMeter, deleteMeter, fetchAdminMeters, fetchObjectTree, installationChanged, METER_KINDS, METER_SOURCES, provisioningKeys, updateMeter,
+  type MeterAdmin, type MeterKind, type MeterSource,
+} from './api.ts'
+import { defaultUnit, flattenTree, validateMeter, type FlatObject, type FormErrors, type MeterValues } from './validate.ts'
+
+/** The delete dialog's steps: the choice, then (for a purge) the second, explicit confirmation. */
+type Deleting = { meter: MeterAdmin; purge: boolean; step: 'choose' | 'purge' } | null
+
+/**
+ * Management → Meters (admins): the installation's meters (SPEC §3 kinds: main power, PV, battery, hot
+ * and cold water, heat, and flats' power sub-meters) with their object, serial, unit and source; add,
+ * edit and delete. Deleting keeps the measurements (the meter is archived) unless the admin chooses to
+ * delete them too, which asks a second time. A charging station's own meter is managed with its station.
+ */
+export default function MetersPage({ installation }: { installation: Installation }) {
+  const { t } = useTranslation('provisioning')
+  const { t: tc } = useTranslation()
+  useDocumentTitle(t('meters.title'))
+  const f = useFormats(installation.timezone)
+  const queryClient = useQueryClient()
+  const query = useQuery({ queryKey: provisioningKeys.meters(installation.id), queryFn: ({ signal }) => fetchAdminMeters(installation.id, signal) })
+  const objectsQuery = useQuery({ queryKey: provisioningKeys.objects(installation.id), queryFn: ({ signal }) => fetchObjectTree(installation.id, signal) })
+  const objects = objectsQuery.data ? flattenTree(objectsQuery.data) : null
+  const meters = (query.data ?? null)?.filter((m) => !m.archived_at) ?? null
+  const [editing, setEditing] = useState<MeterAdmin | 'new' | null>(null)
+  const [deleting, setDeleting] = useState<Deleting>(null)
+  const [message, setMessage] = useState<string | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const listId = useId()
+  const objectName = (id: number | null) => (id === null ? '—' : (objects?.find((o) => o.id === id)?.path ?? `#${id}`))
+
+  async function remove(d: NonNullable<Deleting>) {
+    setBusy(true)
+    setProblem(null)
+    try {
+      await deleteMeter(installation.id, d.meter.id, d.purge)
+      setMessage(t(d.purge ? 'meters.purged' : 'meters.deleted', { name: d.meter.name }))
+      void installationChanged(queryClient, installation.id)
+    } catch (err) {
+      setProblem(errorMessage(err, tc))
+    } finally {
+      setDeleting(null)
+      setBusy(false)
+    }
+  }
+
+  const failed = [query, objectsQuery].find((q) => q.isError && !q.isFetching)
+  return (
+    <div className="mx-auto max-w-5xl space-y-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('meters.title')}</h1>
+        <button type="button" className="btn-primary" aria-expanded={editing === 'new'} disabled={!objects} onClick={() => (setMessage(null), setEditing('new'))}>
+          {t('meters.new')}
+        </button>
+      </div>
+      <Outcome message={message} problem={problem} />
+      {editing && objects ? (
+        <MeterForm
+          key={editing === 'new' ? 'new' : editing.id}
+          installationId={installation.id}
+          meter={editing === 'new' ? null : editing}
+          objects={objects}
+          onDone={(text) => {
+            setEditing(null)
+            if (text) setMessage(text)
+          }}
+        />
+      ) : null}
+      {objects && objects.length === 0 ? <Notice tone="info">{t('meters.noObjects')}</Notice> : null}
+      <Card title={t('meters.list')} titleId={listId}>
+        {meters === null || objects === null ? (
+          failed ? <QueryProblem error={failed.error} onRetry={failed.refetch} /> : <Loading label={tc('loading')} />
+        ) : meters.length === 0 ? (
+          <p className="text-sm text-slate-600">{t('meters.empty')}</p>
+        ) : (
+          <ScrollArea labelledBy={listId}>
+            <table className="w-full min-w-[40rem] text-left text-sm">
+              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+                <tr>
+                  <th scope="col" className="py-2 pr-3">{t('fields.name')}</th>
+                  <th scope="col" className="py-2 pr-3">{t('fields.meterType')}</th>
+                  <th scope="col" className="py-2 pr-3">{t('fields.object')}</th>
+                  <th scope="col" className="py-2 pr-3">{t('fields.serial')}</th>
+                  <th scope="col" className="py-2 pr-3">{t('fields.source')}</th>
+                  <th scope="col" className="py-2"><span className="sr-only">{t('actions')}</span></th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {meters.map((m) => (
+                  <tr key={m.id}>
+                    <th scope="row" className="py-2 pr-3 font-medium text-slate-900">
+                      {m.name}
+                      {m.capacity !== null ? <span className="block text-xs font-normal text-slate-500">{f.unit(m.capacity, m.meter_type === 'battery' ? 'kWh' : 'kW', 1)}</span> : null}
+                    </th>
+                    <td className="py-2 pr-3">{t(`meterTypes.${m.meter_type}`)} <span className="text-xs text-slate-500">({m.unit})</span></td>
+                    <td className="py-2 pr-3">{objectName(m.object_id)}</td>
+                    <td className="py-2 pr-3 font-mono text-xs">{m.serial ?? '—'}</td>
+                    <td className="py-2 pr-3"><Badge tone="gray">{t(`sources.${m.source}`)}</Badge></td>
+                    <td className="py-2">
+                      {m.meter_type === 'charging_station' ? (
+                        <span className="text-xs text-slate-500">{t('meters.ofStation')}</span>
+                      ) : (
+                        <div className="flex flex-wrap justify-end gap-2">
+                          <button type="button" className="btn-secondary min-h-11 px-3" aria-label={t('meters.editNamed', { name: m.name })} onClick={() => (setMessage(null), setEditing(m))}>
+                            {t('edit')}
+                          </button>
+                          <button type="button" className="btn-secondary min-h-11 px-3 text-red-700" aria-label={t('meters.deleteNamed', { name: m.name })} onClick={() => (setMessage(null), setDeleting({ meter: m, purge: false, step: 'choose' }))}>
+                            {t('delete')}
+                          </button>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollArea>
+        )}
+      </Card>
+      <DeleteMeterDialog deleting={deleting} busy={busy} onChange={setDeleting} onConfirm={(d) => void remove(d)} />
+    </div>
+  )
+}
+
+/**
+ * Delete a meter: keep its measurements (the default) or delete them too; the latter asks a second
+ * time, naming what is lost, before anything is sent.
+ */
+function DeleteMeterDialog({ deleting, busy, onChange, onConfirm }: { deleting: Deleting; busy: boolean; onChange: (d: Deleting) => void; onConfirm: (d: NonNullable<Deleting>) => void }) {
+  const { t } = useTranslation('provisioning')
+  const name = deleting?.meter.name ?? ''
+  if (deleting?.step === 'purge') {
+    return (
+      <ConfirmDialog open title={t('meters.purgeTitle', { name })} confirmLabel={t('meters.purgeConfirm')} cancelLabel={t('cancel')} busy={busy}
+        onConfirm={() => onConfirm(deleting)} onCancel={() => onChange(null)}>
+        {t('meters.purgeText', { name })}
+      </ConfirmDialog>
+    )
+  }
+  return (
+    <ConfirmDialog
+      open={deleting !== null}
+      title={t('meters.confirmDelete', { name })}
+      confirmLabel={deleting?.purge ? t('meters.continue') : t('delete')}
+      cancelLabel={t('cancel')}
+      busy={busy}
+      onConfirm={() => deleting && (deleting.purge ? onChange({ ...deleting, step: 'purge' }) : onConfirm(deleting))}
+      onCancel={() => onChange(null)}
+    >
+      {deleting ? (
+        <fieldset className="space-y-2">
+          <legend className="mb-1">{t('meters.measurements')}</legend>
+          <label className="flex items-start gap-2">
+            <input type="radio" name="meter-purge" className="mt-0.5" checked={!deleting.purge} onChange={() => onChange({ ...deleting, purge: false })} />
+            <span>{t('meters.keep')}</span>
+          </label>
+          <label className="flex items-start gap-2">
+            <input type="radio" name="meter-purge" className="mt-0.5" checked={deleting.purge} onChange={() => onChange({ ...deleting, purge: true })} />
+            <span>{t('meters.purge')}</span>
+          </label>
+        </fieldset>
+      ) : null}
+    </ConfirmDialog>
+  )
+}
+
+/** Add or edit a meter: name, object, kind, unit (by kind), capacity, serial and source. */
+function MeterForm({ installationId, meter, objects, onDone }: { installationId: number; meter: MeterAdmin | null; objects: FlatObject[]; onDone: (message: string | null) => void }) {
+  const { t } = useTranslation('provisioning')
+  const { t: tc } = useTranslation()
+  const f = useFormats()
+  const queryClient = useQueryClient()
+  const titleId = useId()
+  const kind0: MeterKind = meter && meter.meter_type !== 'charging_station' ? meter.meter_type : 'main_power'
+  const [v, setV] = useState<MeterValues>({
+    name: meter?.name ?? '',
+    object_id: meter?.object_id != null ? String(meter.object_id) : objects[0] ? String(objects[0].id) : '',
+    meter_type: kind0,
+    serial: meter?.serial ?? '',
+    unit: meter?.unit ?? defaultUnit(kind0),
+    capacity: meter?.capacity != null ? f.number(meter.capacity, 1) : '',
+    source: meter?.source ?? 'ingest',
+  })
+  const [errors, setErrors] = useState<FormErrors>({})
+  const [failure, setFailure] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const msg = (field: string) => (errors[field] ? (errors[field].startsWith('validation.') ? t(errors[field]) : errors[field]) : null)
+  const withCapacity = v.meter_type === 'pv' || v.meter_type === 'battery' || v.meter_type === 'main_power'
+
+  async function submit(e: FormEvent) {
+    e.preventDefault()
+    setFailure(null)
+    const found = validateMeter(v, f.locale)
+    setErrors(found)
+    if (Object.keys(found).length) return setFailure(t('checkFields'))
+    setBusy(true)
+    const body = {
+      name: v.name.trim(),
+      object_id: Number(v.object_id),
+      meter_type: v.meter_type,
+      serial: v.serial.trim() || null,
+      unit: v.unit as 'kWh' | 'm3',
+      capacity: withCapacity && v.capacity.trim() ? parseLocaleNumber(v.capacity, f.locale) : null,
+      source: v.source as MeterSource,
+    }
+    try {
+      if (meter) await updateMeter(installationId, meter.id, body)
+      else await createMeter(installationId, body)
+      await installationChanged(queryClient, installationId)
+      onDone(t(meter ? 'meters.saved' : 'meters.created', { name: body.name }))
+    } catch (err) {
+      const fields = fieldErrors(err)
+      // A serial used twice (409) or an object out of reach (404) name their field.
+      const raw = (err as { body?: unknown }).body
+      for (const field of ['serial', 'object_id'] as const) {
+        if (!fields[field] && raw && typeof raw === 'object' && field in raw) fields[field] = errorMessage(err, tc)
+      }
+      setErrors(fields)
+      setFailure(Object.keys(fields).length ? t('checkFields') : errorMessage(err, tc))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card title={meter ? t('meters.editTitle', { name: meter.name }) : t('meters.newTitle')} titleId={titleId}>
+      <form noValidate onSubmit={submit} aria-busy={busy} className="space-y-4">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <TextField label={t('fields.name')} value={v.name} maxLength={100} error={msg('name')} onChange={(e) => setV({ ...v, name: e.target.value })} />
+          <SelectField label={t('fields.object')} value={v.object_id} error={msg('object_id')} onChange={(e) => setV({ ...v, object_id: e.target.value })}
+            options={objects.map((o) => ({ value: String(o.id), label: o.path }))} />
+          <SelectField label={t('fields.meterType')} value={v.meter_type} error={msg('meter_type')}
+            onChange={(e) => {
+              const kind = e.target.value as MeterKind
+              setV({ ...v, meter_type: kind, unit: defaultUnit(kind) })
+            }}
+            options={METER_KINDS.map((k) => ({ value: k, label: t(`meterTypes.${k}`) }))} />
+          <div>
+            <p className="block text-sm font-medium text-slate-700">{t('fields.unit')}</p>
+            <p className="mt-1 py-2 text-slate-900">{v.unit}</p>
+            {msg('unit') ? <p className="mt-1 text-sm text-red-700">{msg('unit')}</p> : null}
+          </div>
+          {withCapacity ? (
+            <TextField label={v.meter_type === 'battery' ? t('fields.capacityKwh') : t('fields.capacityKw')} inputMode="decimal" value={v.capacity} error={msg('capacity')}
+              onChange={(e) => setV({ ...v, capacity: e.target.value })} />
+          ) : null}
+          <TextField label={t('fields.serial')} value={v.serial} maxLength={64} error={msg('serial')} onChange={(e) => setV({ ...v, serial: e.target.value })} />
+          <SelectField label={t('fields.source')} value={v.source} error={msg('source')} onChange={(e) => setV({ ...v, source: e.target.value })}
+            options={METER_SOURCES.map((s) => ({ value: s, label: t(`sources.${s}`) }))} />
+        </div>
+        {failure ? <Notice tone="error" role="alert">{failure}</Notice> : null}
+        <div className="flex flex-wrap gap-2">
+          <button type="submit" className="btn-primary" disabled={busy}>{busy ? t('saving') : t('save')}</button>
+          <button type="button" className="btn-secondary" onClick={() => onDone(null)}>{t('cancel')}</button>
+        </div>
+      </form>
+    </Card>
+  )
+}
