@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import crypto from 'node:crypto'
 import type { AddressInfo } from 'node:net'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { Config } from '../config/env.ts'
 import { SHUTDOWN_GRACE_MS } from '../config/defaults.ts'
 import { openDatabase } from './db/connection.ts'
@@ -71,7 +71,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     // traffic at debug (server/api/request-log.ts).
     requestIdHeader: false,
     genReqId: requestId,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   })
   requestLog(app)
   app.decorate('jobs', [])

@@ -79,6 +79,19 @@ function tagOf(url: string): string {
  */
 export const apiRoutes = new WeakMap<object, RouteOptions[]>()
 
+const word = (s: string) => s.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase()).replace(/^./, (c) => c.toUpperCase())
+
+/**
+ * A stable operationId from the method and path (OpenAPI 3.1 §4.8.10: unique, for code generators and
+ * integrators): the method in lower case, then each path segment in camel case, a path parameter as
+ * "By" and its name. `GET /api/cockpit/installations/:installationId/objects/` →
+ * `getCockpitInstallationsByInstallationIdObjects`. Unique because method and path are.
+ */
+export function operationIdOf(method: string, url: string): string {
+  const segments = url.replace(/^\/api\//, '').split('/').filter(Boolean)
+  return method.toLowerCase() + segments.map((s) => (s.startsWith(':') ? `By${word(s.slice(1))}` : word(s))).join('')
+}
+
 /**
  * The OpenAPI 3.1 description of /api (SPEC §7, ARCHITECTURE §3): registers @fastify/swagger on `api`
  * (call before any route) so every route's zod schemas become an operation, and serves GET
@@ -95,6 +108,9 @@ export async function openApiPlugin(api: FastifyInstance) {
     const schema = (route.schema ??= {}) as FastifySchema & { tags?: string[]; hide?: boolean; response?: Record<string, unknown> }
     if (schema.hide) return
     schema.tags ??= [tagOf(route.url)]
+    // One operationId per route (a route that takes several methods gets none: its methods would share it).
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD')
+    if (methods.length === 1) (schema as { operationId?: string }).operationId ??= operationIdOf(methods[0], route.url)
     schema.response = { ...errorResponses(route), ...schema.response }
   })
   await api.register(swagger, {

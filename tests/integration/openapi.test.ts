@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { parse as parseYaml } from 'yaml'
@@ -103,6 +104,27 @@ describe('GET /api/swagger.json and /api/swagger.yaml (SPEC §7)', () => {
     expect(operations.length).toBe(routeCount)
     expect(operations).toContain('POST /api/authentication/token/')
     expect(operations).not.toContain('GET /api/swagger.json')
+  })
+
+  it('every operation has a unique operationId, and the document passes the OpenAPI 3.1 schema validator', async () => {
+    const ids: string[] = []
+    const missing: string[] = []
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      for (const method of METHODS) {
+        const op = item?.[method]
+        if (!op) continue
+        if (op.operationId) ids.push(op.operationId)
+        else missing.push(`${method.toUpperCase()} ${path}`)
+      }
+    }
+    expect(missing).toEqual([])
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([])
+    expect(ids).toContain('postAuthenticationToken')
+    expect(ids).toContain('getCockpitInstallationsByInstallationIdObjects')
+    // A third party's reading of the document: the official OpenAPI 3.1 JSON Schema (@seriousme/openapi-schema-validator).
+    const result = await new Validator().validate(doc as never)
+    expect(result.errors ?? [], JSON.stringify(result.errors ?? []).slice(0, 2000)).toEqual([])
+    expect(result.valid).toBe(true)
   })
 
   it('the operations with a token need the bearer scheme; sign-in does not', () => {

@@ -41,8 +41,8 @@ beforeAll(async () => {
     rest = parts.pop()!
     lines.push(...parts.filter(Boolean))
   })
-  await until(async () => (await fetch(`${base}/api/ready`).catch(() => null))?.ok === true, 90_000, 'the server ready')
-}, 120_000)
+  await until(async () => (await fetch(`${base}/api/ready`).catch(() => null))?.ok === true, 170_000, 'the server ready')
+}, 180_000)
 afterAll(async () => {
   server?.kill('SIGTERM')
   await new Promise((r) => server?.once('exit', r))
