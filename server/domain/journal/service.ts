@@ -23,7 +23,8 @@ export const journalInstant = (v: string, tz: string): Date => new Date(/^\d{4}-
  * Events (journal_events): `journal_entry` for a charging-mode change (set_by_timer when a timer made
  * it), `rfid_session_journal_entry` for a tag learned in learning mode (the tag shown to admins only).
  * Rights: the station or RFID must be readable (404); cost only with the cost switch or for the
- * caller's own sessions; card and name by the personal-data rule (shared/rules/visibility.ts). A paid/unpaid filter leaves events out.
+ * caller's own sessions, and so is the payment state; card and name (of the person who charged) by the
+ * personal-data rule (shared/rules/visibility.ts). A paid/unpaid filter leaves events out.
  */
 export function createJournalService({ db, installations }: { db: Db; installations: InstallationService }) {
   async function entries(actor: Actor, installationId: number, by: { stationId?: number; rfidId?: number }, q: JournalQuery): Promise<PageOf<JournalEntry>> {
@@ -68,7 +69,8 @@ export function createJournalService({ db, installations }: { db: Db; installati
       .selectFrom('charging_sessions as cs')
       .innerJoin('charging_stations as s', 's.id', 'cs.station_id')
       .leftJoin('rfids as r', 'r.id', 'cs.rfid_id')
-      .leftJoin('users as u', 'u.id', 'r.user_id')
+      // The person who charged (the card's holder then), not the card's holder today.
+      .leftJoin('users as u', 'u.id', 'cs.user_id')
       .where('cs.installation_id', '=', installationId)
     if (by.stationId !== undefined) query = query.where('cs.station_id', '=', by.stationId)
     if (by.rfidId !== undefined) query = query.where('cs.rfid_id', '=', by.rfidId)
@@ -76,7 +78,11 @@ export function createJournalService({ db, installations }: { db: Db; installati
     if (q.end) query = query.where('cs.start', '<', journalInstant(q.end, tz))
     if (type === 'rfid_charging_session') query = query.where('cs.rfid_id', 'is not', null)
     if (type === 'charging_session') query = query.where('cs.rfid_id', 'is', null)
-    if (payment) query = query.where('cs.status', '=', payment)
+    if (payment) {
+      query = query.where('cs.status', '=', payment)
+      // Someone else's payment state only with the cost switch: a paid/unpaid filter keeps the caller's own.
+      if (!access.cost) query = query.where('cs.user_id', '=', access.user_id)
+    }
     const rows = await query
       .selectAll('cs')
       .select(['s.name as station_name', 's.charging_mode', 'r.tag as rfid_tag', 'u.first_name', 'u.last_name'])
@@ -104,7 +110,7 @@ export function createJournalService({ db, installations }: { db: Db; installati
         rfid_user: person && s.first_name != null ? `${s.first_name} ${s.last_name ?? ''}`.trim() : null,
         badged_in: withCard ? s.start.toISOString() : null,
         badged_out: withCard ? (s.end?.toISOString() ?? null) : null,
-        payment_status: s.status === 'charging' ? null : s.status,
+        payment_status: s.status === 'charging' || !seesCost ? null : s.status,
         set_by_timer: s.set_by_timer,
       }
     })
