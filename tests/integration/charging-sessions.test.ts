@@ -234,11 +234,25 @@ describe('journal and station cards', () => {
     await api().get(`${st(1)}/journal`).set(auth(tokens.bern)).expect(403)
     const mine = await api().get(`${st(1)}/journal`).set(auth(tokens.user)).expect(200)
     expect(mine.body.results.find((e: { id: number }) => e.id === boundarySession).cost).toBe(0.84)
-    const others = await api().get(`${st(2)}/journal`).set(auth(tokens.user)).expect(200)
-    expect(others.body.count).toBeGreaterThan(0)
-    for (const e of others.body.results) {
-      expect(e.cost).toBeNull()
-      expect(e.rfid).toBeNull()
+    // Station 2's journal lists no one else's session to a resident without the cost switch; with it, all of
+    // them with their cost and no card.
+    const others = await api().get(`${st(2)}/journal`).query({ entry_type: 'all' }).set(auth(tokens.user)).expect(200)
+    const me = await userId()
+    type Entry = { id: number; type: string; cost: number | null; rfid: string | null }
+    const sessionsOf = (r: { body: { results: Entry[] } }) => r.body.results.filter((e) => e.type === 'charging_session' || e.type === 'rfid_charging_session')
+    const ownIds = new Set((await app.domain!.db.selectFrom('charging_sessions').select('id').where('station_id', '=', 2).where('user_id', '=', me).execute()).map((r) => r.id))
+    expect(sessionsOf(others).every((e) => ownIds.has(e.id))).toBe(true)
+    const grant = app.domain!.db.updateTable('permissions').where('user_id', '=', me).where('installation_id', '=', 1).where('object_type', '=', 'charging_station').where('object_id', '=', 2)
+    await grant.set({ cost: true }).execute()
+    try {
+      const priced = sessionsOf(await api().get(`${st(2)}/journal`).set(auth(tokens.user)).expect(200)).filter((e) => !ownIds.has(e.id))
+      expect(priced.length).toBeGreaterThan(0)
+      for (const e of priced) {
+        expect(e.cost).not.toBeNull()
+        expect(e.rfid).toBeNull()
+      }
+    } finally {
+      await grant.set({ cost: false }).execute()
     }
     const card = await api().get('/api/cockpit/installations/1/rfids/1/journal').set(auth(tokens.user)).expect(200)
     expect(card.body.results.map((e: { id: number }) => e.id)).toContain(boundarySession)
@@ -293,8 +307,8 @@ describe('personal data of other people’s sessions (ARCHITECTURE §4)', () => 
 
     const journal = await api().get('/api/cockpit/installations/1/charging_stations/2/journal?start=2026-02-01T00:00:00Z&end=2026-03-01T00:00:00Z').set(auth(tokens.user)).expect(200)
     const entry = (id: number) => journal.body.results.find((e: { id: number }) => e.id === id)
-    // The station's journal keeps the entry (energy at a station they read), without who charged or the payment state.
-    expect(entry(theirs)).toMatchObject({ rfid: null, rfid_user: null, cost: null, payment_status: null })
+    // Nor in the journal of a station they read (no cost switch).
+    expect(entry(theirs)).toBeUndefined()
     expect(entry(mine)).toMatchObject({ rfid: '04A1B2C3D4E501', rfid_user: 'Laura Brunner' })
     const adminJournal = await api().get('/api/cockpit/installations/1/charging_stations/2/journal?start=2026-02-01T00:00:00Z&end=2026-03-01T00:00:00Z').set(auth(tokens.admin)).expect(200)
     expect(adminJournal.body.results.find((e: { id: number }) => e.id === theirs)).toMatchObject({ rfid: '04A1B2C3D4E502', rfid_user: 'Andreas Meier' })

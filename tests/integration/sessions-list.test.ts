@@ -175,6 +175,9 @@ describe('sessions belong to the person who charged (not to the card’s current
     await api().get(`/api/rfids-charge/${ninas}/`).set(auth(people.Otto.token)).expect(404)
     const csv = await api().get('/api/rfids-charge/export').query({ ...MARCH, running: 'true', format: 'csv' }).set(auth(people.Otto.token)).expect(200)
     expect(csv.text.replace(/^\uFEFF/, '').trim().split('\r\n')).toHaveLength(2)
+    // Nor in the card's journal, which he may read as its holder.
+    const his = await api().get(`/api/cockpit/installations/1/rfids/${card}/journal`).query({ entry_type: 'rfid_charging_session' }).set(auth(people.Otto.token)).expect(200)
+    expect(his.body.results.map((e: { id: number }) => e.id)).not.toContain(ninas)
     // The card's journal names the person who charged, not its holder today.
     const journal = await api().get(`/api/cockpit/installations/1/rfids/${card}/journal`).query({ entry_type: 'rfid_charging_session' }).set(auth(tokens.admin)).expect(200)
     expect(journal.body.results.find((e: { id: number }) => e.id === ninas)).toMatchObject({ rfid_user: 'Nina Nachbar' })

@@ -3,7 +3,7 @@ import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import { NotFound } from '../../lib/errors.ts'
 import { isAdmin, mayReadRfid, mayReadStation } from '../../../shared/rules/permissions.ts'
-import { maySeeSessionPerson } from '../../../shared/rules/visibility.ts'
+import { maySeeSession, maySeeSessionPerson } from '../../../shared/rules/visibility.ts'
 import type { JournalEntry, JournalQuery } from '../../../shared/schemas/journal.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import { localMidnight } from '../../../shared/rules/granularity.ts'
@@ -23,8 +23,8 @@ export const journalInstant = (v: string, tz: string): Date => new Date(/^\d{4}-
  * Events (journal_events): `journal_entry` for a charging-mode change (set_by_timer when a timer made
  * it), `rfid_session_journal_entry` for a tag learned in learning mode (the tag shown to admins only).
  * Rights: the station or RFID must be readable (404); cost only with the cost switch or for the
- * caller's own sessions, and so is the payment state; card and name (of the person who charged) by the
- * personal-data rule (shared/rules/visibility.ts). A paid/unpaid filter leaves events out.
+ * caller's own sessions; which sessions appear and card and name (of the person who charged) by
+ * shared/rules/visibility.ts (a resident without the cost switch sees only the sessions they charged). A paid/unpaid filter leaves events out.
  */
 export function createJournalService({ db, installations }: { db: Db; installations: InstallationService }) {
   async function entries(actor: Actor, installationId: number, by: { stationId?: number; rfidId?: number }, q: JournalQuery): Promise<PageOf<JournalEntry>> {
@@ -78,18 +78,15 @@ export function createJournalService({ db, installations }: { db: Db; installati
     if (q.end) query = query.where('cs.start', '<', journalInstant(q.end, tz))
     if (type === 'rfid_charging_session') query = query.where('cs.rfid_id', 'is not', null)
     if (type === 'charging_session') query = query.where('cs.rfid_id', 'is', null)
-    if (payment) {
-      query = query.where('cs.status', '=', payment)
-      // Someone else's payment state only with the cost switch: a paid/unpaid filter keeps the caller's own.
-      if (!access.cost) query = query.where('cs.user_id', '=', access.user_id)
-    }
+    if (payment) query = query.where('cs.status', '=', payment)
     const rows = await query
       .selectAll('cs')
       .select(['s.name as station_name', 's.charging_mode', 'r.tag as rfid_tag', 'u.first_name', 'u.last_name'])
       .orderBy('cs.start', 'desc')
       .orderBy('cs.id', 'desc')
       .execute()
-    const results = rows.map((s): JournalEntry => {
+    // Sessions as in the sessions list: a resident's own, everything for admins and the cost switch.
+    const results = rows.filter((s) => maySeeSession(s, access)).map((s): JournalEntry => {
       const withCard = s.rfid_id != null
       const person = withCard && maySeeSessionPerson(s, access)
       const seesCost = access.cost || s.user_id === access.user_id
@@ -110,7 +107,7 @@ export function createJournalService({ db, installations }: { db: Db; installati
         rfid_user: person && s.first_name != null ? `${s.first_name} ${s.last_name ?? ''}`.trim() : null,
         badged_in: withCard ? s.start.toISOString() : null,
         badged_out: withCard ? (s.end?.toISOString() ?? null) : null,
-        payment_status: s.status === 'charging' || !seesCost ? null : s.status,
+        payment_status: s.status === 'charging' ? null : s.status,
         set_by_timer: s.set_by_timer,
       }
     })
