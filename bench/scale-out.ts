@@ -91,8 +91,12 @@ children.push(api1.child)
 const api2 = await startCockpit({ ...common, ROLES: 'api', DEMO: 'on' }, 300_000)
 started.push({ stop: () => api2.kill('SIGTERM') })
 children.push(api2.child)
+// The relays' /live/metrics is off without METRICS_TOKEN (docs/decisions.md "Metrics: a token").
+const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef0123'
+const METRICS_AUTH = { authorization: `Bearer ${METRICS_TOKEN}` }
 const relayEnv = {
   ...common, ROLES: 'relay', UPSTREAM_URL: `${proxyUrl}/api`, RELAY_MAX_STREAMS_PER_USER: String(N * 2), RELAY_MAX_STREAMS_PER_IP: String(N * 2),
+  METRICS_TOKEN: METRICS_TOKEN,
   METRICS_INTERVAL_MS: String(intervals.metrics), STATIONS_INTERVAL_MS: String(intervals.stations), SESSIONS_INTERVAL_MS: String(intervals.sessions),
   INFO_INTERVAL_MS: String(intervals.info), ENERGY_RETURN_INTERVAL_MS: String(intervals.energy_return),
 }
@@ -266,7 +270,7 @@ const queueSamples: { maxLength: number; maxInFlight: number; last: QueueSample 
 async function sampleQueues(): Promise<void> {
   await Promise.all(relays.map(async (r, i) => {
     try {
-      const text = await (await fetch(`${r.url}/live/metrics`, { signal: AbortSignal.timeout(900) })).text()
+      const text = await (await fetch(`${r.url}/live/metrics`, { headers: METRICS_AUTH, signal: AbortSignal.timeout(900) })).text()
       const v = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
       const s: QueueSample = {
         length: v('cockpit_relay_access_queue_length'), inFlight: v('cockpit_relay_access_checks_in_flight'), started: v('cockpit_relay_access_checks_started_total'),
@@ -374,7 +378,7 @@ function ratios(from: number, to: number) {
 const fmtTopics = (r: ReturnType<typeof ratios>) => TOPICS.map((t) => `${t} ${r.perTopic[t].toFixed(2)}`).join(', ')
 
 async function relayStats(r: CockpitProcess) {
-  const text = await (await fetch(`${r.url}/live/metrics`)).text()
+  const text = await (await fetch(`${r.url}/live/metrics`, { headers: METRICS_AUTH })).text()
   const v = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
   return { subscribers: v('cockpit_relay_subscribers'), installations: v('cockpit_relay_installations'), polled: v('cockpit_relay_polled_topics') }
 }

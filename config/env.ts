@@ -121,6 +121,10 @@ const EnvSchema = z.object({
   RELAY_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).default(RELAY.maxBufferedBytes),
   RELAY_MAX_BLOCKED_MS: z.coerce.number().int().min(100).default(RELAY.maxBlockedMs),
   RELAY_ACCESS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(RELAY.accessConcurrency),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S{32,}$/, 'must be at least 32 characters without spaces, e.g. the output of `openssl rand -hex 32`')
+    .optional(),
 })
 
 /** The program's configuration, parsed from the environment by {@link loadConfig}. */
@@ -203,6 +207,11 @@ export interface Config {
   intervals: { metrics: number; stations: number; sessions: number; info: number; energy_return: number }
   /** Relay limits; defaults in config/defaults.ts RELAY. */
   relay?: Partial<RelayLimits>
+  /**
+   * METRICS_TOKEN: the Bearer token a monitoring system sends to GET /live/metrics; undefined → the
+   * endpoint is off (404). docs/decisions.md "Metrics: a token".
+   */
+  metricsToken?: string
 }
 
 /** Relay fan-out and limits. `naive` serializes per subscriber: for the benchmark only. */
@@ -294,5 +303,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBlockedMs: e.RELAY_MAX_BLOCKED_MS,
       accessConcurrency: e.RELAY_ACCESS_CONCURRENCY,
     },
+    metricsToken: e.METRICS_TOKEN,
   }
 }

@@ -180,7 +180,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const upstream = () => config.upstreamUrl ?? `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`
     const relay = createRelay({ upstream, credentials: credentials!, intervals: config.intervals, limits: config.relay, clock })
     app.decorate('relay', relay)
-    await app.register(relayRoutes, { relay, extraMetrics: async () => (await app.ocpp?.metricsText()) ?? '' })
+    await app.register(relayRoutes, { relay, extraMetrics: async () => (await app.ocpp?.metricsText()) ?? '', metricsToken: config.metricsToken })
   }
 
   if (config.roles.includes('simulator') && domain) {

@@ -296,7 +296,7 @@ async function startRelay(stub: Stub, fanout: 'shared' | 'naive'): Promise<Relay
     RELAY_UPSTREAM_EMAIL: 'relay@bench.local', RELAY_UPSTREAM_PASSWORD: 'bench', LOG_LEVEL: 'warn', DATA_DIR: dataDir, DEMO: 'off',
     METRICS_INTERVAL_MS: String(INTERVALS.metrics), STATIONS_INTERVAL_MS: String(INTERVALS.stations), SESSIONS_INTERVAL_MS: String(INTERVALS.sessions),
     INFO_INTERVAL_MS: String(INTERVALS.info), ENERGY_RETURN_INTERVAL_MS: String(INTERVALS.energy_return),
-    RELAY_FANOUT: fanout, RELAY_MAX_STREAMS_PER_USER: '1000000', RELAY_MAX_STREAMS_PER_IP: '1000000',
+    RELAY_FANOUT: fanout, RELAY_MAX_STREAMS_PER_USER: '1000000', RELAY_MAX_STREAMS_PER_IP: '1000000', METRICS_TOKEN: BENCH_METRICS_TOKEN,
     BENCH_MEM_FILE: path.join(dataDir, 'memory.json'),
   }
   const proc = track(spawn(process.execPath, ['--expose-gc', ...RELAY_NODE_ARGS, '--import', pathToFileURL(path.join(HERE, 'watchdog.ts')).href, 'server/main.ts'], {
@@ -339,10 +339,13 @@ async function stopRelay(relay: Relay): Promise<void> {
   })
 }
 
+/** The relay's METRICS_TOKEN in the benchmark (the endpoint is off without one). */
+const BENCH_METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef0123'
+
 /** Counters of GET /live/metrics (when the relay has it). */
 async function relayMetrics(relay: Relay): Promise<Record<string, number> | null> {
   try {
-    const r = await fetch(`http://127.0.0.1:${relay.port}/live/metrics`, { signal: AbortSignal.timeout(5000) })
+    const r = await fetch(`http://127.0.0.1:${relay.port}/live/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` }, signal: AbortSignal.timeout(5000) })
     if (!r.ok) return null
     const out: Record<string, number> = {}
     for (const line of (await r.text()).split('\n')) {

@@ -14,9 +14,10 @@ describe('parseLocaleNumber', () => {
       expect(parseLocaleNumber('12a', locale)).toBeNaN()
     }
   })
-  it('never reads an English "1,234" as 1.234', () => {
-    expect(parseLocaleNumber('1,234', 'en-CH')).not.toBe(1.234)
-    expect(parseLocaleNumber('1,234', 'en-GB')).toBe(1234)
+  it('never reads an English "1,234" as 1.234, nor guesses 1234: it is ambiguous (parse-number.property.test.ts)', () => {
+    expect(parseLocaleNumber('1,234', 'en-CH')).toBeNaN()
+    expect(parseLocaleNumber('1,234', 'en-GB')).toBeNaN()
+    expect(parseLocaleNumber('1,234.5', 'en-GB')).toBe(1234.5)
   })
   it('reads French decimal commas', () => {
     expect(parseLocaleNumber('0,275', 'fr-CH')).toBe(0.275)

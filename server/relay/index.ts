@@ -10,7 +10,7 @@ import { createHub, type Hub, type LiveOut, type Subscriber } from './hub.ts'
 import { createPollers, type Pollers } from './poller.ts'
 import { createTickets } from './tickets.ts'
 import { createUpstream, UpstreamError, type Upstream } from './upstream.ts'
-import { createRelayMetrics } from './metrics.ts'
+import { bearerMatches, createRelayMetrics } from './metrics.ts'
 import { AccessQueueAbandoned, AccessQueueTimeout, createAccessQueue } from './access-queue.ts'
 import { detachFromHttp } from './detach.ts'
 import type { RelayLimits } from '../../config/env.ts'
@@ -138,7 +138,13 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
  * The relay's HTTP surface (ARCHITECTURE §5): POST /live/tickets and the SSE stream
  * GET /live/installations/:installationId. Access is checked with the API using the caller's own token.
  */
-export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }: { relay: Relay & { close(): void; limits: RelayLimits; clock: Clock }; extraMetrics?: () => Promise<string> }) {
+/**
+ * The relay's routes (ARCHITECTURE §5): tickets, streams and, with `metricsToken` (METRICS_TOKEN),
+ * GET /live/metrics for a monitoring system that sends it as a Bearer token (401 otherwise). Without
+ * a token the metrics route does not exist (404): it names every charge point and the relay's load
+ * (docs/decisions.md "Metrics: a token"). `extraMetrics` adds other roles' Prometheus text (OCPP).
+ */
+export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics, metricsToken }: { relay: Relay & { close(): void; limits: RelayLimits; clock: Clock }; extraMetrics?: () => Promise<string>; metricsToken?: string }) {
   const { hub, upstream, limits } = relay
   const tickets = createTickets()
   const accessQueue = createAccessQueue({ concurrency: limits.accessConcurrency, maxWaitMs: limits.accessMaxWaitMs })
@@ -186,7 +192,15 @@ export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics }:
   }
 
   // Other roles of this process (the OCPP central system) may add their Prometheus text.
-  app.get('/live/metrics', async (_req, reply) => reply.type(metrics.contentType).header('Cache-Control', 'no-store').send((await metrics.text()) + ((await extraMetrics?.()) ?? '')))
+  if (metricsToken) {
+    const token = metricsToken
+    app.get('/live/metrics', async (req, reply) => {
+      if (!bearerMatches(req.headers.authorization, token)) {
+        return reply.code(401).header('WWW-Authenticate', 'Bearer realm="metrics"').header('Cache-Control', 'no-store').send({ detail: message('notAuthenticated', pickLang(req.headers['accept-language'])) })
+      }
+      return reply.type(metrics.contentType).header('Cache-Control', 'no-store').send((await metrics.text()) + ((await extraMetrics?.()) ?? ''))
+    })
+  }
 
   app.post('/live/tickets', async (req, reply) => {
     const parsed = TicketBody.safeParse(req.body ?? {})

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { Registry, Gauge, Counter } from 'prom-client'
 import type { Hub } from './hub.ts'
 import type { PollerStats } from './poller.ts'
@@ -47,4 +48,16 @@ export function createRelayMetrics(hub: Hub, pollers: { stats: PollerStats }, ac
     collect() { this.reset(); for (const [topic, n] of Object.entries(pollers.stats.errors)) this.inc({ topic }, n) },
   })
   return { contentType: registry.contentType, text: () => registry.metrics() }
+}
+
+/**
+ * Whether an `Authorization` header carries `token` as a Bearer credential (RFC 6750 §2.1): the scheme
+ * case-insensitive, the token exact. Both sides are compared as SHA-256 digests in constant time, so a
+ * guess learns nothing from the answer's timing, not even the token's length.
+ */
+export function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const m = /^Bearer +(\S+) *$/i.exec(authorization ?? '')
+  if (!m) return false
+  const digest = (v: string) => crypto.createHash('sha256').update(v, 'utf8').digest()
+  return crypto.timingSafeEqual(digest(m[1]), digest(token))
 }

@@ -49,20 +49,31 @@ export function projectStations(c: Record<string, Station>, access: Access): Rec
   return out
 }
 
-/** Whether a session is visible: at a readable station or with a readable RFID. */
-export function maySeeSession(s: ChargingSession, access: Access): boolean {
-  return mayReadStation(access, s.station_id) || (s.rfid_id != null && mayReadRfid(access, s.rfid_id))
+/**
+ * Whether a session is visible (SPEC §3 sessions, §6 cost switch; docs/decisions.md "Permissions: a
+ * session belongs to the person who charged"): admins and superusers see every session; anyone sees the
+ * sessions they charged (`user_id`, the card's holder when it was charged, never its holder today); a user
+ * with the cost switch also sees the sessions at the stations and with the cards they may read. A resident's
+ * read right on a station or card alone shows no one else's session.
+ */
+export function maySeeSession(s: { station_id: number; rfid_id: number | null; user_id: number | null }, access: Access): boolean {
+  if (isAdmin(access.role)) return true
+  if (s.user_id != null && s.user_id === access.user_id) return true
+  return access.cost && (mayReadStation(access, s.station_id) || (s.rfid_id != null && mayReadRfid(access, s.rfid_id)))
 }
 
 /**
- * The personal-data rule for charging sessions (ARCHITECTURE §4): who charged — the card's
- * tag and id, the user and their name — is shown only to admins and superusers, to the person who
- * charged, and to whoever may read the card (its owner, or a user an admin granted that RFID by a
- * permission entry, who sees the card in the RFID list anyway). Read access to a station is not enough.
- * Every path that emits sessions uses it: REST list and detail, journal, invoices, the relay's topic.
+ * The personal-data rule for charging sessions (ARCHITECTURE §4): who charged — the card's tag and id,
+ * the user and their name — is shown only to admins and superusers and to the person who charged. A reader
+ * of the card (its holder today, or a user granted it by a permission entry) sees the tag only of a session
+ * nobody was named for (a card without holder then): a card moved to someone else does not bring its past
+ * holder's sessions or name along. Read access to a station is not enough. Every path that emits sessions
+ * uses it: REST list and detail, journal, invoices, the relay's topic.
  */
 export function maySeeSessionPerson(s: { user_id: number | null; rfid_id: number | null }, access: Access): boolean {
-  return isAdmin(access.role) || (s.user_id != null && s.user_id === access.user_id) || (s.rfid_id != null && mayReadRfid(access, s.rfid_id))
+  if (isAdmin(access.role)) return true
+  if (s.user_id != null) return s.user_id === access.user_id
+  return s.rfid_id != null && mayReadRfid(access, s.rfid_id)
 }
 
 /**

@@ -32,8 +32,8 @@ test('a resident filters their sessions by period, opens one and downloads its i
   await expect(table.getByRole('columnheader', { name: 'Status' })).toBeVisible()
   const rows = table.getByRole('row')
   await expect(rows.nth(1)).toBeVisible()
-  // Their own sessions show a price; other residents' sessions at the stations they read show none, and
-  // which comes first depends on the simulated day. Running sessions are listed on top: in
+  // Only their own sessions are listed (shared/rules/visibility.ts), each with a price; which comes first
+  // depends on the simulated day. Running sessions are listed on top: in
   // the evening the resident's car is charging, so take an ended one (paid or unpaid).
   const own = rows.filter({ hasText: 'CHF' }).filter({ hasText: /Paid|Unpaid/ }).filter({ has: page.getByRole('link') }).first()
   await expect(own).toBeVisible()

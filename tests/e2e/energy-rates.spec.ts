@@ -117,3 +117,42 @@ test('an admin sets the operator invoices are payable to; a wrong IBAN is named 
   await page.reload()
   await expect(page.getByRole('region', { name: 'Operator on invoices' }).getByLabel('Legal name')).toHaveValue('Stadtwerk Muster AG')
 })
+
+test('with the region format Germany, a rate typed as 0.12 or 0,12 is saved as 0.12, never 12; 1.234 is refused', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  const sidebar = page.getByRole('navigation', { name: 'Sidebar' })
+  const setRegion = async (region: string) => {
+    await sidebar.getByRole('link', { name: 'Settings' }).click()
+    const language = page.getByRole('region', { name: 'Language and region format' })
+    await language.getByLabel('Region format').selectOption(region)
+    await language.getByRole('button', { name: 'Save' }).click()
+    await expect(language.getByRole('status')).toHaveText('The data has been saved.')
+  }
+  await setRegion('DE')
+  try {
+    await sidebar.getByRole('link', { name: 'Rates', exact: true }).click()
+    await page.getByRole('button', { name: 'New rate' }).click()
+    const form = page.getByRole('form', { name: 'New rate' })
+    await form.getByLabel('Name').fill('Germany 2027')
+    await form.getByLabel('Valid from').fill(zurichDay(await serverNow(page), 41))
+    const prices = { General: '0,27', Peak: '1.234', Low: '0,21', Flat: '0.255', 'Main power purchase': '0,24', 'Solar recovery compensation': '0.12', 'Electric car': '0,26' }
+    for (const [label, value] of Object.entries(prices)) await form.getByLabel(label, { exact: true }).fill(value)
+    // Each field shows what it will save; "1.234" (1234 or 1.234?) is refused before anything is sent.
+    await expect(form.getByLabel('Solar recovery compensation', { exact: true })).toHaveAccessibleDescription(/^Saved as .*0[.,]1200/)
+    await expect(form.getByLabel('Peak', { exact: true })).toHaveAccessibleDescription('Please enter a valid rate')
+    await form.getByRole('button', { name: 'Save' }).click()
+    await expect(form.getByRole('alert')).toHaveText('Please double-check the highlighted fields.')
+    await expect(form.getByLabel('Peak', { exact: true })).toHaveAttribute('aria-invalid', 'true')
+    await form.getByLabel('Peak', { exact: true }).fill('0.295')
+    await form.getByRole('button', { name: 'Save' }).click()
+    const created = page.getByRole('article', { name: 'Germany 2027' })
+    await expect(created).toContainText(/0,1200\sCHF\/kWh/)
+    await expect(created).toContainText(/0,2950\sCHF\/kWh/)
+    await expect(created).not.toContainText(/12,0000|295,0000/)
+    await created.getByRole('button', { name: 'Delete Germany 2027' }).click()
+    await page.getByRole('alertdialog', { name: 'Delete the rate Germany 2027?' }).getByRole('button', { name: 'Delete' }).click()
+    await expect(created).toHaveCount(0)
+  } finally {
+    await setRegion('CH')
+  }
+})

@@ -192,12 +192,11 @@ describe('invoice PDF', () => {
   })
 
   it('is refused to callers who may not see the price or the session', async () => {
-    // Station 2 is readable by the resident, but the card is not theirs and they have no cost switch.
+    // Station 2 is readable by the resident, but the session is not theirs and they have no cost switch.
     const notMine = await charge(1, 2, { id: 2, user: null }, '2026-01-15T18:00:00Z', [['2026-01-15T18:30:00Z', 2]], '2026-01-15T19:00:00Z')
-    const listed = await api().get(`/api/rfids-charge/${notMine}/`).set(auth(tokens.user)).expect(200)
-    expect(listed.body.price).toBeNull()
-    expect(listed.body.invoice_url).toBeNull()
-    await api().get(`/api/rfids-charge/${notMine}/invoice`).set(auth(tokens.user)).expect(403)
+    const hidden = await api().get(`/api/rfids-charge/${notMine}/`).set(auth(tokens.user)).expect(404)
+    expect(hidden.body.detail).toBe('Session is not found')
+    await api().get(`/api/rfids-charge/${notMine}/invoice`).set(auth(tokens.user)).expect(404)
     await api().get(`/api/rfids-charge/${notMine}/invoice`).set(auth(tokens.bern)).expect(403)
     await api().get('/api/rfids-charge/999999/invoice').set(auth(tokens.admin)).expect(404)
     const open = await app.domain!.sessions.start({ installationId: 1, stationId: 3, rfidId: null, userId: null, at: clock.now() })
@@ -235,11 +234,25 @@ describe('journal and station cards', () => {
     await api().get(`${st(1)}/journal`).set(auth(tokens.bern)).expect(403)
     const mine = await api().get(`${st(1)}/journal`).set(auth(tokens.user)).expect(200)
     expect(mine.body.results.find((e: { id: number }) => e.id === boundarySession).cost).toBe(0.84)
-    const others = await api().get(`${st(2)}/journal`).set(auth(tokens.user)).expect(200)
-    expect(others.body.count).toBeGreaterThan(0)
-    for (const e of others.body.results) {
-      expect(e.cost).toBeNull()
-      expect(e.rfid).toBeNull()
+    // Station 2's journal lists no one else's session to a resident without the cost switch; with it, all of
+    // them with their cost and no card.
+    const others = await api().get(`${st(2)}/journal`).query({ entry_type: 'all' }).set(auth(tokens.user)).expect(200)
+    const me = await userId()
+    type Entry = { id: number; type: string; cost: number | null; rfid: string | null }
+    const sessionsOf = (r: { body: { results: Entry[] } }) => r.body.results.filter((e) => e.type === 'charging_session' || e.type === 'rfid_charging_session')
+    const ownIds = new Set((await app.domain!.db.selectFrom('charging_sessions').select('id').where('station_id', '=', 2).where('user_id', '=', me).execute()).map((r) => r.id))
+    expect(sessionsOf(others).every((e) => ownIds.has(e.id))).toBe(true)
+    const grant = app.domain!.db.updateTable('permissions').where('user_id', '=', me).where('installation_id', '=', 1).where('object_type', '=', 'charging_station').where('object_id', '=', 2)
+    await grant.set({ cost: true }).execute()
+    try {
+      const priced = sessionsOf(await api().get(`${st(2)}/journal`).set(auth(tokens.user)).expect(200)).filter((e) => !ownIds.has(e.id))
+      expect(priced.length).toBeGreaterThan(0)
+      for (const e of priced) {
+        expect(e.cost).not.toBeNull()
+        expect(e.rfid).toBeNull()
+      }
+    } finally {
+      await grant.set({ cost: false }).execute()
     }
     const card = await api().get('/api/cockpit/installations/1/rfids/1/journal').set(auth(tokens.user)).expect(200)
     expect(card.body.results.map((e: { id: number }) => e.id)).toContain(boundarySession)
@@ -282,9 +295,10 @@ describe('personal data of other people’s sessions (ARCHITECTURE §4)', () => 
 
     const list = await api().get('/api/rfids-charge/?start__gte=2026-02-01T00:00:00Z&end__lte=2026-02-28T00:00:00Z').set({ ...auth(tokens.user), 'installation-id': '1' }).expect(200)
     const byId = (id: number) => list.body.results.find((s: { id: number }) => s.id === id)
-    expect(byId(theirs)).toMatchObject(hidden)
+    // Without the cost switch a neighbour's session is not listed at all (shared/rules/visibility.ts).
+    expect(byId(theirs)).toBeUndefined()
     expect(byId(mine)).toMatchObject({ rfid_id: 1, rfid_tag: '04A1B2C3D4E501', user_id: me })
-    expect((await api().get(`/api/rfids-charge/${theirs}/`).set(auth(tokens.user)).expect(200)).body).toMatchObject(hidden)
+    await api().get(`/api/rfids-charge/${theirs}/`).set(auth(tokens.user)).expect(404)
     expect((await api().get(`/api/rfids-charge/${mine}/`).set(auth(tokens.user)).expect(200)).body).toMatchObject({ rfid_tag: '04A1B2C3D4E501' })
     // Admins and superusers see whose card it was.
     for (const token of [tokens.admin, tokens.super]) {
@@ -293,7 +307,8 @@ describe('personal data of other people’s sessions (ARCHITECTURE §4)', () => 
 
     const journal = await api().get('/api/cockpit/installations/1/charging_stations/2/journal?start=2026-02-01T00:00:00Z&end=2026-03-01T00:00:00Z').set(auth(tokens.user)).expect(200)
     const entry = (id: number) => journal.body.results.find((e: { id: number }) => e.id === id)
-    expect(entry(theirs)).toMatchObject({ rfid: null, rfid_user: null })
+    // Nor in the journal of a station they read (no cost switch).
+    expect(entry(theirs)).toBeUndefined()
     expect(entry(mine)).toMatchObject({ rfid: '04A1B2C3D4E501', rfid_user: 'Laura Brunner' })
     const adminJournal = await api().get('/api/cockpit/installations/1/charging_stations/2/journal?start=2026-02-01T00:00:00Z&end=2026-03-01T00:00:00Z').set(auth(tokens.admin)).expect(200)
     expect(adminJournal.body.results.find((e: { id: number }) => e.id === theirs)).toMatchObject({ rfid: '04A1B2C3D4E502', rfid_user: 'Andreas Meier' })

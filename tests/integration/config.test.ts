@@ -25,6 +25,12 @@ describe('configuration', () => {
       for (const name of ['PORT', 'ROLES', 'DATABASE_URL', 'LOG_LEVEL']) expect((err as Error).message).toContain(name)
     }
   })
+  it('takes METRICS_TOKEN (off when unset) and refuses a short one or one with spaces', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined()
+    const token = 'a'.repeat(32)
+    expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token)
+    for (const bad of ['short', `${'a'.repeat(20)} ${'b'.repeat(20)}`]) expect(() => loadConfig({ METRICS_TOKEN: bad })).toThrow(/METRICS_TOKEN: must be at least 32 characters/)
+  })
   it('requires an upstream and an account for a relay on its own', () => {
     expect(() => loadConfig({ ROLES: 'relay' })).toThrow(/UPSTREAM_URL/)
     expect(() => loadConfig({ ROLES: 'relay', UPSTREAM_URL: 'http://api:3000/api' })).toThrow(/RELAY_UPSTREAM_EMAIL/)

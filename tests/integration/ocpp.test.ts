@@ -5,6 +5,9 @@ import { AT, auth, connectChargePoint, HOURS, login, PASSWORD, startApp, type Ch
 import { createClock } from '../../server/lib/clock.ts'
 import { priceRappen } from '../../server/domain/sessions/service.ts'
 
+// The relay's /live/metrics needs METRICS_TOKEN (docs/decisions.md "Metrics: a token").
+const METRICS_TOKEN = 'test-metrics-token-0123456789abcdef0123'
+
 // An OCPP 1.6J central system, driven by a real OCPP client library (ocpp-rpc, strict mode).
 let app: FastifyInstance
 let url: string
@@ -16,7 +19,7 @@ const CP = 'DEMO-CP-1'
 const CARD = '04A1B2C3D4E501' // user@example.com's card, all stations
 
 beforeAll(async () => {
-  ;({ app, url } = await startApp({ roles: ['api', 'relay', 'ocpp', 'simulator'], ocpp: { heartbeatSeconds: 30 } }))
+  ;({ app, url } = await startApp({ roles: ['api', 'relay', 'ocpp', 'simulator'], ocpp: { heartbeatSeconds: 30 }, metricsToken: METRICS_TOKEN }))
   admin = await login(app, 'admin@example.com')
   user = await login(app, 'user@example.com')
   station7 = (await app.domain!.db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', CP).executeTakeFirstOrThrow()).station_id
@@ -78,7 +81,7 @@ describe('the OCPP endpoint', () => {
     // A resident without a right on the station learns nothing of it.
     await api().get(`/api/cockpit/installations/1/charging_stations/${station7}/ocpp`).set(auth(user)).expect(404)
     // Observability for monitoring.
-    const metrics = (await api().get('/live/metrics').expect(200)).text
+    const metrics = (await api().get('/live/metrics').set(auth(METRICS_TOKEN)).expect(200)).text
     expect(metrics).toMatch(/cockpit_ocpp_charge_point_connected\{charge_point="DEMO-CP-1"\} 1/)
     expect(metrics).toMatch(/cockpit_ocpp_messages_total\{charge_point="DEMO-CP-1",direction="in"\} [1-9]/)
     expect(metrics).toMatch(/cockpit_ocpp_charge_point_last_message_seconds\{charge_point="DEMO-CP-1"\} \d/)

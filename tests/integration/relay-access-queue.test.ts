@@ -4,6 +4,9 @@ import { message } from '../../server/lib/messages.ts'
 import { sleep, startApp, until } from './helpers.ts'
 import { adminAccess, metricsBody, ok, startStubUpstream } from './stub-upstream.ts'
 
+// The relay's /live/metrics needs METRICS_TOKEN (docs/decisions.md "Metrics: a token").
+const METRICS_TOKEN = 'test-metrics-token-0123456789abcdef0123'
+
 // A herd of new streams (2,000 arriving, or a killed relay's subscribers moving) must not
 // send one unbounded access call each to the API. A stub API whose access check is slow shows what the
 // relay sends upstream: how many at once, in which order, and for which callers.
@@ -35,6 +38,7 @@ beforeAll(async () => {
   ;({ app, url: base } = await startApp({
     roles: ['relay'], upstreamUrl: stub.upstreamUrl, relayUpstream: { email: 'relay@example.com', password: 'x' },
     intervals: { metrics: 500, stations: 60_000 }, relay: { accessConcurrency: CONCURRENCY, accessMaxWaitMs: MAX_WAIT_MS },
+    metricsToken: METRICS_TOKEN,
   }))
 })
 afterAll(async () => {
@@ -49,7 +53,7 @@ const reset = () => {
 
 /** A value of the relay's Prometheus text (NaN when absent). */
 async function metric(name: string): Promise<number> {
-  const text = await (await fetch(`${base}/live/metrics`)).text()
+  const text = await (await fetch(`${base}/live/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
   return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
 }
 

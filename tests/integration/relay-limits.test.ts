@@ -5,6 +5,9 @@ import { EventSource } from 'eventsource'
 import { startApp, until, sleep } from './helpers.ts'
 import { adminAccess, metricsBody, ok, startStubUpstream } from './stub-upstream.ts'
 
+// The relay's /live/metrics needs METRICS_TOKEN (docs/decisions.md "Metrics: a token").
+const METRICS_TOKEN = 'test-metrics-token-0123456789abcdef0123'
+
 /**
  * Relay limits against a stub upstream whose stations payload is large and changes on every
  * poll, so that a subscriber that stops reading falls behind quickly.
@@ -33,6 +36,7 @@ beforeAll(async () => {
     relayUpstream: { email: 'relay@example.com', password: 'x' },
     intervals: { stations: 100, metrics: 100 },
     relay: { maxStreamsPerUser: 3, maxStreamsPerIp: 50, maxBufferedBytes: 256 * 1024, maxBlockedMs: 1500, sweepMs: 200, replayMs: 1000 },
+    metricsToken: METRICS_TOKEN,
   }))
   port = Number(new URL(base).port)
 })
@@ -116,7 +120,7 @@ describe('relay limits', () => {
   })
 
   it('serves Prometheus text at /live/metrics', async () => {
-    const text = await (await fetch(`${base}/live/metrics`)).text()
+    const text = await (await fetch(`${base}/live/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
     for (const name of ['cockpit_relay_subscribers', 'cockpit_relay_installations', 'cockpit_relay_polled_topics', 'cockpit_relay_events_sent_total',
       'cockpit_relay_bytes_sent_total', 'cockpit_relay_dropped_subscribers_total', 'cockpit_relay_replay_hits_total']) expect(text).toContain(name)
     expect(text).toMatch(/cockpit_relay_upstream_calls_total\{topic="stations"\} [1-9]/)

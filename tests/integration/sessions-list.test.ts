@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import ExcelJS from 'exceljs'
-import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
+import { auth, login, startWithTokens, type RoleTokens } from './helpers.ts'
 
 // The charging sessions list shows running sessions on top, pages with the period's totals,
 // names who charged for admins, and exports the period as CSV/XLSX; residents see only what
@@ -74,16 +74,17 @@ describe('charging sessions list', () => {
     expect(all.find((s) => s.id === ids.atSix)!.user_name).toBe('Andreas Meier')
   })
 
-  it('shows a resident only the sessions and people visibility.ts allows, and totals only those', async () => {
+  it('shows a resident only the sessions they charged, and totals only those (not a neighbour’s at a station they read)', async () => {
     const r = (await list(tokens.user, { running: 'true', limit: 10, offset: 0 })).body
-    // Station 6 is not theirs; station 1 and 2 they read.
-    expect(r.results.map((s: { id: number }) => s.id)).toEqual([ids.running, ids.adminsAtOne, ids.own])
-    const byId = Object.fromEntries(r.results.map((s: { id: number }) => [s.id, s]))
-    expect(byId[ids.own]).toMatchObject({ user_name: 'Laura Brunner' })
-    // Someone else's session at a station they read: no name, no card, no price (no cost switch).
-    expect(byId[ids.adminsAtOne]).toMatchObject({ user_name: null, user_id: null, rfid_tag: null, price: null })
-    expect(r.totals.energy_kwh).toBeCloseTo(4 + 6 + 3, 2)
-    expect(r.totals.price).toBe(byId[ids.own].price)
+    // Station 1 and 2 they read, but the admin's session at 1 and the anonymous one at 2 are not theirs.
+    expect(r.results.map((s: { id: number }) => s.id)).toEqual([ids.own])
+    expect(r.count).toBe(1)
+    expect(r.results[0]).toMatchObject({ user_name: 'Laura Brunner' })
+    expect(r.totals.energy_kwh).toBeCloseTo(4, 2)
+    expect(r.totals.price).toBe(r.results[0].price)
+    // Nor one by its id.
+    await api().get(`/api/rfids-charge/${ids.adminsAtOne}/`).set(auth(tokens.user)).expect(404)
+    await api().get(`/api/rfids-charge/${ids.own}/`).set(auth(tokens.user)).expect(200)
     await api().get('/api/rfids-charge/').query(MARCH).set(auth(tokens.bern)).expect(403)
   })
 })
@@ -108,9 +109,21 @@ describe('export of the period', () => {
     const res = await api().get('/api/rfids-charge/export').query({ ...MARCH, running: 'true', format: 'csv' }).set({ ...auth(tokens.user), 'Accept-Language': 'de' }).expect(200)
     const lines = res.text.replace(/^\uFEFF/, '').trim().split('\r\n')
     expect(lines[0]).toBe('Beginn,Ende,Ladestation,Energie kWh,Preis CHF,Status')
-    expect(lines).toHaveLength(1 + 3 + 1)
+    // Only their own session and the total row: not the admin's at station 1, not the anonymous running one.
+    expect(lines).toHaveLength(1 + 1 + 1)
     expect(res.text).not.toContain('HYPERLINK')
-    expect(lines[1]).toMatch(/,läuft$/)
+    expect(lines[1]).toMatch(/^2026-03-03T10:00:00.000Z,2026-03-03T11:00:00.000Z,Station 1,4,[\d.]+,unbezahlt$/)
+    expect(lines[2]).toMatch(/^Total,,,4,[\d.]+,$/)
+  })
+
+  it('XLSX for a resident: their own session and the total row only', async () => {
+    const res = await api().get('/api/rfids-charge/export').query({ ...MARCH, running: 'true', format: 'xlsx' }).set(auth(tokens.user)).buffer(true).parse(binary).expect(200)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.load(res.body as unknown as ArrayBuffer)
+    const sheet = book.worksheets[0]
+    expect(sheet.rowCount).toBe(3)
+    expect(sheet.getRow(2).getCell(3).value).toBe('Station 1')
+    expect(sheet.getRow(3).getCell(4).value).toBe(4)
   })
 
   it('XLSX: a workbook with the same rows, numbers as numbers', async () => {
@@ -128,5 +141,71 @@ describe('export of the period', () => {
     await api().get('/api/rfids-charge/export').query(MARCH).set(auth(tokens.admin)).expect(400)
     await api().get('/api/rfids-charge/export').query({ ...MARCH, format: 'csv' }).set(auth(tokens.bern)).expect(403)
     await api().get('/api/rfids-charge/export').query({ ...MARCH, format: 'csv' }).expect(401)
+  })
+})
+
+describe('sessions belong to the person who charged (not to the card’s current holder)', () => {
+  // Residents of installation 1 who read station 1, made here: Nina charges with her card, the admin then
+  // gives that card to Otto; Paula has no card; Carl reads station 1 with the cost switch (SPEC §6).
+  const people: Record<string, { id: number; token: string }> = {}
+  let card: number
+  let ninas: number
+
+  beforeAll(async () => {
+    const db = app.domain!.db
+    const hash = (await db.selectFrom('users').select('password_hash').where('email', '=', 'admin@example.com').executeTakeFirstOrThrow()).password_hash
+    for (const [name, cost] of [['Nina', false], ['Otto', false], ['Paula', false], ['Carl', true]] as const) {
+      const email = `${name.toLowerCase()}@example.com`
+      const u = await db.insertInto('users').values({ email, password_hash: hash, first_name: name, last_name: 'Nachbar', title: null, is_superuser: false, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null }).returning('id').executeTakeFirstOrThrow()
+      await db.insertInto('installation_users').values({ user_id: u.id, installation_id: 1, role: 'installation_user' }).execute()
+      await db.insertInto('permissions').values({ user_id: u.id, installation_id: 1, object_type: 'charging_station', object_id: 1, level: 'read', cost, overview: false }).execute()
+      people[name] = { id: u.id, token: await login(app, email) }
+    }
+    card = (await db.insertInto('rfids').values({ installation_id: 1, user_id: people.Nina.id, tag: 'NINA0001', description: 'Nina', active: true, all_stations: true }).returning('id').executeTakeFirstOrThrow()).id
+    ninas = await charge(1, { id: card, user_id: people.Nina.id }, '2026-03-07T10:00:00Z', 5, '2026-03-07T11:00:00Z')
+    await api().patch(`/api/cockpit/installations/1/rfids/${card}/`).set(auth(tokens.admin)).send({ user_id: people.Otto.id }).expect(200)
+  })
+
+  const idsOf = async (token: string) => ((await list(token, { running: 'true', limit: 100, offset: 0 })).body as { results: { id: number }[] }).results.map((s) => s.id)
+
+  it('the card’s new holder sees none of the previous holder’s sessions, by list, id, CSV or totals', async () => {
+    const r = (await list(people.Otto.token, { running: 'true', limit: 100, offset: 0 })).body
+    expect(r.results).toEqual([])
+    expect(r.totals).toEqual({ energy_kwh: 0, price: null })
+    await api().get(`/api/rfids-charge/${ninas}/`).set(auth(people.Otto.token)).expect(404)
+    const csv = await api().get('/api/rfids-charge/export').query({ ...MARCH, running: 'true', format: 'csv' }).set(auth(people.Otto.token)).expect(200)
+    expect(csv.text.replace(/^\uFEFF/, '').trim().split('\r\n')).toHaveLength(2)
+    // Nor in the card's journal, which he may read as its holder.
+    const his = await api().get(`/api/cockpit/installations/1/rfids/${card}/journal`).query({ entry_type: 'rfid_charging_session' }).set(auth(people.Otto.token)).expect(200)
+    expect(his.body.results.map((e: { id: number }) => e.id)).not.toContain(ninas)
+    // The card's journal names the person who charged, not its holder today.
+    const journal = await api().get(`/api/cockpit/installations/1/rfids/${card}/journal`).query({ entry_type: 'rfid_charging_session' }).set(auth(tokens.admin)).expect(200)
+    expect(journal.body.results.find((e: { id: number }) => e.id === ninas)).toMatchObject({ rfid_user: 'Nina Nachbar' })
+  })
+
+  it('the person who charged still sees it as theirs, with their name and price', async () => {
+    const r = (await list(people.Nina.token, { running: 'true', limit: 100, offset: 0 })).body
+    expect(r.results.map((s: { id: number }) => s.id)).toEqual([ninas])
+    expect(r.results[0]).toMatchObject({ user_name: 'Nina Nachbar', rfid_tag: 'NINA0001', user_id: people.Nina.id })
+    expect(r.results[0].price).toBeGreaterThan(0)
+    expect((await api().get(`/api/rfids-charge/${ninas}/`).set(auth(people.Nina.token)).expect(200)).body).toMatchObject({ rfid_tag: 'NINA0001', user_id: people.Nina.id })
+  })
+
+  it('a resident without a card sees no one’s sessions', async () => {
+    expect(await idsOf(people.Paula.token)).toEqual([])
+  })
+
+  it('a resident with the cost switch keeps seeing the sessions of the station they read, without who charged', async () => {
+    const r = (await list(people.Carl.token, { running: 'true', limit: 100, offset: 0 })).body
+    expect(r.results.map((s: { id: number }) => s.id).sort()).toEqual([ids.own, ids.adminsAtOne, ninas].sort())
+    for (const s of r.results) expect(s).toMatchObject({ user_name: null, user_id: null, rfid_tag: null })
+    expect(r.results.every((s: { price: number | null }) => s.price !== null)).toBe(true)
+  })
+
+  it('the previous holder’s unpaid session does not block deleting the new holder’s profile', async () => {
+    expect((await app.domain!.db.selectFrom('charging_sessions').select('status').where('id', '=', ninas).executeTakeFirstOrThrow()).status).toBe('unpaid')
+    const refused = await api().delete(`/api/users/${people.Nina.id}/`).set(auth(tokens.admin)).expect(400)
+    expect(refused.body.detail).toMatch(/unpaid/i)
+    await api().delete(`/api/users/${people.Otto.id}/`).set(auth(tokens.admin)).expect(204)
   })
 })

@@ -4,16 +4,19 @@ import { WEEKDAYS, type ScheduleEntry } from '../../../shared/rules/tariff.ts'
 import { Notice } from '../../components/ui.tsx'
 import { intoFieldErrors, useAction } from '../../components/use-action.ts'
 import { useFormats } from '../../components/use-formats.ts'
-import { parseLocaleNumber } from '../../components/parse-number.ts'
+import { readLocaleNumber, readNumberFields } from '../../components/parse-number.ts'
 import { saveTariff, type Pricing, type TariffInput } from './api.ts'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-base sm:text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
+const PRICE_FIELDS = ['basic_tariff', 'high_tariff', 'low_tariff', 'flat_tariff'] as const
 const WORKDAYS: ScheduleEntry = { start: '07:00', end: '20:00', monday: 1, tuesday: 1, wednesday: 1, thursday: 1, friday: 1, saturday: 0, sunday: 0 }
 
 /**
  * A new charging-tariff version for admins: prices in CHF, the first day it applies (after
  * today: sessions already charged keep their price) and the weekly high-tariff grid, prefilled from
- * `from` (the upcoming version to change, or the one in force to start from).
+ * `from` (the upcoming version to change, or the one in force to start from). Prices are read in the
+ * user's number format (client/components/parse-number.ts), each field showing what it will save; an
+ * ambiguous or unreadable one is marked "Please enter a valid rate" (SPEC §5) and nothing is sent.
  */
 export function TariffForm({ installationId, from, tomorrow, onSaved, onCancel }: { installationId: number; from: Pricing | null; tomorrow: string; onSaved: (p: Pricing) => void; onCancel: () => void }) {
   const { t } = useTranslation('pricing')
@@ -31,14 +34,18 @@ export function TariffForm({ installationId, from, tomorrow, onSaved, onCancel }
   async function submit(e: FormEvent) {
     e.preventDefault()
     setErrors({})
-    const number = (text: string) => {
-      const v = parseLocaleNumber(text, f.locale)
-      return Number.isNaN(v) ? (null as unknown as number) : v
+    // Empty prices go as null: the server names the required ones; the flat tariff may stay empty.
+    const read = readNumberFields(prices, f.locale, PRICE_FIELDS)
+    if (read.invalid.length) {
+      setErrors(Object.fromEntries(read.invalid.map((k) => [k, t('form.invalidRate')])))
+      setFeedback({ tone: 'error', text: t('checkFields') })
+      return
     }
+    const v = read.values as Record<(typeof PRICE_FIELDS)[number], number>
     const body: TariffInput = {
       name, valid_from: validFrom, flat, schedule,
-      basic_tariff: number(prices.basic_tariff), high_tariff: number(prices.high_tariff), low_tariff: number(prices.low_tariff),
-      flat_tariff: prices.flat_tariff.trim() ? number(prices.flat_tariff) : null,
+      basic_tariff: v.basic_tariff, high_tariff: v.high_tariff, low_tariff: v.low_tariff,
+      flat_tariff: read.values.flat_tariff,
     }
     let saved: Pricing | null = null
     const ok = await run(async () => {
@@ -53,6 +60,17 @@ export function TariffForm({ installationId, from, tomorrow, onSaved, onCancel }
 
   const err = (field: string) => (errors[field] ? <p id={`tariff-${field}-error`} className="mt-1 text-xs text-red-700">{errors[field]}</p> : null)
   const described = (field: string) => (errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `tariff-${field}-error` } : {})
+  // What a price field will save, as the user types it (or why it cannot be saved).
+  const preview = (field: (typeof PRICE_FIELDS)[number]) => {
+    if (errors[field]) return null
+    const r = readLocaleNumber(prices[field], f.locale)
+    if (!r.ok && r.reason === 'empty') return null
+    return (
+      <p id={`tariff-${field}-preview`} aria-live="polite" className={`mt-1 text-xs ${r.ok ? 'text-slate-500' : 'text-red-700'}`}>
+        {r.ok ? t('form.willSave', { value: f.money(r.value, 4) }) : t('form.invalidRate')}
+      </p>
+    )
+  }
   const setEntry = (i: number, patch: Partial<ScheduleEntry>) => setSchedule(schedule.map((x, j) => (j === i ? { ...x, ...patch } : x)))
 
   return (
@@ -79,13 +97,14 @@ export function TariffForm({ installationId, from, tomorrow, onSaved, onCancel }
       <fieldset>
         <legend className="text-sm font-semibold text-slate-800">{t('form.prices')}</legend>
         <div className="mt-2 grid grid-cols-1 gap-3 sm:grid-cols-2">
-          {(['basic_tariff', 'high_tariff', 'low_tariff', 'flat_tariff'] as const).map((k) => (
+          {PRICE_FIELDS.map((k) => (
             <div key={k}>
               <label className="block text-sm font-medium text-slate-700">
                 {t(`form.${k}`)}
-                <input inputMode="decimal" className={input} value={prices[k]} onChange={(e) => setPrices({ ...prices, [k]: e.target.value })} {...described(k)} />
+                <input inputMode="decimal" className={input} value={prices[k]} onChange={(e) => setPrices({ ...prices, [k]: e.target.value })} aria-describedby={`tariff-${k}-preview`} {...described(k)} />
               </label>
               {err(k)}
+              {preview(k)}
             </div>
           ))}
         </div>

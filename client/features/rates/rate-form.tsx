@@ -5,13 +5,17 @@ import { errorMessage, fieldErrors } from '../../api/errors.ts'
 import { Notice } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { createRate, RATE_FIELDS, renameRate, replaceRate, type Rate, type RateInput, type RateKind, type TimeSpan } from './api.ts'
-import { parseLocaleNumber } from '../../components/parse-number.ts'
+import { readLocaleNumber, readNumberFields } from '../../components/parse-number.ts'
 
 const input = 'mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm disabled:bg-slate-100 disabled:text-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500'
 
 /**
  * Create or edit a rate. A started rate (not `editable`) shows its prices and dates read-only and saves
  * only the name (PATCH, SPEC §4); the flat rate can be switched on only with a start date in the future.
+ * Prices are read in the user's number format (client/components/parse-number.ts): "0.12" and "0,12"
+ * alike, each field showing the price it will save; an ambiguous or unreadable price ("1.234" in de-DE)
+ * is marked "Please enter a valid rate" (SPEC §5) and nothing is sent. An empty one goes as null and the
+ * server names it.
  */
 export function RateForm({ installationId, kind, rate, today, onSaved, onCancel }: { installationId: number; kind: RateKind; rate: Rate | null; today: string; onSaved: (r: Rate) => void; onCancel: () => void }) {
   const { t } = useTranslation('rates')
@@ -40,15 +44,21 @@ export function RateForm({ installationId, kind, rate, today, onSaved, onCancel 
       let saved: Rate
       if (rate && locked) saved = await renameRate(installationId, kind, rate.id, name)
       else {
+        const fields = RATE_FIELDS[kind]
+        const read = readNumberFields(Object.fromEntries(fields.map((k) => [k, prices[k] ?? ''])), f.locale, fields)
+        if (read.invalid.length) {
+          setErrors(Object.fromEntries(read.invalid.map((k) => [k, t('invalidRate')])))
+          setProblem(t('checkFields'))
+          return
+        }
         const body: RateInput = {
           name,
           start_date: start || null,
           end_date: end || null,
-          prices: Object.fromEntries(RATE_FIELDS[kind].map((k) => [k, parseLocaleNumber(prices[k] ?? '', f.locale)])),
+          // An empty price goes as null so the server names the field.
+          prices: read.values as RateInput['prices'],
           ...(kind === 'power' ? { time_spans: spans, flat_enabled: flat && future } : {}),
         }
-        // NaN is not JSON: send null so the server names the field.
-        for (const k of Object.keys(body.prices)) if (Number.isNaN(body.prices[k])) (body.prices as Record<string, unknown>)[k] = null
         saved = rate ? await replaceRate(installationId, kind, rate.id, body) : await createRate(installationId, kind, body)
       }
       onSaved(saved)
@@ -68,6 +78,17 @@ export function RateForm({ installationId, kind, rate, today, onSaved, onCancel 
       </p>
     ) : null
   const described = (field: string) => (errors[field] ? { 'aria-invalid': true as const, 'aria-describedby': `rate-${field}-error` } : {})
+  // What a price field will save, as the user types it (or why it cannot be saved).
+  const preview = (field: string) => {
+    if (errors[field] || locked) return null
+    const r = readLocaleNumber(prices[field] ?? '', f.locale)
+    if (!r.ok && r.reason === 'empty') return null
+    return (
+      <p id={`rate-${field}-preview`} aria-live="polite" className={`mt-1 text-xs ${r.ok ? 'text-slate-500' : 'text-red-700'}`}>
+        {r.ok ? t('willSave', { value: f.money(r.value, 4) }) : t('invalidRate')}
+      </p>
+    )
+  }
 
   return (
     <form onSubmit={submit} aria-labelledby="rate-form-title" className="space-y-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -110,9 +131,10 @@ export function RateForm({ installationId, kind, rate, today, onSaved, onCancel 
             <div key={k}>
             <label className="block text-sm font-medium text-slate-700">
               {t(`price.${k}`)}
-              <input inputMode="decimal" className={input} value={prices[k] ?? ''} disabled={locked} onChange={(e) => setPrices({ ...prices, [k]: e.target.value })} {...described(k)} />
+              <input inputMode="decimal" className={input} value={prices[k] ?? ''} disabled={locked} onChange={(e) => setPrices({ ...prices, [k]: e.target.value })} aria-describedby={`rate-${k}-preview`} {...described(k)} />
             </label>
             {err(k)}
+            {preview(k)}
             </div>
           ))}
         </div>

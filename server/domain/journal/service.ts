@@ -3,7 +3,7 @@ import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import { NotFound } from '../../lib/errors.ts'
 import { isAdmin, mayReadRfid, mayReadStation } from '../../../shared/rules/permissions.ts'
-import { maySeeSessionPerson } from '../../../shared/rules/visibility.ts'
+import { maySeeSession, maySeeSessionPerson } from '../../../shared/rules/visibility.ts'
 import type { JournalEntry, JournalQuery } from '../../../shared/schemas/journal.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import { localMidnight } from '../../../shared/rules/granularity.ts'
@@ -23,7 +23,8 @@ export const journalInstant = (v: string, tz: string): Date => new Date(/^\d{4}-
  * Events (journal_events): `journal_entry` for a charging-mode change (set_by_timer when a timer made
  * it), `rfid_session_journal_entry` for a tag learned in learning mode (the tag shown to admins only).
  * Rights: the station or RFID must be readable (404); cost only with the cost switch or for the
- * caller's own sessions; card and name by the personal-data rule (shared/rules/visibility.ts). A paid/unpaid filter leaves events out.
+ * caller's own sessions; which sessions appear and card and name (of the person who charged) by
+ * shared/rules/visibility.ts (a resident without the cost switch sees only the sessions they charged). A paid/unpaid filter leaves events out.
  */
 export function createJournalService({ db, installations }: { db: Db; installations: InstallationService }) {
   async function entries(actor: Actor, installationId: number, by: { stationId?: number; rfidId?: number }, q: JournalQuery): Promise<PageOf<JournalEntry>> {
@@ -68,7 +69,8 @@ export function createJournalService({ db, installations }: { db: Db; installati
       .selectFrom('charging_sessions as cs')
       .innerJoin('charging_stations as s', 's.id', 'cs.station_id')
       .leftJoin('rfids as r', 'r.id', 'cs.rfid_id')
-      .leftJoin('users as u', 'u.id', 'r.user_id')
+      // The person who charged (the card's holder then), not the card's holder today.
+      .leftJoin('users as u', 'u.id', 'cs.user_id')
       .where('cs.installation_id', '=', installationId)
     if (by.stationId !== undefined) query = query.where('cs.station_id', '=', by.stationId)
     if (by.rfidId !== undefined) query = query.where('cs.rfid_id', '=', by.rfidId)
@@ -83,7 +85,8 @@ export function createJournalService({ db, installations }: { db: Db; installati
       .orderBy('cs.start', 'desc')
       .orderBy('cs.id', 'desc')
       .execute()
-    const results = rows.map((s): JournalEntry => {
+    // Sessions as in the sessions list: a resident's own, everything for admins and the cost switch.
+    const results = rows.filter((s) => maySeeSession(s, access)).map((s): JournalEntry => {
       const withCard = s.rfid_id != null
       const person = withCard && maySeeSessionPerson(s, access)
       const seesCost = access.cost || s.user_id === access.user_id

@@ -98,7 +98,8 @@ export function createUserService({ db, endSessions }: { db: Db; endSessions?: (
     /**
      * DELETE /api/users/{id}/: delete the account (yourself, a superuser, or an admin of every
      * installation the user belongs to — the identity rule; else 403). Refused with 400 "unpaidBlocksDeletion" while charging
-     * sessions of the user or their RFID cards are unpaid (SPEC §5). Ends all sessions: refresh tokens
+     * sessions the user charged are unpaid (SPEC §5; a session is the person's who charged, not the card's
+     * holder today). Ends all sessions: refresh tokens
      * go with the row and access tokens fail `verify` for a missing user.
      */
     async remove(actor: Actor, id: number): Promise<void> {
@@ -107,7 +108,7 @@ export function createUserService({ db, endSessions }: { db: Db; endSessions?: (
         .selectFrom('charging_sessions')
         .select('id')
         .where('status', '=', 'unpaid')
-        .where((eb) => eb.or([eb('user_id', '=', id), eb('rfid_id', 'in', eb.selectFrom('rfids').select('id').where('user_id', '=', id))]))
+        .where('user_id', '=', id)
         .limit(1)
         .executeTakeFirst()
       if (unpaid) throw new AppError(400, 'unpaidBlocksDeletion')
