@@ -42,6 +42,12 @@ const T = {
     fr: "Introuvable, ou non visible pour l'appelant.",
     it: 'Non trovato, o non visibile al chiamante.',
   },
+  sessionConflict: {
+    en: 'The session is not in a state that allows this (still charging, already paid, or already ended).',
+    de: 'Der Ladevorgang ist nicht in einem Zustand, der dies erlaubt (lädt noch, bereits bezahlt oder bereits beendet).',
+    fr: 'La recharge n’est pas dans un état qui le permet (en cours, déjà payée ou déjà terminée).',
+    it: 'La ricarica non è in uno stato che lo consente (ancora in corso, già pagata o già terminata).',
+  },
   serverError: {
     en: 'Server error (no internals are disclosed).',
     de: 'Serverfehler (ohne interne Details).',

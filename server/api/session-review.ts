@@ -4,9 +4,12 @@ import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id } from '../../shared/schemas/common.ts'
 import { ChargingSession, SessionEndInput, SessionReviewInput } from '../../shared/schemas/session.ts'
+import { ErrorDetail } from '../../shared/schemas/errors.ts'
+import { TEXTS } from './openapi-texts.ts'
 import { actorOf } from './http.ts'
 
 const Params = z.object({ installationId: Id, sessionId: Id })
+const Conflict = { description: TEXTS.sessionConflict, content: { 'application/json': { schema: ErrorDetail } } }
 
 /**
  * Admins' hands on charging sessions (docs/decisions.md "Charging: plausible charger figures and debit
@@ -23,7 +26,7 @@ export function sessionReviewRoutes(fastify: FastifyInstance, domain: Domain) {
       summary: 'Review a held charging session: correct its energy, release it as it is, or void it, with a reason recorded (admins)',
       params: Params,
       body: SessionReviewInput,
-      response: { 200: ChargingSession },
+      response: { 200: ChargingSession, 409: Conflict },
     },
   }, async (req) => domain.sessionReview.review(await actorOf(domain, req), req.params.installationId, req.params.sessionId, req.body))
   app.post(`${path}/end`, {
@@ -31,7 +34,7 @@ export function sessionReviewRoutes(fastify: FastifyInstance, domain: Domain) {
       summary: 'End an open charging session by hand, with a reason recorded (a charger that never stopped it; admins)',
       params: Params,
       body: SessionEndInput,
-      response: { 200: ChargingSession },
+      response: { 200: ChargingSession, 409: Conflict },
     },
   }, async (req) => domain.sessionReview.end(await actorOf(domain, req), req.params.installationId, req.params.sessionId, req.body.reason))
 }
