@@ -96,6 +96,32 @@ export const OCPP = {
   meterBatchMs: 100,
 } as const
 
+/**
+ * What a charger may report (docs/decisions.md "Charging: plausible charger figures and debit ceilings"):
+ * a transaction's energy at most capacity × duration × `energyFactor` + `energySlackKwh`, a power at most
+ * capacity × `powerFactor`; a charger timestamp more than `clockToleranceMs` from the server's is replaced by
+ * the server's receive time unless it lies in the charger's offline gap.
+ */
+export const CHARGER_TRUST = {
+  energyFactor: 1.1,
+  energySlackKwh: 0.1,
+  powerFactor: 1.2,
+  clockToleranceMs: 15 * 60_000,
+  /** An open session that received no energy for this long shows "plugged in, not charging", ms. */
+  idleAfterMs: 10 * 60_000,
+} as const
+
+/**
+ * Debit ceilings of the payment job per installation (docs/decisions.md "Charging: plausible charger figures
+ * and debit ceilings"), unless the installation sets its own: a session priced above `sessionRappen`, or one
+ * that would take a user's debits for sessions of the installation-local month above `monthRappen`, is held
+ * for an admin's review instead of being debited.
+ */
+export const DEBIT_CEILING = {
+  sessionRappen: 20_000,
+  monthRappen: 100_000,
+} as const
+
 /** On close, requests still in flight after this long are cut (main.ts exits at the latest after 10 s). */
 export const SHUTDOWN_GRACE_MS = 4_000
 

@@ -25,6 +25,7 @@ import { refuseNulBytes } from './nul-guard.ts'
 import { supportRoutes } from './support.ts'
 import { shortcutRoutes } from './shortcuts.ts'
 import { ocppRoutes } from './ocpp.ts'
+import { sessionReviewRoutes } from './session-review.ts'
 import { displayRoutes } from './displays.ts'
 import { provisioningDeviceRoutes } from './provisioning-devices.ts'
 import { auditRoutes } from './audit.ts'
@@ -59,6 +60,7 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   supportRoutes(app, domain)
   shortcutRoutes(app, domain)
   ocppRoutes(app, domain)
+  sessionReviewRoutes(app, domain)
   displayRoutes(app, domain)
   provisioningDeviceRoutes(app, domain)
   auditRoutes(app, domain)

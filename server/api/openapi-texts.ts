@@ -60,6 +60,12 @@ const T = {
     fr: 'Bien formé mais non autorisé (p. ex. un objet déplacé sous lui-même) : {"field": ["…"]}.',
     it: 'Ben formato ma non consentito (ad es. un oggetto spostato sotto sé stesso): {"field": ["…"]}.',
   },
+  sessionConflict: {
+    en: 'The session is not in a state that allows this (still charging, already paid, or already ended).',
+    de: 'Der Ladevorgang ist nicht in einem Zustand, der dies erlaubt (lädt noch, bereits bezahlt oder bereits beendet).',
+    fr: 'La recharge n’est pas dans un état qui le permet (en cours, déjà payée ou déjà terminée).',
+    it: 'La ricarica non è in uno stato che lo consente (ancora in corso, già pagata o già terminata).',
+  },
   serverError: {
     en: 'Server error (no internals are disclosed).',
     de: 'Serverfehler (ohne interne Details).',

@@ -55,6 +55,9 @@ export interface InstallationsTable {
   last_heartbeat_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
   /** ZEV billing model and flat-rate percentage (migration 0080, docs/zev-method.md). */
   zev_model: Generated<'flat_rate' | 'actual_costs'>
+  /** Debit ceilings of the payment job (migration 0171), Rappen; null: config/defaults.ts DEBIT_CEILING. */
+  session_debit_ceiling_rappen: Generated<number | null>
+  monthly_debit_ceiling_rappen: Generated<number | null>
   zev_flat_percent: ColumnType<number, number | undefined, number>
   /** Postal address (migration 0169); '' on installations made before it. country is CH or LI. */
   street: Generated<string>
@@ -221,11 +224,34 @@ export interface ChargingSessionsTable {
   low_kwh: number
   price_rappen: number
   fee_rappen: number
-  status: 'charging' | 'unpaid' | 'paid'
+  /** held: waits for an admin's review (migration 0171); void: set aside by an admin; empty: ended with 0 kWh. */
+  status: 'charging' | 'unpaid' | 'paid' | 'held' | 'void' | 'empty'
   paid_on: Ts | null
   set_by_timer: boolean
   /** The payment job's lease while it debits the session (migration 0071); null when free. */
   charge_claimed_until: Generated<Date | null>
+  /** Why it is held for review (migration 0171, a SESSION_HOLD_REASONS code); null when not held. */
+  hold_reason: Generated<string | null>
+  /** What was corrected or found on the way (SESSION_FLAGS codes, migration 0171). */
+  flags: ColumnType<string[], string | undefined, string>
+  /** Why it ended other than by its charger (newTransaction, reboot, admin; migration 0171). */
+  end_reason: Generated<string | null>
+  /** When energy last came in (migration 0171); null before the first kWh. */
+  last_energy_at: Generated<Date | null>
+  /** An admin released it after review (migration 0171): the debit ceilings no longer hold it. */
+  reviewed_at: Generated<Date | null>
+}
+
+/** Admin reviews of sessions (migration 0171): corrections, releases, voidings and manual ends, with their reason. */
+export interface SessionReviewsTable {
+  id: Generated<number>
+  session_id: number
+  user_id: number | null
+  action: 'correct' | 'approve' | 'void' | 'end'
+  reason: string
+  energy_before_kwh: number
+  energy_after_kwh: number
+  at: Ts
 }
 
 export interface MeasurementsTable {
@@ -582,6 +608,8 @@ export interface OcppTransactionsTable {
   meter_stop_wh: number | null
   started_at: Ts
   stopped_at: Ts | null
+  /** Why the central system closed it, when the charger did not (migration 0171): newTransaction, reboot, admin. */
+  end_reason: Generated<string | null>
 }
 
 /** Commands to charge points (migration 0090): queued → sent → answered (status Accepted, Rejected, failed …). */
@@ -620,6 +648,7 @@ export interface Database {
   simulator_state: SimulatorStateTable
   rates: RatesTable
   charging_sessions: ChargingSessionsTable
+  session_reviews: SessionReviewsTable
   measurements: MeasurementsTable
   measurements_15m: Measurements15mTable
   measurements_1h: MeasurementsRollupTable

@@ -8,6 +8,7 @@ import { createMeasurementService } from './measurements/service.ts'
 import { createMetricsService } from './measurements/metrics.ts'
 import { createOverviewService } from './measurements/overview.ts'
 import { createSessionService } from './sessions/service.ts'
+import { createSessionReviewService } from './sessions/review.ts'
 import { createStationService, type StationEvents } from './stations/service.ts'
 import { createTariffService } from './tariffs/service.ts'
 import { createUserService } from './users/service.ts'
@@ -58,7 +59,9 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   const passwordReset = createPasswordResetService({ db, clock, mail, publicUrl, log: (err) => (log ? log.error({ err }, 'password reset mail failed') : console.error('password reset mail failed', err)) })
   const tariffs = createTariffService({ db })
   const measurements = createMeasurementService({ db, clock })
-  const sessions = createSessionService({ db, installations, tariffs })
+  const sessions = createSessionService({ db, clock, installations, tariffs })
+  // Sessions held for review (implausible charger figures, debit ceilings) and what admins do with them.
+  const sessionReview = createSessionReviewService({ db, clock, installations, sessions, tariffs, mail, publicUrl })
   // Heartbeats, offline state and the changes that wait for a facility's devices.
   const deviceLink = createDeviceLink({ db })
   // Station mode changes reach OCPP charge points; the OCPP service is made after stations.
@@ -66,8 +69,8 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   const stations = createStationService({ db, clock, installations, link: deviceLink, events: stationEvents })
   const metrics = createMetricsService({ db, clock, installations, measurements })
   const statistics = createStatisticsService({ db, clock, installations })
-  const payments = createPaymentService({ db, clock, sessions, provider: createDemoProvider(), secret: jwtSecret })
-  const ocpp = createOcppService({ db, clock, installations, sessions, stations, measurements, tariffs })
+  const payments = createPaymentService({ db, clock, sessions, provider: createDemoProvider(), secret: jwtSecret, hold: sessionReview.hold })
+  const ocpp = createOcppService({ db, clock, installations, sessions, stations, measurements, tariffs, review: sessionReview })
   stationEvents.modeChanged = ocpp.modeChanged
   return {
     db,
@@ -85,6 +88,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     meterProvisioning: createMeterProvisioning({ db, clock, installations }),
     stationProvisioning: createStationProvisioning({ db, clock, installations, stations, ocpp, publicUrl }),
     sessions,
+    sessionReview,
     invoices: createInvoiceService({ db, sessions, payments }),
     journal: createJournalService({ db, installations }),
     rfidOrders: createRfidOrderService({ db, installations, mail, payments }),

@@ -140,6 +140,19 @@ const M = {
     fr: 'Session introuvable',
     it: 'Sessione non trovata',
   },
+  // Admin review of charging sessions (docs/decisions.md "Charging: plausible charger figures and debit ceilings").
+  sessionNotOpen: {
+    en: 'This charging session has already ended.',
+    de: 'Dieser Ladevorgang ist bereits beendet.',
+    fr: 'Cette recharge est déjà terminée.',
+    it: 'Questa ricarica è già terminata.',
+  },
+  sessionNotReviewable: {
+    en: 'This charging session cannot be changed: it is still charging or already paid.',
+    de: 'Dieser Ladevorgang kann nicht geändert werden: Er läuft noch oder ist bereits bezahlt.',
+    fr: 'Cette recharge ne peut pas être modifiée : elle est en cours ou déjà payée.',
+    it: 'Questa ricarica non può essere modificata: è ancora in corso o già pagata.',
+  },
   // Accounts: password reset and password rules (SPEC §5, §8).
   resetRequested: {
     en: 'If you have entered the correct email address, you will soon receive an email with further instructions.',

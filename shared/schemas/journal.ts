@@ -40,7 +40,8 @@ export const JournalEntry = z.object({
   rfid_user: z.string().nullable(),
   badged_in: z.string().nullable(),
   badged_out: z.string().nullable(),
-  payment_status: z.enum(['paid', 'unpaid']).nullable(),
+  /** held, void and empty: see ChargingSession.status (shared/schemas/session.ts). */
+  payment_status: z.enum(['paid', 'unpaid', 'held', 'void', 'empty']).nullable(),
   set_by_timer: z.boolean(),
   /** Events only: 'mode_changed', or 'rfid_learned' for a tag learned in learning mode. */
   detail: z.string().optional(),

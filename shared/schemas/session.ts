@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { DayOrDateTime, ListQuery } from './common.ts'
 
+/** The statuses of a charging session (SPEC §3 and migration 0171). */
+export const SESSION_STATUSES = ['charging', 'unpaid', 'paid', 'held', 'void', 'empty'] as const
+
 /** Query of GET /api/rfids-charge/ (SPEC §7): ISO dates, limit, offset. */
 export const SessionQuery = z.object({
   start__gte: DayOrDateTime.optional(),
@@ -29,7 +32,12 @@ export const ChargingSession = z.object({
   low_kwh: z.number(),
   price: z.number().nullable(),
   transaction_fee: z.number().nullable(),
-  status: z.enum(['charging', 'unpaid', 'paid']),
+  /**
+   * charging (open), unpaid, paid; held: a charger figure or a debit ceiling put it on hold for an admin's
+   * review (`hold_reason`), never debited automatically; void: set aside by an admin; empty: ended with
+   * 0 kWh, never billed (docs/decisions.md "Charging: plausible charger figures and debit ceilings").
+   */
+  status: z.enum(SESSION_STATUSES),
   paid_on: z.string().nullable(),
   /** Started by a timer (SPEC §3 journal set-by-timer flag). */
   set_by_timer: z.boolean().optional(),
@@ -42,9 +50,35 @@ export const ChargingSession = z.object({
   invoice_url: z.string().nullable().optional(),
   /** Who charged (first and last name), in the list only; null unless the personal-data rule shows the person. */
   user_name: z.string().nullable().optional(),
+  /** Open, but no energy came in for a while: "plugged in, not charging". */
+  idle: z.boolean().optional(),
+  /** Why it is held (energyImplausible, powerImplausible, registerBackwards, sessionCeiling, monthCeiling); null when not. */
+  hold_reason: z.string().nullable().optional(),
+  /** Why it ended other than by its charger: newTransaction, reboot (OCPP 1.6 §4.2, §5.x) or admin. */
+  end_reason: z.string().nullable().optional(),
+  /** What was corrected or found: clockCorrected (the charger's time replaced by the server's) and hold reasons. */
+  flags: z.array(z.string()).optional(),
 })
 export type ChargingSession = z.infer<typeof ChargingSession>
 
 /** Sums of a period's sessions: kWh, and CHF of the prices the caller sees (null when none). */
 export const SessionTotals = z.object({ energy_kwh: z.number(), price: z.number().nullable() })
 export type SessionTotals = z.infer<typeof SessionTotals>
+
+/** A reason an admin gives for a review or a manual end: recorded with the action (session_reviews). */
+const ReviewReason = z.string().trim().min(3).max(500)
+
+/**
+ * POST …/charging_sessions/{id}/review (admins of its installation): `correct` sets the session's energy
+ * (kWh, split between high and low tariff in the proportion measured) and releases it; `approve` releases it
+ * as it is (the debit ceilings no longer hold it); `void` sets it aside (0 kWh, CHF 0, never billed).
+ */
+export const SessionReviewInput = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('correct'), energy_kwh: z.number().min(0).max(100_000), reason: ReviewReason }),
+  z.object({ action: z.literal('approve'), reason: ReviewReason }),
+  z.object({ action: z.literal('void'), reason: ReviewReason }),
+])
+export type SessionReviewInput = z.infer<typeof SessionReviewInput>
+
+/** POST …/charging_sessions/{id}/end (admins of its installation): end an open session by hand. */
+export const SessionEndInput = z.object({ reason: ReviewReason })

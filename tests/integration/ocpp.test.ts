@@ -169,22 +169,25 @@ describe('transactions', () => {
     const cp = await connect()
     await boot(cp)
     await cp.call('StatusNotification', { connectorId: 1, status: 'Preparing', errorCode: 'NoError' })
+    // Meter values stamped up to 14 minutes ahead (within the clock tolerance): 2.5 kWh is what an 11 kW
+    // station can deliver in that time.
+    const later = (min: number) => new Date(app.clock.ms() + min * 60_000).toISOString()
     const start = (await cp.call('StartTransaction', { connectorId: 1, idTag: CARD, meterStart: 120_000, timestamp: now() })) as { transactionId: number; idTagInfo: { status: string } }
     expect(start.idTagInfo.status).toBe('Accepted')
     await cp.call('StatusNotification', { connectorId: 1, status: 'Charging', errorCode: 'NoError' })
-    await cp.call('MeterValues', { connectorId: 1, transactionId: start.transactionId, meterValue: [energy(122_500, now(), 7.4)] })
+    await cp.call('MeterValues', { connectorId: 1, transactionId: start.transactionId, meterValue: [energy(121_250, later(7), 7.4)] })
     const live = await stationApi()
-    expect(live).toMatchObject({ status: 'charging', power_kw: 7.4, energy_kwh: 2.5 })
+    expect(live).toMatchObject({ status: 'charging', power_kw: 7.4, energy_kwh: 1.25 })
     expect(live.rfid).toMatchObject({ tag: CARD })
     const sessionId = (await stationRow()).current_session_id!
     // A repeated meter value adds nothing.
-    await cp.call('MeterValues', { connectorId: 1, transactionId: start.transactionId, meterValue: [energy(122_500)] })
-    expect((await session(sessionId)).energy_kwh).toBeCloseTo(2.5, 9)
+    await cp.call('MeterValues', { connectorId: 1, transactionId: start.transactionId, meterValue: [energy(121_250, later(7))] })
+    expect((await session(sessionId)).energy_kwh).toBeCloseTo(1.25, 9)
 
-    const stop = { transactionId: start.transactionId, meterStop: 127_250, timestamp: now(), idTag: CARD, reason: 'Local' }
+    const stop = { transactionId: start.transactionId, meterStop: 122_500, timestamp: later(14), idTag: CARD, reason: 'Local' }
     await cp.call('StopTransaction', stop)
     const s = await session(sessionId)
-    expect(s.energy_kwh).toBeCloseTo(7.25, 9)
+    expect(s.energy_kwh).toBeCloseTo(2.5, 9)
     expect(s.end).not.toBeNull()
     expect(s.status).toBe('unpaid')
     const tariff = await app.domain!.tariffs.inForce(1, s.start, 'Europe/Zurich')
@@ -195,20 +198,24 @@ describe('transactions', () => {
     // The charger did not get the answer and sends StopTransaction again: nothing changes, one charge.
     await cp.call('StopTransaction', { ...stop, meterStop: 130_000 })
     expect(await session(sessionId)).toEqual(s)
-    await app.domain!.payments.chargeDue(app.clock.now())
-    await app.domain!.payments.chargeDue(app.clock.now())
+    // The payment job bills it once it ended (stamped 14 minutes ahead).
+    await app.domain!.payments.chargeDue(new Date(later(15)))
+    await app.domain!.payments.chargeDue(new Date(later(15)))
     const charges = await app.domain!.db.selectFrom('payment_charges').selectAll().where('session_id', '=', sessionId).execute()
     expect(charges).toHaveLength(1)
     expect(charges[0]).toMatchObject({ status: 'succeeded', amount_rappen: s.price_rappen })
     const api_ = (await api().get(`/api/rfids-charge/${sessionId}/`).set(auth(user)).expect(200)).body
-    expect(api_).toMatchObject({ station_id: station7, energy_kwh: 7.25, status: 'paid' })
+    expect(api_).toMatchObject({ station_id: station7, energy_kwh: 2.5, status: 'paid' })
   })
 
   it('accepts transactions the charger ran while offline, late and in order, and bills each', async () => {
-    const cp = await connect()
-    await boot(cp)
+    // A charge point last heard 6 hours ago: what it ran since keeps its own time (OCPP 1.6 §3.5 offline behaviour).
     const base = app.clock.ms()
     const h = (hoursAgo: number) => new Date(base - hoursAgo * 3600_000).toISOString()
+    const bound = await api().put('/api/cockpit/installations/1/charging_stations/4/ocpp').set(auth(admin)).send({ charge_point_id: 'OFFLINE-4' }).expect(200)
+    await app.domain!.db.updateTable('ocpp_charge_points').set({ last_message_at: h(6) }).where('id', '=', 'OFFLINE-4').execute()
+    const cp = await connect('OFFLINE-4', bound.body.password)
+    await boot(cp)
     // Two transactions that happened 5–4 and 3–2 hours ago, sent on reconnect in order.
     const ids: number[] = []
     for (const [from, to, meterStart, meterStop] of [[5, 4, 200_000, 210_000], [3, 2, 210_000, 214_000]] as const) {
@@ -225,7 +232,7 @@ describe('transactions', () => {
     expect(Math.abs(rows[1].end!.getTime() - Date.parse(h(2)))).toBeLessThan(1000)
     expect(rows[0].end!.getTime()).toBeLessThan(rows[1].start.getTime())
     // A late transaction is history, not the station's current session.
-    expect((await stationRow()).current_session_id).toBeNull()
+    expect((await app.domain!.db.selectFrom('charging_stations').select('current_session_id').where('id', '=', 4).executeTakeFirstOrThrow()).current_session_id).toBeNull()
   })
 })
 
@@ -276,16 +283,18 @@ describe.each(HOURS)('a transaction at %s', (hour) => {
     const at = () => hourApp.clock.now().toISOString()
     await cp.call('StatusNotification', { connectorId: 1, status: 'Preparing', errorCode: 'NoError' })
     const start = (await cp.call('StartTransaction', { connectorId: 1, idTag: CARD, meterStart: 100_000, timestamp: at() })) as { transactionId: number }
-    await cp.call('MeterValues', { connectorId: 1, transactionId: start.transactionId, meterValue: [energy(102_500, at(), 7.4)] })
-    await cp.call('StopTransaction', { transactionId: start.transactionId, meterStop: 104_000, timestamp: at(), reason: 'Local' })
+    // Stamped up to 14 minutes ahead (within the clock tolerance): 2.5 kWh an 11 kW station can deliver.
+    const later = (min: number) => new Date(hourApp.clock.ms() + min * 60_000).toISOString()
+    await cp.call('MeterValues', { connectorId: 1, transactionId: start.transactionId, meterValue: [energy(101_250, later(7), 7.4)] })
+    await cp.call('StopTransaction', { transactionId: start.transactionId, meterStop: 102_500, timestamp: later(14), reason: 'Local' })
     const s = await hourApp.domain!.db.selectFrom('ocpp_transactions as t').innerJoin('charging_sessions as s', 's.id', 't.session_id')
       .select(['s.start', 's.energy_kwh', 's.high_kwh', 's.low_kwh', 's.price_rappen']).where('t.id', '=', start.transactionId).executeTakeFirstOrThrow()
     expect(Math.abs(s.start.getTime() - Date.parse(AT[hour]))).toBeLessThan(60_000)
     const localHour = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Zurich', hour: '2-digit', hourCycle: 'h23' }).format(s.start))
     expect(localHour).toBe({ night: 3, morning: 9, evening: 21 }[hour])
-    expect(s.energy_kwh).toBeCloseTo(4, 9)
+    expect(s.energy_kwh).toBeCloseTo(2.5, 9)
     const high = hour === 'morning'
-    expect([s.high_kwh, s.low_kwh]).toEqual(high ? [4, 0] : [0, 4])
+    expect([s.high_kwh, s.low_kwh]).toEqual(high ? [2.5, 0] : [0, 2.5])
     const tariff = await hourApp.domain!.tariffs.inForce(1, s.start, 'Europe/Zurich')
     expect(s.price_rappen).toBe(priceRappen(s.high_kwh, s.low_kwh, tariff))
   })

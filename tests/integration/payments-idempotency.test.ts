@@ -58,7 +58,7 @@ describe('a charge run that dies after the debit', () => {
     const db = app.domain!.db
     const provider = createDemoProvider()
     const sessions = app.domain!.sessions
-    const dying = createPaymentService({ db, clock: app.domain!.clock, sessions, provider: crashingAfterDebit(provider), secret })
+    const dying = createPaymentService({ db, clock: app.domain!.clock, sessions, provider: crashingAfterDebit(provider), secret, hold: app.domain!.sessionReview.hold })
     const s = await unpaidSession(1500)
     const t = app.clock.now()
     await expect(dying.chargeDue(t)).rejects.toThrow('process killed')
@@ -68,7 +68,7 @@ describe('a charge run that dies after the debit', () => {
     expect((await db.selectFrom('charging_sessions').select('status').where('id', '=', s).executeTakeFirstOrThrow()).status).toBe('unpaid')
 
     // Another process runs the job: within the lease it leaves the session, after the lease it finishes it.
-    const next = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret })
+    const next = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret, hold: app.domain!.sessionReview.hold })
     await next.chargeDue(new Date(t.getTime() + 60_000))
     await next.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 60_000))
     await next.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 120_000))
@@ -85,8 +85,8 @@ describe('a charge run that dies after the debit', () => {
     const dyingSessions: SessionService = { ...sessions, markPaid: async () => { throw new Error('process killed before markPaid') } }
     const s = await unpaidSession(800)
     const t = app.clock.now()
-    await expect(createPaymentService({ db, clock: app.domain!.clock, sessions: dyingSessions, provider, secret }).chargeDue(t)).rejects.toThrow('process killed')
-    const again = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret })
+    await expect(createPaymentService({ db, clock: app.domain!.clock, sessions: dyingSessions, provider, secret, hold: app.domain!.sessionReview.hold }).chargeDue(t)).rejects.toThrow('process killed')
+    const again = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret, hold: app.domain!.sessionReview.hold })
     expect((await again.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 60_000))).paid).toBeGreaterThanOrEqual(1)
     expect(provider.debits().filter((d) => d.description === `Charging session CS-${s}`)).toHaveLength(1)
     expect((await db.selectFrom('charging_sessions').select('status').where('id', '=', s).executeTakeFirstOrThrow()).status).toBe('paid')
@@ -99,8 +99,8 @@ describe('a charge run that dies after the debit', () => {
     // A month far ahead, so no other run has created its fees.
     const year = app.clock.now().getUTCFullYear() + 2
     const t = new Date(Date.UTC(year, 4, 1, 10))
-    await expect(createPaymentService({ db, clock: app.domain!.clock, sessions, provider: crashingAfterDebit(provider), secret }).chargeDue(t)).rejects.toThrow('process killed')
-    const next = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret })
+    await expect(createPaymentService({ db, clock: app.domain!.clock, sessions, provider: crashingAfterDebit(provider), secret, hold: app.domain!.sessionReview.hold }).chargeDue(t)).rejects.toThrow('process killed')
+    const next = createPaymentService({ db, clock: app.domain!.clock, sessions, provider, secret, hold: app.domain!.sessionReview.hold })
     await next.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 60_000))
     await next.chargeDue(new Date(t.getTime() + CHARGE_LEASE_MS + 120_000))
     const fees = await db.selectFrom('app_fees').select(['id', 'status']).where('month', '=', `${year}-05`).execute()

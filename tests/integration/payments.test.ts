@@ -237,7 +237,7 @@ describe('monthly app fee (SPEC §9: the basic tariff, charged to the payment me
     const db = app.domain!.db
     const userId = ids['user@example.com']
     // A second process on the same database: its own payment service, its own run lock.
-    const second = createPaymentService({ db, clock: app.domain!.clock, sessions: app.domain!.sessions, provider: createDemoProvider(), secret: new Uint8Array(32).fill(9) })
+    const second = createPaymentService({ db, clock: app.domain!.clock, sessions: app.domain!.sessions, provider: createDemoProvider(), secret: new Uint8Array(32).fill(9), hold: app.domain!.sessionReview.hold })
     await Promise.all([app.domain!.payments.chargeDue(at(1, 0)), second.chargeDue(at(1, 0)), app.domain!.payments.chargeDue(at(1, 0))])
     await app.domain!.payments.chargeDue(at(1, 1))
     await second.chargeDue(at(20))
@@ -261,7 +261,7 @@ describe('monthly app fee (SPEC §9: the basic tariff, charged to the payment me
 
   it('charges a session once when two processes run the job at the same time', async () => {
     const db = app.domain!.db
-    const second = createPaymentService({ db, clock: app.domain!.clock, sessions: app.domain!.sessions, provider: createDemoProvider(), secret: new Uint8Array(32).fill(9) })
+    const second = createPaymentService({ db, clock: app.domain!.clock, sessions: app.domain!.sessions, provider: createDemoProvider(), secret: new Uint8Array(32).fill(9), hold: app.domain!.sessionReview.hold })
     const s = await unpaidSession(ids['user@example.com'], 1200)
     const t = app.clock.now()
     await Promise.all([app.domain!.payments.chargeDue(t), second.chargeDue(t), second.chargeDue(t)])

@@ -59,10 +59,10 @@ export default function SessionDetailPage({ installation, sessionId }: { install
       ) : !session ? (
         query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
       ) : (
-        <Card titleId="session-title" title={session.station_name} aside={<SessionStatus status={session.status} />}>
+        <Card titleId="session-title" title={session.station_name} aside={<SessionStatus status={session.status} idle={session.idle} />}>
           <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
             <Field label={t('sessions.start')} value={f.dateTime(session.start)} />
-            <Field label={t('sessions.endDate')} value={session.end ? f.dateTime(session.end) : t('sessions.running')} />
+            <Field label={t('sessions.endDate')} value={session.end ? f.dateTime(session.end) : session.idle ? t('sessions.status.idle') : t('sessions.running')} />
             <Field label={t('sessions.rfid')} value={session.rfid_tag ?? t('sessions.noRfid')} />
             <Field label={t('sessions.energy')} value={f.kwh(session.energy_kwh)} />
             <Field label={t('sessions.high')} value={f.kwh(session.high_kwh)} />
@@ -71,8 +71,9 @@ export default function SessionDetailPage({ installation, sessionId }: { install
             {session.transaction_fee !== null ? <Field label={t('sessions.fee')} value={chf(session.transaction_fee)} /> : null}
             <Field
               label={t('sessions.payment')}
-              value={session.status === 'paid' && session.paid_on ? t('sessions.paidOn', { date: f.date(session.paid_on) }) : session.status === 'unpaid' ? t('sessions.unpaid') : t('sessions.status.charging')}
+              value={session.status === 'paid' && session.paid_on ? t('sessions.paidOn', { date: f.date(session.paid_on) }) : session.status === 'unpaid' ? t('sessions.unpaid') : t(`sessions.status.${session.status}`)}
             />
+            {session.status === 'held' && session.hold_reason ? <Field label={t('sessions.status.held')} value={t(`sessions.holdReason.${session.hold_reason}`, { defaultValue: session.hold_reason })} /> : null}
           </dl>
           {session.price_lines?.length ? (
             <table className="mt-4 w-full text-left text-sm">

@@ -22,10 +22,14 @@ export function useChf() {
   return useFormats().money
 }
 
-/** The status badge of a session: paid, unpaid or charging (SPEC §3). */
-export function SessionStatus({ status }: { status: ChargingSession['status'] }) {
+/**
+ * The status badge of a session (SPEC §3): paid, unpaid, charging — or plugged in, not charging (`idle`) —
+ * held for review, void, or empty (0 kWh, never billed).
+ */
+export function SessionStatus({ status, idle }: { status: ChargingSession['status']; idle?: boolean }) {
   const { t } = useTranslation('charging')
-  const tone = status === 'paid' ? 'green' : status === 'unpaid' ? 'amber' : 'blue'
+  if (status === 'charging' && idle) return <Badge tone="gray">{t('sessions.status.idle')}</Badge>
+  const tone = status === 'paid' ? 'green' : status === 'unpaid' ? 'amber' : status === 'held' ? 'red' : status === 'charging' ? 'blue' : 'gray'
   return <Badge tone={tone}>{t(`sessions.status.${status}`)}</Badge>
 }
 
@@ -143,7 +147,7 @@ export default function SessionsPage({ installation }: { installation: Installat
                     <tr key={s.id} className={s.end ? undefined : 'bg-sky-50/60'}>
                       <td className="px-4 py-2 sm:px-2">
                         <Link href={`/facility/${installation.id}/sessions/${s.id}`} className="font-medium text-brand-700 hover:underline">
-                          {s.end ? f.dateTime(s.end) : t('sessions.running')}
+                          {s.end ? f.dateTime(s.end) : s.idle ? t('sessions.status.idle') : t('sessions.running')}
                         </Link>
                         <span className="block text-xs text-slate-500">
                           {s.station_name}
@@ -152,7 +156,7 @@ export default function SessionsPage({ installation }: { installation: Installat
                         {/* A phone shows who and the status here and the price under the energy, so that both stay on screen. */}
                         {admin ? <span className="block break-all text-xs text-slate-700 sm:hidden">{who(s)}</span> : null}
                         <span className="mt-1 block sm:hidden">
-                          <SessionStatus status={s.status} />
+                          <SessionStatus status={s.status} idle={s.idle} />
                         </span>
                       </td>
                       {admin ? <td className="hidden px-2 py-2 sm:table-cell">{who(s)}</td> : null}
@@ -162,7 +166,7 @@ export default function SessionsPage({ installation }: { installation: Installat
                       </td>
                       <td className="hidden whitespace-nowrap px-2 py-2 text-right tabular-nums sm:table-cell">{s.price === null ? '—' : chf(s.price)}</td>
                       <td className="hidden px-2 py-2 sm:table-cell">
-                        <SessionStatus status={s.status} />
+                        <SessionStatus status={s.status} idle={s.idle} />
                       </td>
                     </tr>
                   ))}

@@ -7,6 +7,7 @@ import type { Domain } from '../../domain/index.ts'
 import type { ChargePointRef, SampledValue } from '../../domain/ocpp/service.ts'
 import { readSamples } from '../../domain/ocpp/service.ts'
 import { OCPP } from '../../../config/defaults.ts'
+import { chargerTime, type OfflineGap } from '../../domain/ocpp/plausibility.ts'
 import type { ClockTimer } from '../../lib/clock.ts'
 
 const { RPCServer, createRPCError } = ocppRpc
@@ -41,6 +42,8 @@ interface Link {
   delivering: boolean
   /** The last solar limit sent (A), so a moving surplus is re-sent only when it changed. */
   solarAmps?: number
+  /** The charger's offline gap before this connection: queued messages stamped in it keep their time. */
+  gap: Promise<OfflineGap | null>
 }
 
 /** Counters for /live/metrics and the benchmark. */
@@ -137,7 +140,14 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     const earlier = links.get(cp.id)
     // A charge point that reconnects before its old socket timed out: the new connection wins.
     if (earlier) void earlier.client.close({ code: 1000, reason: 'replaced by a new connection' })
-    const link: Link = { client, cp, lastAt: null, in: 0, out: 0, silent: true, chain: Promise.resolve(), ready: false, closed: false, delivering: false }
+    // The gap this charger was really offline: from its last message before (heard here, or stored) to now.
+    const connectedAt = now()
+    const heardHere = perCp.get(cp.id)?.lastAt
+    const gap = ocpp.lastHeard(cp.id).then((stored) => {
+      const known = [heardHere ? new Date(heardHere) : null, stored].filter((d): d is Date => d !== null && d <= connectedAt)
+      return known.length ? { from: new Date(Math.max(...known.map((d) => d.getTime()))), to: connectedAt } : null
+    }, () => null)
+    const link: Link = { client, cp, lastAt: null, in: 0, out: 0, silent: true, chain: Promise.resolve(), ready: false, closed: false, delivering: false, gap }
     links.set(cp.id, link)
     dirty.add(cp.id)
     log.info({ chargePoint: cp.id, station: cp.stationId }, 'OCPP charge point connected')
@@ -190,15 +200,20 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
       })
     }
     const recent = (t: Date) => now().getTime() - t.getTime() < silenceMs
+    /** The time stored for a charger timestamp (plausibility.ts chargerTime: its own, or the server's when off). */
+    const stamp = async (ts: string) => chargerTime(ts, now(), await link.gap)
 
     client.handle('BootNotification', ({ params }) => serial(async () => {
       await ocpp.boot(cp, { vendor: params.chargePointVendor, model: params.chargePointModel, firmware: params.firmwareVersion, serial: params.chargePointSerialNumber ?? params.chargeBoxSerialNumber }, now())
+      // A rebooted charger never stops the transactions it had open (OCPP 1.6 §4.2 "Boot Notification").
+      await ocpp.closeOpen(cp, null, 'reboot', now())
       // A rebooted charger may have lost its profile: the current mode's is sent again.
       const p = await ocpp.profileOf(cp.stationId, now())
       if (p) await ocpp.enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
       await ocpp.authorizeFirst(cp.stationId)
       return { status: 'Accepted', currentTime: now().toISOString(), interval: heartbeatSeconds }
     }))
+    // OCPP 1.6 §4.6 "Heartbeat": currentTime is the central system's clock, which chargers synchronise to.
     client.handle('Heartbeat', () => serial(async () => ({ currentTime: now().toISOString() })))
     client.handle('StatusNotification', ({ params }) => serial(async () => {
       await ocpp.status(cp, params.connectorId, params.status, params.errorCode)
@@ -209,19 +224,21 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
       return { idTagInfo: { status: r.status } }
     }))
     client.handle('StartTransaction', ({ params }) => serial(async () => {
-      const r = await ocpp.startTransaction(cp, { connectorId: params.connectorId, idTag: params.idTag, meterStartWh: params.meterStart, timestamp: new Date(params.timestamp) }, new Date(now().getTime() - silenceMs))
+      const t = await stamp(params.timestamp)
+      const r = await ocpp.startTransaction(cp, { connectorId: params.connectorId, idTag: params.idTag, meterStartWh: params.meterStart, timestamp: t.at, clockCorrected: t.corrected }, new Date(now().getTime() - silenceMs))
       return { transactionId: r.transactionId, idTagInfo: { status: r.status } }
     }))
     const meterValues = async (transactionId: number | null, values: { timestamp: string; sampledValue: SampledValue[] }[]) => {
       const sorted = [...values].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp))
       const written: Promise<number>[] = []
       for (const mv of sorted) {
-        const at = new Date(mv.timestamp)
+        // Live data more than 15 minutes off takes the receive time (flagged), unless queued while offline.
+        const { at, corrected } = await stamp(mv.timestamp)
         const s = readSamples(mv.sampledValue)
-        const tx = transactionId ?? (s.energyWh !== null ? await ocpp.openTransaction(cp) : null)
+        const tx = transactionId ?? (s.energyWh !== null || s.powerKw !== null ? await ocpp.openTransaction(cp) : null)
         const live = s.powerKw !== null && recent(at)
         // Batched with every charge point's samples; answered once stored (samples keep their order in a batch).
-        if ((s.energyWh !== null && tx !== null) || live) written.push(ocpp.queueSample(cp, { transactionId: tx, energyWh: s.energyWh, powerKw: s.powerKw, at, live }))
+        if ((s.energyWh !== null && tx !== null) || live) written.push(ocpp.queueSample(cp, { transactionId: tx, energyWh: s.energyWh, powerKw: s.powerKw, at, live, corrected }))
       }
       await Promise.all(written)
     }
@@ -231,7 +248,8 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     }))
     client.handle('StopTransaction', ({ params }) => serial(async () => {
       if (params.transactionData) await meterValues(params.transactionId, params.transactionData)
-      await ocpp.stopTransaction(cp, { transactionId: params.transactionId, meterStopWh: params.meterStop, timestamp: new Date(params.timestamp) })
+      const t = await stamp(params.timestamp)
+      await ocpp.stopTransaction(cp, { transactionId: params.transactionId, meterStopWh: params.meterStop, timestamp: t.at, clockCorrected: t.corrected })
       return params.idTag ? { idTagInfo: { status: 'Accepted' } } : {}
     }))
     client.handle('DataTransfer', () => serial(async () => ({ status: 'UnknownVendorId' })))

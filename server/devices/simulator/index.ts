@@ -111,7 +111,7 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
     const tagOf = (rfidId: number) => eq.rfids.find((c) => c.id === rfidId)?.tag
     for (const o of r.stations) {
       if (ocpp && viaOcpp.has(o.stationId)) {
-        await ocpp.report(o, t, tagOf)
+        await ocpp.report(o, t, tagOf, new Date(t.getTime() - dt * 1000))
         continue
       }
       if (o.departed?.sessionId) await domain.sessions.finish(o.departed.sessionId, new Date(Math.min(t.getTime(), o.departed.visit.depart.getTime())))

@@ -76,9 +76,10 @@ export interface SimOcppLink {
    * Report one step of a station as its charge point would: StatusNotification on a change,
    * Authorize/StartTransaction when a car starts (its card's tag, or {@link FREE_TAG}), MeterValues while
    * charging, StopTransaction when it leaves, Heartbeat when otherwise quiet. A car the central system
-   * refuses is marked refused. `tagOf` gives a card's tag.
+   * refuses is marked refused. `tagOf` gives a card's tag; `stepStart` is when the simulation step that
+   * ends at `t` began (a transaction whose car charged in the step is stamped then).
    */
-  report(o: StationOutput, t: Date, tagOf: (rfidId: number) => string | undefined): Promise<void>
+  report(o: StationOutput, t: Date, tagOf: (rfidId: number) => string | undefined, stepStart?: Date): Promise<void>
   /** A car at a learning station presents an unknown card: Authorize with it (the central system keeps it pending). */
   presentTag(stationId: number, tag: string): Promise<void>
   close(): Promise<void>
@@ -163,7 +164,7 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
     },
     has: (stationId) => points.get(stationId)?.ready === true,
     limitKw: (stationId, t) => profileLimitKw(points.get(stationId)?.profile ?? null, t),
-    async report(o, t, tagOf) {
+    async report(o, t, tagOf, stepStart = t) {
       const p = points.get(o.stationId)
       if (!p?.ready) return
       const timestamp = t.toISOString()
@@ -178,7 +179,10 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
           if (a.idTagInfo.status !== 'Accepted') o.car.refused = true
         }
         if (!o.car.refused) {
-          const r = (await send(p, 'StartTransaction', { connectorId: 1, idTag, meterStart: Math.round(p.registerWh), timestamp })) as { transactionId: number; idTagInfo: { status: string } }
+          // A car that charged during this step started at its beginning: its energy is within what the
+          // station can deliver since the start (docs/decisions.md "Charging: plausible charger figures and debit ceilings").
+          const startedAt = o.energyKwh > 0 ? stepStart.toISOString() : timestamp
+          const r = (await send(p, 'StartTransaction', { connectorId: 1, idTag, meterStart: Math.round(p.registerWh), timestamp: startedAt })) as { transactionId: number; idTagInfo: { status: string } }
           if (r.idTagInfo.status === 'Accepted') {
             p.transactionId = r.transactionId
             o.car.sessionId = await domain.ocpp.sessionOfTransaction(r.transactionId)

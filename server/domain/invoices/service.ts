@@ -76,13 +76,14 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       return { filename: `${T('title').toLowerCase()}-${number}.pdf`, content: await done }
     },
 
-    /** The invoice of session `sessionId` as a PDF: `{ filename, content }`. 400 while still charging. */
+    /** The invoice of session `sessionId` as a PDF: `{ filename, content }`. 404 while still charging, held, void or empty. */
     async pdf(actor: Actor, sessionId: number, lang: Lang): Promise<{ filename: string; content: Buffer }> {
       const session = await sessions.get(actor, sessionId)
       // An invoice is addressed to the person who charged: someone else's is theirs, even
       // for a resident with the cost switch, who sees the price in the list.
       if (session.price === null || !(await sessions.personVisible(actor, sessionId))) throw Forbidden()
-      if (!session.end) throw new AppError(404, 'sessionNotFound')
+      // No invoice while charging, nor for a session that is not billed (held for review, void, empty).
+      if (!session.end || (session.status !== 'paid' && session.status !== 'unpaid')) throw new AppError(404, 'sessionNotFound')
       // sessions.get checked the caller's role in the session's installation.
       const installationId = (await sessions.installationOf(sessionId))!
       const [inst, row, owner] = await Promise.all([

@@ -7,7 +7,9 @@ import type { SessionService } from '../sessions/service.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { transactionFeeRappen } from '../../../shared/rules/card-fees.ts'
 import { isAboutToExpire, isExpired, monthOf } from '../../../shared/rules/card-expiry.ts'
-import { localParts } from '../../../shared/rules/formats.ts'
+import { dayjs, localParts } from '../../../shared/rules/formats.ts'
+import { DEBIT_CEILING } from '../../../config/defaults.ts'
+import type { SessionHoldReason } from '../ocpp/plausibility.ts'
 import type { AuthorisedMethod, CheckoutInput, PaymentProvider } from './provider.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { AppFee, PaymentInfo } from '../../../shared/schemas/payment.ts'
@@ -45,7 +47,15 @@ export type WebhookEvent =
  * not even a superuser, reads another user's card data. Functions that take `now` default to `clock`'s
  * (ARCHITECTURE §1 "Time"); callers replaying history (the simulator's backfill) pass their own.
  */
-export function createPaymentService({ db, clock, sessions, provider, secret }: { db: Db; clock: Clock; sessions: SessionService; provider: PaymentProvider; secret: Uint8Array }) {
+export function createPaymentService({ db, clock, sessions, provider, secret, hold }: {
+  db: Db
+  clock: Clock
+  sessions: SessionService
+  provider: PaymentProvider
+  secret: Uint8Array
+  /** Hold a session for an admin's review instead of debiting it (domain/sessions/review.ts). */
+  hold: (sessionId: number, reason: SessionHoldReason) => Promise<void>
+}) {
   const webhookKey = crypto.createHmac('sha256', Buffer.from(secret)).update('payments-webhook').digest()
 
   function requireSelf(actor: Actor, userId: number) {
@@ -339,6 +349,22 @@ export function createPaymentService({ db, clock, sessions, provider, secret }: 
     return last.payment_method_id !== methodId || now.getTime() >= last.at.getTime() + wait
   }
 
+  /**
+   * Whether debiting `s` now would break a debit ceiling of its installation (its own, else DEBIT_CEILING;
+   * docs/decisions.md "Charging: plausible charger figures and debit ceilings"): its price above the
+   * per-session ceiling, or the user's session debits of this installation in the installation-local month
+   * (succeeded or pending) plus its price above the monthly one. Null when it may be debited.
+   */
+  async function overCeiling(s: { price_rappen: number; user_id: number | null; installation_id: number; timezone: string; session_debit_ceiling_rappen: number | null; monthly_debit_ceiling_rappen: number | null }, now: Date): Promise<SessionHoldReason | null> {
+    if (s.price_rappen > (s.session_debit_ceiling_rappen ?? DEBIT_CEILING.sessionRappen)) return 'sessionCeiling'
+    const monthStart = dayjs(now).tz(s.timezone).startOf('month').toDate()
+    const debited = await db.selectFrom('payment_charges as pc').innerJoin('charging_sessions as cs', 'cs.id', 'pc.session_id')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('pc.amount_rappen'), eb.val(0)).as('rappen'))
+      .where('pc.user_id', '=', s.user_id!).where('pc.purpose', '=', 'session').where('pc.status', 'in', ['succeeded', 'pending'])
+      .where('cs.installation_id', '=', s.installation_id).where('pc.at', '>=', monthStart).executeTakeFirst()
+    return Number(debited?.rappen ?? 0) + s.price_rappen > (s.monthly_debit_ceiling_rappen ?? DEBIT_CEILING.monthRappen) ? 'monthCeiling' : null
+  }
+
   /** One charge run (see chargeDue); also drops checkouts expired for a day. */
   async function chargeDueNow(now: Date): Promise<ChargeRun> {
     await db.deleteFrom('payment_checkouts').where('expires_at', '<', new Date(now.getTime() - 86_400_000)).execute()
@@ -346,12 +372,18 @@ export function createPaymentService({ db, clock, sessions, provider, secret }: 
     const due = await db.selectFrom('charging_sessions as cs')
       .innerJoin('installations as i', 'i.id', 'cs.installation_id')
       .innerJoin('payment_methods as pm', (j) => j.onRef('pm.user_id', '=', 'cs.user_id').on('pm.favourite', '=', true))
-      .select(['cs.id', 'cs.user_id', 'cs.price_rappen', 'pm.id as method_id'])
+      .select(['cs.id', 'cs.user_id', 'cs.price_rappen', 'cs.installation_id', 'cs.reviewed_at', 'pm.id as method_id', 'i.timezone', 'i.session_debit_ceiling_rappen', 'i.monthly_debit_ceiling_rappen'])
       .where('cs.status', '=', 'unpaid').where('cs.end', 'is not', null).where('cs.end', '<=', now).where('i.pay_enabled', '=', true)
       .orderBy('cs.end').execute()
     let paid = 0
     let declined = 0
     for (const s of due) {
+      // Above a debit ceiling a session waits for an admin's release instead of being debited.
+      const over = s.reviewed_at ? null : await overCeiling(s, now)
+      if (over) {
+        await hold(s.id, over)
+        continue
+      }
       const tries = await db.selectFrom('payment_charges').select(['status', 'at', 'payment_method_id']).where('session_id', '=', s.id).orderBy('at', 'desc').orderBy('id', 'desc').execute()
       if (!retryDue(tries, s.method_id, now)) continue
       // The lease: a run in another process that found the same session leaves it (see chargeAppFees).

@@ -17,6 +17,9 @@ const STATUS = {
   charging: { en: 'running', de: 'läuft', fr: 'en cours', it: 'in corso' },
   unpaid: { en: 'unpaid', de: 'unbezahlt', fr: 'non payé', it: 'non pagato' },
   paid: { en: 'paid', de: 'bezahlt', fr: 'payé', it: 'pagato' },
+  held: { en: 'held for review', de: 'zur Prüfung angehalten', fr: 'retenue pour vérification', it: 'trattenuta per verifica' },
+  void: { en: 'void', de: 'storniert', fr: 'annulée', it: 'annullata' },
+  empty: { en: 'no energy', de: 'keine Energie', fr: 'sans énergie', it: 'senza energia' },
 } as const satisfies Record<ChargingSession['status'], Record<Lang, string>>
 const TOTAL = { en: 'Total', de: 'Total', fr: 'Total', it: 'Totale' } as const satisfies Record<Lang, string>
 

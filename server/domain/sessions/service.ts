@@ -11,6 +11,11 @@ import { isAdmin } from '../../../shared/rules/permissions.ts'
 import type { ChargingSession } from '../../../shared/schemas/session.ts'
 import { priceLines } from '../../../shared/rules/price-lines.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { CHARGER_TRUST } from '../../../config/defaults.ts'
+
+/** Below this a session shows 0.00 kWh: it ends `empty` and is never billed (SPEC §3, docs/decisions.md "Charging: plausible charger figures and debit ceilings"). */
+export const EMPTY_KWH = 0.005
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
@@ -45,8 +50,12 @@ export function priceRappen(highKwh: number, lowKwh: number, t: TariffInForce | 
  */
 type SessionJoinRow = Selectable<ChargingSessionsTable> & { station_name: string; rfid_tag: string | null; first_name?: string | null; last_name?: string | null }
 
-/** A stored session as the API answers it (SPEC §3); `invoice_url` once it has ended. */
-function toSession(s: SessionJoinRow): ChargingSession {
+/**
+ * A stored session as the API answers it (SPEC §3); `invoice_url` once it has ended. `idle` marks an open
+ * session that received no energy for CHARGER_TRUST.idleAfterMs before `now` ("plugged in, not charging").
+ */
+function toSession(s: SessionJoinRow, now?: Date): ChargingSession {
+  const lastEnergy = s.last_energy_at ?? s.start
   return {
     id: s.id,
     station_id: s.station_id,
@@ -64,17 +73,22 @@ function toSession(s: SessionJoinRow): ChargingSession {
     status: s.status,
     paid_on: s.paid_on?.toISOString() ?? null,
     set_by_timer: s.set_by_timer,
-    invoice_url: s.end ? `/api/rfids-charge/${s.id}/invoice` : null,
+    // An invoice once it ended and is billed (not held, void or empty: docs/decisions.md "Charging: plausible charger figures and debit ceilings").
+    invoice_url: s.end && (s.status === 'paid' || s.status === 'unpaid') ? `/api/rfids-charge/${s.id}/invoice` : null,
+    idle: s.end === null && now !== undefined && now.getTime() - lastEnergy.getTime() >= CHARGER_TRUST.idleAfterMs,
+    hold_reason: s.hold_reason,
+    end_reason: s.end_reason,
+    flags: s.flags ?? [],
     ...(s.first_name === undefined ? {} : { user_name: s.user_id != null ? `${s.first_name ?? ''} ${s.last_name ?? ''}`.trim() || null : null }),
   }
 }
 
-export function createSessionService({ db, installations, tariffs }: { db: Db; installations: InstallationService; tariffs: TariffService }) {
+export function createSessionService({ db, clock, installations, tariffs }: { db: Db; clock: Clock; installations: InstallationService; tariffs: TariffService }) {
   /** Sessions as answered, each with its price lines at the tariff valid on its start day. */
   async function withLines(rows: SessionJoinRow[], installationId: number): Promise<ChargingSession[]> {
     if (!rows.length) return []
     const tz = (await installations.describe(installationId)).timezone
-    return Promise.all(rows.map(async (r) => ({ ...toSession(r), price_lines: priceLines(r.high_kwh, r.low_kwh, await tariffs.inForce(installationId, r.start, tz)).lines })))
+    return Promise.all(rows.map(async (r) => ({ ...toSession(r, clock.now()), price_lines: priceLines(r.high_kwh, r.low_kwh, await tariffs.inForce(installationId, r.start, tz)).lines })))
   }
 
   /** The sessions of a period the caller may see, running first, then newest end first. */
@@ -133,7 +147,7 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
      */
     async all(actor: Actor, installationId: number, q: { start__gte?: string; end__lte?: string; running?: 'true' | 'false' }): Promise<{ sessions: ChargingSession[]; totals: SessionTotals; admin: boolean }> {
       const { access, rows } = await visibleRows(actor, installationId, q)
-      const sessions = rows.map((r) => projectSession(toSession(r), access))
+      const sessions = rows.map((r) => projectSession(toSession(r, clock.now()), access))
       return { sessions, totals: totalsOf(sessions), admin: isAdmin(access.role) }
     },
 
@@ -192,7 +206,7 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
       const t = await tariffs.inForce(installationId, s.start, tz)
       await db
         .updateTable('charging_sessions')
-        .set({ energy_kwh: sql`energy_kwh + ${kwh}`, high_kwh: highKwh, low_kwh: lowKwh, price_rappen: priceRappen(highKwh, lowKwh, t) })
+        .set({ energy_kwh: sql`energy_kwh + ${kwh}`, high_kwh: highKwh, low_kwh: lowKwh, price_rappen: priceRappen(highKwh, lowKwh, t), last_energy_at: sql`greatest(last_energy_at, ${at}::timestamptz)` })
         .where('id', '=', sessionId)
         .execute()
     },
@@ -203,13 +217,14 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
      * update), each priced by the tariff in force at its start. Rows of one session are summed; unknown sessions
      * are skipped.
      */
-    async addEnergyMany(rows: { sessionId: number; highKwh: number; lowKwh: number }[], installationTz: (installationId: number) => Promise<string>): Promise<void> {
-      const add = new Map<number, { high: number; low: number }>()
+    async addEnergyMany(rows: { sessionId: number; highKwh: number; lowKwh: number; at: Date }[], installationTz: (installationId: number) => Promise<string>): Promise<void> {
+      const add = new Map<number, { high: number; low: number; at: Date }>()
       for (const r of rows) {
         if (r.highKwh + r.lowKwh <= 0) continue
-        const a = add.get(r.sessionId) ?? { high: 0, low: 0 }
+        const a = add.get(r.sessionId) ?? { high: 0, low: 0, at: r.at }
         a.high += r.highKwh
         a.low += r.lowKwh
+        if (r.at > a.at) a.at = r.at
         add.set(r.sessionId, a)
       }
       if (!add.size) return
@@ -220,11 +235,12 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
         const t = await tariffs.inForce(s.installation_id, s.start, await installationTz(s.installation_id))
         const high = s.high_kwh + a.high
         const low = s.low_kwh + a.low
-        values.push(sql`(${s.id}::int, ${a.high + a.low}::float8, ${high}::float8, ${low}::float8, ${priceRappen(high, low, t)}::int)`)
+        values.push(sql`(${s.id}::int, ${a.high + a.low}::float8, ${high}::float8, ${low}::float8, ${priceRappen(high, low, t)}::int, ${a.at}::timestamptz)`)
       }
       if (!values.length) return
-      await sql`UPDATE charging_sessions AS s SET energy_kwh = s.energy_kwh + v.kwh, high_kwh = v.high, low_kwh = v.low, price_rappen = v.price
-        FROM (VALUES ${sql.join(values)}) AS v(id, kwh, high, low, price) WHERE s.id = v.id`.execute(db)
+      await sql`UPDATE charging_sessions AS s SET energy_kwh = s.energy_kwh + v.kwh, high_kwh = v.high, low_kwh = v.low, price_rappen = v.price,
+        last_energy_at = greatest(s.last_energy_at, v.at)
+        FROM (VALUES ${sql.join(values)}) AS v(id, kwh, high, low, price, at) WHERE s.id = v.id`.execute(db)
     },
 
     /**
@@ -240,10 +256,16 @@ export function createSessionService({ db, installations, tariffs }: { db: Db; i
       await db.updateTable('charging_sessions').set({ energy_kwh: high + low, high_kwh: high, low_kwh: low, price_rappen: priceRappen(high, low, t) }).where('id', '=', sessionId).execute()
     },
 
-    /** Device side: the car left; the session becomes unpaid (the payment job charges it). */
-    async finish(sessionId: number, at: Date): Promise<void> {
+    /**
+     * Device side: the car left (or the central system closed the session, `endReason`). The session becomes
+     * unpaid (the payment job charges it), `held` when a charger figure put it on hold for review, or `empty`
+     * below {@link EMPTY_KWH} (never billed: no "Unpaid CHF 0.00").
+     */
+    async finish(sessionId: number, at: Date, endReason: string | null = null): Promise<void> {
       // Never before its start (a clock set back, or a car the simulator saw leave earlier than it came).
-      await db.updateTable('charging_sessions').set({ end: sql`greatest(start, ${at})`, status: 'unpaid' }).where('id', '=', sessionId).where('end', 'is', null).execute()
+      await db.updateTable('charging_sessions')
+        .set({ end: sql`greatest(start, ${at})`, end_reason: endReason, status: sql`CASE WHEN hold_reason IS NOT NULL THEN 'held' WHEN energy_kwh < ${EMPTY_KWH} THEN 'empty' ELSE 'unpaid' END` })
+        .where('id', '=', sessionId).where('end', 'is', null).execute()
     },
 
     /**
