@@ -52,7 +52,7 @@ function installation(n: number): ConfigurationFileInput['installations'][number
   }
 }
 
-const yaml = stringify({ cockpit_configuration: 1, installations: Array.from({ length: COUNT }, (_, i) => installation(i + 1)) } satisfies ConfigurationFileInput, { lineWidth: 0 })
+const yaml = stringify({ cockpit_configuration: 1, installations: Array.from({ length: COUNT }, (_, i) => installation(i + 1)) } satisfies ConfigurationFileInput, { lineWidth: 0, aliasDuplicateObjects: false })
 const t0 = performance.now()
 const database = await openDatabase({ dataDir: '/nonexistent', memory: true })
 const tOpen = performance.now()

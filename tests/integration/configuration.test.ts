@@ -143,6 +143,9 @@ describe('import', () => {
     expect(Object.keys(r2.body).sort()).toEqual(['line 15, installations[0].meters[0].seriall', 'line 16, installations[0].meters[1].type'])
     const r3 = await importing(tokens.super, 'cockpit_configuration: 1\ninstallations:\n  - name: [unclosed\n').expect(400)
     expect(Object.keys(r3.body)[0]).toMatch(/^line \d+, yaml$/)
+    // An alias bomb is refused as malformed, not expanded.
+    const bomb = ['cockpit_configuration: 1', 'a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n')
+    expect(Object.keys((await importing(tokens.super, bomb).expect(400)).body)).toEqual(['line 1, yaml'])
     // An OCPP id another installation has: 409 naming it, and the installation made before it in the same transaction is gone.
     const taken = small('Wohnpark Birs', '    stations:\n      - name: Wallbox\n        object: House\n        capacity_kw: 11\n        ocpp_charge_point_id: DEMO-CP-1\n')
     const r4 = await importing(tokens.super, taken).expect(409)

@@ -38,7 +38,14 @@ export function parseConfiguration(text: string): ParsedFile {
     throw new Invalid(fields)
   }
   const where = (path: FilePath) => `line ${lineOf(doc, lines, path)}, ${fieldName(path) || 'file'}`
-  const parsed = ConfigurationFile.safeParse(doc.toJS() ?? {})
+  let value: unknown
+  try {
+    // yaml refuses an alias expanded too often (a "billion laughs" file) by throwing, not in doc.errors.
+    value = doc.toJS({ maxAliasCount: 1000 }) ?? {}
+  } catch (err) {
+    throw new Invalid({ [`line 1, yaml`]: [{ key: 'configurationYaml', params: { reason: (err as Error).message } }] })
+  }
+  const parsed = ConfigurationFile.safeParse(value)
   if (!parsed.success) {
     const issues: IssueLike[] = parsed.error.issues.flatMap((i) => {
       const path = i.path as (string | number)[]
