@@ -1,15 +1,23 @@
 import readline from 'node:readline/promises'
 import { Writable } from 'node:stream'
 import { z } from 'zod'
-import { ConfigError, loadConfig } from '../config/env.ts'
+import fs from 'node:fs/promises'
+import { ConfigError, loadConfig, type Config } from '../config/env.ts'
 import { DataDirLockedError, DataDirUnusableError, openDatabase, type Db } from '../server/db/connection.ts'
 import { createClock, type Clock } from '../server/lib/clock.ts'
 import { makeSuperuser, SuperuserRefused } from '../server/domain/auth/first-start.ts'
 import { isStrongPassword } from '../shared/rules/password.ts'
+import { createDomain } from '../server/domain/index.ts'
+import type { Actor } from '../server/domain/auth/service.ts'
+import { AppError, Invalid } from '../server/lib/errors.ts'
+import { message } from '../server/lib/messages.ts'
+import type { ConfigImportResult } from '../shared/schemas/configuration.ts'
 
 /**
  * Operator commands (README "Production start"): `npm run admin -- <command> [arguments]`.
  *   create-superuser EMAIL   make the account a superuser with a new password, or create it
+ *   import FILE [--dry-run]  import a configuration file (docs/configuration-files.md)
+ *   export INSTALLATION_ID [FILE]  write an installation's configuration file (stdout without FILE)
  * The database is the server's (config/env.ts: DATABASE_URL, else the embedded PGlite in DATA_DIR, which
  * the server must not hold open: stop it first). Exit 0 on success, 1 when refused, 2 for wrong usage or
  * configuration. A command is one entry of {@link COMMANDS}.
@@ -43,7 +51,7 @@ class Refused extends Error {
  * closed afterwards. A bad variable or an unusable DATA_DIR is refused with code 2, a DATA_DIR held by
  * a running server with code 1.
  */
-export async function withDatabase<T>(fn: (db: Db, clock: Clock) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(fn: (db: Db, clock: Clock, config: Config) => Promise<T>): Promise<T> {
   let config
   try {
     config = loadConfig(process.env)
@@ -60,7 +68,7 @@ export async function withDatabase<T>(fn: (db: Db, clock: Clock) => Promise<T>):
     throw err
   }
   try {
-    return await fn(database.db, createClock({ start: config.clockStart, speed: config.clockSpeed }))
+    return await fn(database.db, createClock({ start: config.clockStart, speed: config.clockSpeed }), config)
   } finally {
     await database.close()
   }
@@ -136,6 +144,73 @@ export const COMMANDS: Record<string, Command> = {
         : `${email.data} is a superuser with the new password; its other sessions have ended.\n`)
       return 0
     },
+  },
+}
+
+/** The operator at the console: a superuser without an account; the audit trail records it as the system (actor null). */
+const CONSOLE: Actor = { id: 0, is_superuser: true }
+
+/** The configuration service on the command's database (no secret is used: the JWT key is a throwaway). */
+const configurationOn = (db: Db, clock: Clock, config: Config) => createDomain({ db, clock, jwtSecret: new Uint8Array(32), publicUrl: config.publicUrl }).configuration
+
+/** A refusal of the configuration service as the lines the API would answer (English): `line 14, meters[2].unit: …`. */
+function refusalText(err: unknown): string | null {
+  if (err instanceof Invalid) return Object.entries(err.fields).flatMap(([f, ms]) => ms.map((m) => `${f}: ${typeof m === 'string' ? message(m, 'en', err.params) : message(m.key, 'en', m.params)}`)).join('\n')
+  if (err instanceof AppError) return message(err.key, 'en', err.params)
+  return null
+}
+
+/** What an import did, one line per change that is not "unchanged", then the counts and new credentials. */
+function importReport(r: ConfigImportResult): string {
+  const lines = r.changes.filter((c) => c.change !== 'unchanged').map((c) => `${r.dry_run ? 'would be ' : ''}${c.change.padEnd(9)} ${c.installation} › ${c.entity} ${c.key}${c.fields ? ` (${c.fields.join(', ')})` : ''}`)
+  lines.push(`${r.dry_run ? 'Dry run, nothing changed: ' : ''}${r.installations.length} installation(s); ${r.summary.created} created, ${r.summary.updated} updated, ${r.summary.unchanged} unchanged.`)
+  for (const c of r.ocpp_credentials) lines.push(`OCPP ${c.installation} › ${c.station}: id ${c.charge_point_id}, password ${c.password}, ${c.url}  (shown once)`)
+  return lines.join('\n') + '\n'
+}
+
+COMMANDS.import = {
+  usage: 'import FILE [--dry-run]',
+  summary: 'import a configuration file of installations (docs/configuration-files.md); --dry-run shows what would change',
+  async run(args, io) {
+    const dryRun = args.includes('--dry-run')
+    const files = args.filter((a) => a !== '--dry-run')
+    if (files.length !== 1) throw new Refused('usage: npm run admin -- import FILE [--dry-run]', 2)
+    const text = await fs.readFile(files[0], 'utf8').catch((err: Error) => Promise.reject(new Refused(`Cannot read ${files[0]}: ${err.message}`, 2)))
+    const result = await withDatabase(async (db, clock, config) => {
+      try {
+        return await configurationOn(db, clock, config).import(CONSOLE, text, { dryRun })
+      } catch (err) {
+        const text = refusalText(err)
+        if (text !== null) throw new Refused(`${files[0]}: ${text.split('\n').join(`\n${files[0]}: `)}`)
+        throw err
+      }
+    })
+    io.stdout.write(importReport(result))
+    return 0
+  },
+}
+
+COMMANDS.export = {
+  usage: 'export INSTALLATION_ID [FILE]',
+  summary: "write the installation's configuration as YAML to FILE, or to stdout",
+  async run(args, io) {
+    const id = Number(args[0])
+    if (args.length < 1 || args.length > 2 || !Number.isInteger(id) || id < 1) throw new Refused('usage: npm run admin -- export INSTALLATION_ID [FILE]', 2)
+    const yaml = await withDatabase(async (db, clock, config) => {
+      const service = configurationOn(db, clock, config)
+      try {
+        return service.toYaml(await service.export(CONSOLE, id))
+      } catch (err) {
+        const text = refusalText(err)
+        if (text !== null) throw new Refused(`Installation ${id}: ${text}`)
+        throw err
+      }
+    })
+    if (args[1]) {
+      await fs.writeFile(args[1], yaml)
+      io.stdout.write(`Wrote installation ${id} to ${args[1]}.\n`)
+    } else io.stdout.write(yaml)
+    return 0
   },
 }
 

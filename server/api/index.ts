@@ -29,6 +29,7 @@ import { sessionReviewRoutes } from './session-review.ts'
 import { displayRoutes } from './displays.ts'
 import { provisioningDeviceRoutes } from './provisioning-devices.ts'
 import { auditRoutes } from './audit.ts'
+import { configurationRoutes } from './configuration.ts'
 import { setupRoutes } from './setup.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
@@ -64,4 +65,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   displayRoutes(app, domain)
   provisioningDeviceRoutes(app, domain)
   auditRoutes(app, domain)
+  configurationRoutes(app, domain)
 }

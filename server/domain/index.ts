@@ -44,6 +44,7 @@ import { createStationProvisioning } from './stations/provisioning.ts'
 import { createAuditService } from './audit/service.ts'
 import { createInstallationProvisioning } from './installations/provisioning.ts'
 import { createObjectProvisioning } from './objects/provisioning.ts'
+import { createConfigurationService } from './configuration/service.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -116,6 +117,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     audit: createAuditService({ db, installations }),
     installationProvisioning: createInstallationProvisioning({ db, clock, installations }),
     objectProvisioning: createObjectProvisioning({ db, clock, installations }),
+    configuration: createConfigurationService({ db, clock, installations, ocpp, publicUrl }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

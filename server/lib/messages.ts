@@ -485,6 +485,55 @@ const M = {
     fr: 'Une session de recharge est en cours à cette borne. Supprimez-la une fois la session terminée.',
     it: 'Una sessione di ricarica è in corso presso questa stazione. Eliminala al termine della sessione.',
   },
+  // Configuration files (docs/configuration-files.md); the field names the line and place in the file.
+  configurationYaml: {
+    en: 'The YAML is malformed: {{reason}}',
+    de: 'Das YAML ist fehlerhaft: {{reason}}',
+    fr: 'Le YAML est mal formé : {{reason}}',
+    it: 'Lo YAML non è valido: {{reason}}',
+  },
+  configurationUnknownKey: {
+    en: 'This key is not part of the configuration format.',
+    de: 'Dieser Schlüssel gehört nicht zum Konfigurationsformat.',
+    fr: "Cette clé ne fait pas partie du format de configuration.",
+    it: 'Questa chiave non fa parte del formato di configurazione.',
+  },
+  configurationDuplicate: {
+    en: 'This key is already given on line {{line}}.',
+    de: 'Dieser Schlüssel steht bereits auf Zeile {{line}}.',
+    fr: 'Cette clé figure déjà à la ligne {{line}}.',
+    it: 'Questa chiave è già indicata alla riga {{line}}.',
+  },
+  configurationUnknownObject: {
+    en: 'No object with this path, neither in the file nor in the installation.',
+    de: 'Kein Objekt mit diesem Pfad, weder in der Datei noch in der Anlage.',
+    fr: "Aucun objet avec ce chemin, ni dans le fichier ni dans l'installation.",
+    it: "Nessun oggetto con questo percorso, né nel file né nell'impianto.",
+  },
+  configurationUnknownStation: {
+    en: 'No charging station with this OCPP id or name, neither in the file nor in the installation.',
+    de: 'Keine Ladestation mit dieser OCPP-ID oder diesem Namen, weder in der Datei noch in der Anlage.',
+    fr: "Aucune borne avec cet identifiant OCPP ou ce nom, ni dans le fichier ni dans l'installation.",
+    it: "Nessuna stazione di ricarica con questo ID OCPP o nome, né nel file né nell'impianto.",
+  },
+  configurationAmbiguous: {
+    en: 'More than one installation has this name. Rename one of them first.',
+    de: 'Mehrere Anlagen haben diesen Namen. Benennen Sie zuerst eine davon um.',
+    fr: 'Plusieurs installations portent ce nom. Renommez-en une d’abord.',
+    it: 'Più impianti hanno questo nome. Rinominane prima uno.',
+  },
+  configurationCurrencyFixed: {
+    en: 'The currency of an existing installation cannot be changed.',
+    de: 'Die Währung einer bestehenden Anlage kann nicht geändert werden.',
+    fr: "La devise d'une installation existante ne peut pas être modifiée.",
+    it: 'La valuta di un impianto esistente non può essere modificata.',
+  },
+  configurationNotExportable: {
+    en: 'Object {{id}} cannot be written to a configuration file: its description contains " / " or a sibling has the same description.',
+    de: 'Objekt {{id}} kann nicht in eine Konfigurationsdatei geschrieben werden: seine Beschreibung enthält « / » oder ein Geschwister hat dieselbe Beschreibung.',
+    fr: "L'objet {{id}} ne peut pas être écrit dans un fichier de configuration : sa description contient « / » ou un objet voisin a la même description.",
+    it: "L'oggetto {{id}} non può essere scritto in un file di configurazione: la sua descrizione contiene « / » o un oggetto vicino ha la stessa descrizione.",
+  },
   // A display link's key used for anything but its installation's Power view.
   displayReadOnly: {
     en: 'A display link may only show the live Power view of its installation.',

@@ -252,6 +252,29 @@ describe('charging stations', () => {
   })
 })
 
+it('an archived installation is read-only: creating, changing and deleting its meters and stations is 409, nothing changes', async () => {
+  const db = app.domain!.db
+  const meter = (await api().post(meters(other.installationId)).set(auth(tokens.bern)).send({ object_id: otherObject, meter_type: 'pv', name: 'PV before archiving' }).expect(201)).body
+  const station = (await api().post(stations(other.installationId)).set(auth(tokens.bern)).send({ name: 'Before archiving', object_id: otherObject, capacity_kw: 11, phases: 3, ocpp_charge_point_id: 'ARCHIVE-CP-1' }).expect(201)).body
+  await api().post(`/api/cockpit/installations/${other.installationId}/archive`).set(auth(tokens.super)).expect(200)
+  try {
+    const [m, s] = [await count('meters'), await count('charging_stations')]
+    for (const token of [tokens.bern, tokens.super]) {
+      const created = await api().post(meters(other.installationId)).set(auth(token)).send({ object_id: otherObject, meter_type: 'pv', name: 'PV after' }).expect(409)
+      expect(created.body.detail).toMatch(/archived/i)
+      await api().patch(`${meters(other.installationId)}${meter.id}/`).set(auth(token)).send({ name: 'renamed' }).expect(409)
+      await api().delete(`${meters(other.installationId)}${meter.id}/`).set(auth(token)).expect(409)
+      await api().post(stations(other.installationId)).set(auth(token)).send({ name: 'After', object_id: otherObject, capacity_kw: 11, phases: 3 }).expect(409)
+      await api().post(`${stations(other.installationId)}${station.id}/ocpp/password`).set(auth(token)).expect(409)
+      await api().delete(`${stations(other.installationId)}${station.id}/`).set(auth(token)).expect(409)
+    }
+    expect([await count('meters'), await count('charging_stations')]).toEqual([m, s])
+    expect((await db.selectFrom('meters').select(['name', 'archived_at']).where('id', '=', meter.id).executeTakeFirstOrThrow())).toEqual({ name: 'PV before archiving', archived_at: null })
+  } finally {
+    await api().post(`/api/cockpit/installations/${other.installationId}/unarchive`).set(auth(tokens.super)).expect(200)
+  }
+})
+
 it('the OpenAPI document lists the provisioning operations', async () => {
   const doc = (await api().get('/api/swagger.json').expect(200)).body
   const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`))

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import type { Db } from '../../db/connection.ts'
+import { inTransaction } from '../../db/transaction.ts'
 import type { InstallationsTable } from '../../db/schema.ts'
 import type { Actor } from '../auth/service.ts'
 import type { Clock } from '../../lib/clock.ts'
@@ -62,7 +63,7 @@ export function createInstallationProvisioning({ db, clock, installations }: { d
       const timezone = checkTimezone(body.timezone)
       if (body.operator) checkOperator(body.operator)
       const operator = normalizedOperator(body.operator)
-      const row = await db.transaction().execute(async (tx) => {
+      const row = await inTransaction(db, async (tx) => {
         const row = await tx.insertInto('installations').values({
           name: body.name, timezone, currency: body.currency, latitude: body.latitude, longitude: body.longitude,
           pay_enabled: false, online: false, offline_since: null, alerts: '[]', created_at: clock.now(),
@@ -83,7 +84,7 @@ export function createInstallationProvisioning({ db, clock, installations }: { d
       const role = await installations.requireWritable(actor, id)
       const timezone = patch.timezone === undefined ? undefined : checkTimezone(patch.timezone)
       if (patch.operator) checkOperator(patch.operator)
-      const row = await db.transaction().execute(async (tx) => {
+      const row = await inTransaction(db, async (tx) => {
         const before = await locked(tx, id)
         if (!before) throw NotFound()
         if (before.archived_at) throw new AppError(409, 'installationArchived')
@@ -111,7 +112,7 @@ export function createInstallationProvisioning({ db, clock, installations }: { d
      */
     async setArchived(actor: Actor, id: number, archived: boolean): Promise<Installation> {
       await superuserOn(actor, id)
-      const row = await db.transaction().execute(async (tx) => {
+      const row = await inTransaction(db, async (tx) => {
         const before = (await locked(tx, id))!
         if (!!before.archived_at === archived) return before
         const after = await tx.updateTable('installations').set({ archived_at: archived ? clock.now() : null }).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
@@ -130,7 +131,7 @@ export function createInstallationProvisioning({ db, clock, installations }: { d
      */
     async remove(actor: Actor, id: number): Promise<void> {
       await superuserOn(actor, id)
-      await db.transaction().execute(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const before = (await locked(tx, id))!
         const [session, fee] = await Promise.all([
           tx.selectFrom('charging_sessions').select('id').where('installation_id', '=', id).limit(1).executeTakeFirst(),

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.ts'
+import { inTransaction } from '../../db/transaction.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { Clock } from '../../lib/clock.ts'
@@ -29,13 +30,17 @@ function isUnique(err: unknown, constraint: string): boolean {
  * measurements and rollups (the rollup triggers of migrations 0060/0167 recompute the installation's
  * type rows). Every change is one transaction with its audit event (docs/decisions.md "Provisioning:
  * the audit trail"). Errors: 403 not an admin of the installation, 404 unknown meter here (or archived),
- * 404 `object_id` of another installation, 400 `unit` not the type's, 409 `serial` taken, 409 a
+ * 404 `object_id` of another installation, 409 installationArchived on writes to an archived
+ * installation, 400 `unit` not the type's, 409 `serial` taken, 409 a
  * station's meter (managed through its station).
  */
 export function createMeterProvisioning({ db, clock, installations }: { db: Db; clock: Clock; installations: InstallationService }) {
   async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
     if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
   }
+
+  /** Admins only, and the installation not archived (archived = read-only: 409 installationArchived). */
+  const requireWritable = (actor: Actor, installationId: number) => installations.requireWritable(actor, installationId)
 
   async function objectIn(installationId: number, objectId: number): Promise<void> {
     const o = await db.selectFrom('objects').select('id').where('id', '=', objectId).where('installation_id', '=', installationId).executeTakeFirst()
@@ -59,7 +64,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
   /** Write `run` in one transaction; a serial taken meanwhile is the 409 it would have been before. */
   async function write<T>(run: (tx: Db) => Promise<T>): Promise<T> {
     try {
-      return await db.transaction().execute(run)
+      return await inTransaction(db, run)
     } catch (err) {
       if (isUnique(err, 'meters_serial')) throw new Invalid({ serial: ['meterSerialTaken'] }, {}, 409)
       throw err
@@ -84,7 +89,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
      * (m3 for water, kWh otherwise), `source` to 'ingest' (only 'simulator' meters are simulated).
      */
     async create(actor: Actor, installationId: number, input: MeterCreate): Promise<MeterAdmin> {
-      await requireAdmin(actor, installationId)
+      await requireWritable(actor, installationId)
       await objectIn(installationId, input.object_id)
       const unit = input.unit ?? unitOf(input.meter_type)
       if (unit !== unitOf(input.meter_type)) throw new Invalid({ unit: [{ key: 'meterUnitWrong', params: { unit: unitOf(input.meter_type) } }] })
@@ -101,7 +106,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
 
     /** PATCH …/meters/{id}/ (admins): any field of the create body; the unit must stay the (new) type's. */
     async update(actor: Actor, installationId: number, meterId: number, patch: MeterPatch): Promise<MeterAdmin> {
-      await requireAdmin(actor, installationId)
+      await requireWritable(actor, installationId)
       const before = await ownMeter(installationId, meterId)
       if (patch.object_id !== undefined) await objectIn(installationId, patch.object_id)
       const type = patch.meter_type ?? before.meter_type
@@ -123,7 +128,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
      * its measurements and rollups instead.
      */
     async remove(actor: Actor, installationId: number, meterId: number, purge: boolean): Promise<void> {
-      await requireAdmin(actor, installationId)
+      await requireWritable(actor, installationId)
       const before = await ownMeter(installationId, meterId)
       await write(async (tx) => {
         if (purge) await tx.deleteFrom('meters').where('id', '=', meterId).execute()

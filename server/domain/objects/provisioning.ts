@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { Db } from '../../db/connection.ts'
+import { inTransaction } from '../../db/transaction.ts'
 import type { ObjectsTable } from '../../db/schema.ts'
 import type { Actor } from '../auth/service.ts'
 import type { Clock } from '../../lib/clock.ts'
@@ -76,7 +77,7 @@ export function createObjectProvisioning({ db, clock, installations }: { db: Db;
      */
     async create(actor: Actor, installationId: number, body: ObjectCreate): Promise<ObjectNode> {
       await installations.requireWritable(actor, installationId)
-      return db.transaction().execute(async (tx) => {
+      return inTransaction(db, async (tx) => {
         await lockInstallation(tx, installationId)
         if (body.parent_object_id !== null) await checkParent(tx, installationId, body.parent_object_id)
         const row = await tx.insertInto('objects').values({ installation_id: installationId, ...body }).returningAll().executeTakeFirstOrThrow()
@@ -92,7 +93,7 @@ export function createObjectProvisioning({ db, clock, installations }: { db: Db;
      */
     async update(actor: Actor, installationId: number, objectId: number, patch: ObjectPatch): Promise<ObjectNode> {
       await installations.requireWritable(actor, installationId)
-      return db.transaction().execute(async (tx) => {
+      return inTransaction(db, async (tx) => {
         await lockInstallation(tx, installationId)
         const before = await mine(tx, installationId, objectId)
         if (patch.parent_object_id != null && patch.parent_object_id !== before.parent_object_id) {
@@ -120,7 +121,7 @@ export function createObjectProvisioning({ db, clock, installations }: { db: Db;
      */
     async remove(actor: Actor, installationId: number, objectId: number): Promise<void> {
       await installations.requireWritable(actor, installationId)
-      await db.transaction().execute(async (tx) => {
+      await inTransaction(db, async (tx) => {
         await lockInstallation(tx, installationId)
         const before = await mine(tx, installationId, objectId)
         const count = (table: 'objects' | 'meters' | 'charging_stations', column: 'parent_object_id' | 'object_id') =>

@@ -152,10 +152,11 @@ export function createOcppService({ db, clock, installations, sessions, stations
 
     /**
      * Whether charge point id `id` is bound to a station other than `exceptStationId`, in any installation
-     * (ids compare without case: a charge point's identity is CiString, OCPP 1.6 §3.1).
+     * (ids compare without case: a charge point's identity is CiString, OCPP 1.6 §3.1). Read on `on`, the
+     * caller's transaction when it binds in one.
      */
-    async idTaken(id: string, exceptStationId?: number): Promise<boolean> {
-      const taken = await db.selectFrom('ocpp_charge_points').select('station_id').where(sql<boolean>`lower(id) = lower(${id})`).executeTakeFirst()
+    async idTaken(id: string, exceptStationId?: number, on: Db = db): Promise<boolean> {
+      const taken = await on.selectFrom('ocpp_charge_points').select('station_id').where(sql<boolean>`lower(id) = lower(${id})`).executeTakeFirst()
       return !!taken && taken.station_id !== exceptStationId
     },
 

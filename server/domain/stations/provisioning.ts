@@ -1,13 +1,13 @@
 import crypto from 'node:crypto'
 import type { Db } from '../../db/connection.ts'
+import { inTransaction } from '../../db/transaction.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { OcppService } from '../ocpp/service.ts'
 import type { StationService } from './service.ts'
 import { recordAudit } from '../audit/service.ts'
 import type { Clock } from '../../lib/clock.ts'
-import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
-import { isAdmin } from '../../../shared/rules/permissions.ts'
+import { AppError, Invalid, NotFound } from '../../lib/errors.ts'
 import type { Station, StationCreate } from '../../../shared/schemas/station.ts'
 
 /** The OCPP credentials shown once: the charge point id, its password and the URL the electrician enters in the wallbox. */
@@ -33,7 +33,8 @@ const ocppIdTaken = () => new Invalid({ ocpp_charge_point_id: ['ocppIdTaken'] },
  * A deleted station is archived (a soft delete: charging_sessions, journal_events and
  * ocpp_transactions cascade from it): it leaves lists, live data, the simulator and the relay's
  * topics; its sessions and its meter's measurements stay in statistics, invoices and reports. Its
- * charge point is unbound (the id is free again). Each change is one transaction with its audit events.
+ * charge point is unbound (the id is free again). Each change is one transaction with its audit events (the caller's, when made on a transaction).
+ * Every change refuses an archived installation (409 installationArchived, requireWritable).
  */
 export function createStationProvisioning({ db, clock, installations, stations, ocpp, publicUrl }: {
   db: Db
@@ -46,9 +47,6 @@ export function createStationProvisioning({ db, clock, installations, stations, 
 }) {
   const endpoint = (id: string) => `${publicUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/ocpp/${encodeURIComponent(id)}`
 
-  async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
-    if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
-  }
 
   async function liveStation(installationId: number, stationId: number) {
     const s = await db.selectFrom('charging_stations').selectAll().where('id', '=', stationId).where('installation_id', '=', installationId).where('archived_at', 'is', null).executeTakeFirst()
@@ -65,16 +63,16 @@ export function createStationProvisioning({ db, clock, installations, stations, 
      * the simulator runs it like the demo's stations.
      */
     async create(actor: Actor, installationId: number, input: StationCreate): Promise<Station & { ocpp: OcppCredentials | null }> {
-      await requireAdmin(actor, installationId)
+      await installations.requireWritable(actor, installationId)
       const o = await db.selectFrom('objects').select('id').where('id', '=', input.object_id).where('installation_id', '=', installationId).executeTakeFirst()
       if (!o) throw new Invalid({ object_id: ['notFound'] }, {}, 404)
       const cpId = input.ocpp_charge_point_id
-      if (cpId && (await ocpp.idTaken(cpId))) throw ocppIdTaken()
+      if (cpId && (await ocpp.idTaken(cpId, undefined, db))) throw ocppIdTaken()
       const creds = cpId ? await ocpp.newCredentials() : null
       const at = clock.now()
       let stationId: number
       try {
-        stationId = await db.transaction().execute(async (tx) => {
+        stationId = await inTransaction(db, async (tx) => {
           // A station's meter is fed by the station: by the simulator without a charge point, else by OCPP meter values.
           const meter = await tx.insertInto('meters').values({ installation_id: installationId, object_id: input.object_id, meter_type: 'charging_station', name: input.name, capacity: input.capacity_kw, unit: 'kWh', source: cpId ? 'ingest' : 'simulator' }).returning('id').executeTakeFirstOrThrow()
           const s = await tx.insertInto('charging_stations').values({
@@ -104,10 +102,10 @@ export function createStationProvisioning({ db, clock, installations, stations, 
      * charge point, shown this once; the old one is refused from now on. 404 ocppNotBound.
      */
     async rotatePassword(actor: Actor, installationId: number, stationId: number): Promise<OcppCredentials> {
-      await requireAdmin(actor, installationId)
+      await installations.requireWritable(actor, installationId)
       await liveStation(installationId, stationId)
       const creds = await ocpp.newCredentials()
-      const id = await db.transaction().execute(async (tx) => {
+      const id = await inTransaction(db, async (tx) => {
         const cp = await ocpp.writePassword(tx, stationId, creds.password_hash)
         if (!cp) throw new AppError(404, 'ocppNotBound')
         await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'rotate_password', entity_type: 'ocpp_credentials', entity_id: cp, after: { charge_point_id: cp, station_id: stationId } })
@@ -122,10 +120,10 @@ export function createStationProvisioning({ db, clock, installations, stations, 
      * Returns the charge point id that was unbound (its connection is to be closed), or null.
      */
     async remove(actor: Actor, installationId: number, stationId: number): Promise<string | null> {
-      await requireAdmin(actor, installationId)
+      await installations.requireWritable(actor, installationId)
       await liveStation(installationId, stationId)
       const at = clock.now()
-      return db.transaction().execute(async (tx) => {
+      return inTransaction(db, async (tx) => {
         // The row lock makes a session start (which sets current_session_id) wait for this decision.
         const s = await tx.selectFrom('charging_stations').selectAll().where('id', '=', stationId).forUpdate().executeTakeFirstOrThrow()
         const [session, transaction] = await Promise.all([
