@@ -72,8 +72,8 @@ test('from an empty database the operator sets up a facility and its OCPP charge
     await expect(page.getByText(`The meter ${name} was added.`)).toBeVisible()
   }
   const meters = page.getByRole('region', { name: 'Meters of the installation' })
-  await expect(meters.getByRole('row', { name: /Main meter/ })).toContainText('Main power meter')
-  await expect(meters.getByRole('row', { name: /PV roof/ })).toContainText('PV')
+  await expect(meters.getByRole('listitem').filter({ hasText: 'Main meter' })).toContainText('Main power meter (kWh) · Haus A')
+  await expect(meters.getByRole('listitem').filter({ hasText: 'PV roof' })).toContainText('PV (kWh) · Haus A')
 
   // A charging station with an OCPP charge point id; its credentials are shown once.
   await sidebar.getByRole('link', { name: 'Charging station setup' }).click()
