@@ -43,8 +43,8 @@ async function firstHref(page: Page, route: string, pattern: RegExp): Promise<st
 
 /**
  * Every route of demo installation 1 (client/app/paths.ts), with the ids of a station, a charging
- * session and a user the logged-in user can see. Not `admin`: one admin route only, as the others give
- * a resident the same no-access page.
+ * session and a user the logged-in user can see, and the operator's Installations list. Not `admin`:
+ * one admin route only, as the others give a resident the same no-access page.
  */
 export async function appRoutes(page: Page, admin: boolean): Promise<string[]> {
   const base = '/facility/1'
@@ -65,6 +65,10 @@ export async function appRoutes(page: Page, admin: boolean): Promise<string[]> {
     `${base}/installation-view`,
     `${base}/management/users`,
     ...(user ? [user, `${user}/permissions`, `${base}/rates`, `${base}/reports`] : []),
+    // Management's provisioning screens (admins) and the operator's Installations list (superusers;
+    // the others get its frame with the not-found page).
+    ...(admin ? [`${base}/management/installation`, `${base}/management/objects`, `${base}/management/meters`, `${base}/management/charging-stations`] : []),
+    '/operator/installations',
     `${base}/settings`,
     `${base}/settings/payment-method`,
     `${base}/support`,
