@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url'
 
 /**
  * End-to-end tests (ARCHITECTURE §2 tests/e2e) in Debian's Chromium against the started program
- * with the demo data, on port 3199 with a fresh data folder. The client must be built first
+ * with the demo data, on port 3199 with a fresh data folder, and a second program from an empty
+ * database (DEMO off, the first superuser from ADMIN_EMAIL/ADMIN_PASSWORD) on port 3202 for the
+ * operator's first start (tests/e2e/operator-empty.spec.ts); both start side by side. The client must be built first
  * (`npm test` runs `npm run build` before this). No browser is ever downloaded: without
  * /usr/bin/chromium the tests are skipped locally and fail on CI.
  */
@@ -32,6 +34,12 @@ export const E2E_CLOCK_START = '2026-03-04T10:00:00+01:00'
 export const E2E_SMTP_PORT = PORT + 1000
 /** The server's own SMTP receiver for replies to support tickets (tests/e2e/support-shortcuts.spec.ts): port E2E_PORT + 2000. */
 export const E2E_INBOUND_SMTP_PORT = PORT + 2000
+/** The server started from an empty database (DEMO off) for tests/e2e/operator-empty.spec.ts: port E2E_PORT + 3. */
+export const E2E_EMPTY_PORT = PORT + 3
+export const E2E_EMPTY_URL = `http://127.0.0.1:${E2E_EMPTY_PORT}`
+/** The first superuser of the empty server (ADMIN_EMAIL/ADMIN_PASSWORD, README "Production start"). */
+export const E2E_EMPTY_ADMIN = { email: 'operator@example.com', password: 'First-start-2026!' } as const
+const EMPTY_DATA_DIR = `${repo}.tmp/e2e-data-${E2E_EMPTY_PORT}`
 
 export default defineConfig({
   testDir: `${repo}tests/e2e`,
@@ -64,16 +72,34 @@ export default defineConfig({
     },
   ],
   webServer: hasChromium
-    ? {
-        command: `rm -rf "${DATA_DIR}" && node server/main.ts`,
-        cwd: repo,
-        // Ready, not only alive: the first start backfills 30 days, and tests should not race it.
-        url: `http://127.0.0.1:${PORT}/api/ready`,
-        reuseExistingServer: false,
-        timeout: 300_000, // a quiet machine is ready in ~20 s; a loaded one took over 120 s
-        stdout: 'ignore',
-        stderr: 'pipe',
-        env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, CLOCK_START: E2E_CLOCK_START, LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, INBOUND_SMTP_PORT: String(E2E_INBOUND_SMTP_PORT), INBOUND_SMTP_HOST: '127.0.0.1', ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
-      }
+    ? [
+        {
+          command: `rm -rf "${DATA_DIR}" && node server/main.ts`,
+          cwd: repo,
+          // Ready, not only alive: the first start backfills 30 days, and tests should not race it.
+          url: `http://127.0.0.1:${PORT}/api/ready`,
+          reuseExistingServer: false,
+          timeout: 300_000, // a quiet machine is ready in ~20 s; a loaded one took over 120 s
+          stdout: 'ignore',
+          stderr: 'pipe',
+          env: { PORT: String(PORT), DEMO: 'on', DATA_DIR, CLOCK_START: E2E_CLOCK_START, LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`, INBOUND_SMTP_PORT: String(E2E_INBOUND_SMTP_PORT), INBOUND_SMTP_HOST: '127.0.0.1', ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}) },
+        },
+        {
+          // An empty database as in production: no demo, the first superuser from ADMIN_*; PUBLIC_URL
+          // so the OCPP URL shown to the operator is the one the test's charge point can reach.
+          command: `rm -rf "${EMPTY_DATA_DIR}" && node server/main.ts`,
+          cwd: repo,
+          url: `${E2E_EMPTY_URL}/api/ready`,
+          reuseExistingServer: false,
+          timeout: 300_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+          env: {
+            PORT: String(E2E_EMPTY_PORT), HOST: '127.0.0.1', DEMO: 'off', DATA_DIR: EMPTY_DATA_DIR, CLOCK_START: E2E_CLOCK_START, LOG_LEVEL: 'warn', PUBLIC_URL: E2E_EMPTY_URL,
+            ADMIN_EMAIL: E2E_EMPTY_ADMIN.email, ADMIN_PASSWORD: E2E_EMPTY_ADMIN.password,
+            ...(process.env.CLIENT_OUT_DIR ? { CLIENT_DIR: process.env.CLIENT_OUT_DIR } : {}),
+          },
+        },
+      ]
     : undefined,
 })

@@ -55,3 +55,25 @@ for (const size of WIDTHS) {
     })
   }
 }
+
+test('the operator\'s pages have no critical or serious axe violations for a superuser at 1280 and 360 px', async ({ page }) => {
+  // appRoutes covers them for an admin; the Installations list shows its rows to superusers only.
+  test.setTimeout(240_000)
+  await logIn(page, 'super@example.com')
+  const found: string[] = []
+  for (const size of WIDTHS) {
+    await page.setViewportSize(size)
+    for (const route of ['/operator/installations', '/facility/1/management/charging-stations']) {
+      await page.goto(route)
+      await settle(page)
+      found.push(...(await seriousViolations(page, `${route} (${size.name})`)))
+    }
+    // The forms open: a new installation, with the operator fields.
+    await page.goto('/operator/installations')
+    await settle(page)
+    await page.getByRole('button', { name: 'New installation' }).click()
+    await page.getByLabel('Add the operator who bills charging now').check()
+    found.push(...(await seriousViolations(page, `/operator/installations new (${size.name})`)))
+  }
+  expect(found).toEqual([])
+})

@@ -1,5 +1,6 @@
 import { expect } from '@playwright/test'
 import type { Page } from '@playwright/test'
+import ocppRpc from 'ocpp-rpc'
 
 /**
  * The e2e server's time (GET /api/health `now`): the server runs at config/playwright.config.ts's
@@ -42,8 +43,8 @@ async function firstHref(page: Page, route: string, pattern: RegExp): Promise<st
 
 /**
  * Every route of demo installation 1 (client/app/paths.ts), with the ids of a station, a charging
- * session and a user the logged-in user can see. Not `admin`: one admin route only, as the others give
- * a resident the same no-access page.
+ * session and a user the logged-in user can see, and the operator's Installations list. Not `admin`:
+ * one admin route only, as the others give a resident the same no-access page.
  */
 export async function appRoutes(page: Page, admin: boolean): Promise<string[]> {
   const base = '/facility/1'
@@ -64,6 +65,10 @@ export async function appRoutes(page: Page, admin: boolean): Promise<string[]> {
     `${base}/installation-view`,
     `${base}/management/users`,
     ...(user ? [user, `${user}/permissions`, `${base}/rates`, `${base}/reports`] : []),
+    // Management's provisioning screens (admins) and the operator's Installations list (superusers;
+    // the others get its frame with the not-found page).
+    ...(admin ? [`${base}/management/installation`, `${base}/management/objects`, `${base}/management/meters`, `${base}/management/charging-stations`] : []),
+    '/operator/installations',
     `${base}/settings`,
     `${base}/settings/payment-method`,
     `${base}/support`,
@@ -77,4 +82,23 @@ export async function settle(page: Page): Promise<void> {
   await expect(page.locator('[role="status"] .animate-spin')).toHaveCount(0)
   // Live pages keep a stream open, so "network idle" may never come: wait for it briefly only.
   await page.waitForLoadState('networkidle', { timeout: 1_000 }).catch(() => undefined)
+}
+
+/** An OCPP 1.6J charge point client (ocpp-rpc, strict mode, as a real charger would speak). */
+export type ChargePoint = InstanceType<typeof ocppRpc.RPCClient>
+
+/**
+ * Connect an OCPP 1.6J charge point as `id` with HTTP Basic `password` to `url`, the OCPP server's
+ * address as the operator's screen shows it (ws://host/ocpp/<id>; the client appends the id itself).
+ * No reconnect; rejects with the upgrade's HTTP status in `code` when refused. The same client as
+ * tests/integration/helpers.ts connectChargePoint.
+ */
+export async function connectChargePoint(url: string, id: string, password: string): Promise<ChargePoint> {
+  const endpoint = url.endsWith(`/${id}`) ? url.slice(0, -id.length - 1) : url
+  const cp = new ocppRpc.RPCClient({
+    endpoint, identity: id, password, protocols: ['ocpp1.6'], strictMode: true, reconnect: false,
+    // ocpp-rpc's typings mark every option required; its documentation and code give them defaults.
+  } as never)
+  await cp.connect()
+  return cp
 }

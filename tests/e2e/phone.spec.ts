@@ -73,7 +73,7 @@ test('on a phone, controls are at least 44×44 px and form text 16 px on the mai
   expect(await smallTargets(page)).toEqual({ small: [], smallText: [] })
   await logIn(page, 'admin@example.com')
   const found: Record<string, { small: string[]; smallText: string[] }> = {}
-  for (const route of ['/facility/1', '/facility/1/power', '/facility/1/sessions', '/facility/1/settings', '/facility/1/rfids', '/facility/1/management/users']) {
+  for (const route of ['/facility/1', '/facility/1/power', '/facility/1/sessions', '/facility/1/settings', '/facility/1/rfids', '/facility/1/management/users', '/facility/1/management/installation', '/facility/1/management/objects', '/facility/1/management/meters', '/facility/1/management/charging-stations']) {
     await page.goto(route)
     await settle(page)
     const r = await smallTargets(page)

@@ -162,15 +162,18 @@ function InstallationRow({ row, onArchive }: { row: InstallationStatus; onArchiv
           {row.alert_count > 0 ? <Badge tone="amber">{t('installations.alerts', { count: row.alert_count })}</Badge> : null}
         </div>
       </div>
-      <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm md:flex md:items-center md:gap-6">
-        <div>
-          <dt className="text-xs text-slate-500">{t('installations.lastData')}</dt>
-          <dd className="tabular-nums text-slate-800">{row.last_data_at ? ago(row.last_data_at) : t('installations.noData')}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-500">{t('installations.stations')}</dt>
-          <dd className="tabular-nums text-slate-800">{t('installations.charging', { charging: row.stations_charging, total: row.stations_total })}</dd>
-        </div>
+      <div className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm md:flex md:items-center md:gap-6">
+        {/* A definition list holds only its terms and values (axe definition-list): the button follows it. */}
+        <dl className="col-span-2 grid grid-cols-2 gap-x-4 gap-y-1 md:flex md:items-center md:gap-6">
+          <div>
+            <dt className="text-xs text-slate-500">{t('installations.lastData')}</dt>
+            <dd className="tabular-nums text-slate-800">{row.last_data_at ? ago(row.last_data_at) : t('installations.noData')}</dd>
+          </div>
+          <div>
+            <dt className="text-xs text-slate-500">{t('installations.stations')}</dt>
+            <dd className="tabular-nums text-slate-800">{t('installations.charging', { charging: row.stations_charging, total: row.stations_total })}</dd>
+          </div>
+        </dl>
         <div className="col-span-2 md:col-span-1">
           <button
             type="button"
@@ -181,7 +184,7 @@ function InstallationRow({ row, onArchive }: { row: InstallationStatus; onArchiv
             {archived ? t('installations.unarchive') : t('installations.archive')}
           </button>
         </div>
-      </dl>
+      </div>
     </li>
   )
 }

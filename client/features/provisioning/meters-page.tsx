@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { errorMessage, fieldErrors } from '../../api/errors.ts'
-import { Badge, Card, Loading, Notice, Outcome, ScrollArea, useDocumentTitle } from '../../components/ui.tsx'
+import { Badge, Card, Loading, Notice, Outcome, useDocumentTitle } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { SelectField, TextField } from '../../components/text-field.tsx'
@@ -87,48 +87,38 @@ export default function MetersPage({ installation }: { installation: Installatio
         ) : meters.length === 0 ? (
           <p className="text-sm text-slate-600">{t('meters.empty')}</p>
         ) : (
-          <ScrollArea labelledBy={listId}>
-            <table className="w-full min-w-[40rem] text-left text-sm">
-              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-                <tr>
-                  <th scope="col" className="py-2 pr-3">{t('fields.name')}</th>
-                  <th scope="col" className="py-2 pr-3">{t('fields.meterType')}</th>
-                  <th scope="col" className="py-2 pr-3">{t('fields.object')}</th>
-                  <th scope="col" className="py-2 pr-3">{t('fields.serial')}</th>
-                  <th scope="col" className="py-2 pr-3">{t('fields.source')}</th>
-                  <th scope="col" className="py-2"><span className="sr-only">{t('actions')}</span></th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {meters.map((m) => (
-                  <tr key={m.id}>
-                    <th scope="row" className="py-2 pr-3 font-medium text-slate-900">
-                      {m.name}
-                      {m.capacity !== null ? <span className="block text-xs font-normal text-slate-500">{f.unit(m.capacity, m.meter_type === 'battery' ? 'kWh' : 'kW', 1)}</span> : null}
-                    </th>
-                    <td className="py-2 pr-3">{t(`meterTypes.${m.meter_type}`)} <span className="text-xs text-slate-500">({m.unit})</span></td>
-                    <td className="py-2 pr-3">{objectName(m.object_id)}</td>
-                    <td className="py-2 pr-3 font-mono text-xs">{m.serial ?? '—'}</td>
-                    <td className="py-2 pr-3"><Badge tone="gray">{t(`sources.${m.source}`)}</Badge></td>
-                    <td className="py-2">
-                      {m.meter_type === 'charging_station' ? (
-                        <span className="text-xs text-slate-500">{t('meters.ofStation')}</span>
-                      ) : (
-                        <div className="flex flex-wrap justify-end gap-2">
-                          <button type="button" className="btn-secondary min-h-11 px-3" aria-label={t('meters.editNamed', { name: m.name })} onClick={() => (setMessage(null), setEditing(m))}>
-                            {t('edit')}
-                          </button>
-                          <button type="button" className="btn-secondary min-h-11 px-3 text-red-700" aria-label={t('meters.deleteNamed', { name: m.name })} onClick={() => (setMessage(null), setDeleting({ meter: m, purge: false, step: 'choose' }))}>
-                            {t('delete')}
-                          </button>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollArea>
+          // A list, not a table: on a phone each meter wraps onto lines instead of scrolling sideways.
+          <ul className="divide-y divide-slate-100" aria-labelledby={listId}>
+            {meters.map((m) => (
+              <li key={m.id} className="flex flex-col gap-2 py-3 md:flex-row md:items-center md:justify-between">
+                <div className="min-w-0">
+                  <p className="font-medium text-slate-900">
+                    {m.name}{' '}
+                    <Badge tone="gray">{t(`sources.${m.source}`)}</Badge>
+                  </p>
+                  <p className="text-sm text-slate-600">
+                    {t(`meterTypes.${m.meter_type}`)} ({m.unit})
+                    {m.capacity !== null ? ` · ${f.unit(m.capacity, m.meter_type === 'battery' ? 'kWh' : 'kW', 1)}` : ''} · {objectName(m.object_id)}
+                  </p>
+                  <p className="break-all text-xs text-slate-500">
+                    {t('fields.serial')}: <span className="font-mono">{m.serial ?? '—'}</span>
+                  </p>
+                </div>
+                {m.meter_type === 'charging_station' ? (
+                  <p className="text-xs text-slate-500">{t('meters.ofStation')}</p>
+                ) : (
+                  <div className="flex shrink-0 flex-wrap gap-2">
+                    <button type="button" className="btn-secondary min-h-11 px-3" aria-label={t('meters.editNamed', { name: m.name })} onClick={() => (setMessage(null), setEditing(m))}>
+                      {t('edit')}
+                    </button>
+                    <button type="button" className="btn-secondary min-h-11 px-3 text-red-700" aria-label={t('meters.deleteNamed', { name: m.name })} onClick={() => (setMessage(null), setDeleting({ meter: m, purge: false, step: 'choose' }))}>
+                      {t('delete')}
+                    </button>
+                  </div>
+                )}
+              </li>
+            ))}
+          </ul>
         )}
       </Card>
       <DeleteMeterDialog deleting={deleting} busy={busy} onChange={setDeleting} onConfirm={(d) => void remove(d)} />
