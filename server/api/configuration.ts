@@ -44,7 +44,7 @@ export function configurationRoutes(fastify: FastifyInstance, domain: Domain) {
       summary: 'Import a configuration file (YAML) of one or more installations: a dry run shows what would change, else each installation is applied in one transaction (superusers for new installations, admins for theirs)',
       querystring: z.object({ dry_run: z.enum(['true', 'false']).default('false') }),
       body: z.string().max(MAX_FILE_BYTES).describe('The YAML file (Content-Type: application/yaml)'),
-      response: { 200: ConfigImportResult, 400: Refusal, 403: ErrorDetail, 404: Refusal, 409: Refusal, 422: Refusal },
+      response: { 200: ConfigImportResult, 400: Refusal, 403: ErrorDetail, 404: Refusal, 409: Refusal, 413: ErrorDetail.describe('The file is larger than the limit of a configuration file (a JSON body: larger than 1 MB)'), 422: Refusal },
     },
   }, async (req, reply) => {
     const result = await domain.configuration.import(await actorOf(domain, req), req.body, { dryRun: req.query.dry_run === 'true' })

@@ -81,7 +81,7 @@ describe('the README\'s CLOCK_START example (SIM_SEED 42)', () => {
     expect(list.filter((st) => st.charging_mode !== 'locked' && !withCar(st.status))).toEqual([])
     // And the API itself says what time it is.
     const health = await request(b.app.server).get('/api/health').expect(200)
-    expect(health.body).toEqual({ status: 'ok', now: '2026-03-04T20:00:00.000Z' })
+    expect(health.body).toEqual({ status: 'ok', now: '2026-03-04T20:00:00.000Z', roles: ['api', 'simulator'] })
   }, 120_000)
 
   it('the same morning at 10:00 every station is free', async () => {

@@ -202,7 +202,7 @@ describe('API answers', () => {
     expect(r.headers['content-encoding']).toBeUndefined()
     // /api/health says what time the app's clock shows (ARCHITECTURE §1 "Time").
     const body = JSON.parse(r.body.toString()) as { status: string; now: string }
-    expect(body).toEqual({ status: 'ok', now: expect.any(String) })
+    expect(body).toEqual({ status: 'ok', now: expect.any(String), roles: expect.any(Array) })
     expect(Math.abs(Date.parse(body.now) - app.clock.ms())).toBeLessThan(60_000)
   })
 
