@@ -18,7 +18,7 @@ test('Settings: user details, language and region format, password change, profi
   await page.setViewportSize({ width: 360, height: 800 })
   await logIn(page, 'user@example.com')
   await page.getByRole('button', { name: 'Menu' }).click()
-  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Settings' }).click()
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Settings', exact: true }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible()
 
   // User details.

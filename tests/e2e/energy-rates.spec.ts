@@ -122,7 +122,7 @@ test('with the region format Germany, a rate typed as 0.12 or 0,12 is saved as 0
   await logIn(page, 'admin@example.com')
   const sidebar = page.getByRole('navigation', { name: 'Sidebar' })
   const setRegion = async (region: string) => {
-    await sidebar.getByRole('link', { name: 'Settings' }).click()
+    await sidebar.getByRole('link', { name: 'Settings', exact: true }).click()
     const language = page.getByRole('region', { name: 'Language and region format' })
     await language.getByLabel('Region format').selectOption(region)
     await language.getByRole('button', { name: 'Save' }).click()

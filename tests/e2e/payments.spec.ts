@@ -18,7 +18,7 @@ interface Session { id: number; user_id: number | null; station_id: number; star
 test('a resident adds a card through the demo checkout, makes it primary and sees a session paid with the fee', async ({ page }) => {
   test.setTimeout(120_000)
   await logIn(page, 'user@example.com')
-  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Settings' }).click()
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Settings', exact: true }).click()
   await expect(page.getByRole('heading', { level: 2, name: 'Payment methods' })).toBeVisible()
   await page.getByRole('link', { name: 'Manage payment methods' }).click()
   await expect(page).toHaveURL(/\/facility\/1\/settings\/payment-method$/)
