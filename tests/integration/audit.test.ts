@@ -14,7 +14,7 @@ beforeAll(async () => {
   ;({ app, tokens } = started)
   bernId = started.other.installationId
   const db = app.domain!.db
-  demoId = (await db.selectFrom('installations').select('id').where('name', '!=', 'Other Site Bern').orderBy('id').executeTakeFirstOrThrow()).id
+  demoId = started.demoInstallationId
   const superId = (await db.selectFrom('users').select('id').where('email', '=', 'super@example.com').executeTakeFirstOrThrow()).id
   const at = app.domain!.clock.now()
   await db.transaction().execute(async (tx) => {

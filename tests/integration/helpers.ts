@@ -170,7 +170,9 @@ export async function startWithTokens(roles: Role[] = ['api']) {
     user: await login(started.app, 'user@example.com'),
     bern: await login(started.app, other.adminEmail),
   }
-  return { ...started, other, tokens }
+  // The demo installation (server/db/demo-seed.ts), the one the tokens above administer or use.
+  const demo = await started.app.domain!.db.selectFrom('installations').select('id').where('name', '=', 'Demo Residence Zürich').executeTakeFirstOrThrow()
+  return { ...started, other, tokens, demoInstallationId: demo.id }
 }
 
 /**

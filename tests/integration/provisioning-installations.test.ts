@@ -13,7 +13,7 @@ beforeAll(async () => {
   ;({ app, tokens } = started)
   bernId = started.other.installationId
   const db = app.domain!.db
-  demoId = (await db.selectFrom('installations').select('id').where('name', '=', 'Demo Residence Zürich').executeTakeFirstOrThrow()).id
+  demoId = started.demoInstallationId
   // Billing history, as a running demo has it from its simulator: one paid charging session.
   const station = await db.selectFrom('charging_stations').select('id').where('installation_id', '=', demoId).orderBy('id').executeTakeFirstOrThrow()
   const now = app.clock.ms()

@@ -12,7 +12,7 @@ beforeAll(async () => {
   const started = await startWithTokens()
   ;({ app, tokens } = started)
   bernId = started.other.installationId
-  demoId = (await app.domain!.db.selectFrom('installations').select('id').where('name', '=', 'Demo Residence Zürich').executeTakeFirstOrThrow()).id
+  demoId = started.demoInstallationId
 })
 afterAll(async () => app?.close())
 
