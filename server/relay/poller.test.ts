@@ -1,14 +1,19 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createPollers } from './poller.ts'
 import type { Hub } from './hub.ts'
 import type { Upstream } from './upstream.ts'
 import { RELAY } from '../../config/defaults.ts'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+// The poll timers and their monotonic clock are faked (vitest's timers also fake performance.now()):
+// rounds happen at exact times however busy the machine is (ARCHITECTURE §1 "Time": no test decides
+// on the wall clock).
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms)
 const until = async (check: () => boolean, ms: number) => {
   const end = Date.now() + ms
   while (!check() && Date.now() < end) await sleep(5)
 }
+beforeEach(() => { vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] }) })
+afterEach(() => { vi.useRealTimers() })
 
 function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40, energy_return: 40 }, now?: () => number) {
   const published: string[] = []
