@@ -65,6 +65,17 @@ describe('allocate: a garage behind its connection', () => {
     input.stations[1].phase = 1
     expect(amps(allocate(input))).toEqual([16, 16, 32])
   })
+
+  it('with per-phase meter currents, the house load on L1 limits the 3-phase cars, not the single-phase car on L2', () => {
+    const input = garage(3, { grid_phase_a: [20 + 2 * 16, 2 * 16 + 10, 2 * 16] })
+    input.stations[2] = station(3, { phases: 1, phase: 2, max_a: 32 })
+    input.stations_power_kw = { 1: 11.04, 2: 11.04, 3: 2.3 }
+    // Building: L1 20 A, L2 0 A (its other 10 A are the single-phase car), L3 0 A: L2 is the tightest phase.
+    const { limits } = allocate(input)
+    expect(limits.map((l) => l.limit_a)).toEqual([16, 16, 31])
+    // A 40 A house load on L1 leaves 23 A there: 11.5 A per 3-phase car; the car on L2 gets its 32 A.
+    expect(allocate({ ...input, grid_phase_a: [40 + 2 * 16, 42, 32] }).limits.map((l) => l.limit_a)).toEqual([11.5, 11.5, 32])
+  })
 })
 
 describe('allocate: charging modes', () => {
