@@ -68,9 +68,14 @@ function resolve(doc: ApiDocument, node: JsonSchema): JsonSchema {
   return n
 }
 
-/** A value valid for `schema` (refs into the document's components resolved), reproducible by `seed`. */
+/**
+ * A value valid for `schema` (refs into the document's components resolved), reproducible by `seed`.
+ * Arrays get at most 4 items: json-schema-faker otherwise picks lengths up to the schema's maxItems, and
+ * one configuration import body (10,000 installations of 10,000 meters each allowed) took minutes to
+ * generate, three quarters of the fuzz's time (docs/performance.md "Test suite time").
+ */
 export function sample(doc: ApiDocument, schema: JsonSchema, seed: number): unknown {
-  return generateSync({ ...schema, components: doc.components } as never, { seed, maxDepth: 4, alwaysFakeOptionals: false } as never)
+  return generateSync({ ...schema, components: doc.components } as never, { seed, maxDepth: 4, alwaysFakeOptionals: false, maxItems: 4 } as never)
 }
 
 /** `path` with each `{name}` replaced by `values[name]` (URL-encoded). */
