@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auth } from './helpers.ts'
+import { auth, TEST_SIM_SEED } from './helpers.ts'
+import { createSimulator } from '../../server/devices/simulator/index.ts'
 import { startIngest, type IngestEnv } from './ingest-setup.ts'
 
 // The ingestion API (server/api/ingest.ts): device keys, units, idempotency, registers as deltas, late data.
@@ -167,5 +168,31 @@ describe('readings', () => {
     ]).expect(202)).body).toEqual({ accepted: 2, duplicates: 0, rejected: [] })
     expect((await stored(water.id)).buckets.reduce((a, b) => a + b.volume_m3, 0)).toBeCloseTo(0.03, 9)
     expect((await stored(heat.id)).buckets.reduce((a, b) => a + b.energy_in_kwh, 0)).toBeCloseTo(0.25, 9)
+  })
+})
+
+describe('the simulator', () => {
+  it('sends its meters through the ingestion service: registers continue and the first step counts', async () => {
+    const { app, clock, db, demo } = env
+    const simulator = createSimulator({ domain: app.domain!, seed: TEST_SIM_SEED, log: app.log, backfillDays: 0 })
+    const main = (await db.selectFrom('meters').select('id').where('installation_id', '=', demo).where('meter_type', '=', 'main_power').where('source', '=', 'simulator').executeTakeFirstOrThrow()).id
+    const t1 = clock.now()
+    await simulator.tick(t1)
+    await clock.advance(5000)
+    await simulator.tick(clock.now())
+    const readings = await db.selectFrom('meter_readings').select(['ts', 'measurand', 'value', 'delta_value', 'via']).where('meter_id', '=', main).where('measurand', '=', 'Energy.Active.Import.Register').orderBy('ts').execute()
+    // A baseline at the first step's start (0 kWh), then the register counting up.
+    expect(readings.map((r) => r.via)).toEqual(['simulator', 'simulator', 'simulator'])
+    expect(readings[0].value).toBe(0)
+    expect(readings[2].value).toBeGreaterThanOrEqual(readings[1].value)
+    const raw = await db.selectFrom('measurements').select(['ts', 'power_kw', 'energy_in_kwh', 'energy_out_kwh']).where('meter_id', '=', main).where('ts', '>=', t1).orderBy('ts').execute()
+    expect(raw).toHaveLength(2)
+    // Power of the moment and energy of the step agree: import and export follow the power's sign.
+    for (const r of raw) expect(r.power_kw > 0 ? r.energy_out_kwh : r.energy_in_kwh).toBe(0)
+    // 09:00 in March: the PV roof produces from the first step on (its export, stored as its energy_in).
+    const pv = (await db.selectFrom('meters').select('id').where('installation_id', '=', demo).where('meter_type', '=', 'pv').where('source', '=', 'simulator').executeTakeFirstOrThrow()).id
+    const first = await db.selectFrom('measurements').select(['power_kw', 'energy_in_kwh']).where('meter_id', '=', pv).where('ts', '=', t1).executeTakeFirstOrThrow()
+    expect(first.power_kw).toBeGreaterThan(0)
+    expect(first.energy_in_kwh).toBeCloseTo(first.power_kw * 5 / 3600, 6)
   })
 })

@@ -64,7 +64,7 @@ export function schemaReason(error: z.ZodError): string {
 
 /**
  * Check one reading (what can be judged without the readings stored before it): its shape, its meter
- * (of this installation, live, its source the simulator exactly when `simulator`), the measurand fitting the meter's type, the unit (converted to the stored
+ * (of this installation, live, not a simulated one unless `simulator`), the measurand fitting the meter's type, the unit (converted to the stored
  * one), the value's bounds and the meter's maximum power, and the time window: not more than
  * {@link MAX_AHEAD_MS} ahead of `nowMs`, not before `oldestMs` (the raw retention). Returns the reading
  * in stored units, or the reason it is refused and the meter it concerns (for its data-quality state).
@@ -77,8 +77,8 @@ export function checkReading(raw: unknown, index: number, meters: { byId: Map<nu
   const meter = r.meter_id !== undefined ? meters.byId.get(r.meter_id) : meters.bySerial.get(r.meter_serial!)
   if (!meter) return { reason: r.meter_id !== undefined ? `meter_id: no meter ${r.meter_id} in this installation` : `meter_serial: no meter with serial ${JSON.stringify(r.meter_serial)} in this installation` }
   const bad = (reason: string) => ({ reason, meterId: meter.id })
-  // One source per meter: a simulated meter fed by a device too would count twice.
-  if ((meter.source === 'simulator') !== simulator) return bad(simulator ? `meter ${meter.id} is not simulated (source ${meter.source})` : `meter ${meter.id} is simulated: it takes no readings from devices (change its source first)`)
+  // A simulated meter fed by a device too would count twice (the simulator picks its own meters).
+  if (meter.source === 'simulator' && !simulator) return bad(`meter ${meter.id} is simulated: it takes no readings from devices (change its source first)`)
   if (!fits(r.measurand, meter.meter_type)) return bad(`measurand: a ${meter.meter_type} meter does not measure ${r.measurand}`)
   const factor = MEASURAND_UNITS[r.measurand][r.unit]
   if (factor === undefined) return bad(`unit: ${JSON.stringify(r.unit)} is not a unit of ${r.measurand} (${Object.keys(MEASURAND_UNITS[r.measurand]).join(', ')})`)

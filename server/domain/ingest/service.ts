@@ -224,6 +224,16 @@ export function createIngestService({ db, clock }: { db: Db; clock: Clock }) {
       return { accepted, duplicates, rejected }
     },
 
+    /** The newest register per measurand of each of `meterIds` (stored units), where one is kept. */
+    async registers(meterIds: number[]): Promise<Map<number, Map<string, number>>> {
+      const out = new Map<number, Map<string, number>>()
+      if (!meterIds.length) return out
+      for (const r of await db.selectFrom('meter_registers').select(['meter_id', 'measurand', 'value']).where('meter_id', 'in', meterIds).execute()) {
+        out.set(r.meter_id, (out.get(r.meter_id) ?? new Map()).set(r.measurand, r.value))
+      }
+      return out
+    },
+
     /** Delete stored readings older than `before` (with the raw measurements, SPEC §3 retention). Returns rows deleted. */
     async thin(before: Date): Promise<number> {
       const r = await db.deleteFrom('meter_readings').where('ts', '<', before).executeTakeFirst()
