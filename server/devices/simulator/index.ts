@@ -7,6 +7,7 @@ import { step, type SimState } from './physics.ts'
 import { unknownBadge } from './learning.ts'
 import { restoreState, saveState } from './state.ts'
 import { createOwnership, type Ownership } from './ownership.ts'
+import { createSimulatedMeters } from './readings.ts'
 import type { SimOcppLink } from './ocpp-link.ts'
 import type { ClockTimer } from '../../lib/clock.ts'
 
@@ -56,6 +57,8 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
   const states = new Map<number, SimState>()
   const lastTick = new Map<number, number>()
   const reported = new Map<number, string>()
+  // The simulated meters' registers: readings go through the ingestion service like a real meter's.
+  const simulatedMeters = createSimulatedMeters(domain)
   // The mode each timer-mode station followed at the last step, to journal the switches its timers make.
   const timerModes = new Map<number, string>()
   // Installations whose connection the demo control cut.
@@ -107,7 +110,9 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
     }
     const ocppMeters = new Set(eq.stations.filter((s) => viaOcpp.has(s.id)).map((s) => s.meter_id))
     const r = step(eq, state, t, dt, { seed, highTariff })
-    await domain.measurements.record(r.readings.filter((x) => !ocppMeters.has(x.meter_id)).map((x) => ({ ...x, ts: t })))
+    // Through the ingestion service, with the checks a real meter's readings get (SPEC §3 meter kinds).
+    const sent = await domain.ingest.ingest(installationId, await simulatedMeters.readingsOf(eq, r.readings.filter((x) => !ocppMeters.has(x.meter_id)), t, dt), 'simulator')
+    if (sent.rejected.length) log.warn({ installation: installationId, rejected: sent.rejected.slice(0, 5) }, 'simulated readings refused')
     const tagOf = (rfidId: number) => eq.rfids.find((c) => c.id === rfidId)?.tag
     for (const o of r.stations) {
       if (ocpp && viaOcpp.has(o.stationId)) {
