@@ -113,6 +113,11 @@ export interface MetersTable {
   source: ColumnType<MeterSource, MeterSource | undefined, MeterSource>
   /** Deleted by an admin: out of lists, live data and the simulator; measurements kept. */
   archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  /**
+   * Migration 0173: the settings of `source` (a Modbus device for 'modbus', shared/schemas/meters.ts
+   * ModbusSourceConfig); null for the other sources. Written as JSON text.
+   */
+  source_config: ColumnType<import('../../shared/schemas/meters.ts').ModbusSourceConfig | null, string | null | undefined, string | null>
 }
 
 export type MeterUnit = 'kWh' | 'm3'
