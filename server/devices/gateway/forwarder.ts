@@ -4,6 +4,12 @@ import type { Clock, ClockTimer } from '../../lib/clock.ts'
 import type { Journal } from './journal.ts'
 import type { GatewayReading } from './registers.ts'
 
+/** Why a request failed, for the log: fetch's underlying cause (ECONNREFUSED, a timeout) rather than "fetch failed". */
+export function reasonOf(err: unknown): string {
+  const e = err as Error & { cause?: unknown }
+  return e.cause instanceof Error ? e.cause.message : (e?.message ?? String(err))
+}
+
 /** The ingestion API's answer (shared/schemas/ingest.ts IngestResult). */
 interface IngestAnswer {
   accepted?: number
@@ -65,7 +71,7 @@ export function createForwarder({ url, key, journal, clock, log, begin, end }: {
         signal: AbortSignal.timeout(GATEWAY.requestTimeoutMs),
       })
     } catch (err) {
-      if (!failing) log.warn({ reason: (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message, pending: journal.pending() }, 'gateway: portal unreachable; readings kept on disk')
+      if (!failing) log.warn({ reason: reasonOf(err), pending: journal.pending() }, 'gateway: portal unreachable; readings kept on disk')
       failing = true
       return 'retry'
     }

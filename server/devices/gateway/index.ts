@@ -6,7 +6,7 @@ import { GatewayConfig, type GatewayMeter } from '../../../shared/schemas/gatewa
 import type { Clock, ClockTimer } from '../../lib/clock.ts'
 import { createModbusDevice, type ModbusDevice } from './modbus.ts'
 import { openJournal, type Journal } from './journal.ts'
-import { createForwarder, type Forwarder } from './forwarder.ts'
+import { createForwarder, reasonOf, type Forwarder } from './forwarder.ts'
 import { toReadings, type GatewayReading } from './registers.ts'
 
 /** What a running gateway has done since it started (for its log and for tests). */
@@ -39,6 +39,7 @@ export function createGateway({ url, key, dir, clock, log }: { url: string; key:
   let refreshTimer: ClockTimer | undefined
   let stopped = false
   const stats = { read: 0, readErrors: 0 }
+  let configFailing = false
   // Work under way (device reads, config fetches, sends): settled() waits for none.
   let active = 0
   let idleWaiters: (() => void)[] = []
@@ -102,8 +103,11 @@ export function createGateway({ url, key, dir, clock, log }: { url: string; key:
       await fs.writeFile(`${configFile}.tmp`, JSON.stringify(config))
       await fs.rename(`${configFile}.tmp`, configFile)
       if (!stopped) apply(config)
+      configFailing = false
     } catch (err) {
-      log.warn({ reason: (err as Error).message }, 'gateway: could not fetch its meters from the portal; using the last copy')
+      // One warning when the portal stops answering, not one a minute.
+      if (!configFailing) log.warn({ reason: reasonOf(err) }, 'gateway: could not fetch its meters from the portal; using the last copy')
+      configFailing = true
       if (!meters.size && !stopped) {
         const kept = await fs.readFile(configFile, 'utf8').then((t) => GatewayConfig.safeParse(JSON.parse(t)), () => null)
         if (kept?.success) apply(kept.data)
