@@ -86,6 +86,8 @@ export function requireSignIn(app: FastifyInstance, domain: Domain): void {
   app.addHook('onRequest', async (req) => {
     const security = (req.routeOptions.schema as { security?: unknown[] } | undefined)?.security
     if (Array.isArray(security) && security.length === 0) return
+    // A device key's operations (devicesOnly) check the key themselves (server/api/ingest.ts).
+    if (Array.isArray(security) && security.some((s) => (s as { bearerAuth?: string[] }).bearerAuth?.includes('device'))) return
     if (!req.routeOptions.url) return
     const actor = await actorOf(domain, req)
     if (actor.display && !DISPLAY_OPERATIONS.has(`${req.method === 'HEAD' ? 'GET' : req.method} ${req.routeOptions.url}`)) throw Forbidden('displayReadOnly')

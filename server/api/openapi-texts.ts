@@ -107,6 +107,7 @@ const T = {
   tag_support: { en: 'Support tickets; replies by e-mail land on them.', de: 'Support-Tickets; Antworten per E-Mail landen darin.', fr: "Tickets de support ; les réponses par e-mail y arrivent.", it: "Ticket di supporto; le risposte via e-mail vi arrivano." },
   tag_shortcuts: { en: "A person's shortcuts to screens and objects.", de: 'Verknüpfungen einer Person zu Ansichten und Objekten.', fr: "Raccourcis d'une personne vers des écrans et des objets.", it: 'Scorciatoie di una persona verso schermate e oggetti.' },
   tag_reports: { en: 'Reports and their dispatch (CSV, XLSX).', de: 'Berichte und ihr Versand (CSV, XLSX).', fr: 'Rapports et leur envoi (CSV, XLSX).', it: 'Report e il loro invio (CSV, XLSX).' },
+  tag_ingest: { en: 'Readings of real meters sent with a device key, and the device keys of an installation.', de: 'Messwerte echter Zähler, mit einem Geräteschlüssel gesendet, und die Geräteschlüssel einer Anlage.', fr: "Relevés de vrais compteurs envoyés avec une clé d'appareil, et les clés d'appareil d'une installation.", it: "Letture di contatori reali inviate con una chiave dispositivo, e le chiavi dispositivo di un impianto." },
   tag_payments: { en: 'Payment methods, checkout and charging due sessions.', de: 'Zahlungsmittel, Bezahlvorgang und Abrechnung fälliger Ladevorgänge.', fr: 'Moyens de paiement, paiement et facturation des sessions dues.', it: 'Metodi di pagamento, checkout e addebito delle sessioni dovute.' },
 } satisfies Record<string, Record<Lang, string>>
 
@@ -116,6 +117,7 @@ export const TEXTS = Object.fromEntries(Object.entries(T).map(([k, v]) => [k, v.
 /** Tags in document order with the URL pattern that assigns an /api route to each (first match wins). */
 export const TAGS: [string, RegExp][] = [
   ['auth', /^\/api\/authentication\//],
+  ['ingest', /(^\/api\/ingest\/|\/device_keys\/)/],
   ['accounts', /^\/api\/(password-reset\/|users\/(password-reset|register|can-register|user-verification))/],
   ['payments', /^\/api\/(payments\/|users\/:id\/payment-info)/],
   ['user_management', /^\/api\/(cockpit\/users\/|users\/create\/|users\/:userId\/)/],

@@ -151,6 +151,8 @@ export const superusersOnly = [{ bearerAuth: ['superuser'] }]
 export const ownerOnly = [{ bearerAuth: ['self'] }]
 /** Only a display link's key as the bearer, never a person's token. */
 export const displaysOnly = [{ bearerAuth: ['display'] }]
+/** Only an installation's device key (`ck_…`, shared/schemas/ingest.ts) as the bearer, never a person's token. */
+export const devicesOnly = [{ bearerAuth: ['device'] }]
 
 /**
  * Error answers a provisioning route adds to the usual ones (errorResponses): 404 also in the field

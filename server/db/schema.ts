@@ -69,6 +69,47 @@ export interface InstallationsTable {
   archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 }
 
+/** Migration 0172: an installation's device keys (the key itself is shown once; only its SHA-256 is kept). */
+export interface DeviceKeysTable {
+  id: Generated<number>
+  installation_id: number
+  name: string
+  key_hash: string
+  created_at: Ts
+  created_by: number | null
+  last_used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+}
+
+/** Migration 0172: each ingested reading once per (meter, measurand, ts); value in the stored unit. */
+export interface MeterReadingsTable {
+  meter_id: number
+  ts: Ts
+  measurand: string
+  value: number
+  /** A register's rise booked into measurements (0: baseline or went down); null for other measurands. */
+  delta_value: number | null
+  /** Why the reading was set aside (a register that went down), else null. */
+  flag: string | null
+  via: string
+}
+
+/** Migration 0172: the newest register value per meter and measurand (the baseline of the next delta). */
+export interface MeterRegistersTable {
+  meter_id: number
+  measurand: string
+  ts: Ts
+  value: number
+}
+
+/** Migration 0172: a meter's newest reading time and newest data-quality finding. */
+export interface MeterStatusTable {
+  meter_id: number
+  last_reading_at: Ts | null
+  quality_reason: string | null
+  quality_at: Ts | null
+}
+
 export interface InstallationUsersTable {
   user_id: number
   installation_id: number
@@ -113,6 +154,8 @@ export interface MetersTable {
   source: ColumnType<MeterSource, MeterSource | undefined, MeterSource>
   /** Deleted by an admin: out of lists, live data and the simulator; measurements kept. */
   archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  /** Migration 0172: the meter's maximum power in kW (an admin's bound for ingested power), null: none. */
+  max_power_kw: ColumnType<number | null, number | null | undefined, number | null>
   /**
    * Migration 0173: the settings of `source` (a Modbus device for 'modbus', shared/schemas/meters.ts
    * ModbusSourceConfig); null for the other sources. Written as JSON text.
@@ -645,6 +688,10 @@ export interface Database {
   objects: ObjectsTable
   permissions: PermissionsTable
   meters: MetersTable
+  device_keys: DeviceKeysTable
+  meter_readings: MeterReadingsTable
+  meter_registers: MeterRegistersTable
+  meter_status: MeterStatusTable
   charging_stations: ChargingStationsTable
   rfids: RfidsTable
   rfid_stations: RfidStationsTable

@@ -45,6 +45,8 @@ import { createAuditService } from './audit/service.ts'
 import { createInstallationProvisioning } from './installations/provisioning.ts'
 import { createObjectProvisioning } from './objects/provisioning.ts'
 import { createConfigurationService } from './configuration/service.ts'
+import { createIngestService } from './ingest/service.ts'
+import { createDeviceKeyService } from './ingest/keys.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -118,6 +120,9 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     installationProvisioning: createInstallationProvisioning({ db, clock, installations }),
     objectProvisioning: createObjectProvisioning({ db, clock, installations }),
     configuration: createConfigurationService({ db, clock, installations, ocpp, publicUrl }),
+    // Readings of real meters (and the simulator's) through one checked path, and the keys devices send them with.
+    ingest: createIngestService({ db, clock }),
+    deviceKeys: createDeviceKeyService({ db, clock, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

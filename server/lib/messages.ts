@@ -547,6 +547,24 @@ const M = {
     fr: "Un lien d'affichage ne peut montrer que la vue « Puissance » en direct de son installation.",
     it: 'Un link di visualizzazione può mostrare solo la vista «Potenza» in tempo reale del suo impianto.',
   },
+  ingestTooManyReadings: {
+    en: 'Too many readings: at most {{max}} readings per batch.',
+    de: 'Zu viele Messwerte: höchstens {{max}} Messwerte pro Sendung.',
+    fr: 'Trop de relevés : au plus {{max}} relevés par lot.',
+    it: 'Troppe letture: al massimo {{max}} letture per invio.',
+  },
+  ingestTooLarge: {
+    en: 'The batch is too large: at most 1 MB ({{max}} bytes) per batch.',
+    de: 'Die Sendung ist zu groß: höchstens 1 MB ({{max}} Bytes) pro Sendung.',
+    fr: 'Le lot est trop volumineux : au plus 1 Mo ({{max}} octets) par lot.',
+    it: "L'invio è troppo grande: al massimo 1 MB ({{max}} byte) per invio.",
+  },
+  deviceKeyInvalid: {
+    en: 'The device key is missing, unknown or revoked.',
+    de: 'Der Geräteschlüssel fehlt, ist unbekannt oder widerrufen.',
+    fr: "La clé d'appareil est absente, inconnue ou révoquée.",
+    it: 'La chiave del dispositivo manca, è sconosciuta o revocata.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

@@ -43,8 +43,19 @@ export const ModbusSourceConfig = z
 export type ModbusSourceConfig = z.infer<typeof ModbusSourceConfig>
 
 /**
+ * A meter's data quality (readings through the ingestion API, shared/schemas/ingest.ts): `flagged` while
+ * its newest refused or set-aside reading (`reason`, English as the device was answered; `at` when) is
+ * less than {@link QUALITY_FLAG_HOURS} hours old, else `ok` (with the last finding, if any, for reference).
+ */
+export const DataQuality = z.object({ state: z.enum(['ok', 'flagged']), reason: z.string().nullable(), at: z.string().nullable() }).meta({ id: 'DataQuality' })
+export type DataQuality = z.infer<typeof DataQuality>
+export const QUALITY_FLAG_HOURS = 24
+
+/**
  * A meter as an admin manages it (GET/POST/PATCH …/meters/): capacity in kW (kWp for PV) or kWh for a
- * battery, `archived_at` ISO 8601 or null (an archived meter is only shown with ?include_archived=true).
+ * battery, `archived_at` ISO 8601 or null (an archived meter is only shown with ?include_archived=true),
+ * `max_power_kw` the bound ingested power is checked against (null: none), `last_reading_at` its newest
+ * ingested reading (ISO 8601 or null), `data_quality` (see {@link DataQuality}).
  */
 export const MeterAdmin = z
   .object({
@@ -59,6 +70,9 @@ export const MeterAdmin = z
     /** The settings of `source`: the Modbus device for 'modbus', null for the other sources. */
     source_config: ModbusSourceConfig.nullable(),
     archived_at: z.string().nullable(),
+    max_power_kw: z.number().nullable(),
+    last_reading_at: z.string().nullable(),
+    data_quality: DataQuality,
   })
   .meta({ id: 'MeterAdmin' })
 export type MeterAdmin = z.infer<typeof MeterAdmin>
@@ -66,6 +80,8 @@ export type MeterAdmin = z.infer<typeof MeterAdmin>
 const Serial = Text(64).min(1).nullable()
 /** kW, kWp or kWh (battery): above 0, at most 100 MW(h). */
 const Capacity = z.number().positive().max(100_000).nullable()
+/** kW: above 0, at most 1 GW; ingested power beyond it is refused. */
+const MaxPower = z.number().positive().max(1_000_000).nullable()
 
 /**
  * POST …/meters/: unit defaults to the type's (a wrong one is 400), source to 'ingest'. `source_config`
@@ -78,6 +94,7 @@ export const MeterCreate = z.object({
   serial: Serial.optional(),
   unit: z.enum(METER_UNITS).optional(),
   capacity: Capacity.optional(),
+  max_power_kw: MaxPower.optional(),
   source: z.enum(METER_SOURCES).default('ingest'),
   source_config: ModbusSourceConfig.nullable().optional(),
 })
@@ -95,6 +112,7 @@ export const MeterPatch = z
     serial: Serial,
     unit: z.enum(METER_UNITS),
     capacity: Capacity,
+    max_power_kw: MaxPower,
     source: z.enum(METER_SOURCES),
     source_config: ModbusSourceConfig.nullable(),
   })

@@ -5,16 +5,26 @@ import type { InstallationService } from '../installations/service.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { isAdmin } from '../../../shared/rules/permissions.ts'
-import { unitOf, type MeterAdmin, type MeterCreate, type MeterPatch, type ModbusSourceConfig } from '../../../shared/schemas/meters.ts'
+import { QUALITY_FLAG_HOURS, unitOf, type MeterAdmin, type MeterCreate, type MeterPatch, type ModbusSourceConfig } from '../../../shared/schemas/meters.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import { recordAudit } from '../audit/service.ts'
 
-type MeterRow = { id: number; name: string; meter_type: MeterAdmin['meter_type']; object_id: number | null; serial: string | null; unit: MeterAdmin['unit']; capacity: number | null; source: MeterAdmin['source']; source_config: ModbusSourceConfig | null; archived_at: Date | null }
+type MeterRow = { id: number; name: string; meter_type: MeterAdmin['meter_type']; object_id: number | null; serial: string | null; unit: MeterAdmin['unit']; capacity: number | null; source: MeterAdmin['source']; source_config: ModbusSourceConfig | null; archived_at: Date | null; max_power_kw: number | null }
+/** A meter's ingestion status (meter_status, migration 0172); absent before its first reading. */
+type Status = { last_reading_at: Date | null; quality_reason: string | null; quality_at: Date | null }
 
-const COLUMNS = ['id', 'name', 'meter_type', 'object_id', 'serial', 'unit', 'capacity', 'source', 'source_config', 'archived_at'] as const
+const COLUMNS = ['id', 'name', 'meter_type', 'object_id', 'serial', 'unit', 'capacity', 'source', 'source_config', 'archived_at', 'max_power_kw'] as const
 
-function toMeter(r: MeterRow): MeterAdmin {
-  return { id: r.id, name: r.name, meter_type: r.meter_type, object_id: r.object_id, serial: r.serial, unit: r.unit, capacity: r.capacity, source: r.source, source_config: r.source_config ?? null, archived_at: r.archived_at?.toISOString() ?? null }
+function toMeter(r: MeterRow, status: Status | undefined, nowMs: number): MeterAdmin {
+  const at = status?.quality_at ? new Date(status.quality_at) : null
+  const flagged = !!at && nowMs - at.getTime() < QUALITY_FLAG_HOURS * 3600_000
+  return {
+    id: r.id, name: r.name, meter_type: r.meter_type, object_id: r.object_id, serial: r.serial, unit: r.unit, capacity: r.capacity, source: r.source,
+    source_config: r.source_config ?? null, archived_at: r.archived_at?.toISOString() ?? null,
+    max_power_kw: r.max_power_kw,
+    last_reading_at: status?.last_reading_at ? new Date(status.last_reading_at).toISOString() : null,
+    data_quality: { state: flagged ? 'flagged' : 'ok', reason: status?.quality_reason ?? null, at: at?.toISOString() ?? null },
+  }
 }
 
 /**
@@ -49,6 +59,14 @@ function isUnique(err: unknown, constraint: string): boolean {
  * station's meter (managed through its station).
  */
 export function createMeterProvisioning({ db, clock, installations }: { db: Db; clock: Clock; installations: InstallationService }) {
+  /** The meters' ingestion status by meter id. */
+  async function statusOf(tx: Db, ids: number[]): Promise<Map<number, Status>> {
+    if (!ids.length) return new Map()
+    const rows = await tx.selectFrom('meter_status').select(['meter_id', 'last_reading_at', 'quality_reason', 'quality_at']).where('meter_id', 'in', ids).execute()
+    return new Map(rows.map((r) => [r.meter_id, r]))
+  }
+  const withStatus = async (tx: Db, r: MeterRow) => toMeter(r, (await statusOf(tx, [r.id])).get(r.id), clock.ms())
+
   async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
     if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
   }
@@ -95,7 +113,8 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
         base.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow(),
         base.select(COLUMNS).orderBy('id').limit(q.limit).offset(q.offset).execute(),
       ])
-      return { count: Number(count), next: null, previous: null, results: rows.map(toMeter) }
+      const status = await statusOf(db, rows.map((r) => r.id))
+      return { count: Number(count), next: null, previous: null, results: rows.map((r) => toMeter(r, status.get(r.id), clock.ms())) }
     },
 
     /**
@@ -111,9 +130,9 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
       if (input.serial) await serialFree(installationId, input.serial)
       return write(async (tx) => {
         const row = await tx.insertInto('meters')
-          .values({ installation_id: installationId, object_id: input.object_id, meter_type: input.meter_type, name: input.name, serial: input.serial ?? null, unit, capacity: input.capacity ?? null, source: input.source, source_config: sourceConfig && JSON.stringify(sourceConfig) })
+          .values({ installation_id: installationId, object_id: input.object_id, meter_type: input.meter_type, name: input.name, serial: input.serial ?? null, unit, capacity: input.capacity ?? null, max_power_kw: input.max_power_kw ?? null, source: input.source, source_config: sourceConfig && JSON.stringify(sourceConfig) })
           .returning(COLUMNS).executeTakeFirstOrThrow()
-        const meter = toMeter(row)
+        const meter = toMeter(row, undefined, clock.ms())
         await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'create', entity_type: 'meter', entity_id: meter.id, after: meter })
         return meter
       })
@@ -136,8 +155,8 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
       const set = { ...patch, unit, source_config: sourceConfig && JSON.stringify(sourceConfig) }
       return write(async (tx) => {
         const row = await tx.updateTable('meters').set(set).where('id', '=', meterId).returning(COLUMNS).executeTakeFirstOrThrow()
-        const meter = toMeter(row)
-        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'update', entity_type: 'meter', entity_id: meterId, before: toMeter(before), after: meter })
+        const meter = await withStatus(tx, row)
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'update', entity_type: 'meter', entity_id: meterId, before: await withStatus(tx, before), after: meter })
         return meter
       })
     },
@@ -152,7 +171,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
       await write(async (tx) => {
         if (purge) await tx.deleteFrom('meters').where('id', '=', meterId).execute()
         else await tx.updateTable('meters').set({ archived_at: clock.now() }).where('id', '=', meterId).execute()
-        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: purge ? 'purge' : 'archive', entity_type: 'meter', entity_id: meterId, before: toMeter(before) })
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: purge ? 'purge' : 'archive', entity_type: 'meter', entity_id: meterId, before: await withStatus(db, before) })
       })
     },
   }
