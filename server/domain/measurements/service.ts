@@ -38,31 +38,39 @@ export const bucketOf = (d: Date) => new Date(Math.floor(d.getTime() / BUCKET_MS
  */
 export function createMeasurementService({ db, clock }: { db: Db; clock: Clock }) {
   return {
-    /** Store readings and fold them into their 15-minute buckets, in one transaction. */
+    /**
+     * Store readings and fold them into their 15-minute buckets, in one transaction. A reading whose
+     * meter and instant are stored already is left out (raw row and bucket alike).
+     */
     async record(samples: Sample[]): Promise<void> {
       if (!samples.length) return
       const rows = samples.map((s) => ({
         meter_id: s.meter_id, ts: s.ts, power_kw: s.power_kw, energy_in_kwh: s.energy_in_kwh ?? 0,
         energy_out_kwh: s.energy_out_kwh ?? 0, soc: s.soc ?? null, volume_m3: s.volume_m3 ?? 0,
       }))
-      const buckets = new Map<string, { meter_id: number; bucket: Date; energy_in_kwh: number; energy_out_kwh: number; volume_m3: number; power_sum: number; samples: number; soc_last: number | null; last: number }>()
-      for (const r of rows) {
-        const bucket = bucketOf(r.ts)
-        const key = `${r.meter_id}:${bucket.getTime()}`
-        const b = buckets.get(key) ?? { meter_id: r.meter_id, bucket, energy_in_kwh: 0, energy_out_kwh: 0, volume_m3: 0, power_sum: 0, samples: 0, soc_last: null, last: 0 }
-        b.energy_in_kwh += r.energy_in_kwh
-        b.energy_out_kwh += r.energy_out_kwh
-        b.volume_m3 += r.volume_m3
-        b.power_sum += r.power_kw
-        b.samples += 1
-        if (r.soc != null && r.ts.getTime() >= b.last) {
-          b.soc_last = r.soc
-          b.last = r.ts.getTime()
-        }
-        buckets.set(key, b)
-      }
       await db.transaction().execute(async (tx) => {
-        await tx.insertInto('measurements').values(rows).onConflict((oc) => oc.columns(['meter_id', 'ts']).doNothing()).execute()
+        // Only the rows stored now go into their buckets: a reading stored before (the same meter and
+        // instant, e.g. a step repeated after a restart) is not counted twice.
+        const inserted = await tx.insertInto('measurements').values(rows).onConflict((oc) => oc.columns(['meter_id', 'ts']).doNothing()).returning(['meter_id', 'ts']).execute()
+        if (!inserted.length) return
+        const isNew = new Set(inserted.map((r) => `${r.meter_id}:${new Date(r.ts).getTime()}`))
+        const buckets = new Map<string, { meter_id: number; bucket: Date; energy_in_kwh: number; energy_out_kwh: number; volume_m3: number; power_sum: number; samples: number; soc_last: number | null; last: number }>()
+        // delete: a row given twice in one call was stored once.
+        for (const r of rows.filter((x) => isNew.delete(`${x.meter_id}:${x.ts.getTime()}`))) {
+          const bucket = bucketOf(r.ts)
+          const key = `${r.meter_id}:${bucket.getTime()}`
+          const b = buckets.get(key) ?? { meter_id: r.meter_id, bucket, energy_in_kwh: 0, energy_out_kwh: 0, volume_m3: 0, power_sum: 0, samples: 0, soc_last: null, last: 0 }
+          b.energy_in_kwh += r.energy_in_kwh
+          b.energy_out_kwh += r.energy_out_kwh
+          b.volume_m3 += r.volume_m3
+          b.power_sum += r.power_kw
+          b.samples += 1
+          if (r.soc != null && r.ts.getTime() >= b.last) {
+            b.soc_last = r.soc
+            b.last = r.ts.getTime()
+          }
+          buckets.set(key, b)
+        }
         await tx
           .insertInto('measurements_15m')
           .values([...buckets.values()].map(({ last: _last, ...b }) => b))

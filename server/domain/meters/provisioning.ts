@@ -167,11 +167,11 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
      */
     async remove(actor: Actor, installationId: number, meterId: number, purge: boolean): Promise<void> {
       await requireWritable(actor, installationId)
-      const before = await ownMeter(installationId, meterId)
+      const before = await withStatus(db, await ownMeter(installationId, meterId))
       await write(async (tx) => {
         if (purge) await tx.deleteFrom('meters').where('id', '=', meterId).execute()
         else await tx.updateTable('meters').set({ archived_at: clock.now() }).where('id', '=', meterId).execute()
-        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: purge ? 'purge' : 'archive', entity_type: 'meter', entity_id: meterId, before: await withStatus(db, before) })
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: purge ? 'purge' : 'archive', entity_type: 'meter', entity_id: meterId, before })
       })
     },
   }
