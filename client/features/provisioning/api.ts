@@ -109,6 +109,12 @@ export interface MeterAdmin {
   /** The Modbus device for source 'modbus'; null otherwise (or while not yet set). */
   source_config: ModbusSourceConfig | null
   archived_at: string | null
+  /** kW: ingested power beyond it is refused; null: no bound. */
+  max_power_kw: number | null
+  /** The newest reading received (ISO 8601), null before the first. */
+  last_reading_at: string | null
+  /** `flagged` for 24 h after a refused or set-aside reading; `reason` as the device was answered (English). */
+  data_quality: { state: 'ok' | 'flagged'; reason: string | null; at: string | null }
 }
 
 /** Body of POST and PATCH …/meters/. */

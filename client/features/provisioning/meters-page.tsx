@@ -110,6 +110,18 @@ export default function MetersPage({ installation }: { installation: Installatio
                         : t('modbus.notSet')}
                     </p>
                   ) : null}
+                  {m.source !== 'simulator' || m.last_reading_at ? (
+                    <p className="text-xs text-slate-500">
+                      {t('meters.lastReading')}: {m.last_reading_at ? f.dateTime(m.last_reading_at) : t('meters.noReading')}
+                      {m.max_power_kw !== null ? ` · ${t('meters.maxPower')}: ${f.unit(m.max_power_kw, 'kW', 1)}` : ''}
+                    </p>
+                  ) : null}
+                  {m.data_quality.state === 'flagged' ? (
+                    <p className="break-words text-xs text-amber-900">
+                      <Badge tone="amber">{t('meters.flagged')}</Badge>{' '}
+                      {m.data_quality.at ? `${f.dateTime(m.data_quality.at)}: ` : ''}{m.data_quality.reason}
+                    </p>
+                  ) : null}
                 </div>
                 {m.meter_type === 'charging_station' ? (
                   <p className="text-xs text-slate-500">{t('meters.ofStation')}</p>
