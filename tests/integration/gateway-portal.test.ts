@@ -131,7 +131,7 @@ describe('the gateway forwarding to the portal', () => {
       expect(got.length, measurand).toBe(polls(5000))
       for (let i = 1; i < got.length; i++) expect(new Date(got[i].ts).getTime() - new Date(got[i - 1].ts).getTime()).toBe(5000)
     }
-    const pv = await rows(pvMeter, 'Energy.Active.Import.Register')
+    const pv = await rows(pvMeter, 'Energy.Active.Export.Register')
     // The restarted gateway's 10 s timer starts anew, so one 10 s slot around the restart may go unread.
     expect(pv.length).toBeGreaterThanOrEqual(polls(10_000) - 1)
     // Scale factors applied: 500,000 Wh + 10 Wh per step (one step every 5 s from the start), in kWh.
@@ -142,6 +142,9 @@ describe('the gateway forwarding to the portal', () => {
     // The energy reached the statistics: the register's rise over the time, in the 15-minute buckets.
     const buckets = await ctx.db.selectFrom('measurements_15m').select((eb) => eb.fn.sum<number>('energy_in_kwh').as('kwh')).where('meter_id', '=', sdmMeter).executeTakeFirstOrThrow()
     expect(Number(buckets.kwh)).toBeCloseTo((polls(5000) - 1) * 0.01, 2)
+    // The inverter's production (its export) is the PV meter's energy, as the portal books a PV meter.
+    const produced = await ctx.db.selectFrom('measurements_15m').select((eb) => eb.fn.sum<number>('energy_in_kwh').as('kwh')).where('meter_id', '=', pvMeter).executeTakeFirstOrThrow()
+    expect(Number(produced.kwh)).toBeCloseTo(last.value - pv[0].value, 3)
   })
 })
 

@@ -125,8 +125,10 @@ describe('gateway', () => {
     expect(last(SDM_METER, 'Power.Active.Import')).toMatchObject({ value: 0 })
     expect(last(SDM_METER, 'Voltage')).toMatchObject({ value: 230.2, unit: 'V' })
     expect(last(SDM_METER, 'Current.Import')).toMatchObject({ value: 12.5, unit: 'A' })
-    expect(last(PV_METER, 'Power.Active.Import')).toMatchObject({ value: 0.523, unit: 'kW' })
-    expect(last(PV_METER, 'Energy.Active.Import.Register')).toMatchObject({ value: 12345.69, unit: 'kWh' })
+    // The inverter's production is export (a PV meter's production is what it exports).
+    expect(last(PV_METER, 'Power.Active.Export')).toMatchObject({ value: 0.523, unit: 'kW' })
+    expect(last(PV_METER, 'Power.Active.Import')).toMatchObject({ value: 0 })
+    expect(last(PV_METER, 'Energy.Active.Export.Register')).toMatchObject({ value: 12345.69, unit: 'kWh' })
     // Timestamps are the gateway clock's at each read: every 5 s for the SDM630, every 10 s for the inverter.
     expect(arrivedFor(SDM_METER, 'Voltage').map((r) => r.timestamp)).toEqual([new Date(AT.morning).getTime() + 5000, new Date(AT.morning).getTime() + 10_000].map((t) => new Date(t).toISOString()))
     expect(portal.arrivals.some((r) => r.meter_id === 103)).toBe(false)

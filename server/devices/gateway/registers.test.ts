@@ -25,8 +25,15 @@ describe('SunSpec decoding (scale factors, not-implemented values)', () => {
 
   it('inverter 101: a single phase; acc32 0 and int16 0x8000 mean "not implemented" and are left out', () => {
     const s = decodeSunSpec(101, regs(50, [[1, 'u16', 52], [4, 'i16', -1], [8, 'u16', 2295], [11, 'i16', -1], [12, 'i16', -0x8000], [13, 'i16', 0], [22, 'u32', 0], [24, 'i16', 0]]))
-    expect(s).toEqual({ importKwh: undefined, powerKw: undefined, currentA: 5.2, voltageV: 229.5 })
+    expect(s).toEqual({ exportKwh: undefined, powerKw: undefined, currentA: 5.2, voltageV: 229.5 })
     expect(toReadings(7, '2026-03-04T08:00:00.000Z', s).map((r) => r.measurand)).toEqual(['Voltage', 'Current.Import'])
+  })
+
+  it("inverter 103: its production is export (a PV meter's production is what it exports)", () => {
+    const s = decodeSunSpec(103, regs(50, [[12, 'i16', 5230], [13, 'i16', -1], [22, 'u32', 1_234_567], [24, 'i16', 1]]))
+    expect(s).toMatchObject({ exportKwh: 12345.67, powerKw: -0.523 })
+    expect(toReadings(2, 't', s).filter((r) => r.measurand.startsWith('Power') || r.measurand.startsWith('Energy')).map((r) => [r.measurand, r.value]))
+      .toEqual([['Energy.Active.Export.Register', 12345.67], ['Power.Active.Import', 0], ['Power.Active.Export', 0.523]])
   })
 
   it('a scale factor outside −10..10 or not implemented makes its values unknown, never a wrong figure', () => {

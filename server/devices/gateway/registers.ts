@@ -7,17 +7,18 @@
  * their scale factors (value × 10^SF) and "not implemented" values left out rather than sent as 0.
  *
  * A decoded device is a {@link Sample}; {@link toReadings} turns it into readings of the ingestion API
- * (shared/schemas/ingest.ts measurands and units), seen from the meter's own direction like the
- * simulator's measurements: a PV inverter's production and a battery's charging are what flows "in".
+ * (shared/schemas/ingest.ts measurands and units) in its directions (server/domain/ingest/check.ts
+ * columnOf): import is what flows into the device (grid import, a battery's charging), export what it
+ * gives out (grid export, an inverter's production: a PV meter's production is its export).
  */
 
 /** What one read of a device gave; each field only when the device reports it. */
 export interface Sample {
-  /** Energy register in its positive direction (grid import, PV production), kWh. */
+  /** Energy register of what flowed into the device (grid import), kWh. */
   importKwh?: number
-  /** Energy register in the other direction (grid export), kWh. */
+  /** Energy register of what the device gave out (grid export, an inverter's production), kWh. */
   exportKwh?: number
-  /** Active power, kW: positive in the import direction, negative in the export direction. */
+  /** Active power, kW: positive flowing in (import, charging), negative flowing out (export, production). */
   powerKw?: number
   /** Line-to-neutral voltage: the mean of the phases that carry one, V. */
   voltageV?: number
@@ -139,8 +140,8 @@ function block(regs: Buffer) {
 
 /**
  * Decode the data registers of SunSpec model `id` (without its ID and L) into a Sample. Inverters
- * (101–103): AC power W and lifetime energy WH (their production, the "import" direction of a PV
- * meter), phase currents and voltages. Meters (201–204): W (positive = import), TotWhImp, TotWhExp,
+ * (101–103): AC power W and lifetime energy WH (their production: export, power negative), phase
+ * currents and voltages. Meters (201–204): W (positive = import), TotWhImp, TotWhExp,
  * PhV and the phase currents. Storage 124: ChaState (SoC %); battery 802: SoC. Throws RangeError for a
  * block shorter than its model needs or a model it does not know.
  */
@@ -166,8 +167,8 @@ export function decodeSunSpec(id: number, regs: Buffer): Sample {
     const w = scaled(i16(12), sf(13))
     const wh = scaled(acc32(22), sf(24))
     return {
-      importKwh: wh === undefined ? undefined : wh / 1000,
-      powerKw: w === undefined ? undefined : w / 1000,
+      exportKwh: wh === undefined ? undefined : wh / 1000,
+      powerKw: w === undefined ? undefined : -w / 1000,
       currentA: maxAbs([1, 2, 3].slice(0, phases).map((o) => scaled(u16(o), aSf))),
       voltageV: mean([8, 9, 10].slice(0, phases).map((o) => scaled(u16(o), vSf))),
     }
