@@ -150,3 +150,24 @@ export const DEVICES = {
   /** How often the watchdog looks for silent installations (ms). */
   watchdogMs: 5_000,
 } as const
+
+/** The facility gateway (ROLES=gateway, server/devices/gateway; docs/decisions.md "Gateway: a disk journal"). */
+export const GATEWAY = {
+  /** How often it asks the portal for its meters (GET /api/ingest/v1/config), ms. */
+  configRefreshMs: 60_000,
+  /** Most readings per POST /api/ingest/v1/readings (the API takes 10,000). */
+  batchReadings: 1_000,
+  /** Most bytes of readings per batch (the API takes 1 MB). */
+  batchBytes: 512 * 1024,
+  /** Wait after a failed send, doubled per failure up to `retryMaxMs`, ms. */
+  retryMinMs: 1_000,
+  retryMaxMs: 30_000,
+  /** Longest an HTTP request to the portal may take, ms (network time). */
+  requestTimeoutMs: 15_000,
+} as const
+
+/** The MQTT subscriber (MQTT_URL, server/devices/mqtt). */
+export const MQTT = {
+  /** Wait before connecting again after the broker went away, ms. */
+  reconnectMs: 2_000,
+} as const

@@ -9,7 +9,7 @@ const onOff = z
   .enum(['on', 'off', 'true', 'false', '1', '0', 'yes', 'no'], { message: 'use on or off' })
   .transform((v) => ['on', 'true', '1', 'yes'].includes(v))
 
-const ROLE_NAMES = ['api', 'relay', 'simulator', 'ocpp'] as const
+const ROLE_NAMES = ['api', 'relay', 'simulator', 'ocpp', 'gateway'] as const
 export type Role = (typeof ROLE_NAMES)[number]
 
 const interval = (fallback: number) => z.coerce.number().int().min(500).max(86_400_000).default(fallback)
@@ -86,7 +86,7 @@ const EnvSchema = z.object({
     .string()
     .default('api,relay,simulator,ocpp')
     .transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean))
-    .pipe(z.array(z.enum(ROLE_NAMES, { message: 'roles are api, relay, simulator, ocpp' })).min(1)),
+    .pipe(z.array(z.enum(ROLE_NAMES, { message: 'roles are api, relay, simulator, ocpp, gateway' })).min(1)),
   UPSTREAM_URL: z.url({ message: 'must be a URL such as http://api-host:3000/api' }).optional(),
   RELAY_UPSTREAM_EMAIL: z.email().optional(),
   RELAY_UPSTREAM_PASSWORD: z.string().min(1).optional(),
@@ -121,6 +121,22 @@ const EnvSchema = z.object({
   RELAY_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).default(RELAY.maxBufferedBytes),
   RELAY_MAX_BLOCKED_MS: z.coerce.number().int().min(100).default(RELAY.maxBlockedMs),
   RELAY_ACCESS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(RELAY.accessConcurrency),
+  // MQTT broker (server/devices/mqtt): mqtt:// or mqtts://, with user and password in the URL or apart.
+  MQTT_URL: z
+    .string()
+    .regex(/^mqtts?:\/\//, 'must start with mqtt:// or mqtts://, e.g. mqtts://user:password@broker.example.ch:8883')
+    .refine((u) => URL.canParse(u), 'is not a valid URL; write it as mqtts://user:password@host:8883 (percent-encode special characters)')
+    .optional(),
+  MQTT_USERNAME: z.string().min(1).optional(),
+  MQTT_PASSWORD: z.string().min(1).optional(),
+  // The facility gateway (ROLES=gateway, server/devices/gateway).
+  GATEWAY_URL: z
+    .string()
+    .regex(/^https?:\/\//, "must be the portal's address, e.g. https://cockpit.example.ch")
+    .refine((u) => URL.canParse(u), "is not a valid URL; write the portal's address, e.g. https://cockpit.example.ch")
+    .optional(),
+  GATEWAY_KEY: z.string().regex(/^ck_\S+$/, "must be a device key of the facility's installation (it starts with ck_)").optional(),
+  GATEWAY_DIR: z.string().min(1).default('./gateway-data'),
   METRICS_TOKEN: z
     .string()
     .regex(/^\S{32,}$/, 'must be at least 32 characters without spaces, e.g. the output of `openssl rand -hex 32`')
@@ -212,6 +228,17 @@ export interface Config {
    * endpoint is off (404). docs/decisions.md "Metrics: a token".
    */
   metricsToken?: string
+  /**
+   * MQTT_URL (mqtt:// or mqtts://) and MQTT_USERNAME/MQTT_PASSWORD (or user and password in the URL): the
+   * broker the api role subscribes to for meter readings (server/devices/mqtt); undefined → none.
+   */
+  mqtt?: { url: string; username?: string; password?: string }
+  /**
+   * The facility gateway (ROLES=gateway, server/devices/gateway): GATEWAY_URL the portal's base URL,
+   * GATEWAY_KEY a device key of its installation, GATEWAY_DIR (default ./gateway-data) the disk buffer
+   * for readings not yet sent and the last copy of its meters. Set when both URL and key are.
+   */
+  gateway?: { url: string; key: string; dir: string }
 }
 
 /** Relay fan-out and limits. `naive` serializes per subscriber: for the benchmark only. */
@@ -249,6 +276,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
     throw new ConfigError('Invalid configuration:\n  ADMIN_EMAIL and ADMIN_PASSWORD: set both or neither')
+  }
+  if (e.ROLES.includes('gateway') && (!e.GATEWAY_URL || !e.GATEWAY_KEY)) {
+    throw new ConfigError(`Invalid configuration:\n  ${e.GATEWAY_URL ? 'GATEWAY_KEY' : 'GATEWAY_URL'}: required when ROLES has gateway (the portal's address and a device key of its installation)`)
+  }
+  if ((e.MQTT_USERNAME === undefined) !== (e.MQTT_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration:\n  MQTT_USERNAME and MQTT_PASSWORD: set both or neither')
   }
   if (e.ROLES.includes('relay') && !e.ROLES.includes('api') && !e.UPSTREAM_URL) {
     throw new ConfigError('Invalid configuration:\n  UPSTREAM_URL: required when ROLES has relay without api')
@@ -304,5 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessConcurrency: e.RELAY_ACCESS_CONCURRENCY,
     },
     metricsToken: e.METRICS_TOKEN,
+    mqtt: e.MQTT_URL ? { url: e.MQTT_URL, username: e.MQTT_USERNAME, password: e.MQTT_PASSWORD } : undefined,
+    gateway: e.GATEWAY_URL && e.GATEWAY_KEY ? { url: e.GATEWAY_URL.replace(/\/+$/, ''), key: e.GATEWAY_KEY, dir: path.resolve(e.GATEWAY_DIR) } : undefined,
   }
 }

@@ -21,6 +21,7 @@ import { createOwnership } from './devices/simulator/ownership.ts'
 import { createSimulator, type Simulator } from './devices/simulator/index.ts'
 import { createOcppServer, OCPP_PATH, type OcppServer } from './devices/ocpp/index.ts'
 import { createSimOcppLink } from './devices/simulator/ocpp-link.ts'
+import { createMqttSubscriber, type MqttSubscriber } from './devices/mqtt/index.ts'
 import { createRetentionJob } from './jobs/retention.ts'
 import { inProcessRunner, pgBossRunner, type Job, type JobRunner } from './jobs/runner.ts'
 import { createMailJob } from './jobs/mail-outbox.ts'
@@ -40,6 +41,8 @@ declare module 'fastify' {
     relay?: Relay
     simulator?: Simulator
     ocpp?: OcppServer
+    /** The MQTT subscriber (MQTT_URL, api role), connected by startBackground. */
+    mqtt?: MqttSubscriber
     jobs: Job[]
     /** The process's one clock (ARCHITECTURE §1 "Time"): CLOCK_START/CLOCK_SPEED, or the test's. */
     clock: Clock
@@ -95,6 +98,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await app.jobRunner?.stop()
     await app.simulator?.stop()
+    await app.mqtt?.stop()
   })
   // Before the database closes (its hook is added later): charge points are told and marked disconnected.
   // ocpp-rpc's close can wait past the 10 s main.ts allows (seen with no charge point connected): bounded.
@@ -168,6 +172,14 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     if (first.kind === 'created') app.log.info({ email: first.email }, 'first superuser created from ADMIN_EMAIL')
     if (first.kind === 'taken') app.log.warn({ email: first.email }, `ADMIN_EMAIL ${first.email} belongs to an account that is not a superuser; it was left unchanged (make it one with: npm run admin -- create-superuser ${first.email})`)
     if (first.kind === 'link') app.log.warn({ setup: first.url }, `No superuser yet: open ${first.url} within an hour to create the first one (or start with ADMIN_EMAIL and ADMIN_PASSWORD, or run: npm run admin -- create-superuser EMAIL)`)
+  }
+
+  // Meter readings over MQTT (MQTT_URL): into the same ingestion service as the HTTP API's.
+  if (config.roles.includes('api') && domain && config.mqtt) {
+    const d = domain
+    const mqtt = createMqttSubscriber({ ...config.mqtt, ingest: (installationId, readings, via) => d.ingest.ingest(installationId, readings, via), clock, log: app.log })
+    // Stopped by the first onClose hook, before the database closes: messages in hand are stored.
+    app.decorate('mqtt', mqtt)
   }
 
   if (config.roles.includes('relay')) {
@@ -247,6 +259,7 @@ export async function startBackground(app: FastifyInstance): Promise<void> {
   app.ocpp?.start()
   if (app.simulator) await app.simulator.start()
   await app.supportInbound?.start()
+  await app.mqtt?.start()
   // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster;
   // the embedded database has one process, so timers in it suffice.
   app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log, app.clock) : inProcessRunner(app.jobs, app.log, app.clock)

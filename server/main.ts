@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from '../config/env.ts'
 import { DataDirLockedError, DataDirUnusableError } from './db/connection.ts'
 import { buildApp, startBackground } from './app.ts'
 import { startExitWatchdog } from './lib/exit-watchdog.ts'
+import { createGateway, type Gateway } from './devices/gateway/index.ts'
 
 /**
  * A shutdown ends within 10 s ("SIGTERM under load → exit ≤ 10 s"): a clean close normally
@@ -62,6 +63,9 @@ async function main(): Promise<void> {
     throw err
   }
   let closing = false
+  // The facility gateway (ROLES=gateway) runs apart from the central roles: `npm start` (api, relay,
+  // simulator, ocpp) never starts it. It stops before the app closes, its unsent readings kept on disk.
+  let gateway: Gateway | undefined
   const shutdown = async (signal: string) => {
     if (closing) return
     closing = true
@@ -71,6 +75,7 @@ async function main(): Promise<void> {
     force.unref()
     // How long the close took (a log figure: performance.now(), not the process clock).
     const started = performance.now()
+    await gateway?.stop()
     await app.close()
     app.log.info({ ms: Math.round(performance.now() - started) }, 'shut down')
     process.exit(0)
@@ -87,6 +92,11 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   app.log.info({ roles: config.roles, demo: config.demo, database: config.databaseUrl ? 'postgres' : 'pglite' }, `Cockpit listening on http://localhost:${config.port}`)
+  if (config.roles.includes('gateway') && config.gateway) {
+    gateway = createGateway({ ...config.gateway, clock: app.clock, log: app.log })
+    await gateway.start()
+    app.log.info({ portal: config.gateway.url, dir: config.gateway.dir }, 'gateway started')
+  }
   try {
     await startBackground(app)
   } catch (err) {

@@ -32,6 +32,7 @@ import { auditRoutes } from './audit.ts'
 import { configurationRoutes } from './configuration.ts'
 import { setupRoutes } from './setup.ts'
 import { ingestRoutes } from './ingest.ts'
+import { ingestConfigRoutes } from './ingest-config.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -68,4 +69,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   auditRoutes(app, domain)
   configurationRoutes(app, domain)
   ingestRoutes(app, domain)
+  ingestConfigRoutes(app, domain)
 }

@@ -156,6 +156,11 @@ export interface MetersTable {
   archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
   /** Migration 0172: the meter's maximum power in kW (an admin's bound for ingested power), null: none. */
   max_power_kw: ColumnType<number | null, number | null | undefined, number | null>
+  /**
+   * Migration 0173: the settings of `source` (a Modbus device for 'modbus', shared/schemas/meters.ts
+   * ModbusSourceConfig); null for the other sources. Written as JSON text.
+   */
+  source_config: ColumnType<import('../../shared/schemas/meters.ts').ModbusSourceConfig | null, string | null | undefined, string | null>
 }
 
 export type MeterUnit = 'kWh' | 'm3'

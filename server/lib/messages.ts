@@ -473,6 +473,12 @@ const M = {
     fr: 'Ce type de compteur mesure en {{unit}}.',
     it: 'Questo tipo di contatore misura in {{unit}}.',
   },
+  sourceConfigModbusOnly: {
+    en: 'Only a meter read over Modbus has device settings; choose the source Modbus or leave them empty.',
+    de: 'Nur ein über Modbus gelesener Zähler hat Geräteeinstellungen; wählen Sie die Quelle Modbus oder lassen Sie sie leer.',
+    fr: "Seul un compteur lu par Modbus a des réglages d'appareil ; choisissez la source Modbus ou laissez-les vides.",
+    it: 'Solo un contatore letto tramite Modbus ha impostazioni del dispositivo; scegli la fonte Modbus o lasciale vuote.',
+  },
   meterOfStation: {
     en: "This meter belongs to a charging station: change or delete the charging station instead.",
     de: 'Dieser Zähler gehört zu einer Ladestation: Ändern oder löschen Sie stattdessen die Ladestation.',

@@ -18,6 +18,30 @@ export function unitOf(meterType: string): MeterUnit {
   return meterType === 'cold_water' || meterType === 'hot_water' ? 'm3' : 'kWh'
 }
 
+/** Modbus TCP register maps a facility gateway reads (server/devices/gateway/registers.ts): Eastron SDM630, SunSpec. */
+export const MODBUS_MODELS = ['sdm630', 'sunspec'] as const
+export type ModbusModel = (typeof MODBUS_MODELS)[number]
+
+/** A host name or an IPv4/IPv6 address, without scheme, port or path (e.g. `192.168.1.20`, `sdm630.local`). */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/
+
+/**
+ * Where a facility gateway reads a 'modbus' meter (ARCHITECTURE §1 devices): a Modbus TCP device at
+ * `host`:`port` (default 502, the Modbus TCP port), slave `unit_id` (default 1; 0..247 per the Modbus
+ * application protocol), its register map `model`, read every `interval_s` seconds (default 5, 1..3600).
+ */
+export const ModbusSourceConfig = z
+  .object({
+    host: Text(253).min(1).regex(HOST),
+    port: z.number().int().min(1).max(65535).default(502),
+    unit_id: z.number().int().min(0).max(247).default(1),
+    model: z.enum(MODBUS_MODELS),
+    interval_s: z.number().int().min(1).max(3600).default(5),
+  })
+  .strict()
+  .meta({ id: 'ModbusSourceConfig' })
+export type ModbusSourceConfig = z.infer<typeof ModbusSourceConfig>
+
 /**
  * A meter's data quality (readings through the ingestion API, shared/schemas/ingest.ts): `flagged` while
  * its newest refused or set-aside reading (`reason`, English as the device was answered; `at` when) is
@@ -43,6 +67,8 @@ export const MeterAdmin = z
     unit: z.enum(METER_UNITS),
     capacity: z.number().nullable(),
     source: z.enum(METER_SOURCES),
+    /** The settings of `source`: the Modbus device for 'modbus', null for the other sources. */
+    source_config: ModbusSourceConfig.nullable(),
     archived_at: z.string().nullable(),
     max_power_kw: z.number().nullable(),
     last_reading_at: z.string().nullable(),
@@ -57,7 +83,10 @@ const Capacity = z.number().positive().max(100_000).nullable()
 /** kW: above 0, at most 1 GW; ingested power beyond it is refused. */
 const MaxPower = z.number().positive().max(1_000_000).nullable()
 
-/** POST …/meters/: unit defaults to the type's (a wrong one is 400), source to 'ingest'. */
+/**
+ * POST …/meters/: unit defaults to the type's (a wrong one is 400), source to 'ingest'. `source_config`
+ * is required with source 'modbus' and must be null (or left out) with the others (400 naming it).
+ */
 export const MeterCreate = z.object({
   object_id: IdNumber,
   meter_type: z.enum(PROVISIONED_METER_TYPES),
@@ -67,10 +96,14 @@ export const MeterCreate = z.object({
   capacity: Capacity.optional(),
   max_power_kw: MaxPower.optional(),
   source: z.enum(METER_SOURCES).default('ingest'),
+  source_config: ModbusSourceConfig.nullable().optional(),
 })
 export type MeterCreate = z.infer<typeof MeterCreate>
 
-/** PATCH …/meters/{id}/: any field of {@link MeterCreate}. */
+/**
+ * PATCH …/meters/{id}/: any field of {@link MeterCreate}. A source changed away from 'modbus' drops its
+ * `source_config`; changed to 'modbus', the meter needs one (given now or kept from before).
+ */
 export const MeterPatch = z
   .object({
     object_id: IdNumber,
@@ -81,6 +114,7 @@ export const MeterPatch = z
     capacity: Capacity,
     max_power_kw: MaxPower,
     source: z.enum(METER_SOURCES),
+    source_config: ModbusSourceConfig.nullable(),
   })
   .partial()
 export type MeterPatch = z.infer<typeof MeterPatch>

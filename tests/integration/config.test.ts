@@ -36,6 +36,22 @@ describe('configuration', () => {
     expect(() => loadConfig({ ROLES: 'relay', UPSTREAM_URL: 'http://api:3000/api' })).toThrow(/RELAY_UPSTREAM_EMAIL/)
     expect(loadConfig({ ROLES: 'relay', UPSTREAM_URL: 'http://api:3000/api', RELAY_UPSTREAM_EMAIL: 'a@b.ch', RELAY_UPSTREAM_PASSWORD: 'x' }).roles).toEqual(['relay'])
   })
+  it('runs the facility gateway only when asked, with the portal, a device key and a folder', () => {
+    expect(loadConfig({}).roles).not.toContain('gateway')
+    expect(() => loadConfig({ ROLES: 'gateway' })).toThrow(/GATEWAY_URL: required when ROLES has gateway/)
+    expect(() => loadConfig({ ROLES: 'gateway', GATEWAY_URL: 'https://cockpit.example.ch' })).toThrow(/GATEWAY_KEY: required/)
+    expect(() => loadConfig({ ROLES: 'gateway', GATEWAY_URL: 'cockpit.example.ch', GATEWAY_KEY: 'ck_abc' })).toThrow(/GATEWAY_URL: must be the portal's address/)
+    expect(() => loadConfig({ ROLES: 'gateway', GATEWAY_URL: 'https://cockpit.example.ch', GATEWAY_KEY: 'secret' })).toThrow(/GATEWAY_KEY: must be a device key/)
+    const c = loadConfig({ ROLES: 'gateway', GATEWAY_URL: 'https://cockpit.example.ch/', GATEWAY_KEY: 'ck_abc', GATEWAY_DIR: '/var/lib/cockpit-gateway' })
+    expect(c).toMatchObject({ roles: ['gateway'], gateway: { url: 'https://cockpit.example.ch', key: 'ck_abc', dir: '/var/lib/cockpit-gateway' } })
+  })
+  it('takes an MQTT broker by mqtt:// or mqtts:// with its account in the URL or apart', () => {
+    expect(loadConfig({}).mqtt).toBeUndefined()
+    expect(loadConfig({ MQTT_URL: 'mqtts://u:p%40ss@broker.example.ch:8883' }).mqtt).toEqual({ url: 'mqtts://u:p%40ss@broker.example.ch:8883', username: undefined, password: undefined })
+    expect(loadConfig({ MQTT_URL: 'mqtt://broker:1883', MQTT_USERNAME: 'u', MQTT_PASSWORD: 'p' }).mqtt).toMatchObject({ username: 'u', password: 'p' })
+    expect(() => loadConfig({ MQTT_URL: 'http://broker' })).toThrow(/MQTT_URL: must start with mqtt:\/\/ or mqtts:\/\//)
+    expect(() => loadConfig({ MQTT_URL: 'mqtt://broker', MQTT_USERNAME: 'u' })).toThrow(/MQTT_USERNAME and MQTT_PASSWORD/)
+  })
 })
 
 describe('the clock (CLOCK_START, CLOCK_SPEED)', () => {

@@ -83,6 +83,18 @@ export const METER_KINDS = ['main_power', 'pv', 'battery', 'hot_water', 'cold_wa
 export type MeterKind = (typeof METER_KINDS)[number]
 export const METER_SOURCES = ['ingest', 'simulator', 'mqtt', 'modbus'] as const
 export type MeterSource = (typeof METER_SOURCES)[number]
+/** Modbus register maps a facility gateway reads (shared/schemas/meters.ts MODBUS_MODELS). */
+export const MODBUS_MODELS = ['sdm630', 'sunspec'] as const
+export type ModbusModel = (typeof MODBUS_MODELS)[number]
+
+/** The Modbus TCP device a gateway reads a 'modbus' meter from: port default 502, unit id 1, every 5 s. */
+export interface ModbusSourceConfig {
+  host: string
+  port: number
+  unit_id: number
+  model: ModbusModel
+  interval_s: number
+}
 
 /** A meter as its admin sees it. capacity: kW, kWh for a battery; null when not given. */
 export interface MeterAdmin {
@@ -94,6 +106,8 @@ export interface MeterAdmin {
   unit: 'kWh' | 'm3'
   capacity: number | null
   source: MeterSource
+  /** The Modbus device for source 'modbus'; null otherwise (or while not yet set). */
+  source_config: ModbusSourceConfig | null
   archived_at: string | null
   /** kW: ingested power beyond it is refused; null: no bound. */
   max_power_kw: number | null
@@ -112,6 +126,8 @@ export interface MeterInput {
   unit: 'kWh' | 'm3'
   capacity: number | null
   source: MeterSource
+  /** Required content for 'modbus'; null for the other sources. */
+  source_config: ModbusSourceConfig | null
 }
 
 /** Body of POST …/charging_stations/. capacity_kw 1..350; ocpp_charge_point_id left out when not given. */

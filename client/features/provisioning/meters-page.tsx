@@ -11,8 +11,8 @@ import { SelectField, TextField } from '../../components/text-field.tsx'
 import { parseLocaleNumber } from '../../components/parse-number.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import {
-  createMeter, deleteMeter, fetchAdminMeters, fetchObjectTree, installationChanged, METER_KINDS, METER_SOURCES, provisioningKeys, updateMeter,
-  type MeterAdmin, type MeterKind, type MeterSource,
+  createMeter, deleteMeter, fetchAdminMeters, fetchObjectTree, installationChanged, METER_KINDS, METER_SOURCES, MODBUS_MODELS, provisioningKeys, updateMeter,
+  type MeterAdmin, type MeterKind, type MeterSource, type ModbusModel,
 } from './api.ts'
 import { defaultUnit, flattenTree, validateMeter, type FlatObject, type FormErrors, type MeterValues } from './validate.ts'
 
@@ -103,6 +103,13 @@ export default function MetersPage({ installation }: { installation: Installatio
                   <p className="break-all text-xs text-slate-500">
                     {t('fields.serial')}: <span className="font-mono">{m.serial ?? '—'}</span>
                   </p>
+                  {m.source === 'modbus' ? (
+                    <p className="break-all text-xs text-slate-500">
+                      {m.source_config
+                        ? t('modbus.summary', { address: `${m.source_config.host}:${m.source_config.port}`, unit: m.source_config.unit_id, model: t(`modbus.models.${m.source_config.model}`), seconds: m.source_config.interval_s })
+                        : t('modbus.notSet')}
+                    </p>
+                  ) : null}
                   {m.source !== 'simulator' || m.last_reading_at ? (
                     <p className="text-xs text-slate-500">
                       {t('meters.lastReading')}: {m.last_reading_at ? f.dateTime(m.last_reading_at) : t('meters.noReading')}
@@ -180,7 +187,7 @@ function DeleteMeterDialog({ deleting, busy, onChange, onConfirm }: { deleting: 
   )
 }
 
-/** Add or edit a meter: name, object, kind, unit (by kind), capacity, serial and source. */
+/** Add or edit a meter: name, object, kind, unit (by kind), capacity, serial, source and, for Modbus, its device. */
 function MeterForm({ installationId, meter, objects, onDone }: { installationId: number; meter: MeterAdmin | null; objects: FlatObject[]; onDone: (message: string | null) => void }) {
   const { t } = useTranslation('provisioning')
   const { t: tc } = useTranslation()
@@ -196,6 +203,11 @@ function MeterForm({ installationId, meter, objects, onDone }: { installationId:
     unit: meter?.unit ?? defaultUnit(kind0),
     capacity: meter?.capacity != null ? f.number(meter.capacity, 1) : '',
     source: meter?.source ?? 'ingest',
+    host: meter?.source_config?.host ?? '',
+    port: String(meter?.source_config?.port ?? 502),
+    unit_id: String(meter?.source_config?.unit_id ?? 1),
+    model: meter?.source_config?.model ?? 'sdm630',
+    interval_s: String(meter?.source_config?.interval_s ?? 5),
   })
   const [errors, setErrors] = useState<FormErrors>({})
   const [failure, setFailure] = useState<string | null>(null)
@@ -218,6 +230,9 @@ function MeterForm({ installationId, meter, objects, onDone }: { installationId:
       unit: v.unit as 'kWh' | 'm3',
       capacity: withCapacity && v.capacity.trim() ? parseLocaleNumber(v.capacity, f.locale) : null,
       source: v.source as MeterSource,
+      source_config: v.source === 'modbus'
+        ? { host: v.host.trim(), port: Number(v.port), unit_id: Number(v.unit_id), model: v.model as ModbusModel, interval_s: Number(v.interval_s) }
+        : null,
     }
     try {
       if (meter) await updateMeter(installationId, meter.id, body)
@@ -226,6 +241,10 @@ function MeterForm({ installationId, meter, objects, onDone }: { installationId:
       onDone(t(meter ? 'meters.saved' : 'meters.created', { name: body.name }))
     } catch (err) {
       const fields = fieldErrors(err)
+      // The device's fields come back as source_config.host etc.: shown at their inputs.
+      for (const [key, text] of Object.entries(fields)) {
+        if (key.startsWith('source_config.')) fields[key.slice('source_config.'.length)] = text
+      }
       // A serial used twice (409) or an object out of reach (404) name their field.
       const raw = (err as { body?: unknown }).body
       for (const field of ['serial', 'object_id'] as const) {
@@ -264,6 +283,21 @@ function MeterForm({ installationId, meter, objects, onDone }: { installationId:
           <SelectField label={t('fields.source')} value={v.source} error={msg('source')} onChange={(e) => setV({ ...v, source: e.target.value })}
             options={METER_SOURCES.map((s) => ({ value: s, label: t(`sources.${s}`) }))} />
         </div>
+        {v.source === 'modbus' ? (
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium text-slate-700">{t('modbus.legend')}</legend>
+            <p className="text-sm text-slate-600">{t('modbus.help')}</p>
+            {msg('source_config') ? <p className="text-sm text-red-700">{msg('source_config')}</p> : null}
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+              <TextField label={t('modbus.host')} value={v.host} maxLength={253} autoComplete="off" spellCheck={false} error={msg('host')} onChange={(e) => setV({ ...v, host: e.target.value })} />
+              <TextField label={t('modbus.port')} inputMode="numeric" value={v.port} error={msg('port')} onChange={(e) => setV({ ...v, port: e.target.value })} />
+              <TextField label={t('modbus.unitId')} inputMode="numeric" value={v.unit_id} error={msg('unit_id')} onChange={(e) => setV({ ...v, unit_id: e.target.value })} />
+              <SelectField label={t('modbus.model')} value={v.model} error={msg('model')} onChange={(e) => setV({ ...v, model: e.target.value })}
+                options={MODBUS_MODELS.map((m) => ({ value: m, label: t(`modbus.models.${m}`) }))} />
+              <TextField label={t('modbus.interval')} inputMode="numeric" value={v.interval_s} error={msg('interval_s')} onChange={(e) => setV({ ...v, interval_s: e.target.value })} />
+            </div>
+          </fieldset>
+        ) : null}
         {failure ? <Notice tone="error" role="alert">{failure}</Notice> : null}
         <div className="flex flex-wrap gap-2">
           <button type="submit" className="btn-primary" disabled={busy}>{busy ? t('saving') : t('save')}</button>

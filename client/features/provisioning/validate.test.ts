@@ -50,7 +50,7 @@ describe('the object form', () => {
 })
 
 describe('the meter form', () => {
-  const meter = { name: 'Hauptzähler', object_id: '3', meter_type: 'main_power' as const, serial: '', unit: 'kWh', capacity: '', source: 'ingest' }
+  const meter = { name: 'Hauptzähler', object_id: '3', meter_type: 'main_power' as const, serial: '', unit: 'kWh', capacity: '', source: 'ingest', host: '', port: '502', unit_id: '1', model: 'sdm630', interval_s: '5' }
   it('needs a name and an object', () => {
     expect(validateMeter({ ...meter, name: '', object_id: '' }, 'de-CH')).toEqual({ name: 'validation.required', object_id: 'validation.required' })
     expect(validateMeter(meter, 'de-CH')).toEqual({})
@@ -66,6 +66,14 @@ describe('the meter form', () => {
     expect(defaultUnit('heat')).toBe('kWh')
     expect(defaultUnit('pv')).toBe('kWh')
     expect(validateMeter({ ...meter, meter_type: 'cold_water', unit: 'kWh' }, 'de-CH')).toEqual({ unit: 'validation.unit' })
+  })
+  it('needs a Modbus device only for the source Modbus: a host, a port, a unit id and an interval in range', () => {
+    expect(validateMeter({ ...meter, source: 'modbus' }, 'de-CH')).toEqual({ host: 'validation.required' })
+    expect(validateMeter({ ...meter, source: 'modbus', host: '192.168.1.20' }, 'de-CH')).toEqual({})
+    expect(validateMeter({ ...meter, source: 'modbus', host: 'sdm630.local', port: '1502', unit_id: '0', interval_s: '3600' }, 'de-CH')).toEqual({})
+    expect(validateMeter({ ...meter, source: 'modbus', host: 'http://sdm630/', port: '70000', unit_id: '248', interval_s: '0' }, 'de-CH'))
+      .toEqual({ host: 'validation.host', port: 'validation.port', unit_id: 'validation.unitId', interval_s: 'validation.interval' })
+    expect(validateMeter({ ...meter, source: 'modbus', host: 'fe80::1', port: '5.5' }, 'de-CH')).toEqual({ port: 'validation.port' })
   })
 })
 

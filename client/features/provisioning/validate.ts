@@ -63,6 +63,12 @@ export interface MeterValues {
   unit: string
   capacity: string
   source: string
+  /** The Modbus device (source 'modbus'): host name or address, port, unit id, register map, seconds between reads. */
+  host: string
+  port: string
+  unit_id: string
+  model: string
+  interval_s: string
 }
 
 /** Name and object are required; a capacity, when given, is a number above 0 (kW, kWh for a battery). */
@@ -75,6 +81,28 @@ export function validateMeter(v: MeterValues, locale: string): FormErrors {
     if (Number.isNaN(c) || c <= 0) errors.capacity = 'validation.positive'
   }
   if (v.unit !== defaultUnit(v.meter_type)) errors.unit = 'validation.unit'
+  if (v.source === 'modbus') Object.assign(errors, validateModbus(v))
+  return errors
+}
+
+/** A host name or an IPv4/IPv6 address, without scheme, port or path (as the server takes it). */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/
+
+/** A whole number from `min` to `max` typed in `text`, or null. */
+function wholeIn(text: string, min: number, max: number): number | null {
+  if (!/^\d{1,6}$/.test(text.trim())) return null
+  const n = Number(text.trim())
+  return n >= min && n <= max ? n : null
+}
+
+/** The Modbus device's fields: host required (a name or address), port 1..65535, unit id 0..247, interval 1..3600 s. */
+export function validateModbus(v: Pick<MeterValues, 'host' | 'port' | 'unit_id' | 'interval_s'>): FormErrors {
+  const errors: FormErrors = {}
+  if (required(v.host)) errors.host = 'validation.required'
+  else if (!HOST.test(v.host.trim()) || v.host.trim().length > 253) errors.host = 'validation.host'
+  if (wholeIn(v.port, 1, 65535) === null) errors.port = 'validation.port'
+  if (wholeIn(v.unit_id, 0, 247) === null) errors.unit_id = 'validation.unitId'
+  if (wholeIn(v.interval_s, 1, 3600) === null) errors.interval_s = 'validation.interval'
   return errors
 }
 

@@ -5,25 +5,39 @@ import type { InstallationService } from '../installations/service.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { isAdmin } from '../../../shared/rules/permissions.ts'
-import { QUALITY_FLAG_HOURS, unitOf, type MeterAdmin, type MeterCreate, type MeterPatch } from '../../../shared/schemas/meters.ts'
+import { QUALITY_FLAG_HOURS, unitOf, type MeterAdmin, type MeterCreate, type MeterPatch, type ModbusSourceConfig } from '../../../shared/schemas/meters.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import { recordAudit } from '../audit/service.ts'
 
-type MeterRow = { id: number; name: string; meter_type: MeterAdmin['meter_type']; object_id: number | null; serial: string | null; unit: MeterAdmin['unit']; capacity: number | null; source: MeterAdmin['source']; archived_at: Date | null; max_power_kw: number | null }
+type MeterRow = { id: number; name: string; meter_type: MeterAdmin['meter_type']; object_id: number | null; serial: string | null; unit: MeterAdmin['unit']; capacity: number | null; source: MeterAdmin['source']; source_config: ModbusSourceConfig | null; archived_at: Date | null; max_power_kw: number | null }
 /** A meter's ingestion status (meter_status, migration 0172); absent before its first reading. */
 type Status = { last_reading_at: Date | null; quality_reason: string | null; quality_at: Date | null }
 
-const COLUMNS = ['id', 'name', 'meter_type', 'object_id', 'serial', 'unit', 'capacity', 'source', 'archived_at', 'max_power_kw'] as const
+const COLUMNS = ['id', 'name', 'meter_type', 'object_id', 'serial', 'unit', 'capacity', 'source', 'source_config', 'archived_at', 'max_power_kw'] as const
 
 function toMeter(r: MeterRow, status: Status | undefined, nowMs: number): MeterAdmin {
   const at = status?.quality_at ? new Date(status.quality_at) : null
   const flagged = !!at && nowMs - at.getTime() < QUALITY_FLAG_HOURS * 3600_000
   return {
-    id: r.id, name: r.name, meter_type: r.meter_type, object_id: r.object_id, serial: r.serial, unit: r.unit, capacity: r.capacity, source: r.source, archived_at: r.archived_at?.toISOString() ?? null,
+    id: r.id, name: r.name, meter_type: r.meter_type, object_id: r.object_id, serial: r.serial, unit: r.unit, capacity: r.capacity, source: r.source,
+    source_config: r.source_config ?? null, archived_at: r.archived_at?.toISOString() ?? null,
     max_power_kw: r.max_power_kw,
     last_reading_at: status?.last_reading_at ? new Date(status.last_reading_at).toISOString() : null,
     data_quality: { state: flagged ? 'flagged' : 'ok', reason: status?.quality_reason ?? null, at: at?.toISOString() ?? null },
   }
+}
+
+/**
+ * The `source_config` a meter of `source` keeps: a Modbus meter its device settings (null while not yet
+ * set: a gateway then skips it), every other source none; settings given for another source are 400
+ * `source_config` (docs/decisions.md "Meters: a Modbus meter's device settings").
+ */
+function sourceConfigFor(source: MeterAdmin['source'], given: ModbusSourceConfig | null | undefined, before: ModbusSourceConfig | null): ModbusSourceConfig | null {
+  if (source !== 'modbus') {
+    if (given) throw new Invalid({ source_config: ['sourceConfigModbusOnly'] })
+    return null
+  }
+  return given === undefined ? before : given
 }
 
 /** A unique violation (SQLSTATE 23505) on `constraint`, e.g. a serial taken by a concurrent request. */
@@ -40,7 +54,8 @@ function isUnique(err: unknown, constraint: string): boolean {
  * type rows). Every change is one transaction with its audit event (docs/decisions.md "Provisioning:
  * the audit trail"). Errors: 403 not an admin of the installation, 404 unknown meter here (or archived),
  * 404 `object_id` of another installation, 409 installationArchived on writes to an archived
- * installation, 400 `unit` not the type's, 409 `serial` taken, 409 a
+ * installation, 400 `unit` not the type's, 400 `source_config` for a source other than 'modbus', 409
+ * `serial` taken, 409 a
  * station's meter (managed through its station).
  */
 export function createMeterProvisioning({ db, clock, installations }: { db: Db; clock: Clock; installations: InstallationService }) {
@@ -111,10 +126,11 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
       await objectIn(installationId, input.object_id)
       const unit = input.unit ?? unitOf(input.meter_type)
       if (unit !== unitOf(input.meter_type)) throw new Invalid({ unit: [{ key: 'meterUnitWrong', params: { unit: unitOf(input.meter_type) } }] })
+      const sourceConfig = sourceConfigFor(input.source, input.source_config, null)
       if (input.serial) await serialFree(installationId, input.serial)
       return write(async (tx) => {
         const row = await tx.insertInto('meters')
-          .values({ installation_id: installationId, object_id: input.object_id, meter_type: input.meter_type, name: input.name, serial: input.serial ?? null, unit, capacity: input.capacity ?? null, max_power_kw: input.max_power_kw ?? null, source: input.source })
+          .values({ installation_id: installationId, object_id: input.object_id, meter_type: input.meter_type, name: input.name, serial: input.serial ?? null, unit, capacity: input.capacity ?? null, max_power_kw: input.max_power_kw ?? null, source: input.source, source_config: sourceConfig && JSON.stringify(sourceConfig) })
           .returning(COLUMNS).executeTakeFirstOrThrow()
         const meter = toMeter(row, undefined, clock.ms())
         await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'create', entity_type: 'meter', entity_id: meter.id, after: meter })
@@ -122,7 +138,10 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
       })
     },
 
-    /** PATCH …/meters/{id}/ (admins): any field of the create body; the unit must stay the (new) type's. */
+    /**
+     * PATCH …/meters/{id}/ (admins): any field of the create body; the unit must stay the (new) type's; a
+     * source changed away from 'modbus' drops its `source_config`.
+     */
     async update(actor: Actor, installationId: number, meterId: number, patch: MeterPatch): Promise<MeterAdmin> {
       await requireWritable(actor, installationId)
       const before = await ownMeter(installationId, meterId)
@@ -131,8 +150,9 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
       // A new type without a unit takes the type's unit; a unit given must be the type's.
       const unit = patch.unit ?? (patch.meter_type ? unitOf(type) : before.unit)
       if (unit !== unitOf(type)) throw new Invalid({ unit: [{ key: 'meterUnitWrong', params: { unit: unitOf(type) } }] })
+      const sourceConfig = sourceConfigFor(patch.source ?? before.source, patch.source_config, before.source_config)
       if (patch.serial) await serialFree(installationId, patch.serial, meterId)
-      const set = { ...patch, unit }
+      const set = { ...patch, unit, source_config: sourceConfig && JSON.stringify(sourceConfig) }
       return write(async (tx) => {
         const row = await tx.updateTable('meters').set(set).where('id', '=', meterId).returning(COLUMNS).executeTakeFirstOrThrow()
         const meter = await withStatus(tx, row)
