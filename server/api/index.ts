@@ -31,6 +31,7 @@ import { provisioningDeviceRoutes } from './provisioning-devices.ts'
 import { auditRoutes } from './audit.ts'
 import { configurationRoutes } from './configuration.ts'
 import { setupRoutes } from './setup.ts'
+import { loadManagementRoutes } from './load-management.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -66,4 +67,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   provisioningDeviceRoutes(app, domain)
   auditRoutes(app, domain)
   configurationRoutes(app, domain)
+  loadManagementRoutes(app, domain)
 }

@@ -45,6 +45,7 @@ import { createAuditService } from './audit/service.ts'
 import { createInstallationProvisioning } from './installations/provisioning.ts'
 import { createObjectProvisioning } from './objects/provisioning.ts'
 import { createConfigurationService } from './configuration/service.ts'
+import { createLoadSettings } from './load/settings.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -118,6 +119,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     installationProvisioning: createInstallationProvisioning({ db, clock, installations }),
     objectProvisioning: createObjectProvisioning({ db, clock, installations }),
     configuration: createConfigurationService({ db, clock, installations, ocpp, publicUrl }),
+    loadSettings: createLoadSettings({ db, clock, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>
