@@ -17,7 +17,7 @@ export type DisplayReason = (typeof REASON_CODES)[number]
 
 /**
  * The sentence of each reason in en, de, fr and it. Placeholders: `{{amps}}` the limit in A per phase,
- * `{{cars}}` how many cars share the limit, `{{circuit}}` the circuit's name, `{{kw}}` kW of solar power
+ * `{{cars}}` how many cars charge behind the limit, `{{circuit}}` the circuit's name, `{{kw}}` kW of solar power
  * missing, `{{time}}` the local time the reason ends ("20:00"). A typed table, so a missing language
  * is a compile error.
  */
@@ -35,16 +35,16 @@ const TEXTS: Record<DisplayReason, Record<Lang, string>> = {
     it: 'Nessuna auto in attesa di energia.',
   },
   grid_limit_shared: {
-    en: 'The building connection is shared by {{cars}} cars: {{amps}} A for this one.',
-    de: 'Der Hausanschluss wird von {{cars}} Autos geteilt: {{amps}} A für dieses.',
-    fr: 'Le raccordement du bâtiment est partagé par {{cars}} voitures : {{amps}} A pour celle-ci.',
-    it: "L'allacciamento dell'edificio è condiviso da {{cars}} auto: {{amps}} A per questa.",
+    en: 'The building connection is at its limit: {{amps}} A for this car ({{cars}} charging).',
+    de: 'Der Hausanschluss ist ausgelastet: {{amps}} A für dieses Auto ({{cars}} laden).',
+    fr: 'Le raccordement du bâtiment est à sa limite : {{amps}} A pour cette voiture ({{cars}} en recharge).',
+    it: "L'allacciamento dell'edificio è al limite: {{amps}} A per questa auto ({{cars}} in ricarica).",
   },
   circuit_limit: {
-    en: 'The circuit {{circuit}} is shared by {{cars}} cars: {{amps}} A for this one.',
-    de: 'Der Stromkreis {{circuit}} wird von {{cars}} Autos geteilt: {{amps}} A für dieses.',
-    fr: 'Le circuit {{circuit}} est partagé par {{cars}} voitures : {{amps}} A pour celle-ci.',
-    it: 'Il circuito {{circuit}} è condiviso da {{cars}} auto: {{amps}} A per questa.',
+    en: 'The circuit {{circuit}} is at its limit: {{amps}} A for this car ({{cars}} charging).',
+    de: 'Der Stromkreis {{circuit}} ist ausgelastet: {{amps}} A für dieses Auto ({{cars}} laden).',
+    fr: 'Le circuit {{circuit}} est à sa limite : {{amps}} A pour cette voiture ({{cars}} en recharge).',
+    it: 'Il circuito {{circuit}} è al limite: {{amps}} A per questa auto ({{cars}} in ricarica).',
   },
   waiting_for_solar: {
     en: 'Waiting for {{kw}} kW more solar power.',
