@@ -60,7 +60,7 @@ export function stationReason(s: StationForReason, limit: StoredLimit | null, tz
  * (gridThrottle, gridOverload, peakManagement) join the device's.
  */
 export function mergedState(device: { status_code: number; alerts: string[] }, limit: StoredLimit | null): { status_code: number; alerts: string[] } {
-  if (!limit) return device
+  if (!limit) return { status_code: device.status_code, alerts: device.alerts }
   return {
     status_code: device.status_code === 0 && limit.status_code !== null ? limit.status_code : device.status_code,
     alerts: [...device.alerts, ...limit.alerts.filter((a) => !device.alerts.includes(a))],
