@@ -1,13 +1,15 @@
 /**
- * The load allocator (SPEC §4 charging modes, docs/decisions.md "Load management: the allocation rules"):
+ * The load allocator (SPEC §4 charging modes; docs/decisions.md "Load management: the allocation rules"):
  * a pure function from what the controller measured and knows (circuits, stations, grid meter, PV surplus,
- * the previous round's state) to a current limit per station and the reason for it. No clock, no I/O: the
- * controller passes `now` from the one clock (ARCHITECTURE §1 "Time") and applies the limits.
+ * tariff, the previous round's state) to a current limit per station and the reason for it. No clock and
+ * no I/O: the controller passes `now` from the one clock (ARCHITECTURE §1 "Time") and applies the limits.
  *
  * Units: currents in amperes per phase, powers in kW at 230 V per phase (a 3-phase station at 16 A draws
  * 3 × 230 V × 16 A = 11.04 kW).
  */
-import { type Constraint, EPS, fill, fits, take } from './fill.ts'
+import { type Network, addLimit, fill, fresh, network, take } from './fill.ts'
+import { hold } from './hysteresis.ts'
+import { runClasses, type ClassMember, type Outcome } from './classes.ts'
 
 /** Volts per phase (line to neutral) used to turn amperes into kW. */
 export const VOLTS = 230
@@ -15,6 +17,7 @@ export const VOLTS = 230
 /** One phase-aware limit in amperes per phase; the root (parent_id null) is the grid connection. */
 export interface Circuit {
   id: string
+  /** The circuit it hangs on; null for the grid connection. */
   parent_id: string | null
   /** The circuit's limit in amperes on each of its three phases. */
   limit_a: number
@@ -26,7 +29,7 @@ export type AllocationMode = 'instant' | 'optimized' | 'solar'
 /** What one station wants this round. */
 export interface StationDemand {
   station_id: number
-  /** The circuit the station hangs on (a key of `AllocationInput.circuits`). */
+  /** The circuit the station hangs on (an id of `AllocationInput.circuits`). */
   circuit_id: string
   /** 1 = single-phase, 3 = three-phase. */
   phases: 1 | 3
@@ -35,16 +38,29 @@ export interface StationDemand {
    * phases, which is safe but reserves more than it uses. Ignored for 3-phase stations.
    */
   phase?: 1 | 2 | 3
-  /** The lowest current a car charges at (IEC 61851-1: 6 A), amperes. */
+  /** The lowest current a car charges at (IEC 61851-1: 6 A), amperes per phase. */
   min_a: number
-  /** The station's (and cable's) highest current, amperes. */
+  /** The station's (and its cable's) highest current, amperes per phase. */
   max_a: number
   mode: AllocationMode
   /** A car is connected and wants energy. */
   charging: boolean
-  /** A charge plan: `energy_kwh` still to charge by `deadline` (ISO instant). */
+  /** A charge plan (SPEC §4): `energy_kwh` still to charge by `deadline` (ISO instant). */
   plan?: { energy_kwh: number; deadline: string }
 }
+
+/** Tunables of the allocator; every field has a default. */
+export interface AllocationOptions {
+  /** Length of a turn when cars take turns, seconds (default 900 = 15 min). */
+  turn_s?: number
+  /** A limit change smaller than this is not sent, amperes (default 1). */
+  threshold_a?: number
+  /** A limit is kept at least this long after it changed, seconds (default 30). */
+  hold_s?: number
+}
+
+/** The defaults of {@link AllocationOptions}. */
+export const DEFAULT_OPTIONS: Required<AllocationOptions> = { turn_s: 900, threshold_a: 1, hold_s: 30 }
 
 /** Everything one round decides from; see {@link allocate}. */
 export interface AllocationInput {
@@ -56,25 +72,35 @@ export interface AllocationInput {
   grid_import_kw: number | null
   /** kW each station draws now (by station id; missing = 0). */
   stations_power_kw: Record<number, number>
-  /** kW exported to the grid now that 'solar' stations may use (besides what they already draw). */
+  /**
+   * kW exported to the grid now that PV-limited stations may use on top of what they already draw (the
+   * allocator adds their draw from `stations_power_kw`, so a solar car does not eat its own surplus).
+   */
   pv_surplus_kw: number
-  /** The state the previous round returned (hysteresis, turn-taking). */
+  /**
+   * The tariff now, if known. When `low` is false, 'optimized' stations charge from PV surplus only and
+   * otherwise wait until `until` (the low tariff's next start, ISO). Unknown: optimized charges from the grid.
+   */
+  tariff?: { low: boolean; until?: string }
+  /** The state the previous round returned (hysteresis, turn-taking, last building load). */
   previous?: AllocationState
+  options?: AllocationOptions
 }
 
 /**
- * Why a station got its limit (h-loadctl turns each into a sentence in four languages):
+ * Why a station got its limit (the controller turns each into a sentence in four languages):
  * - `ok`: it gets what it asks for (its maximum);
- * - `no_car`: no car connected or the car wants no energy (0 A);
- * - `grid_limit_shared`: the grid connection is shared (`shared_by` stations);
- * - `circuit_limit`: a sub-distribution's limit (`circuit_id`) caps it;
- * - `waiting_for_solar`: solar mode, not enough PV surplus (`missing_kw` more needed);
- * - `solar_surplus`: solar mode, charging with the PV surplus there is;
- * - `waiting_for_turn`: the minimum current cannot be met for all, its turn starts at `until`;
- * - `higher_priority`: stations of a higher priority use the capacity (0 A);
- * - `low_tariff_later`: optimized mode waits for the low tariff (`until`);
- * - `plan_priority`: a charge plan's deadline gives it priority;
- * - `fallback_static`: no grid reading, the station gets its static share of the connection.
+ * - `no_car`: no car connected, or the car wants no energy (0 A);
+ * - `grid_limit_shared`: the grid connection's limit is shared (by `shared_by` charging stations);
+ * - `circuit_limit`: the limit of circuit `circuit_id` (a sub-distribution) caps it;
+ * - `waiting_for_solar`: solar mode, `missing_kw` more PV surplus needed to start (0 A);
+ * - `solar_surplus`: solar mode (or optimized outside the low tariff), charging with the surplus there is;
+ * - `waiting_for_turn`: the minimum current cannot be met for all; its turn is expected at `until` (0 A);
+ * - `higher_priority`: stations of a higher priority (instant, a charge plan) use the capacity (0 A);
+ * - `low_tariff_later`: optimized mode, waiting for the low tariff at `until` (0 A);
+ * - `plan_priority`: its charge plan would miss the deadline at its share, so it goes first;
+ * - `settling`: the limit is held a moment to avoid flapping, it changes at `until`;
+ * - `fallback_static`: no grid reading: the station keeps to its static share of the connection.
  */
 export type ReasonCode =
   | 'ok'
@@ -87,38 +113,50 @@ export type ReasonCode =
   | 'higher_priority'
   | 'low_tariff_later'
   | 'plan_priority'
+  | 'settling'
   | 'fallback_static'
 
 /** One station's limit for this round. */
 export interface StationLimit {
   station_id: number
-  /** Amperes per phase; 0 = paused. */
+  /** Amperes per phase, rounded down to 0.1 A; 0 = paused. */
   limit_a: number
   reason: ReasonCode
-  /** ISO instant when the reason is expected to change (a turn's start, the low tariff's start). */
+  /** ISO instant when the reason is expected to change (a turn's start, the low tariff, a hold's end). */
   until?: string
-  /** The circuit whose limit binds (`circuit_limit`, `grid_limit_shared`). */
+  /** The circuit whose limit binds (`circuit_limit`, `grid_limit_shared`, and their `waiting_for_turn`). */
   circuit_id?: string
-  /** How many charging stations share the binding circuit. */
+  /** How many stations charge on the binding circuit (`grid_limit_shared`, `circuit_limit`). */
   shared_by?: number
-  /** kW of PV surplus still missing to start (`waiting_for_solar`). */
+  /** kW of PV surplus still missing to start (`waiting_for_solar`, `low_tariff_later`). */
   missing_kw?: number
+  /** A charge plan's need: the current that makes the deadline, and whether this limit reaches it. */
+  plan?: { required_a: number; reachable: boolean }
 }
 
-/** What a round hands to the next (keep it and pass it back as `previous`). */
+/** What a round hands to the next: pass it back as `previous` (JSON-serialisable). */
 export interface AllocationState {
-  /** The limit last sent per station, amperes. */
+  /** The limit sent per station, amperes. */
   limits: Record<number, number>
-  /** When each station's current turn (uninterrupted non-zero limit) started, ISO. */
+  /** When each charging station's current turn (uninterrupted non-zero limit) started, ISO. */
   turn_started: Record<number, string>
+  /** Since when each station with a car waits at 0 A, ISO. */
+  waiting_since: Record<number, string>
+  /** When each station's limit last changed, ISO. */
+  changed_at: Record<number, string>
+  /** The building's own load at the last grid reading, amperes per phase (for the static fallback). */
+  building_a: number
 }
 
-/** kW a station draws per ampere of limit. */
+/** kW a station draws per ampere of limit (phases × 230 V). */
 export function kwPerAmp(s: Pick<StationDemand, 'phases'>): number {
   return (s.phases * VOLTS) / 1000
 }
 
-const PRIORITY: Record<AllocationMode, number> = { instant: 0, optimized: 1, solar: 2 }
+/** Round up to 0.1 A (a plan's need). */
+function ceilTenth(a: number): number {
+  return Math.ceil(a * 10 - 1e-6) / 10
+}
 
 /** Round down to 0.1 A (OCPP limits carry one decimal; rounding down never exceeds a limit). */
 function floorTenth(a: number): number {
@@ -126,123 +164,189 @@ function floorTenth(a: number): number {
 }
 
 /**
- * Compute every station's current limit for one round.
- *
- * Rules (docs/decisions.md "Load management: the allocation rules"): priority classes instant, optimized,
- * solar; within a class every charging station first gets its minimum where it fits every circuit on its
- * way to the grid connection (else 0 A), then equal shares above the minimum up to its maximum; solar
- * stations only from the PV surplus. Available at the connection = its limit − the building's own load
- * (grid import − the stations' draw).
- * @returns one {@link StationLimit} per station of `input.stations` (sorted by station id) and the state
- * to pass back next round.
+ * The circuits as limits: one per circuit and phase, each station on every circuit from its own up to the
+ * grid connection, on its phase(s). The connection (every root) has `reserve_a` taken off its limit.
+ * Stations on an unknown circuit hang on nothing and get 0 A (see {@link allocate}).
  */
-export function allocate(input: AllocationInput): { limits: StationLimit[]; state: AllocationState } {
-  const stations = [...input.stations].sort((a, b) => a.station_id - b.station_id)
-  const circuitById = new Map(input.circuits.map((c) => [c.id, c]))
-  const root = (id: string): string => {
-    let c = circuitById.get(id)
-    while (c && c.parent_id !== null && circuitById.has(c.parent_id)) c = circuitById.get(c.parent_id)
-    return c?.id ?? id
-  }
-
-  // The building's own load at the connection, spread evenly over the three phases (amperes).
-  let buildingA = 0
-  if (input.grid_import_kw !== null) {
-    let stationsKw = 0
-    for (const s of stations) stationsKw += Math.max(0, input.stations_power_kw[s.station_id] ?? 0)
-    buildingA = (Math.max(0, input.grid_import_kw - stationsKw) * 1000) / (3 * VOLTS)
-  }
-
-  // One constraint per circuit and phase.
-  const constraints: Constraint[] = []
-  const byKey = new Map<string, Constraint>()
-  for (const c of input.circuits) {
-    const reserve = c.parent_id === null || !circuitById.has(c.parent_id) ? buildingA : 0
-    for (const p of [1, 2, 3]) {
-      const k: Constraint = { id: c.id, remaining: Math.max(0, c.limit_a - reserve), terms: new Map() }
-      constraints.push(k)
-      byKey.set(`${c.id}/${p}`, k)
-    }
+export function circuitNetwork(circuits: Circuit[], stations: StationDemand[], reserveA: number): Network {
+  const net = network(stations.length)
+  const byId = new Map(circuits.map((c) => [c.id, c]))
+  const index = new Map<string, number>()
+  for (const c of circuits) {
+    const root = c.parent_id === null || !byId.has(c.parent_id)
+    for (let p = 1; p <= 3; p++) index.set(`${c.id}/${p}`, addLimit(net, c.id, c.limit_a - (root ? reserveA : 0)))
   }
   stations.forEach((s, i) => {
     const lines = s.phases === 3 || s.phase === undefined ? [1, 2, 3] : [s.phase]
     const seen = new Set<string>()
-    let c = circuitById.get(s.circuit_id)
-    while (c && !seen.has(c.id)) {
+    for (let c = byId.get(s.circuit_id); c && !seen.has(c.id); c = c.parent_id === null ? undefined : byId.get(c.parent_id)) {
       seen.add(c.id)
-      for (const p of lines) byKey.get(`${c.id}/${p}`)!.terms.set(i, 1)
-      c = c.parent_id === null ? undefined : circuitById.get(c.parent_id)
+      for (const p of lines) net.of[i].push([index.get(`${c.id}/${p}`)!, 1])
     }
   })
-  const pv: Constraint = { id: 'pv', remaining: 0, terms: new Map() }
-  let solarDraw = 0
-  stations.forEach((s, i) => {
-    if (s.mode === 'solar') {
-      pv.terms.set(i, kwPerAmp(s))
-      solarDraw += Math.max(0, input.stations_power_kw[s.station_id] ?? 0)
-    }
-  })
-  pv.remaining = Math.max(0, input.pv_surplus_kw) + solarDraw
-  const all = [...constraints, pv]
+  return net
+}
 
+/**
+ * Static shares of the connection (the fallback without a grid reading, and a safe fail-safe limit for a
+ * charger that loses the controller): every station, charging or not, gets an equal share of each circuit
+ * on its way to the connection (less `reserve_a` of building load at the connection), at most its maximum.
+ * A share below the station's minimum is 0: that station cannot charge safely without the controller.
+ * @returns amperes per station, in the order of `stations`.
+ */
+export function staticShares(circuits: Circuit[], stations: StationDemand[], reserveA = 0): number[] {
+  const net = circuitNetwork(circuits, stations, reserveA)
   const current = stations.map(() => 0)
-  const ceiling = stations.map((s) => Math.max(0, s.max_a))
-  const reasons: StationLimit[] = stations.map((s) => ({ station_id: s.station_id, limit_a: 0, reason: 'no_car' }))
-  const wanting = stations.map((s, i) => (s.charging && s.max_a >= s.min_a && s.max_a > 0 ? i : -1)).filter((i) => i >= 0)
-  let higherClassRan = false
-  for (const cls of [0, 1, 2]) {
-    const members = wanting.filter((i) => PRIORITY[stations[i].mode] === cls)
-    if (members.length === 0) continue
-    const admitted: number[] = []
-    for (const i of members) {
+  const ceiling = stations.map((s, i) => (net.of[i].length === 0 ? 0 : Math.max(0, s.max_a)))
+  fill(net, stations.map((_, i) => i), current, ceiling)
+  return current.map((a, i) => (a + 1e-9 >= stations[i].min_a ? Math.max(stations[i].min_a, floorTenth(a)) : 0))
+}
+
+
+/**
+ * Compute every station's current limit for one round.
+ *
+ * The rules (docs/decisions.md "Load management: the allocation rules"):
+ * 1. Available at the connection = its limit − the building's own load (grid import − the stations'
+ *    draw, spread over three phases); without a grid reading each station keeps to its
+ *    {@link staticShares static share} (computed with the last measured building load).
+ * 2. Priority classes: instant, then the part of a charge plan that would otherwise miss its deadline,
+ *    then optimized, then solar. Solar stations (and optimized ones outside the low tariff) only use PV
+ *    surplus.
+ * 3. Within a class every charging station first gets its minimum current where it fits every circuit on
+ *    its way to the connection, in turn order (see server/control/turns.ts): when not all fit, cars take
+ *    turns of `turn_s`; then equal shares above the minimum up to each station's maximum.
+ * 4. Hysteresis: a change under `threshold_a` or within `hold_s` of the last change is not made, where
+ *    keeping the old value still fits every limit.
+ * Stations on an unknown circuit, or with a maximum below their minimum, get 0 A.
+ * @returns one {@link StationLimit} per station (sorted by station id) and the state for the next round.
+ */
+export function allocate(input: AllocationInput): { limits: StationLimit[]; state: AllocationState } {
+  const options = { ...DEFAULT_OPTIONS, ...input.options }
+  const nowMs = Date.parse(input.now)
+  const stations = [...input.stations].sort((a, b) => a.station_id - b.station_id)
+  const previous = input.previous
+  const fallback = input.grid_import_kw === null || !Number.isFinite(input.grid_import_kw)
+
+  let stationsKw = 0
+  for (const s of stations) stationsKw += Math.max(0, input.stations_power_kw[s.station_id] ?? 0)
+  const buildingA = fallback
+    ? Math.max(0, previous?.building_a ?? 0)
+    : (Math.max(0, input.grid_import_kw! - stationsKw) * 1000) / (3 * VOLTS)
+
+  const net = circuitNetwork(input.circuits, stations, buildingA)
+  const rootIds = new Set(input.circuits.filter((c) => c.parent_id === null || !input.circuits.some((p) => p.id === c.parent_id)).map((c) => c.id))
+  if (fallback) {
+    staticShares(input.circuits, stations, buildingA).forEach((share, i) => {
+      net.of[i].push([addLimit(net, 'static', share), 1])
+    })
+  }
+  // The PV surplus, for solar stations and optimized ones outside the low tariff.
+  const pvLimited = stations.map((s) => s.mode === 'solar' || (s.mode === 'optimized' && input.tariff?.low === false))
+  let pvDraw = 0
+  stations.forEach((s, i) => {
+    if (pvLimited[i]) pvDraw += Math.max(0, input.stations_power_kw[s.station_id] ?? 0)
+  })
+  const pv = addLimit(net, 'pv', Math.max(0, input.pv_surplus_kw) + pvDraw)
+  stations.forEach((s, i) => {
+    if (pvLimited[i]) net.of[i].push([pv, kwPerAmp(s)])
+  })
+
+  const members: ClassMember[] = []
+  stations.forEach((s, i) => {
+    if (s.charging && s.max_a >= s.min_a && s.max_a > 0 && s.min_a >= 0 && net.of[i].some(([k]) => net.ids[k] !== 'pv')) {
+      members.push({ index: i, station_id: s.station_id, min_a: s.min_a, max_a: s.max_a, cls: s.mode === 'instant' ? 0 : s.mode === 'optimized' ? 2 : 3 })
+    }
+  })
+  const wanting = new Set(members.map((m) => m.index))
+  const context = { net, pv, stations, previous, nowMs, turnMs: options.turn_s * 1000 }
+  let outcome: Outcome = runClasses(context, members)
+
+  // Charge plans: a plan that misses its deadline at this share gets its needed current in class 1.
+  const needs = stations.map((s) => planNeed(s, nowMs))
+  const promoted = new Set<number>()
+  for (const m of members) {
+    const need = needs[m.index]
+    if (need !== null && m.cls > 0 && outcome.current[m.index] + 1e-9 < need) promoted.add(m.index)
+  }
+  if (promoted.size > 0) {
+    const withPlans = [...members]
+    for (const i of promoted) {
       const s = stations[i]
-      if (fits(all, i, s.min_a)) {
-        take(all, i, s.min_a)
-        current[i] = s.min_a
-        admitted.push(i)
-      } else {
-        const blocking = all.find((c) => c.terms.has(i) && (c.terms.get(i) ?? 0) * s.min_a > c.remaining + EPS)!
-        const r = reasons[i]
-        if (blocking.id === 'pv') {
-          r.reason = 'waiting_for_solar'
-          r.missing_kw = Math.round((kwPerAmp(s) * s.min_a - Math.max(0, blocking.remaining)) * 100) / 100
-        } else if (admitted.length > 0) r.reason = 'waiting_for_turn'
-        else if (higherClassRan) r.reason = 'higher_priority'
-        else {
-          r.reason = root(blocking.id) === blocking.id ? 'grid_limit_shared' : 'circuit_limit'
-          r.circuit_id = blocking.id
-        }
-      }
+      withPlans.push({ index: i, station_id: s.station_id, min_a: s.min_a, max_a: Math.min(s.max_a, Math.max(s.min_a, ceilTenth(needs[i]!))), cls: 1 })
     }
-    const stopped = fill(admitted, current, ceiling, all)
-    for (const i of admitted) {
-      const by = stopped.get(i) ?? null
-      const r = reasons[i]
-      if (by === null) r.reason = 'ok'
-      else if (by === 'pv') r.reason = 'solar_surplus'
-      else {
-        r.reason = root(by) === by ? 'grid_limit_shared' : 'circuit_limit'
-        r.circuit_id = by
-      }
-    }
-    if (admitted.length > 0) higherClassRan = true
+    outcome = runClasses(context, withPlans)
   }
 
-  // Sharing counts per binding circuit.
-  const sharing = new Map<string, Set<number>>()
-  for (const i of wanting) {
-    if (current[i] <= 0) continue
-    for (const k of constraints) if (k.terms.has(i)) (sharing.get(k.id) ?? sharing.set(k.id, new Set()).get(k.id)!).add(i)
-  }
-  const limits: StationLimit[] = reasons.map((r, i) => {
-    r.limit_a = current[i] > 0 ? Math.max(stations[i].min_a, floorTenth(current[i])) : 0
-    if (r.circuit_id !== undefined) r.shared_by = sharing.get(r.circuit_id)?.size ?? 0
-    return r
+  // Round, then hysteresis on what is left of every limit.
+  const proposed = stations.map((s, i) => (outcome.current[i] > 0 ? Math.max(s.min_a, floorTenth(outcome.current[i])) : 0))
+  const left = fresh(net)
+  proposed.forEach((a, i) => take(left, i, a))
+  const sent = hold(
+    stations.map((s, i) => {
+      const before = previous?.limits[s.station_id]
+      return {
+        limit_a: proposed[i],
+        previous_a: before,
+        changed_ms: previous?.changed_at?.[s.station_id] !== undefined ? Date.parse(previous.changed_at[s.station_id]) : undefined,
+        // A 0 A limit is only held for a car that was already waiting (a car just arrived starts at once).
+        previous_valid: before !== undefined && (before === 0 ? previous?.waiting_since?.[s.station_id] !== undefined : before >= s.min_a && before <= s.max_a),
+        eligible: wanting.has(i),
+        ignore: promoted.has(i) ? pv : -1,
+      }
+    }),
+    left,
+    { threshold_a: options.threshold_a, hold_ms: options.hold_s * 1000 },
+    nowMs,
+  )
+
+  // Reasons and the next state.
+  const charging = new Map<string, number>()
+  sent.forEach((a, i) => {
+    if (a <= 0) return
+    const circuits = new Set(net.of[i].map(([k]) => net.ids[k]))
+    for (const id of circuits) charging.set(id, (charging.get(id) ?? 0) + 1)
   })
-  const state: AllocationState = { limits: {}, turn_started: {} }
-  for (const l of limits) {
-    state.limits[l.station_id] = l.limit_a
-    if (l.limit_a > 0) state.turn_started[l.station_id] = input.previous?.limits[l.station_id] ? (input.previous.turn_started[l.station_id] ?? input.now) : input.now
-  }
+  const state: AllocationState = { limits: {}, turn_started: {}, waiting_since: {}, changed_at: {}, building_a: buildingA }
+  const limits = stations.map((s, i): StationLimit => {
+    const r = outcome.reasons[i]
+    const limit: StationLimit = { station_id: s.station_id, limit_a: sent[i], reason: r.reason }
+    if (sent[i] === 0 && proposed[i] > 0) {
+      limit.reason = 'settling'
+      const changed = previous?.changed_at?.[s.station_id]
+      if (changed !== undefined) limit.until = new Date(Date.parse(changed) + options.hold_s * 1000).toISOString()
+    } else {
+      if (fallback && r.reason !== 'no_car' && r.reason !== 'waiting_for_solar' && r.reason !== 'low_tariff_later' && r.reason !== 'solar_surplus') limit.reason = 'fallback_static'
+      if (r.until_ms !== undefined) limit.until = new Date(r.until_ms).toISOString()
+      if (r.limit !== undefined && net.ids[r.limit] !== 'static' && net.ids[r.limit] !== 'pv' && limit.reason !== 'fallback_static') {
+        limit.circuit_id = net.ids[r.limit]
+        if (limit.reason === 'circuit_limit' && rootIds.has(limit.circuit_id)) limit.reason = 'grid_limit_shared'
+        if (limit.reason === 'grid_limit_shared' || limit.reason === 'circuit_limit') limit.shared_by = charging.get(limit.circuit_id) ?? 0
+      }
+      if (r.missing_kw !== undefined) limit.missing_kw = r.missing_kw
+      if (limit.reason === 'low_tariff_later' && input.tariff?.until !== undefined) limit.until = input.tariff.until
+    }
+    if (promoted.has(i) && sent[i] > 0) limit.reason = 'plan_priority'
+    if (needs[i] !== null && s.charging) limit.plan = { required_a: ceilTenth(needs[i]!), reachable: sent[i] + 1e-9 >= needs[i]! }
+
+    const id = s.station_id
+    state.limits[id] = sent[i]
+    const before = previous?.limits[id]
+    state.changed_at[id] = before === sent[i] && previous?.changed_at?.[id] !== undefined ? previous.changed_at[id] : input.now
+    if (sent[i] > 0) state.turn_started[id] = (before ?? 0) > 0 ? (previous?.turn_started[id] ?? input.now) : input.now
+    else if (s.charging) state.waiting_since[id] = previous?.waiting_since?.[id] ?? input.now
+    return limit
+  })
   return { limits, state }
+}
+
+/**
+ * The current (amperes per phase) that charges `plan.energy_kwh` by `plan.deadline`, or null without a
+ * plan, with nothing left to charge, or past its deadline.
+ */
+export function planNeed(s: StationDemand, nowMs: number): number | null {
+  if (!s.plan || !(s.plan.energy_kwh > 0)) return null
+  const hours = (Date.parse(s.plan.deadline) - nowMs) / 3_600_000
+  if (!(hours > 0)) return null
+  return s.plan.energy_kwh / hours / kwPerAmp(s)
 }
