@@ -120,15 +120,14 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
     for (const s of stations) for (const c of pathOf(circuitOf(s))) below.set(c.id, (below.get(c.id) ?? 0) + 1)
 
     const demands: StationDemand[] = []
-    const waitsForLow = new Set<number>()
     for (const s of stations) {
       const configured = s.charging_mode === 'timer' ? timerModeAt(timers, s.id, local.weekday, local.minute) : s.charging_mode
-      const m = allocationMode(configured, highTariff)
-      const usable = m && s.status !== 'off' && s.status !== 'failure' && s.status !== 'unknown' && s.status !== null && !(s.cp_id && !s.connected)
-      if (m?.waitsForLowTariff) waitsForLow.add(s.id)
+      const mode = allocationMode(configured)
+      // A station that is off, faulted, offline or not connected has no car the controller can serve.
+      const usable = mode && s.status !== 'off' && s.status !== 'failure' && s.status !== 'unknown' && s.status !== null && !(s.cp_id && !s.connected)
       demands.push({
         station_id: s.id, circuit_id: circuitOf(s), phases: s.phases === 1 ? 1 : 3, min_a: MIN_CURRENT_A, max_a: maxCurrentA(s.capacity_kw, s.phases),
-        mode: m?.mode ?? 'solar', charging: !!usable && (s.status === 'charging' || s.status === 'carPluggedIn'),
+        mode: mode ?? 'solar', charging: !!usable && (s.status === 'charging' || s.status === 'carPluggedIn'),
       })
     }
     // Solar power the cars may take: what goes out to the grid, and what the battery is charging with
@@ -138,6 +137,8 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
       now: at.toISOString(), circuits, stations: demands, grid_import_kw: gridKw,
       stations_power_kw: Object.fromEntries(stations.map((s) => [s.id, s.power_kw])), pv_surplus_kw: pvSurplusKw,
       previous: (lm.state as AllocationState | null) ?? undefined,
+      // Without a tariff, or with a flat one, optimized charges from the grid (SPEC §4: low tariff or solar).
+      tariff: tariff && tariff.flat == null ? { low: !highTariff, ...(lowFrom ? { until: lowFrom.toISOString() } : {}) } : undefined,
     })
     const limits = new Map<number, StationLimit>(result.limits.map((l) => [l.station_id, l]))
     const gridLimitKw = (gridLimitA * 3 * 230) / 1000
@@ -148,12 +149,8 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
       if (!l) continue
       const demand = demands.find((d) => d.station_id === s.id)!
       const prev = previous.get(s.id)
-      let reason: string = l.reason
-      let until = l.until ? new Date(l.until) : null
-      if (waitsForLow.has(s.id) && l.reason === 'waiting_for_solar') {
-        reason = 'low_tariff_later'
-        until = lowFrom
-      }
+      const reason: string = l.reason
+      const until = l.until ? new Date(l.until) : null
       const params: Record<string, string | number> = {}
       if (l.shared_by !== undefined) params.cars = l.shared_by
       if (l.circuit_id !== undefined) params.circuit = names.get(l.circuit_id) ?? l.circuit_id

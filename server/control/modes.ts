@@ -28,19 +28,18 @@ export function timerModeAt(timers: TimerRow[], stationId: number, weekday: numb
 }
 
 /**
- * How the allocator treats a station's mode now (SPEC §4 charging modes): instant and rfid → instant;
- * optimized → optimized in low tariff, and solar (surplus only) in high tariff, `waitsForLowTariff` then
- * true; solar → solar; locked → null (no power). Timer mode follows its timer's mode first.
+ * How the allocator treats a station's mode (SPEC §4 charging modes): instant and rfid → instant;
+ * optimized → optimized (the allocator keeps it to PV surplus outside the low tariff); solar → solar;
+ * locked and anything else → null (no power). Timer mode is resolved first ({@link timerModeAt}).
  */
-export function allocationMode(mode: string, highTariff: boolean): { mode: AllocationMode; waitsForLowTariff: boolean } | null {
+export function allocationMode(mode: string): AllocationMode | null {
   switch (mode) {
     case 'instant':
     case 'rfid':
-      return { mode: 'instant', waitsForLowTariff: false }
+      return 'instant'
     case 'optimized':
-      return highTariff ? { mode: 'solar', waitsForLowTariff: true } : { mode: 'optimized', waitsForLowTariff: false }
     case 'solar':
-      return { mode: 'solar', waitsForLowTariff: false }
+      return mode
     default:
       return null
   }

@@ -9,7 +9,7 @@ import type { Lang } from './messages.ts'
 export const REASON_CODES = [
   // The allocator's.
   'ok', 'no_car', 'grid_limit_shared', 'circuit_limit', 'waiting_for_solar', 'solar_surplus', 'waiting_for_turn',
-  'higher_priority', 'low_tariff_later', 'plan_priority', 'fallback_static',
+  'higher_priority', 'low_tariff_later', 'plan_priority', 'settling', 'fallback_static',
   // The station's state.
   'charging', 'no_solar_power', 'no_optimized_power', 'waiting_for_badge', 'car_paused', 'charger_offline', 'charger_fault', 'station_locked', 'load_management_off',
 ] as const
@@ -81,6 +81,12 @@ const TEXTS: Record<DisplayReason, Record<Lang, string>> = {
     de: 'Lädt bevorzugt, um den Ladeplan rechtzeitig zu erfüllen: {{amps}} A.',
     fr: 'Recharge en priorité pour tenir son plan de recharge : {{amps}} A.',
     it: 'Carica con priorità per rispettare il piano di ricarica: {{amps}} A.',
+  },
+  settling: {
+    en: 'The limit of {{amps}} A is held a moment so it does not flap; it changes from {{time}}.',
+    de: 'Die Begrenzung von {{amps}} A wird kurz gehalten, damit sie nicht schwankt; sie ändert sich ab {{time}}.',
+    fr: 'La limite de {{amps}} A est maintenue un instant pour ne pas osciller ; elle change à partir de {{time}}.',
+    it: 'Il limite di {{amps}} A è mantenuto per un momento per evitare oscillazioni; cambia dalle {{time}}.',
   },
   fallback_static: {
     en: 'No reading from the grid meter: charging at a fixed safe share of {{amps}} A.',

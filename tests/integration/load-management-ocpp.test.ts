@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { auth, connectChargePoint, login, PASSWORD, startApp, until, type ChargePoint } from './helpers.ts'
+import { AT, auth, connectChargePoint, login, PASSWORD, startApp, until, type ChargePoint } from './helpers.ts'
+import { createTestClock, type TestClock } from '../../server/lib/clock.ts'
+import { DEFAULT_OPTIONS } from '../../server/control/allocate.ts'
 
 /**
  * A real OCPP 1.6J charge point (ocpp-rpc, strict schema validation) under load management: the demo's
@@ -16,6 +18,7 @@ type Received = { method: string; params: any }
 
 let app: FastifyInstance
 let url: string
+let clock: TestClock
 let admin: string
 let station7: number
 let mainMeter: number
@@ -24,7 +27,8 @@ let transactionId: number
 const got: Received[] = []
 
 beforeAll(async () => {
-  ;({ app, url } = await startApp({ roles: ['api', 'ocpp'] }))
+  clock = createTestClock(AT.morning)
+  ;({ app, url } = await startApp({ roles: ['api', 'ocpp'], clock }))
   admin = await login(app, 'admin@example.com')
   const db = app.domain!.db
   station7 = (await db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', CP).executeTakeFirstOrThrow()).station_id
@@ -91,7 +95,8 @@ describe('load management on an OCPP charge point', () => {
     await app.ocpp!.sweep()
     expect(got.length).toBe(before)
 
-    // The building draws 3.45 kW less: 5 A more for the car.
+    // Once the allocator's hold is over, the building draws 3.45 kW less: 5 A more for the car.
+    await clock.advance(DEFAULT_OPTIONS.hold_s * 1000 + 1000)
     await grid(34.8 - 3.45)
     await app.control!.run()
     await until(() => profiles('TxProfile').length >= 2, 10_000, 'the second TxProfile')
