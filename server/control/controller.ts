@@ -153,7 +153,7 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
       const until = l.until ? new Date(l.until) : null
       const params: Record<string, string | number> = {}
       if (l.shared_by !== undefined) params.cars = l.shared_by
-      if (l.circuit_id !== undefined) params.circuit = names.get(l.circuit_id) ?? l.circuit_id
+      if (l.circuit_id !== undefined && l.circuit_id !== CONNECTION) params.circuit = names.get(l.circuit_id) ?? l.circuit_id
       if (l.missing_kw !== undefined) params.kw = l.missing_kw
       const prevLimit = prev && prev.reason !== 'load_management_off' ? prev.limit_a : null
       const cp = charger(s)

@@ -43,9 +43,16 @@ export type LoadManagementPut = z.infer<typeof LoadManagementPut>
 
 /**
  * Why a station charges as it does (SPEC §4 statuses and alerts, explained): a reason code, its
- * sentence in the caller's language, and the ISO instant it is expected to change (null: unknown).
+ * sentence in the caller's language, the ISO instant it is expected to change (null: unknown) and the
+ * sentence's values.
  */
-export const StationReason = z.object({ code: z.string(), text: z.string(), until: z.string().nullable() })
+export const StationReason = z.object({
+  code: z.string(),
+  text: z.string(),
+  until: z.string().nullable(),
+  /** The values the sentence was filled with (amps, cars, circuit, kw, time), so a screen can say it in its own language. */
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+})
 export type StationReason = z.infer<typeof StationReason>
 
 /**

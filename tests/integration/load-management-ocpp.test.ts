@@ -80,7 +80,7 @@ describe('load management on an OCPP charge point', () => {
     expect(Date.parse(tx.params.csChargingProfiles.validTo) - Date.parse(tx.params.csChargingProfiles.chargingSchedule.startSchedule)).toBe(10 * 60_000)
 
     const en = await station('en')
-    expect(en.reason).toEqual({ code: 'grid_limit_shared', text: 'The building connection is at its limit: 12.5 A for this car (1 charging).', until: null })
+    expect(en.reason).toEqual({ code: 'grid_limit_shared', text: 'The building connection is at its limit: 12.5 A for this car (1 charging).', until: null, params: { amps: 12.5, cars: 1 } })
     expect(en.status_code).toBe(15)
     expect(en.alerts).toContain('gridThrottle')
     expect((await station('de')).reason.text).toBe('Der Hausanschluss ist ausgelastet: 12.5 A für dieses Auto (1 laden).')

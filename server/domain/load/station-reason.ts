@@ -32,11 +32,10 @@ export function localTime(at: Date, tz: string): string {
  * alerts say. The text is in `lang`, times in the installation's zone `tz`.
  */
 export function stationReason(s: StationForReason, limit: StoredLimit | null, tz: string, lang: Lang): StationReason {
-  const out = (code: DisplayReason, params: Record<string, string | number> = {}, until: Date | null = null): StationReason => ({
-    code,
-    text: reasonText(code, lang, { ...params, ...(until ? { time: localTime(until, tz) } : {}) }),
-    until: until ? until.toISOString() : null,
-  })
+  const out = (code: DisplayReason, given: Record<string, string | number> = {}, until: Date | null = null): StationReason => {
+    const params = { ...given, ...(until ? { time: localTime(until, tz) } : {}) }
+    return { code, text: reasonText(code, lang, params), until: until ? until.toISOString() : null, params }
+  }
   if (s.charging_mode === 'locked' || s.status === 'off') return out('station_locked')
   if (s.status === 'failure') return out('charger_fault')
   if (s.status === 'unknown' || s.status === null || s.alerts.includes('offline')) return out('charger_offline')
