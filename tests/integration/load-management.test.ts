@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
+import { parse, stringify } from 'yaml'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
 
 // GET/PUT …/installations/{id}/load_management: who may, what a bad circuit tree answers, what is stored.
@@ -97,5 +98,37 @@ describe('load management settings', () => {
     const de = await api().put(path()).set(auth(tokens.admin)).set('Accept-Language', 'de').send({ ...valid(), circuits: [c[0], { ...c[1], parent_id: 'nowhere' }] }).expect(400)
     expect(de.body['circuits.1.parent_id'][0]).toContain('Kein Stromkreis mit dieser ID')
     expect((await api().get(path()).set(auth(tokens.admin)).expect(200)).body).toEqual(before)
+  })
+
+  it('is part of the configuration file: exported with stations by key, imported with the settings\' checks by line and field', async () => {
+    await api().put(path()).set(auth(tokens.admin)).send(valid()).expect(200)
+    const exported = parse((await api().get(`/api/cockpit/installations/${demo}/configuration?format=yaml`).set(auth(tokens.admin)).expect(200)).text)
+    const lm = exported.installations[0].load_management
+    expect(lm).toEqual({
+      enabled: true, grid_limit_a: 63, grid_limit_kw: 40,
+      circuits: [
+        { id: 'garage', name: 'Garage distribution', parent: null, limit_a: 50, stations: ['Station 1', 'Station 2'] },
+        { id: 'row-b', name: 'Row B', parent: 'garage', limit_a: 32, stations: ['Station 3', 'Station 4'] },
+      ],
+    })
+    const importing = (yaml: string) => api().post('/api/cockpit/configuration/import').set(auth(tokens.admin)).set('Content-Type', 'application/yaml').send(yaml)
+    // The same file again changes nothing.
+    const same = await importing(stringify(exported)).expect(200)
+    expect(same.body.changes).toContainEqual({ installation: 'Demo Residence Zürich', entity: 'load_management', key: 'Demo Residence Zürich', change: 'unchanged' })
+    // A cycle is refused with its line and field; a known station by OCPP id moves onto a circuit.
+    lm.circuits[0].parent = 'row-b'
+    const bad = await importing(stringify(exported)).expect(400)
+    expect(Object.keys(bad.body)).toEqual([expect.stringMatching(/^line \d+, installations\[0\]\.load_management\.circuits\[0\]\.parent$/)])
+    lm.circuits[0].parent = null
+    lm.circuits[1].stations.push('DEMO-CP-1')
+    lm.grid_limit_kw = null
+    const good = await importing(stringify(exported)).expect(200)
+    expect(good.body.changes).toContainEqual({ installation: 'Demo Residence Zürich', entity: 'load_management', key: 'Demo Residence Zürich', change: 'updated', fields: ['grid_limit_kw', 'circuits'] })
+    const after = (await api().get(path()).set(auth(tokens.admin)).expect(200)).body
+    expect(after).toMatchObject({ grid_limit_kw: null, effective_grid_limit_a: 63 })
+    expect(after.circuits[1].station_ids).toEqual([stations[2], stations[3], stations[6]])
+    lm.circuits[1].stations.push('No such station')
+    const unknown = await importing(stringify(exported)).expect(404)
+    expect(Object.values(unknown.body)[0]).toEqual(['No charging station with this OCPP id or name, neither in the file nor in the installation.'])
   })
 })
