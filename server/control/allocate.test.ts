@@ -65,6 +65,17 @@ describe('allocate: a garage behind its connection', () => {
     input.stations[1].phase = 1
     expect(amps(allocate(input))).toEqual([16, 16, 32])
   })
+
+  it('with per-phase meter currents, the house load on L1 limits the 3-phase cars, not the single-phase car on L2', () => {
+    const input = garage(3, { grid_phase_a: [20 + 2 * 16, 2 * 16 + 10, 2 * 16] })
+    input.stations[2] = station(3, { phases: 1, phase: 2, max_a: 32 })
+    input.stations_power_kw = { 1: 11.04, 2: 11.04, 3: 2.3 }
+    // Building: L1 20 A, L2 0 A (its other 10 A are the single-phase car), L3 0 A: L2 is the tightest phase.
+    const { limits } = allocate(input)
+    expect(limits.map((l) => l.limit_a)).toEqual([16, 16, 31])
+    // A 40 A house load on L1 leaves 23 A there: 11.5 A per 3-phase car; the car on L2 gets its 32 A.
+    expect(allocate({ ...input, grid_phase_a: [40 + 2 * 16, 42, 32] }).limits.map((l) => l.limit_a)).toEqual([11.5, 11.5, 32])
+  })
 })
 
 describe('allocate: charging modes', () => {
@@ -149,6 +160,32 @@ describe('allocate: taking turns', () => {
     expect(round.limits.slice(10).map((l) => l.limit_a)).toEqual([6.3, 6.3])
     expect(round.limits.filter((l) => l.limit_a === 0)).toHaveLength(2)
   })
+
+  it("over two hours, 12 cars behind 63 A get the same energy within one turn's worth (Jain's index ≥ 0.99)", () => {
+    const input = garage(12)
+    const ampSeconds = new Map<number, number>()
+    let previous: AllocationState | undefined
+    for (let t = 0; t < 7200; t += 10) {
+      const round = allocate({ ...input, now: at(t), previous })
+      for (const l of round.limits) ampSeconds.set(l.station_id, (ampSeconds.get(l.station_id) ?? 0) + l.limit_a * 10)
+      previous = round.state
+    }
+    const xs = [...ampSeconds.values()]
+    const jain = xs.reduce((a, b) => a + b, 0) ** 2 / (xs.length * xs.reduce((a, b) => a + b * b, 0))
+    expect(jain).toBeGreaterThanOrEqual(0.99)
+    expect(Math.min(...xs)).toBeGreaterThan(0)
+  })
+
+  it('turns are per circuit: a full sub-distribution makes its own cars take turns while the others charge on', () => {
+    const input = garage(4, {
+      circuits: [{ id: 'grid', parent_id: null, limit_a: 63 }, { id: 'carport', parent_id: 'grid', limit_a: 10 }],
+    })
+    input.stations[2].circuit_id = 'carport'
+    input.stations[3].circuit_id = 'carport'
+    const { limits } = allocate(input)
+    expect(limits.map((l) => l.limit_a)).toEqual([16, 16, 10, 0])
+    expect(limits[3]).toMatchObject({ reason: 'waiting_for_turn', circuit_id: 'carport', until: at(900) })
+  })
 })
 
 describe('allocate: no grid reading', () => {
@@ -160,6 +197,11 @@ describe('allocate: no grid reading', () => {
       { station_id: 1, limit_a: 10.5, reason: 'fallback_static' },
       { station_id: 2, limit_a: 10.5, reason: 'fallback_static' },
     ])
+  })
+
+  it('50 stations behind 63 A without a reading: a static share of 1.26 A is below the minimum, so they pause', () => {
+    const { limits } = allocate(garage(50, { grid_import_kw: null }))
+    expect(new Set(limits.map((l) => `${l.limit_a} ${l.reason}`))).toEqual(new Set(['0 fallback_static']))
   })
 
   it('the static shares also keep the building load last measured off the connection', () => {
@@ -196,5 +238,22 @@ describe('allocate: hysteresis', () => {
     gone.stations[1].charging = false
     expect(amps(allocate(gone))).toEqual([10, 0])
     expect(amps(allocate({ ...gone, now: at(40) }))).toEqual([16, 0])
+  })
+
+  it('a car paused for its turn is not restarted within 30 s (settling, until the hold ends)', () => {
+    const input = garage(2, { circuits: [{ id: 'grid', parent_id: null, limit_a: 10 }] })
+    const first = allocate(input)
+    expect(amps(first)).toEqual([10, 0])
+    // 10 s later the connection could take both (house load gone? here: a bigger limit), but station 2's
+    // limit changed 10 s ago: it waits until the hold ends.
+    const bigger = { ...input, circuits: [{ id: 'grid', parent_id: null, limit_a: 32 }], now: at(10), previous: first.state }
+    expect(allocate(bigger).limits[1]).toEqual({ station_id: 2, limit_a: 0, reason: 'settling', until: at(30) })
+    expect(allocate({ ...bigger, now: at(30) }).limits[1]).toMatchObject({ limit_a: 16 })
+  })
+
+  it('a station on a circuit the installation does not have gets 0 A (circuit_limit)', () => {
+    const input = garage(1)
+    input.stations[0].circuit_id = 'gone'
+    expect(allocate(input).limits[0]).toEqual({ station_id: 1, limit_a: 0, reason: 'circuit_limit', circuit_id: 'gone', shared_by: 0 })
   })
 })

@@ -7,12 +7,13 @@
  * Units: currents in amperes per phase, powers in kW at 230 V per phase (a 3-phase station at 16 A draws
  * 3 × 230 V × 16 A = 11.04 kW).
  */
-import { type Network, addLimit, fill, fresh, network, take } from './fill.ts'
+import { addLimit, fresh, take } from './fill.ts'
+import { VOLTS, ceilTenth, circuitNetwork, floorTenth, kwPerAmp, planNeed, staticShares } from './circuits.ts'
 import { hold } from './hysteresis.ts'
 import { runClasses, type ClassMember, type Outcome } from './classes.ts'
+import { explain } from './explain.ts'
 
-/** Volts per phase (line to neutral) used to turn amperes into kW. */
-export const VOLTS = 230
+export { VOLTS, circuitNetwork, kwPerAmp, planNeed, staticShares }
 
 /** One phase-aware limit in amperes per phase; the root (parent_id null) is the grid connection. */
 export interface Circuit {
@@ -70,6 +71,11 @@ export interface AllocationInput {
   stations: StationDemand[]
   /** kW imported at the grid meter, the stations included (negative = export); null = no reading. */
   grid_import_kw: number | null
+  /**
+   * Currents measured at the grid meter on L1, L2, L3, the stations included, amperes (optional). When
+   * given they replace `grid_import_kw` for the building's load, phase by phase.
+   */
+  grid_phase_a?: readonly [number, number, number] | null
   /** kW each station draws now (by station id; missing = 0). */
   stations_power_kw: Record<number, number>
   /**
@@ -144,64 +150,9 @@ export interface AllocationState {
   waiting_since: Record<number, string>
   /** When each station's limit last changed, ISO. */
   changed_at: Record<number, string>
-  /** The building's own load at the last grid reading, amperes per phase (for the static fallback). */
+  /** The building's own load at the last grid reading, amperes on its most loaded phase (for the fallback). */
   building_a: number
 }
-
-/** kW a station draws per ampere of limit (phases × 230 V). */
-export function kwPerAmp(s: Pick<StationDemand, 'phases'>): number {
-  return (s.phases * VOLTS) / 1000
-}
-
-/** Round up to 0.1 A (a plan's need). */
-function ceilTenth(a: number): number {
-  return Math.ceil(a * 10 - 1e-6) / 10
-}
-
-/** Round down to 0.1 A (OCPP limits carry one decimal; rounding down never exceeds a limit). */
-function floorTenth(a: number): number {
-  return Math.floor(a * 10 + 1e-6) / 10
-}
-
-/**
- * The circuits as limits: one per circuit and phase, each station on every circuit from its own up to the
- * grid connection, on its phase(s). The connection (every root) has `reserve_a` taken off its limit.
- * Stations on an unknown circuit hang on nothing and get 0 A (see {@link allocate}).
- */
-export function circuitNetwork(circuits: Circuit[], stations: StationDemand[], reserveA: number): Network {
-  const net = network(stations.length)
-  const byId = new Map(circuits.map((c) => [c.id, c]))
-  const index = new Map<string, number>()
-  for (const c of circuits) {
-    const root = c.parent_id === null || !byId.has(c.parent_id)
-    for (let p = 1; p <= 3; p++) index.set(`${c.id}/${p}`, addLimit(net, c.id, c.limit_a - (root ? reserveA : 0)))
-  }
-  stations.forEach((s, i) => {
-    const lines = s.phases === 3 || s.phase === undefined ? [1, 2, 3] : [s.phase]
-    const seen = new Set<string>()
-    for (let c = byId.get(s.circuit_id); c && !seen.has(c.id); c = c.parent_id === null ? undefined : byId.get(c.parent_id)) {
-      seen.add(c.id)
-      for (const p of lines) net.of[i].push([index.get(`${c.id}/${p}`)!, 1])
-    }
-  })
-  return net
-}
-
-/**
- * Static shares of the connection (the fallback without a grid reading, and a safe fail-safe limit for a
- * charger that loses the controller): every station, charging or not, gets an equal share of each circuit
- * on its way to the connection (less `reserve_a` of building load at the connection), at most its maximum.
- * A share below the station's minimum is 0: that station cannot charge safely without the controller.
- * @returns amperes per station, in the order of `stations`.
- */
-export function staticShares(circuits: Circuit[], stations: StationDemand[], reserveA = 0): number[] {
-  const net = circuitNetwork(circuits, stations, reserveA)
-  const current = stations.map(() => 0)
-  const ceiling = stations.map((s, i) => (net.of[i].length === 0 ? 0 : Math.max(0, s.max_a)))
-  fill(net, stations.map((_, i) => i), current, ceiling)
-  return current.map((a, i) => (a + 1e-9 >= stations[i].min_a ? Math.max(stations[i].min_a, floorTenth(a)) : 0))
-}
-
 
 /**
  * Compute every station's current limit for one round.
@@ -226,15 +177,12 @@ export function allocate(input: AllocationInput): { limits: StationLimit[]; stat
   const nowMs = Date.parse(input.now)
   const stations = [...input.stations].sort((a, b) => a.station_id - b.station_id)
   const previous = input.previous
-  const fallback = input.grid_import_kw === null || !Number.isFinite(input.grid_import_kw)
+  const phaseReading = input.grid_phase_a?.length === 3 && input.grid_phase_a.every(Number.isFinite) ? input.grid_phase_a : null
+  const fallback = phaseReading === null && (input.grid_import_kw === null || !Number.isFinite(input.grid_import_kw))
+  const buildingPhaseA = fallback ? [0, 1, 2].map(() => Math.max(0, previous?.building_a ?? 0)) : buildingLoad(input, stations, phaseReading)
+  const buildingA = Math.max(...buildingPhaseA)
 
-  let stationsKw = 0
-  for (const s of stations) stationsKw += Math.max(0, input.stations_power_kw[s.station_id] ?? 0)
-  const buildingA = fallback
-    ? Math.max(0, previous?.building_a ?? 0)
-    : (Math.max(0, input.grid_import_kw! - stationsKw) * 1000) / (3 * VOLTS)
-
-  const net = circuitNetwork(input.circuits, stations, buildingA)
+  const net = circuitNetwork(input.circuits, stations, buildingPhaseA)
   const rootIds = new Set(input.circuits.filter((c) => c.parent_id === null || !input.circuits.some((p) => p.id === c.parent_id)).map((c) => c.id))
   if (fallback) {
     staticShares(input.circuits, stations, buildingA).forEach((share, i) => {
@@ -252,9 +200,11 @@ export function allocate(input: AllocationInput): { limits: StationLimit[]; stat
     if (pvLimited[i]) net.of[i].push([pv, kwPerAmp(s)])
   })
 
+  // A station on an unknown circuit cannot be checked against any limit: it gets 0 A (circuit_limit).
+  const onCircuit = stations.map((s) => input.circuits.some((c) => c.id === s.circuit_id))
   const members: ClassMember[] = []
   stations.forEach((s, i) => {
-    if (s.charging && s.max_a >= s.min_a && s.max_a > 0 && s.min_a >= 0 && net.of[i].some(([k]) => net.ids[k] !== 'pv')) {
+    if (s.charging && s.max_a >= s.min_a && s.max_a > 0 && s.min_a >= 0 && onCircuit[i]) {
       members.push({ index: i, station_id: s.station_id, min_a: s.min_a, max_a: s.max_a, cls: s.mode === 'instant' ? 0 : s.mode === 'optimized' ? 2 : 3 })
     }
   })
@@ -300,53 +250,29 @@ export function allocate(input: AllocationInput): { limits: StationLimit[]; stat
     nowMs,
   )
 
-  // Reasons and the next state.
-  const charging = new Map<string, number>()
-  sent.forEach((a, i) => {
-    if (a <= 0) return
-    const circuits = new Set(net.of[i].map(([k]) => net.ids[k]))
-    for (const id of circuits) charging.set(id, (charging.get(id) ?? 0) + 1)
-  })
-  const state: AllocationState = { limits: {}, turn_started: {}, waiting_since: {}, changed_at: {}, building_a: buildingA }
-  const limits = stations.map((s, i): StationLimit => {
-    const r = outcome.reasons[i]
-    const limit: StationLimit = { station_id: s.station_id, limit_a: sent[i], reason: r.reason }
-    if (sent[i] === 0 && proposed[i] > 0) {
-      limit.reason = 'settling'
-      const changed = previous?.changed_at?.[s.station_id]
-      if (changed !== undefined) limit.until = new Date(Date.parse(changed) + options.hold_s * 1000).toISOString()
-    } else {
-      if (fallback && r.reason !== 'no_car' && r.reason !== 'waiting_for_solar' && r.reason !== 'low_tariff_later' && r.reason !== 'solar_surplus') limit.reason = 'fallback_static'
-      if (r.until_ms !== undefined) limit.until = new Date(r.until_ms).toISOString()
-      if (r.limit !== undefined && net.ids[r.limit] !== 'static' && net.ids[r.limit] !== 'pv' && limit.reason !== 'fallback_static') {
-        limit.circuit_id = net.ids[r.limit]
-        if (limit.reason === 'circuit_limit' && rootIds.has(limit.circuit_id)) limit.reason = 'grid_limit_shared'
-        if (limit.reason === 'grid_limit_shared' || limit.reason === 'circuit_limit') limit.shared_by = charging.get(limit.circuit_id) ?? 0
-      }
-      if (r.missing_kw !== undefined) limit.missing_kw = r.missing_kw
-      if (limit.reason === 'low_tariff_later' && input.tariff?.until !== undefined) limit.until = input.tariff.until
-    }
-    if (promoted.has(i) && sent[i] > 0) limit.reason = 'plan_priority'
-    if (needs[i] !== null && s.charging) limit.plan = { required_a: ceilTenth(needs[i]!), reachable: sent[i] + 1e-9 >= needs[i]! }
-
-    const id = s.station_id
-    state.limits[id] = sent[i]
-    const before = previous?.limits[id]
-    state.changed_at[id] = before === sent[i] && previous?.changed_at?.[id] !== undefined ? previous.changed_at[id] : input.now
-    if (sent[i] > 0) state.turn_started[id] = (before ?? 0) > 0 ? (previous?.turn_started[id] ?? input.now) : input.now
-    else if (s.charging) state.waiting_since[id] = previous?.waiting_since?.[id] ?? input.now
-    return limit
-  })
-  return { limits, state }
+  return explain({ input, stations, net, outcome, proposed, sent, promoted, needs, onCircuit, rootIds, fallback, buildingA, holdMs: options.hold_s * 1000 })
 }
 
 /**
- * The current (amperes per phase) that charges `plan.energy_kwh` by `plan.deadline`, or null without a
- * plan, with nothing left to charge, or past its deadline.
+ * The building's own load at the connection, amperes on L1–L3 (never negative): the grid meter's reading
+ * less what the stations draw. From per-phase currents when the meter gives them (a single-phase station
+ * of unknown line is then not subtracted anywhere, which overstates the load: safe), else from
+ * `grid_import_kw` spread evenly over the three phases.
  */
-export function planNeed(s: StationDemand, nowMs: number): number | null {
-  if (!s.plan || !(s.plan.energy_kwh > 0)) return null
-  const hours = (Date.parse(s.plan.deadline) - nowMs) / 3_600_000
-  if (!(hours > 0)) return null
-  return s.plan.energy_kwh / hours / kwPerAmp(s)
+function buildingLoad(input: AllocationInput, stations: StationDemand[], phaseA: readonly number[] | null): number[] {
+  if (phaseA !== null) {
+    const load = [...phaseA]
+    for (const s of stations) {
+      const kw = Math.max(0, input.stations_power_kw[s.station_id] ?? 0)
+      if (kw === 0) continue
+      const amps = (kw * 1000) / (s.phases * VOLTS)
+      if (s.phases === 3) for (let p = 0; p < 3; p++) load[p] -= amps
+      else if (s.phase !== undefined) load[s.phase - 1] -= amps
+    }
+    return load.map((a) => Math.max(0, a))
+  }
+  let stationsKw = 0
+  for (const s of stations) stationsKw += Math.max(0, input.stations_power_kw[s.station_id] ?? 0)
+  const perPhase = (Math.max(0, input.grid_import_kw! - stationsKw) * 1000) / (3 * VOLTS)
+  return [perPhase, perPhase, perPhase]
 }
