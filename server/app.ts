@@ -34,6 +34,7 @@ import { requestId, requestLog } from './api/request-log.ts'
 import { databaseCheck, readinessRoutes, type ReadinessCheck } from './api/readiness.ts'
 import { compression, serveClient } from './lib/static.ts'
 import { createClock, type Clock } from './lib/clock.ts'
+import { createLoadController, type LoadController } from './control/controller.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,6 +44,9 @@ declare module 'fastify' {
     ocpp?: OcppServer
     /** The MQTT subscriber (MQTT_URL, api role), connected by startBackground. */
     mqtt?: MqttSubscriber
+
+    /** The load controller (server/control/controller.ts), run as a job of the api role. */
+    control?: LoadController
     jobs: Job[]
     /** The process's one clock (ARCHITECTURE §1 "Time"): CLOCK_START/CLOCK_SPEED, or the test's. */
     clock: Clock
@@ -156,6 +160,10 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     app.jobs.push(createReportJob({ domain, log: app.log }))
     app.jobs.push(createPaymentJob({ domain, log: app.log }))
     app.jobs.push(createDeviceWatchdog({ domain, log: app.log }))
+    // Load management: every 10 s of the clock, once across processes (pg-boss's exclusive queue).
+    const control = createLoadController({ domain, log: app.log })
+    app.decorate('control', control)
+    app.jobs.push(control.job())
     // Replies to support tickets: an IMAP mailbox read by a job, and/or the built-in SMTP receiver.
     const supportAddress = config.supportAddress ?? 'support@cockpit.local'
     if (config.imapUrl) app.jobs.push(createImapJob({ domain, supportAddress, imapUrl: config.imapUrl, log: app.log }))

@@ -34,6 +34,8 @@ import { setupRoutes } from './setup.ts'
 import { ingestRoutes } from './ingest.ts'
 import { ingestConfigRoutes } from './ingest-config.ts'
 
+import { loadManagementRoutes } from './load-management.ts'
+
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
   app.addHook('preValidation', refuseNulBytes)
@@ -70,4 +72,6 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   configurationRoutes(app, domain)
   ingestRoutes(app, domain)
   ingestConfigRoutes(app, domain)
+
+  loadManagementRoutes(app, domain)
 }

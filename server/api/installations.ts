@@ -7,6 +7,7 @@ import { Station, StationPatch } from '../../shared/schemas/station.ts'
 import { Access, EnergyReturn, Installation, InstallationCreate, InstallationInfo, InstallationListQuery, InstallationPatch, InstallationStatus, InstallationStatusQuery, Overview } from '../../shared/schemas/installation.ts'
 import { actorOf } from './http.ts'
 import { NoContent, provisioningErrors, superusersOnly } from './openapi.ts'
+import { pickLang } from '../lib/messages.ts'
 
 const InstallationParams = z.object({ installationId: Id })
 const StationParams = z.object({ installationId: Id, stationId: Id })
@@ -58,12 +59,12 @@ export function installationRoutes(fastify: FastifyInstance, domain: Domain) {
     domain.installations.access(await actorOf(domain, req), req.params.installationId),
   )
   app.get(`${base}/:installationId/charging_stations/`, { schema: { ...one('Charging stations the caller may read'), querystring: ListQuery, response: { 200: Page(Station) } } }, async (req) =>
-    domain.stations.list(await actorOf(domain, req), req.params.installationId, req.query),
+    domain.stations.list(await actorOf(domain, req), req.params.installationId, req.query, pickLang(req.headers['accept-language'])),
   )
   app.get(`${base}/:installationId/charging_stations/:stationId/`, { schema: { summary: 'One charging station', params: StationParams, response: { 200: Station } } }, async (req) =>
-    domain.stations.get(await actorOf(domain, req), req.params.installationId, req.params.stationId),
+    domain.stations.get(await actorOf(domain, req), req.params.installationId, req.params.stationId, pickLang(req.headers['accept-language'])),
   )
   app.patch(`${base}/:installationId/charging_stations/:stationId/`, { schema: { summary: 'Change a charging station (name, mode, learning mode)', params: StationParams, body: StationPatch, response: { 200: Station } } }, async (req) =>
-    domain.stations.update(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body),
+    domain.stations.update(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body, { lang: pickLang(req.headers['accept-language']) }),
   )
 }

@@ -10,6 +10,7 @@ import { isAdmin } from '../../shared/rules/permissions.ts'
 import { JournalEntry, JournalQuery } from '../../shared/schemas/journal.ts'
 import { actorOf, installationIdOf } from './http.ts'
 import { InstallationScope } from './openapi.ts'
+import { pickLang } from '../lib/messages.ts'
 
 const StationParams = z.object({ installationId: Id, stationId: Id })
 const InstallationParams = z.object({ installationId: Id })
@@ -33,13 +34,13 @@ export function stationRoutes(fastify: FastifyInstance, domain: Domain) {
   // PUT of one station behaves like PATCH (installations.ts); bulk PUT/PATCH changes several stations,
   // each with its own rights check, and answers them all.
   app.put(`${one}/`, { schema: { summary: 'Change a charging station (behaves like PATCH)', params: StationParams, body: StationPatch, response: { 200: Station } } }, async (req) =>
-    domain.stations.update(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body),
+    domain.stations.update(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body, { lang: pickLang(req.headers['accept-language']) }),
   )
   for (const method of ['put', 'patch'] as const) {
     app[method](`${inst}/charging_stations/`, { schema: { summary: 'Change several charging stations (each with its id)', params: InstallationParams, body: StationBulk, response: { 200: z.array(Station) } } }, async (req) => {
       const actor = await actorOf(domain, req)
       const out = []
-      for (const { id, ...patch } of req.body) out.push(await domain.stations.update(actor, req.params.installationId, id, patch))
+      for (const { id, ...patch } of req.body) out.push(await domain.stations.update(actor, req.params.installationId, id, patch, { lang: pickLang(req.headers['accept-language']) }))
       return out
     })
   }
@@ -47,12 +48,12 @@ export function stationRoutes(fastify: FastifyInstance, domain: Domain) {
   // The German aliases of SPEC §7 (/ladestation/): list, edit one, turn off.
   app.get('/ladestation/', { schema: { summary: 'Charging stations of the installation (alias)', querystring: ListQuery.extend(InstallationScope.shape), response: { 200: Page(Station) } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.stations.list(actor, installationIdOf(req), req.query)
+    return domain.stations.list(actor, installationIdOf(req), req.query, pickLang(req.headers['accept-language']))
   })
   for (const method of ['put', 'patch'] as const) {
     app[method]('/ladestation/:stationId/', { schema: { summary: 'Change a charging station (alias)', params: z.object({ stationId: Id }), body: StationPatch, response: { 200: Station } } }, async (req) => {
       const actor = await actorOf(domain, req)
-      return domain.stations.update(actor, await domain.stations.installationOf(req.params.stationId), req.params.stationId, req.body)
+      return domain.stations.update(actor, await domain.stations.installationOf(req.params.stationId), req.params.stationId, req.body, { lang: pickLang(req.headers['accept-language']) })
     })
   }
   // Turn off (lock) one station (body {id}) or, for admins, every station of the installation.
@@ -67,7 +68,7 @@ export function stationRoutes(fastify: FastifyInstance, domain: Domain) {
       if (!id && !isAdmin(await domain.installations.requireRole(actor, installationId))) throw Forbidden()
       const ids = id ? [id] : (await domain.stations.list(actor, installationId, { limit: 1000, offset: 0 })).results.map((s) => s.id)
       const out = []
-      for (const stationId of ids) out.push(await domain.stations.update(actor, installationId, stationId, { charging_mode: 'locked' }))
+      for (const stationId of ids) out.push(await domain.stations.update(actor, installationId, stationId, { charging_mode: 'locked' }, { lang: pickLang(req.headers['accept-language']) }))
       return out
     },
   )

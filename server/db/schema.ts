@@ -190,6 +190,50 @@ export interface ChargingStationsTable {
   phases: ColumnType<number, number | undefined, number>
   /** Deleted by an admin (a soft delete: its sessions stay). */
   archived_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  /** Migration 0174: the load-management circuit the station hangs on (null: the grid connection). */
+  load_circuit_id: ColumnType<string | null, string | null | undefined, string | null>
+}
+
+/** Migration 0174: an installation's load management (grid connection limit, on/off). */
+export interface LoadManagementTable {
+  installation_id: number
+  enabled: boolean
+  /** The connection's limit in A per phase, or null. */
+  grid_limit_a: number | null
+  /** The connection's limit in kW, or null. */
+  grid_limit_kw: number | null
+  /** The allocator's state after the last run (server/control/allocate.ts AllocationState). */
+  state: ColumnType<unknown | null, string | null | undefined, string | null>
+  updated_at: Ts
+}
+
+/** Migration 0174: a sub-distribution below the grid connection (parent_id null: fed by the connection). */
+export interface LoadCircuitsTable {
+  installation_id: number
+  id: string
+  name: string
+  parent_id: string | null
+  /** A per phase. */
+  limit_a: number
+}
+
+/** Migration 0174: the load controller's last decision per station (limit, reason, status code, alerts). */
+export interface LoadLimitsTable {
+  station_id: number
+  installation_id: number
+  /** A per phase; 0 paused; null not limited. */
+  limit_a: number | null
+  reason: string
+  params: Json<Record<string, string | number>>
+  until: Ts | null
+  /** A SPEC §4 load-management status code (13–15, 19, 20, 22–25) or null. */
+  status_code: number | null
+  alerts: Json<string[]>
+  /** The TxProfile last queued for the station's charge point. */
+  sent: ColumnType<{ limit_a: number; transaction_id: number; at: string } | null, string | null | undefined, string | null>
+  /** What the fail-safe TxDefaultProfile was last sent for (charge point, boot, mode, share). */
+  failsafe: ColumnType<string | null, string | null | undefined, string | null>
+  updated_at: Ts
 }
 
 export interface RfidsTable {
@@ -693,6 +737,9 @@ export interface Database {
   meter_registers: MeterRegistersTable
   meter_status: MeterStatusTable
   charging_stations: ChargingStationsTable
+  load_management: LoadManagementTable
+  load_circuits: LoadCircuitsTable
+  load_limits: LoadLimitsTable
   rfids: RfidsTable
   rfid_stations: RfidStationsTable
   timers: TimersTable

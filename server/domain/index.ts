@@ -48,6 +48,8 @@ import { createConfigurationService } from './configuration/service.ts'
 import { createIngestService } from './ingest/service.ts'
 import { createDeviceKeyService } from './ingest/keys.ts'
 
+import { createLoadSettings } from './load/settings.ts'
+
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
  * process's one clock (ARCHITECTURE §1 "Time"): services, devices and jobs take "now" from it.
@@ -123,6 +125,8 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     // Readings of real meters (and the simulator's) through one checked path, and the keys devices send them with.
     ingest: createIngestService({ db, clock }),
     deviceKeys: createDeviceKeyService({ db, clock, installations }),
+
+    loadSettings: createLoadSettings({ db, clock, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

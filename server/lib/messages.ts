@@ -565,6 +565,38 @@ const M = {
     fr: "La clé d'appareil est absente, inconnue ou révoquée.",
     it: 'La chiave del dispositivo manca, è sconosciuta o revocata.',
   },
+
+  // Load management (docs/decisions.md "Load management: model, controller and reasons").
+  loadCircuitDuplicate: {
+    en: 'Another circuit already has this id.',
+    de: 'Ein anderer Stromkreis hat bereits diese ID.',
+    fr: 'Un autre circuit a déjà cet identifiant.',
+    it: 'Un altro circuito ha già questo ID.',
+  },
+  loadCircuitUnknownParent: {
+    en: 'No circuit with this id: the parent must be one of the circuits, or empty for the grid connection.',
+    de: 'Kein Stromkreis mit dieser ID: der übergeordnete muss einer der Stromkreise sein, oder leer für den Netzanschluss.',
+    fr: "Aucun circuit avec cet identifiant : le parent doit être l'un des circuits, ou vide pour le raccordement au réseau.",
+    it: "Nessun circuito con questo ID: il genitore deve essere uno dei circuiti, o vuoto per l'allacciamento alla rete.",
+  },
+  loadCircuitCycle: {
+    en: 'A circuit cannot feed itself, directly or through other circuits.',
+    de: 'Ein Stromkreis kann sich nicht selbst speisen, weder direkt noch über andere Stromkreise.',
+    fr: "Un circuit ne peut pas s'alimenter lui-même, ni directement ni par d'autres circuits.",
+    it: 'Un circuito non può alimentare sé stesso, né direttamente né tramite altri circuiti.',
+  },
+  loadStationUnknown: {
+    en: 'Charging station {{id}} is not a charging station of this installation.',
+    de: 'Ladestation {{id}} ist keine Ladestation dieser Anlage.',
+    fr: "La borne {{id}} n'est pas une borne de cette installation.",
+    it: 'La stazione {{id}} non è una stazione di ricarica di questo impianto.',
+  },
+  loadStationTwice: {
+    en: 'Charging station {{id}} is already on another circuit; a station hangs on one circuit only.',
+    de: 'Ladestation {{id}} hängt bereits an einem anderen Stromkreis; eine Ladestation hängt an genau einem.',
+    fr: 'La borne {{id}} est déjà sur un autre circuit ; une borne ne dépend que d’un seul circuit.',
+    it: 'La stazione {{id}} è già su un altro circuito; una stazione dipende da un solo circuito.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

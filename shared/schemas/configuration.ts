@@ -3,6 +3,7 @@ import { Text } from './common.ts'
 import { AddressInput, Operator } from './installation.ts'
 import { METER_SOURCES, METER_UNITS, PROVISIONED_METER_TYPES } from './meters.ts'
 import { LangTag } from './accounts.ts'
+import { CircuitId, LOAD_LIMIT_MAX, MAX_CIRCUITS } from './load-management.ts'
 
 /**
  * A configuration file (docs/configuration-files.md): installations with their settings, object tree,
@@ -103,6 +104,24 @@ export const ConfigUser = z.strictObject({
   permissions: z.array(ConfigPermission).max(1000).default([]),
 })
 
+/**
+ * Load management (docs/load-management.md): the switch, the grid connection's limits and the circuit
+ * tree, each circuit's stations by their key (OCPP id, else name). Null: the installation has none (an
+ * import then leaves its settings as they are).
+ */
+export const ConfigLoadManagement = z.strictObject({
+  enabled: z.boolean(),
+  grid_limit_a: z.number().positive().max(LOAD_LIMIT_MAX.a).nullable().default(null),
+  grid_limit_kw: z.number().positive().max(LOAD_LIMIT_MAX.kw).nullable().default(null),
+  circuits: z.array(z.strictObject({
+    id: CircuitId,
+    name: Text(100).min(1),
+    parent: CircuitId.nullable().default(null),
+    limit_a: z.number().positive().max(LOAD_LIMIT_MAX.a),
+    stations: z.array(z.string().trim().min(1).max(100)).max(1000).default([]),
+  })).max(MAX_CIRCUITS).default([]),
+})
+
 export const ConfigInstallation = z.strictObject({
   name: Text(100).min(1),
   timezone: z.string().trim().min(1).max(64),
@@ -119,6 +138,7 @@ export const ConfigInstallation = z.strictObject({
   tariffs: z.array(ConfigTariff).max(100).default([]),
   rates: z.array(ConfigRate).max(100).default([]),
   users: z.array(ConfigUser).max(10_000).default([]),
+  load_management: ConfigLoadManagement.nullable().default(null),
 })
 export type ConfigInstallation = z.infer<typeof ConfigInstallation>
 
@@ -134,7 +154,7 @@ export type ConfigurationFileInput = z.input<typeof ConfigurationFile>
 /** What an import did (or, in a dry run, would do) to one entity. */
 export const ConfigChange = z.object({
   installation: z.string(),
-  entity: z.enum(['installation', 'object', 'meter', 'station', 'tariff', 'rate', 'user']),
+  entity: z.enum(['installation', 'object', 'meter', 'station', 'tariff', 'rate', 'user', 'load_management']),
   key: z.string(),
   change: z.enum(['created', 'updated', 'unchanged']),
   /** For `updated`: the fields that differ. */

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { IdNumber, Text } from './common.ts'
 import { ChargePointId } from './ocpp.ts'
 import { CHARGING_MODES, STATION_STATUSES } from '../rules/status.ts'
+import { StationReason } from './load-management.ts'
 
 /** Editable charging station fields (PATCH …/charging_stations/{id}). */
 export const StationPatch = z
@@ -43,6 +44,12 @@ export const Station = z.object({
    * the field, its new value and when it was asked for. Empty when none.
    */
   pending_changes: z.array(z.object({ field: z.enum(['charging_mode', 'rfid_lernmodus']), value: z.union([z.string(), z.number()]), requested_at: z.string() })).optional(),
+  /**
+   * Why the station charges as it does (docs/decisions.md "Load management: model, controller and
+   * reasons"): a code, its sentence in the caller's language (Accept-Language) and the ISO instant it is
+   * expected to change (null: unknown). Always sent by the API.
+   */
+  reason: StationReason.optional(),
 })
 export type Station = z.infer<typeof Station>
 

@@ -17,7 +17,8 @@ export function isLockedStation(s: Pick<Station, 'status' | 'charging_mode'>): b
 /**
  * One station (SPEC §2 Power, station status page): display status (SPEC §4), charging mode,
  * power, energy charged, session start, RFID, capacity, changes waiting for an offline facility,
- * alerts (serious ones marked) and the disabled-station notice for non-admins (SPEC §6).
+ * why it charges as it does (its reason, in the user's language from the code and its values), alerts
+ * (serious ones marked) and the disabled-station notice for non-admins (SPEC §6).
  */
 export function StationCard({ station, admin, f }: { station: Station; admin: boolean; f: Formats }) {
   const { t } = useTranslation('power')
@@ -65,6 +66,12 @@ export function StationCard({ station, admin, f }: { station: Station; admin: bo
         </div>
       ) : null}
 
+      {station.reason ? (
+        <p className="mt-3 text-sm text-slate-700">
+          <span className="font-semibold">{t('station.reason')}:</span>{' '}
+          {t(`reason.${station.reason.code}`, { ...station.reason.params, defaultValue: station.reason.text })}
+        </p>
+      ) : null}
       {alerts.length > 0 ? (
         <div className="mt-3">
           <p className="sr-only">{t('station.alerts')}</p>

@@ -11,6 +11,9 @@ import { createSimulatedMeters } from './readings.ts'
 import type { SimOcppLink } from './ocpp-link.ts'
 import type { ClockTimer } from '../../lib/clock.ts'
 
+/** kW a station draws at `amps` per phase on `phases` phases of 230 V. */
+const limitKw = (amps: number, phases: number) => (amps * phases * 230) / 1000
+
 export interface Simulator {
   /** Backfill what is missing up to the clock's now, then step every `stepMs` of the clock's time. */
   start(): Promise<void>
@@ -108,6 +111,8 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
         return limit === null ? s : { ...s, capacity_kw: Math.min(s.capacity_kw, limit) }
       })
     }
+    // The load controller's limit (A per phase) caps a station's power like a charging profile would.
+    eq.stations = eq.stations.map((s) => (s.limit_a == null || viaOcpp.has(s.id) ? s : { ...s, capacity_kw: Math.min(s.capacity_kw, limitKw(s.limit_a, s.phases ?? 3)) }))
     const ocppMeters = new Set(eq.stations.filter((s) => viaOcpp.has(s.id)).map((s) => s.meter_id))
     const r = step(eq, state, t, dt, { seed, highTariff })
     // Through the ingestion service, with the checks a real meter's readings get (SPEC §3 meter kinds).

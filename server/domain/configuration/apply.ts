@@ -16,6 +16,7 @@ import { unitOf } from '../../../shared/schemas/meters.ts'
 import { PATH_SEPARATOR, type ConfigChange, type ConfigInstallation } from '../../../shared/schemas/configuration.ts'
 import { atLine, type FilePath } from './file.ts'
 import { meterKey, readInstallation, stationKey } from './state.ts'
+import { applyLoadManagement } from './load.ts'
 
 /** The provisioning services working in transaction `tx` (server/db/transaction.ts inTransaction). */
 export function provisioningOn(tx: Db, { clock, ocpp, publicUrl }: { clock: Clock; ocpp: OcppService; publicUrl: string }) {
@@ -248,6 +249,10 @@ export async function applyInstallation(tx: Db, deps: { actor: Actor; clock: Clo
       }
     }
     note('user', u.email, isNew ? null : fields)
+  }
+  if (file.load_management) {
+    const fields = await applyLoadManagement(tx, { actor, clock, installationId: id, before: state.loadManagement, file: file.load_management, stationIds, where })
+    note('load_management', file.name, state.loadManagement ? fields : null)
   }
   return { id, created, changes, credentials }
 }

@@ -14,13 +14,15 @@ type Of<K extends keyof ConfigInstallation> = ConfigInstallation[K] extends (inf
 export interface InstallationState {
   id: number
   archived: boolean
-  settings: Omit<ConfigInstallation, 'objects' | 'meters' | 'stations' | 'tariffs' | 'rates' | 'users'>
+  settings: Omit<ConfigInstallation, 'objects' | 'meters' | 'stations' | 'tariffs' | 'rates' | 'users' | 'load_management'>
   objects: Map<string, Entry<Of<'objects'>>>
   meters: Entry<Of<'meters'>>[]
   stations: Entry<Of<'stations'>>[]
   tariffs: Entry<Of<'tariffs'>>[]
   rates: Entry<Of<'rates'>>[]
   users: Entry<Of<'users'>>[]
+  /** Load management with the stations by key; null before its first settings. */
+  loadManagement: ConfigInstallation['load_management']
   /** Object id → path. */
   pathOf: Map<number, string>
 }
@@ -39,7 +41,7 @@ export const stationKey = (s: { ocpp_charge_point_id: string | null; name: strin
 export async function readInstallation(db: Db, id: number): Promise<InstallationState | null> {
   const inst = await db.selectFrom('installations').selectAll().where('id', '=', id).executeTakeFirst()
   if (!inst) return null
-  const [objects, meters, stations, tariffs, rates, members, permissions] = await Promise.all([
+  const [objects, meters, stations, tariffs, rates, members, permissions, load, circuits, circuitOf] = await Promise.all([
     db.selectFrom('objects').selectAll().where('installation_id', '=', id).orderBy('id').execute(),
     db.selectFrom('meters').selectAll().where('installation_id', '=', id).where('archived_at', 'is', null).where('meter_type', '!=', 'charging_station').orderBy('id').execute(),
     db.selectFrom('charging_stations as s').leftJoin('ocpp_charge_points as cp', 'cp.station_id', 's.id')
@@ -49,6 +51,9 @@ export async function readInstallation(db: Db, id: number): Promise<Installation
     db.selectFrom('installation_users as iu').innerJoin('users as u', 'u.id', 'iu.user_id')
       .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.title', 'u.ietf_lang_tag', 'iu.role']).where('iu.installation_id', '=', id).orderBy('u.email').execute(),
     db.selectFrom('permissions').selectAll().where('installation_id', '=', id).where('object_type', '!=', 'rfid').orderBy('id').execute(),
+    db.selectFrom('load_management').select(['enabled', 'grid_limit_a', 'grid_limit_kw']).where('installation_id', '=', id).executeTakeFirst(),
+    db.selectFrom('load_circuits').selectAll().where('installation_id', '=', id).orderBy('id').execute(),
+    db.selectFrom('charging_stations').select(['id', 'load_circuit_id']).where('installation_id', '=', id).where('archived_at', 'is', null).where('load_circuit_id', 'is not', null).orderBy('id').execute(),
   ])
   const pathOf = new Map<number, string>()
   const byId = new Map(objects.map((o) => [o.id, o]))
@@ -94,6 +99,12 @@ export async function readInstallation(db: Db, id: number): Promise<Installation
         }),
       },
     })),
+    loadManagement: load
+      ? {
+        ...load,
+        circuits: circuits.map((c) => ({ id: c.id, name: c.name, parent: c.parent_id, limit_a: c.limit_a, stations: circuitOf.filter((s) => s.load_circuit_id === c.id).map((s) => keyOfStation.get(s.id)!).filter(Boolean) })),
+      }
+      : null,
     pathOf,
   }
 }
@@ -108,5 +119,6 @@ export function toFileInstallation(state: InstallationState): ConfigInstallation
     tariffs: state.tariffs.map((e) => e.value),
     rates: state.rates.map((e) => e.value),
     users: state.users.map((e) => e.value),
+    load_management: state.loadManagement,
   }
 }

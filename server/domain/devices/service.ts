@@ -7,7 +7,8 @@ export interface Equipment {
   installation: { id: number; timezone: string; latitude: number; longitude: number }
   meters: { id: number; meter_type: MeterType; object_id: number | null; capacity: number | null }[]
   apartments: number[]
-  stations: { id: number; meter_id: number; capacity_kw: number; charging_mode: string; status: string | null; current_session_id: number | null }[]
+  /** `limit_a`: the load controller's limit, A per phase (migration 0174; null: none). */
+  stations: { id: number; meter_id: number; capacity_kw: number; phases?: number; charging_mode: string; status: string | null; current_session_id: number | null; limit_a?: number | null }[]
   /** Active, ready cards; `station_ids` set when a card may charge only at those stations. */
   rfids: { id: number; user_id: number | null; station_ids?: number[]; tag?: string }[]
   timers: { object_id: number; days: boolean[]; start_time: string; charging_mode: string }[]
@@ -61,8 +62,10 @@ export function createDeviceService({ db, clock }: { db: Db; clock: Clock }) {
         db.selectFrom('objects').select(['id', 'object_type']).where('installation_id', '=', installationId).where('object_type', '=', 'apartment').orderBy('id').execute(),
         // Stations bound to an OCPP charge point report for themselves: the simulator leaves them
         // out, unless the charge point is its own (SIM_OCPP).
-        db.selectFrom('charging_stations').select(['id', 'meter_id', 'capacity_kw', 'charging_mode', 'status', 'current_session_id']).where('installation_id', '=', installationId).where('archived_at', 'is', null)
-          .where((eb) => eb.not(eb.exists(eb.selectFrom('ocpp_charge_points as c').select('c.id').whereRef('c.station_id', '=', 'charging_stations.id').where('c.simulated', '=', false)))).orderBy('id').execute(),
+        db.selectFrom('charging_stations').leftJoin('load_limits as l', 'l.station_id', 'charging_stations.id')
+          .select(['charging_stations.id', 'meter_id', 'capacity_kw', 'phases', 'charging_mode', 'status', 'current_session_id', 'l.limit_a'])
+          .where('charging_stations.installation_id', '=', installationId).where('archived_at', 'is', null)
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('ocpp_charge_points as c').select('c.id').whereRef('c.station_id', '=', 'charging_stations.id').where('c.simulated', '=', false)))).orderBy('charging_stations.id').execute(),
         // A learned card works only from its ready_at on (SPEC §9: about 3 minutes).
         db.selectFrom('rfids').select(['id', 'user_id', 'all_stations', 'tag']).where('installation_id', '=', installationId).where('active', '=', true)
           .where((eb) => eb.or([eb('ready_at', 'is', null), eb('ready_at', '<=', at)])).orderBy('id').execute(),

@@ -10,6 +10,8 @@ import type { ChargingMode, StationStatus } from '../../../shared/rules/status.t
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { DeviceLink, SentChange } from '../devices/link.ts'
 import type { Clock } from '../../lib/clock.ts'
+import type { Lang } from '../../lib/messages.ts'
+import { mergedState, stationReason, type StoredLimit } from '../load/station-reason.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
@@ -36,8 +38,14 @@ export interface StationEvents {
  * device side's state reports. Changes are stamped with `clock`'s now (ARCHITECTURE §1 "Time").
  */
 export function createStationService({ db, clock, installations, link, events = {} }: { db: Db; clock: Clock; installations: InstallationService; link?: DeviceLink; events?: StationEvents }) {
-  async function rows(installationId: number, stationId?: number): Promise<Station[]> {
+  async function rows(installationId: number, stationId?: number, lang: Lang = 'en'): Promise<Station[]> {
     const waiting = link ? await link.pending(installationId, 'charging_station') : []
+    const inst = await db.selectFrom('installations').select('timezone').where('id', '=', installationId).executeTakeFirst()
+    const tz = inst?.timezone ?? 'Europe/Zurich'
+    // The load controller's last decision per station (migration 0174): limit, reason, code, alerts.
+    let lq = db.selectFrom('load_limits').select(['station_id', 'limit_a', 'reason', 'params', 'until', 'status_code', 'alerts']).where('installation_id', '=', installationId)
+    if (stationId !== undefined) lq = lq.where('station_id', '=', stationId)
+    const limits = new Map<number, StoredLimit>((await lq.execute()).map((l) => [l.station_id, l]))
     let q = db
       .selectFrom('charging_stations as s')
       .leftJoin('charging_sessions as cs', 'cs.id', 's.current_session_id')
@@ -52,6 +60,8 @@ export function createStationService({ db, clock, installations, link, events = 
       .orderBy('s.id')
       .execute()
     return list.map((s) => ({
+      ...mergedState(s, limits.get(s.id) ?? null),
+      reason: stationReason(s, limits.get(s.id) ?? null, tz, lang),
       id: s.id,
       device_id: s.device_id,
       name: s.name,
@@ -62,8 +72,6 @@ export function createStationService({ db, clock, installations, link, events = 
       phases: s.phases,
       charging_mode: s.charging_mode as ChargingMode,
       status: s.status as StationStatus | null,
-      status_code: s.status_code,
-      alerts: s.alerts,
       rfid_lernmodus: s.rfid_lernmodus,
       pending_rfid: s.pending_rfid_tag ? { tag: s.pending_rfid_tag, detected_at: (s.pending_rfid_at ?? s.updated_at).toISOString() } : null,
       power_kw: r2(s.power_kw),
@@ -86,16 +94,16 @@ export function createStationService({ db, clock, installations, link, events = 
 
   const service = {
     /** GET …/charging_stations/: the stations the caller may read, paginated (limit ≤ 1000). */
-    async list(actor: Actor, installationId: number, { limit, offset }: { limit: number; offset: number }): Promise<PageOf<Station>> {
+    async list(actor: Actor, installationId: number, { limit, offset }: { limit: number; offset: number }, lang: Lang = 'en'): Promise<PageOf<Station>> {
       const access = await installations.access(actor, installationId)
-      const visible = (await rows(installationId)).filter((s) => mayReadStation(access, s.id)).map((s) => projectStation(s, access))
+      const visible = (await rows(installationId, undefined, lang)).filter((s) => mayReadStation(access, s.id)).map((s) => projectStation(s, access))
       return { count: visible.length, next: null, previous: null, results: visible.slice(offset, offset + limit) }
     },
 
     /** GET …/charging_stations/{id}: 404 when unknown in this installation or not readable. */
-    async get(actor: Actor, installationId: number, stationId: number): Promise<Station> {
+    async get(actor: Actor, installationId: number, stationId: number, lang: Lang = 'en'): Promise<Station> {
       const access = await installations.access(actor, installationId)
-      const [s] = await rows(installationId, stationId)
+      const [s] = await rows(installationId, stationId, lang)
       if (!s || !mayReadStation(access, s.id)) throw NotFound()
       return projectStation(s, access)
     },
@@ -109,7 +117,7 @@ export function createStationService({ db, clock, installations, link, events = 
      * learning mode wait as pending changes (`pending_changes` of the answer) after the rights checks and
      * are applied on reconnect (`replay`), where the learning-mode checks happen; the name applies at once.
      */
-    async update(actor: Actor, installationId: number, stationId: number, patch: { name?: string; charging_mode?: ChargingMode; rfid_lernmodus?: number }, opts: { replay?: boolean } = {}): Promise<Station> {
+    async update(actor: Actor, installationId: number, stationId: number, patch: { name?: string; charging_mode?: ChargingMode; rfid_lernmodus?: number }, opts: { replay?: boolean; lang?: Lang } = {}): Promise<Station> {
       const role = await installations.requireRole(actor, installationId)
       const station = await db.selectFrom('charging_stations').selectAll().where('id', '=', stationId).where('installation_id', '=', installationId).where('archived_at', 'is', null).executeTakeFirst()
       if (!station) throw NotFound()
@@ -152,7 +160,7 @@ export function createStationService({ db, clock, installations, link, events = 
         await db.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'journal_entry', charging_mode: patch.charging_mode, at: clock.now(), detail: 'mode_changed' }).execute()
         await events.modeChanged?.(stationId, patch.charging_mode, station.charging_mode)
       }
-      return service.get(actor, installationId, stationId)
+      return service.get(actor, installationId, stationId, opts.lang)
     },
 
     /** Device side: the stations of an installation with what a simulator or gateway needs. */
