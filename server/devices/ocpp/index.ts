@@ -9,6 +9,8 @@ import { readSamples } from '../../domain/ocpp/service.ts'
 import { OCPP } from '../../../config/defaults.ts'
 import { chargerTime, type OfflineGap } from '../../domain/ocpp/plausibility.ts'
 import type { ClockTimer } from '../../lib/clock.ts'
+import { ocpp16Validator, speakOcpp16Errors } from './protocol.ts'
+import { createAuthGuard } from './guard.ts'
 
 const { RPCServer, createRPCError } = ocppRpc
 
@@ -21,6 +23,7 @@ type RpcServerClient = {
   handle(method: string, handler: (call: { params: any }) => unknown): void
   handle(handler: (call: { method: string; params: any }) => unknown): void
   call(method: string, params?: unknown): Promise<any>
+  sendRaw(message: string): void
   close(options?: { code?: number; reason?: string; force?: boolean }): Promise<unknown>
   on(event: string, listener: (...args: any[]) => void): void
 }
@@ -87,7 +90,9 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   const clock = domain.clock
   const now = () => clock.now()
   const ocpp = domain.ocpp
-  const rpc = new RPCServer({ protocols: ['ocpp1.6'], strictMode: true, callTimeoutMs: 30_000 })
+  // Strict mode with OCPP-J 1.6 §4.2.3 error codes (protocol.ts): unknown actions are NotImplemented.
+  const rpc = new RPCServer({ protocols: ['ocpp1.6'], strictMode: true, strictModeValidators: [ocpp16Validator()], callTimeoutMs: 30_000 } as never)
+  const guard = createAuthGuard(() => clock.ms())
   const links = new Map<string, Link>()
   const totals = { messagesIn: 0, messagesOut: 0, refused: 0 }
   // Per charge point since this process started: messages each way and the last one heard.
@@ -117,7 +122,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   let sweeping: Promise<void> | null = null
 
   rpc.auth((accept, reject, handshake) => {
-    const ip = handshake.remoteAddress
+    const ip = handshake.remoteAddress ?? 'unknown'
     const refuse = (code: number, reason: string) => {
       totals.refused++
       log.warn({ chargePoint: handshake.identity, ip, reason }, 'OCPP connection refused')
@@ -125,9 +130,18 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     }
     if (handshake.endpoint !== OCPP_PATH) return refuse(404, 'not found')
     if (!handshake.protocols.has('ocpp1.6')) return refuse(400, 'subprotocol ocpp1.6 required')
+    // Password guesses slowed (guard.ts): while an id or IP waits, it is refused without a check.
+    if (guard.wait(handshake.identity, ip) > 0) return refuse(429, 'too many failed attempts, try later')
     const password = handshake.password ? handshake.password.toString('utf8') : null
     ocpp.authenticate(handshake.identity, password).then(
-      (cp) => (cp ? accept({ cp }, 'ocpp1.6') : refuse(401, password === null ? 'no password' : 'unknown charge point or wrong password')),
+      (cp) => {
+        if (cp) {
+          guard.succeeded(handshake.identity, ip)
+          return accept({ cp }, 'ocpp1.6')
+        }
+        guard.failed(handshake.identity, ip)
+        refuse(401, password === null ? 'no password' : 'unknown charge point or wrong password')
+      },
       (err) => {
         log.error({ err }, 'OCPP authentication failed')
         reject(500, 'server error')
@@ -137,6 +151,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
 
   rpc.on('client', (client: RpcServerClient) => {
     const cp = client.session.cp
+    speakOcpp16Errors(client)
     const earlier = links.get(cp.id)
     // A charge point that reconnects before its old socket timed out: the new connection wins.
     if (earlier) void earlier.client.close({ code: 1000, reason: 'replaced by a new connection' })
@@ -185,6 +200,9 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
         if (link.silent) {
           link.silent = false
           await ocpp.heardAgain(cp)
+          // Connected again or heard again after silence: what the charger says now, not what it said before
+          // (OCPP 1.6 §5.17 "Trigger Message"; without connectorId it reports every connector, 0 included).
+          await ocpp.enqueue(cp, 'TriggerMessage', { requestedMessage: 'StatusNotification' })
         }
         const out = await fn(cp)
         if (!link.ready) {
@@ -211,6 +229,8 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
       const p = await ocpp.profileOf(cp.stationId, now())
       if (p) await ocpp.enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
       await ocpp.authorizeFirst(cp.stationId)
+      // Registers read often enough to split energy at tariff changes (commands.ts METER_INTERVALS).
+      await ocpp.meterIntervals(cp)
       return { status: 'Accepted', currentTime: now().toISOString(), interval: heartbeatSeconds }
     }))
     // OCPP 1.6 §4.6 "Heartbeat": currentTime is the central system's clock, which chargers synchronise to.
@@ -238,7 +258,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
         const tx = transactionId ?? (s.energyWh !== null || s.powerKw !== null ? await ocpp.openTransaction(cp) : null)
         const live = s.powerKw !== null && recent(at)
         // Batched with every charge point's samples; answered once stored (samples keep their order in a batch).
-        if ((s.energyWh !== null && tx !== null) || live) written.push(ocpp.queueSample(cp, { transactionId: tx, energyWh: s.energyWh, powerKw: s.powerKw, at, live, corrected }))
+        if ((s.energyWh !== null && tx !== null) || live) written.push(ocpp.queueSample(cp, { transactionId: tx, energyWh: s.energyWh, powerKw: s.powerKw, at, live, corrected, soc: s.soc }))
       }
       await Promise.all(written)
     }
@@ -255,8 +275,10 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     client.handle('DataTransfer', () => serial(async () => ({ status: 'UnknownVendorId' })))
     client.handle('DiagnosticsStatusNotification', () => serial(async () => ({})))
     client.handle('FirmwareStatusNotification', () => serial(async () => ({})))
+    // An OCPP 1.6 action the central system does not take (one it sends, or of a profile it lacks):
+    // NotSupported; an action OCPP 1.6 does not know was answered NotImplemented by the validator (protocol.ts).
     client.handle(({ method }) => {
-      throw createRPCError('NotImplemented', `${method} is not supported`)
+      throw createRPCError('NotSupported', `${method} is not supported by this central system`)
     })
   })
 
@@ -279,7 +301,9 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
               await ocpp.requeue(cmd.id)
               return
             }
-            await ocpp.answered(cmd, 'failed', { error: (err as Error).message })
+            // A CALLERROR keeps its OCPP-J 1.6 §4.2.3 code (ocpp-rpc's rpcErrorCode) for the admin who sent it.
+            const e = err as Error & { rpcErrorCode?: string }
+            await ocpp.answered(cmd, 'failed', { error: e.rpcErrorCode ? `${e.rpcErrorCode}: ${e.message}` : e.message })
           }
         }
       }

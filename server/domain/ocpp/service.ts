@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { tagIs } from '../rfids/id-token.ts'
 import { sql } from 'kysely'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
@@ -22,37 +23,8 @@ import { createOcppCommands } from './commands.ts'
 export { readSamples, type ChargePointRef, type MeterSample, type SampledValue } from './meter-values.ts'
 export { AUTHORIZE_FIRST, AUTHORIZE_REMOTE_OFF, STATION_COMMANDS, type OcppCommand, type StationCommand } from './commands.ts'
 export type { AuthorizationStatus } from './transactions.ts'
-
-/** SPEC §4 status codes the central system sets (shared/rules/status-codes.ts). */
-export const OCPP_STATUS_CODE = { ok: 0, evseError: 17, noHeartbeat: 18 } as const
-
-/**
- * OCPP 1.6 ChargePointStatus → the station's SPEC §4 status: Available → noCar, Preparing
- * → carPluggedIn, Charging → charging, SuspendedEV/SuspendedEVSE/Finishing → carPluggedIn (the reason
- * stays in the binding's last_status), Reserved → noCar with the `reserved` alert, Unavailable → off,
- * Faulted → failure with status code 17 and the OCPP error code as an alert.
- */
-export function stationStatusOf(status: string, errorCode = 'NoError'): { status: string; status_code: number; alerts: string[] } {
-  switch (status) {
-    case 'Available':
-      return { status: 'noCar', status_code: 0, alerts: [] }
-    case 'Preparing':
-    case 'SuspendedEV':
-    case 'SuspendedEVSE':
-    case 'Finishing':
-      return { status: 'carPluggedIn', status_code: 0, alerts: [] }
-    case 'Charging':
-      return { status: 'charging', status_code: 0, alerts: [] }
-    case 'Reserved':
-      return { status: 'noCar', status_code: 0, alerts: ['reserved'] }
-    case 'Unavailable':
-      return { status: 'off', status_code: 0, alerts: [] }
-    case 'Faulted':
-      return { status: 'failure', status_code: OCPP_STATUS_CODE.evseError, alerts: [errorCode] }
-    default:
-      return { status: 'unknown', status_code: 1, alerts: [] }
-  }
-}
+export { OCPP_STATUS_CODE, reportedStatus, stationStatusOf } from './status.ts'
+import { OCPP_STATUS_CODE, reportedStatus, stationStatusOf } from './status.ts'
 
 /**
  * The OCPP 1.6J central system's domain side: admins bind a station (and connector) to a
@@ -302,19 +274,35 @@ export function createOcppService({ db, clock, installations, sessions, stations
       return silent.map((r) => r.id)
     },
 
-    /** The charge point was heard from again after being marked silent: status code and offline alert cleared. */
+    /**
+     * The charge point was heard from again after being marked silent: status code and offline alert cleared,
+     * and its last reported status shown again until the StatusNotification the device side triggers
+     * (OCPP 1.6 §5.17 "Trigger Message") says what it is now.
+     */
     async heardAgain(cp: ChargePointRef): Promise<void> {
-      await db.updateTable('charging_stations').set({ status_code: OCPP_STATUS_CODE.ok, alerts: sql`alerts - 'offline'`, updated_at: clock.now() })
-        .where('id', '=', cp.stationId).where('status_code', '=', OCPP_STATUS_CODE.noHeartbeat).execute()
+      const r = await db.updateTable('charging_stations').set({ status_code: OCPP_STATUS_CODE.ok, alerts: sql`alerts - 'offline'`, updated_at: clock.now() })
+        .where('id', '=', cp.stationId).where('status_code', '=', OCPP_STATUS_CODE.noHeartbeat).executeTakeFirst()
+      if (!Number(r.numUpdatedRows)) return
+      const c = await db.selectFrom('ocpp_charge_points').select(['last_status', 'last_error', 'connector0_status', 'connector0_error']).where('id', '=', cp.id).executeTakeFirst()
+      const shown = c && reportedStatus(c)
+      if (shown) await patchStation(cp.stationId, { ...stationStatusOf(shown.status, shown.errorCode), ...(shown.status === 'Charging' ? {} : { power_kw: 0 }) })
     },
 
-    /** StatusNotification of the bound connector (or connector 0 when Faulted/Unavailable): the station status. */
+    /**
+     * StatusNotification (OCPP 1.6 §4.9): the bound connector's status and error code, or connector 0's (the
+     * charge point itself, §7.7 connectorId 0); other connectors are not this station's. The station shows
+     * connector 0's fault or unavailability while it lasts, else the bound connector's status: connector 0
+     * reporting Available again clears its fault.
+     */
     async status(cp: ChargePointRef, connectorId: number, status: string, errorCode: string): Promise<void> {
-      // Connector 0 is the charge point itself: only its faults and unavailability concern the station.
-      if (connectorId !== cp.connectorId && !(connectorId === 0 && ['Faulted', 'Unavailable'].includes(status))) return
-      const mapped = stationStatusOf(status, errorCode)
-      await db.updateTable('ocpp_charge_points').set({ last_status: status }).where('id', '=', cp.id).execute()
-      await patchStation(cp.stationId, { ...mapped, ...(status === 'Charging' ? {} : { power_kw: 0 }) })
+      if (connectorId !== cp.connectorId && connectorId !== 0) return
+      const set = connectorId === 0 ? { connector0_status: status, connector0_error: errorCode } : { last_status: status, last_error: errorCode }
+      const c = await db.updateTable('ocpp_charge_points').set(set).where('id', '=', cp.id)
+        .returning(['last_status', 'last_error', 'connector0_status', 'connector0_error']).executeTakeFirst()
+      const shown = c && reportedStatus(c)
+      // Connector 0 Available before the connector ever reported: nothing known to show.
+      if (!shown) return
+      await patchStation(cp.stationId, { ...stationStatusOf(shown.status, shown.errorCode), ...(shown.status === 'Charging' ? {} : { power_kw: 0 }) })
     },
 
     /**
@@ -324,7 +312,7 @@ export function createOcppService({ db, clock, installations, sessions, stations
      * in learning mode becomes its pending new RFID (and is Invalid until registered).
      */
     async authorize(cp: ChargePointRef, idTag: string, at: Date): Promise<{ status: AuthorizationStatus; rfid: { id: number; user_id: number | null } | null }> {
-      const cards = await db.selectFrom('rfids').select(['id', 'user_id', 'active', 'all_stations', 'ready_at']).where('installation_id', '=', cp.installationId).where('tag', '=', idTag).orderBy('active', 'desc').orderBy('id', 'desc').execute()
+      const cards = await db.selectFrom('rfids').select(['id', 'user_id', 'active', 'all_stations', 'ready_at']).where('installation_id', '=', cp.installationId).where(tagIs(idTag)).orderBy('active', 'desc').orderBy('id', 'desc').execute()
       const card = cards[0]
       if (!card) {
         await stations.reportLearnedTag(cp.stationId, idTag, at)
