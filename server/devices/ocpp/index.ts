@@ -2,15 +2,15 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyBaseLogger } from 'fastify'
 import ocppRpc from 'ocpp-rpc'
-import { Counter, Gauge, Registry } from 'prom-client'
 import type { Domain } from '../../domain/index.ts'
-import type { ChargePointRef, SampledValue } from '../../domain/ocpp/service.ts'
-import { readSamples } from '../../domain/ocpp/service.ts'
+import type { ChargePointRef } from '../../domain/ocpp/service.ts'
 import { OCPP } from '../../../config/defaults.ts'
-import { chargerTime, type OfflineGap } from '../../domain/ocpp/plausibility.ts'
+import type { OfflineGap } from '../../domain/ocpp/plausibility.ts'
 import type { ClockTimer } from '../../lib/clock.ts'
 import { ocpp16Validator, speakOcpp16Errors } from './protocol.ts'
 import { createAuthGuard } from './guard.ts'
+import { ocppMetrics } from './metrics.ts'
+import { handleMessages } from './handlers.ts'
 
 const { RPCServer, createRPCError } = ocppRpc
 
@@ -97,21 +97,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   const totals = { messagesIn: 0, messagesOut: 0, refused: 0 }
   // Per charge point since this process started: messages each way and the last one heard.
   const perCp = new Map<string, { in: number; out: number; lastAt: number }>()
-  const registry = new Registry()
-  new Gauge({ name: 'cockpit_ocpp_connected', help: 'OCPP charge points connected to this process', registers: [registry], collect() { this.set(links.size) } })
-  new Counter({ name: 'cockpit_ocpp_refused_total', help: 'OCPP connections refused at the upgrade', registers: [registry], collect() { this.reset(); this.inc(totals.refused) } })
-  new Gauge({
-    name: 'cockpit_ocpp_charge_point_connected', help: 'Whether the charge point is connected (1) to this process', labelNames: ['charge_point'], registers: [registry],
-    collect() { this.reset(); for (const id of perCp.keys()) this.set({ charge_point: id }, links.has(id) ? 1 : 0) },
-  })
-  new Gauge({
-    name: 'cockpit_ocpp_charge_point_last_message_seconds', help: 'Unix time of the last message from the charge point', labelNames: ['charge_point'], registers: [registry],
-    collect() { this.reset(); for (const [id, c] of perCp) if (c.lastAt) this.set({ charge_point: id }, c.lastAt / 1000) },
-  })
-  new Counter({
-    name: 'cockpit_ocpp_messages_total', help: 'OCPP messages by charge point and direction', labelNames: ['charge_point', 'direction'], registers: [registry],
-    collect() { this.reset(); for (const [id, c] of perCp) { this.inc({ charge_point: id, direction: 'in' }, c.in); this.inc({ charge_point: id, direction: 'out' }, c.out) } },
-  })
+  const registry = ocppMetrics({ connected: () => links, perCp, totals })
   // Charge points that were connected here since the last flush, and the counts still to write.
   const dirty = new Set<string>()
   const leftSinceFlush = new Map<string, Link>()
@@ -217,69 +203,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
         throw createRPCError('InternalError', 'the central system could not handle the message')
       })
     }
-    const recent = (t: Date) => now().getTime() - t.getTime() < silenceMs
-    /** The time stored for a charger timestamp (plausibility.ts chargerTime: its own, or the server's when off). */
-    const stamp = async (ts: string) => chargerTime(ts, now(), await link.gap)
-
-    client.handle('BootNotification', ({ params }) => serial(async () => {
-      await ocpp.boot(cp, { vendor: params.chargePointVendor, model: params.chargePointModel, firmware: params.firmwareVersion, serial: params.chargePointSerialNumber ?? params.chargeBoxSerialNumber }, now())
-      // A rebooted charger never stops the transactions it had open (OCPP 1.6 §4.2 "Boot Notification").
-      await ocpp.closeOpen(cp, null, 'reboot', now())
-      // A rebooted charger may have lost its profile: the current mode's is sent again.
-      const p = await ocpp.profileOf(cp.stationId, now())
-      if (p) await ocpp.enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
-      await ocpp.authorizeFirst(cp.stationId)
-      // Registers read often enough to split energy at tariff changes (commands.ts METER_INTERVALS).
-      await ocpp.meterIntervals(cp)
-      return { status: 'Accepted', currentTime: now().toISOString(), interval: heartbeatSeconds }
-    }))
-    // OCPP 1.6 §4.6 "Heartbeat": currentTime is the central system's clock, which chargers synchronise to.
-    client.handle('Heartbeat', () => serial(async () => ({ currentTime: now().toISOString() })))
-    client.handle('StatusNotification', ({ params }) => serial(async () => {
-      await ocpp.status(cp, params.connectorId, params.status, params.errorCode)
-      return {}
-    }))
-    client.handle('Authorize', ({ params }) => serial(async () => {
-      const r = await ocpp.authorize(cp, params.idTag, now())
-      return { idTagInfo: { status: r.status } }
-    }))
-    client.handle('StartTransaction', ({ params }) => serial(async () => {
-      const t = await stamp(params.timestamp)
-      const r = await ocpp.startTransaction(cp, { connectorId: params.connectorId, idTag: params.idTag, meterStartWh: params.meterStart, timestamp: t.at, clockCorrected: t.corrected }, new Date(now().getTime() - silenceMs))
-      return { transactionId: r.transactionId, idTagInfo: { status: r.status } }
-    }))
-    const meterValues = async (transactionId: number | null, values: { timestamp: string; sampledValue: SampledValue[] }[]) => {
-      const sorted = [...values].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp))
-      const written: Promise<number>[] = []
-      for (const mv of sorted) {
-        // Live data more than 15 minutes off takes the receive time (flagged), unless queued while offline.
-        const { at, corrected } = await stamp(mv.timestamp)
-        const s = readSamples(mv.sampledValue)
-        const tx = transactionId ?? (s.energyWh !== null || s.powerKw !== null ? await ocpp.openTransaction(cp) : null)
-        const live = s.powerKw !== null && recent(at)
-        // Batched with every charge point's samples; answered once stored (samples keep their order in a batch).
-        if ((s.energyWh !== null && tx !== null) || live) written.push(ocpp.queueSample(cp, { transactionId: tx, energyWh: s.energyWh, powerKw: s.powerKw, at, live, corrected, soc: s.soc }))
-      }
-      await Promise.all(written)
-    }
-    client.handle('MeterValues', ({ params }) => serial(async () => {
-      if (params.connectorId === cp.connectorId) await meterValues(params.transactionId ?? null, params.meterValue)
-      return {}
-    }))
-    client.handle('StopTransaction', ({ params }) => serial(async () => {
-      if (params.transactionData) await meterValues(params.transactionId, params.transactionData)
-      const t = await stamp(params.timestamp)
-      await ocpp.stopTransaction(cp, { transactionId: params.transactionId, meterStopWh: params.meterStop, timestamp: t.at, clockCorrected: t.corrected })
-      return params.idTag ? { idTagInfo: { status: 'Accepted' } } : {}
-    }))
-    client.handle('DataTransfer', () => serial(async () => ({ status: 'UnknownVendorId' })))
-    client.handle('DiagnosticsStatusNotification', () => serial(async () => ({})))
-    client.handle('FirmwareStatusNotification', () => serial(async () => ({})))
-    // An OCPP 1.6 action the central system does not take (one it sends, or of a profile it lacks):
-    // NotSupported; an action OCPP 1.6 does not know was answered NotImplemented by the validator (protocol.ts).
-    client.handle(({ method }) => {
-      throw createRPCError('NotSupported', `${method} is not supported by this central system`)
-    })
+    handleMessages(client, { cp, ocpp, serial, now, silenceMs, heartbeatSeconds, gap: link.gap })
   })
 
   /** Send the charge point's queued commands in order; one that the connection lost waits for the next. */
