@@ -29,7 +29,7 @@ export interface MeterSample {
   live: boolean
   /** The charger's timestamp was replaced by the server's (plausibility.ts chargerTime): the session is flagged. */
   corrected?: boolean
-  /** The car's state of charge, % (OCPP 1.6 §7.31 Measurand SoC), stored with the station meter's reading. */
+  /** The car's state of charge, % (OCPP 1.6 Measurand SoC), stored with the station meter's reading. */
   soc?: number | null
 }
 

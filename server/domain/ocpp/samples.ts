@@ -12,7 +12,7 @@ export interface SampledValue {
 /** Nominal line-to-neutral voltage used when a charger sends currents without voltages, V. */
 export const NOMINAL_VOLTS = 230
 
-/** Line-to-neutral phases (OCPP 1.6 §7.31 Phase): L1, L2, L3 and their -N forms. N (the neutral conductor) and line-to-line values are no phase's share. */
+/** Line-to-neutral phases (OCPP 1.6 Phase): L1, L2, L3 and their -N forms. N (the neutral conductor) and line-to-line values are no phase's share. */
 function phaseOf(phase: string | undefined): 'L1' | 'L2' | 'L3' | null {
   const m = /^(L[123])(-N)?$/.exec(phase ?? '')
   return m ? (m[1] as 'L1' | 'L2' | 'L3') : null
@@ -43,7 +43,7 @@ export interface ReadSamples {
 }
 
 /**
- * Read a MeterValue's sampled values (OCPP 1.6 §7.43 SampledValue, §7.31 Measurand, §7.32 Phase, §7.46
+ * Read a MeterValue's sampled values (OCPP 1.6 SampledValue with its Measurand, Phase and
  * UnitOfMeasure; a value without measurand is Energy.Active.Import.Register, without unit Wh):
  * - Energy.Active.Import.Register (Wh, kWh) and Power.Active.Import (W, kW): the total when one is sent,
  *   else the sum of the per-phase values (L1, L2, L3 or L1-N…; N and line-to-line values are skipped).

@@ -185,7 +185,7 @@ export function createOcppService({ db, clock, installations, sessions, stations
 
     /**
      * StatusNotification (OCPP 1.6 §4.9): the bound connector's status and error code, or connector 0's (the
-     * charge point itself, §7.7 connectorId 0); other connectors are not this station's. The station shows
+     * charge point itself, connectorId 0); other connectors are not this station's. The station shows
      * connector 0's fault or unavailability while it lasts, else the bound connector's status: connector 0
      * reporting Available again clears its fault.
      */
