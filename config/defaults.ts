@@ -94,7 +94,35 @@ export const OCPP = {
    * (docs/decisions.md "OCPP: meter values in batches").
    */
   meterBatchMs: 100,
+  /**
+   * Sent at each boot by ChangeConfiguration (OCPP 1.6 §9.1 core configuration keys): MeterValueSampleInterval,
+   * seconds between a transaction's sampled meter values, and ClockAlignedDataInterval, seconds between
+   * meter values aligned to the hour, so a reading falls on every quarter hour and thus on each tariff
+   * change (docs/decisions.md "Charging: energy split at tariff changes").
+   */
+  meterValueSampleSeconds: 300,
+  /**
+   * How long the command route waits for a connected charge point's answer before it answers "queued"
+   * (202), ms of real time: a network round trip, not the clock's time.
+   */
+  commandAnswerMs: 10_000,
+  clockAlignedDataSeconds: 900,
 } as const
+
+/**
+ * Password guesses at the OCPP upgrade (server/devices/ocpp/guard.ts, docs/decisions.md "OCPP: password
+ * guesses slowed"): failures free per charge point id and per source IP, then a delay doubling from
+ * baseDelayMs up to maxDelayMs; counts forgotten after forgetMs without a failure; at most maxEntries ids or
+ * IPs remembered (the oldest forgotten first).
+ */
+export const OCPP_AUTH = {
+  freeFailuresPerId: 3,
+  freeFailuresPerIp: 10,
+  baseDelayMs: 1_000,
+  maxDelayMs: 60_000,
+  forgetMs: 15 * 60_000,
+  maxEntries: 10_000,
+}
 
 /**
  * What a charger may report (docs/decisions.md "Charging: plausible charger figures and debit ceilings"):

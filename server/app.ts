@@ -104,9 +104,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     await app.simulator?.stop()
     await app.mqtt?.stop()
   })
-  // Before the database closes (its hook is added later): charge points are told and marked disconnected.
-  // ocpp-rpc's close can wait past the 10 s main.ts allows (seen with no charge point connected): bounded.
-  app.addHook('onClose', async () => {
+  // Before the HTTP server closes (preClose): charge points are told with a clean close, 1001 "going away"
+  // (RFC 6455 §7.4.1), and marked disconnected while the database is still open. An upgraded WebSocket is no
+  // connection the HTTP server closes itself, so this comes first, or the server's close waits for the
+  // charge points. ocpp-rpc's close can wait past the 10 s main.ts allows (seen with no charge point connected): bounded.
+  app.addHook('preClose', async () => {
     if (!app.ocpp) return
     let timer: NodeJS.Timeout | undefined
     await Promise.race([app.ocpp.stop().catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, 2000)))])

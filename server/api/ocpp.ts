@@ -7,6 +7,7 @@ import { Id } from '../../shared/schemas/common.ts'
 import { OcppBinding, OcppBindingCreated, OcppBindingInput } from '../../shared/schemas/ocpp.ts'
 import { NoContent } from './openapi.ts'
 import { actorOf } from './http.ts'
+import { OCPP } from '../../config/defaults.ts'
 
 const StationParams = z.object({ installationId: Id, stationId: Id })
 
@@ -15,9 +16,32 @@ const StationParams = z.object({ installationId: Id, stationId: Id })
  * → the binding with the charge point's boot data, connection and message counts (404 ocppNotBound).
  * Admins of its installation only (403; 404 unknown station): PUT {charge_point_id, connector_id?, password?} → the binding with
  * its password, shown this once (400 ocppIdTaken when another station has the id); DELETE → 204;
- * POST …/ocpp/commands {action, id_tag?} → 202, the command queued (sent at once when connected).
+ * POST …/ocpp/commands {action, id_tag?}: sent at once when the charge point is connected, and its answer
+ * is the route's (200: status Accepted, Rejected, Unlocked, UnlockFailed…, or `failed` with the CALLERROR in
+ * `error`, OCPP-J 1.6 §4.2.3), so the admin sees a refusal where the command was given; 202 `queued` (or
+ * `sent`, no answer within OCPP.commandAnswerMs) while the charge point is offline: its answer goes to the journal.
  */
+/** The command route's answer: the charge point's (200) or `queued`/`sent` (202). */
+const CommandAnswer = z.object({ id: z.number().int(), action: z.string(), status: z.string(), error: z.string().nullable() })
+
 export function ocppRoutes(fastify: FastifyInstance, domain: Domain) {
+  /**
+   * The charge point's answer to command `id` when it comes within OCPP.commandAnswerMs (real time: a network
+   * round trip); null while its charge point is offline or the answer is late.
+   */
+  async function awaitAnswer(id: number): Promise<{ status: string; error: string | null } | null> {
+    const started = performance.now()
+    for (;;) {
+      const s = await domain.ocpp.commandState(id)
+      if (!s) return null
+      if (s.status !== 'queued' && s.status !== 'sent') return { status: s.status, error: s.error }
+      // Connected to this process is known at once; another process's charge points by the stored flag.
+      if (!(fastify.ocpp ? fastify.ocpp.isConnected(s.chargePointId) : s.connected)) return null
+      if (performance.now() - started > OCPP.commandAnswerMs) return null
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const path = '/cockpit/installations/:installationId/charging_stations/:stationId/ocpp'
   // Connected to this process is known at once; the stored flag lags by a flush (another process's charge points).
@@ -34,9 +58,13 @@ export function ocppRoutes(fastify: FastifyInstance, domain: Domain) {
       summary: 'Send RemoteStartTransaction (id_tag: a card of the installation), RemoteStopTransaction or UnlockConnector to the charge point; queued while it is offline (admins)',
       params: StationParams,
       body: z.object({ action: z.enum(STATION_COMMANDS), id_tag: z.string().min(1).max(20).optional() }),
-      response: { 202: z.object({ id: z.number().int(), action: z.string(), status: z.literal('queued') }) },
+      response: { 200: CommandAnswer, 202: CommandAnswer },
     },
-  }, async (req, reply) => reply.code(202).send(await domain.ocpp.command(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body)))
+  }, async (req, reply) => {
+    const queued = await domain.ocpp.command(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body)
+    const answer = await awaitAnswer(queued.id)
+    return answer ? reply.code(200).send({ ...queued, ...answer }) : reply.code(202).send({ ...queued, error: null })
+  })
   app.delete(path, { schema: { summary: 'Unbind the station from its OCPP charge point (admins)', params: StationParams, response: { 204: NoContent } } }, async (req, reply) => {
     await domain.ocpp.unbind(await actorOf(domain, req), req.params.installationId, req.params.stationId)
     return reply.code(204).send(null)

@@ -684,6 +684,11 @@ export interface OcppChargePointsTable {
   created_at: TsDefault
   /** Run by the simulator over OCPP (SIM_OCPP, migration 0130). */
   simulated: Generated<boolean>
+  /** The bound connector's last OCPP error code (migration 0175). */
+  last_error: ColumnType<string | null, string | null | undefined, string | null>
+  /** Connector 0's (the charge point's own) last OCPP status and error code (migration 0175). */
+  connector0_status: ColumnType<string | null, string | null | undefined, string | null>
+  connector0_error: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** OCPP transactions (migration 0090): meter registers in Wh; the id is the OCPP transactionId. */

@@ -94,7 +94,10 @@ export function unbindOcpp(installationId: number, stationId: number): Promise<v
   return apiFetch<void>(`${base(installationId)}/charging_stations/${stationId}/ocpp`, { method: 'DELETE' })
 }
 
-/** POST …/charging_stations/{id}/ocpp/commands → 202, the command queued (sent at once when the charger is connected). */
-export function ocppCommand(installationId: number, stationId: number, body: { action: 'RemoteStartTransaction' | 'RemoteStopTransaction' | 'UnlockConnector'; id_tag?: string }): Promise<{ id: number }> {
+/**
+ * POST …/charging_stations/{id}/ocpp/commands: 200 with the connected charger's answer (`status` Accepted,
+ * Rejected, Unlocked, UnlockFailed…, or `failed` with the OCPP error in `error`), or 202 `queued`/`sent` while it is offline.
+ */
+export function ocppCommand(installationId: number, stationId: number, body: { action: 'RemoteStartTransaction' | 'RemoteStopTransaction' | 'UnlockConnector'; id_tag?: string }): Promise<{ id: number; action: string; status: string; error: string | null }> {
   return apiFetch(`${base(installationId)}/charging_stations/${stationId}/ocpp/commands`, { method: 'POST', body })
 }

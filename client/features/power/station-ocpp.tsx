@@ -18,7 +18,7 @@ export function StationOcpp({ installationId, stationId, f }: { installationId: 
   const { t: tc } = useTranslation()
   const ids = { cp: useId(), connector: useId(), tag: useId() }
   const [tag, setTag] = useState('')
-  const [sent, setSent] = useState<string | null>(null)
+  const [sent, setSent] = useState<{ text: string; ok: boolean } | null>(null)
   const queryClient = useQueryClient()
   const key = stationKeys.ocpp(installationId, stationId)
   const query = useQuery({ queryKey: key, queryFn: ({ signal }) => stationOcpp(installationId, stationId, signal) })
@@ -51,8 +51,12 @@ export function StationOcpp({ installationId, stationId, f }: { installationId: 
     setMessage(null)
     setSent(null)
     try {
-      await ocppCommand(installationId, stationId, action === 'RemoteStartTransaction' ? { action, id_tag: tag.trim() } : { action })
-      setSent(t('ocpp.sent'))
+      const r = await ocppCommand(installationId, stationId, action === 'RemoteStartTransaction' ? { action, id_tag: tag.trim() } : { action })
+      // The connected charger's answer is shown here; an offline one's goes to the journal.
+      if (r.status === 'queued' || r.status === 'sent') setSent({ text: t('ocpp.sent'), ok: true })
+      else if (r.status === 'Accepted' || r.status === 'Unlocked') setSent({ text: t('ocpp.accepted'), ok: true })
+      else if (r.status === 'failed') setSent({ text: t('ocpp.failed', { error: r.error ?? '' }), ok: false })
+      else setSent({ text: t('ocpp.refused', { status: r.status }), ok: false })
     } catch (err) {
       setMessage(errorMessage(err, tc))
     } finally {
@@ -112,8 +116,8 @@ export function StationOcpp({ installationId, stationId, f }: { installationId: 
             ))}
           </dl>
           {sent ? (
-            <Notice tone="info" role="status">
-              {sent}
+            <Notice tone={sent.ok ? 'info' : 'error'} role={sent.ok ? 'status' : 'alert'}>
+              {sent.text}
             </Notice>
           ) : null}
           <div className="flex flex-wrap items-end gap-2">

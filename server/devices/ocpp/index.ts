@@ -2,13 +2,15 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyBaseLogger } from 'fastify'
 import ocppRpc from 'ocpp-rpc'
-import { Counter, Gauge, Registry } from 'prom-client'
 import type { Domain } from '../../domain/index.ts'
-import type { ChargePointRef, SampledValue } from '../../domain/ocpp/service.ts'
-import { readSamples } from '../../domain/ocpp/service.ts'
+import type { ChargePointRef } from '../../domain/ocpp/service.ts'
 import { OCPP } from '../../../config/defaults.ts'
-import { chargerTime, type OfflineGap } from '../../domain/ocpp/plausibility.ts'
+import type { OfflineGap } from '../../domain/ocpp/plausibility.ts'
 import type { ClockTimer } from '../../lib/clock.ts'
+import { ocpp16Validator, speakOcpp16Errors } from './protocol.ts'
+import { createAuthGuard } from './guard.ts'
+import { ocppMetrics } from './metrics.ts'
+import { handleMessages } from './handlers.ts'
 
 const { RPCServer, createRPCError } = ocppRpc
 
@@ -21,6 +23,7 @@ type RpcServerClient = {
   handle(method: string, handler: (call: { params: any }) => unknown): void
   handle(handler: (call: { method: string; params: any }) => unknown): void
   call(method: string, params?: unknown): Promise<any>
+  sendRaw(message: string): void
   close(options?: { code?: number; reason?: string; force?: boolean }): Promise<unknown>
   on(event: string, listener: (...args: any[]) => void): void
 }
@@ -87,26 +90,14 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   const clock = domain.clock
   const now = () => clock.now()
   const ocpp = domain.ocpp
-  const rpc = new RPCServer({ protocols: ['ocpp1.6'], strictMode: true, callTimeoutMs: 30_000 })
+  // Strict mode with OCPP-J 1.6 §4.2.3 error codes (protocol.ts): unknown actions are NotImplemented.
+  const rpc = new RPCServer({ protocols: ['ocpp1.6'], strictMode: true, strictModeValidators: [ocpp16Validator()], callTimeoutMs: 30_000 } as never)
+  const guard = createAuthGuard(() => clock.ms())
   const links = new Map<string, Link>()
   const totals = { messagesIn: 0, messagesOut: 0, refused: 0 }
   // Per charge point since this process started: messages each way and the last one heard.
   const perCp = new Map<string, { in: number; out: number; lastAt: number }>()
-  const registry = new Registry()
-  new Gauge({ name: 'cockpit_ocpp_connected', help: 'OCPP charge points connected to this process', registers: [registry], collect() { this.set(links.size) } })
-  new Counter({ name: 'cockpit_ocpp_refused_total', help: 'OCPP connections refused at the upgrade', registers: [registry], collect() { this.reset(); this.inc(totals.refused) } })
-  new Gauge({
-    name: 'cockpit_ocpp_charge_point_connected', help: 'Whether the charge point is connected (1) to this process', labelNames: ['charge_point'], registers: [registry],
-    collect() { this.reset(); for (const id of perCp.keys()) this.set({ charge_point: id }, links.has(id) ? 1 : 0) },
-  })
-  new Gauge({
-    name: 'cockpit_ocpp_charge_point_last_message_seconds', help: 'Unix time of the last message from the charge point', labelNames: ['charge_point'], registers: [registry],
-    collect() { this.reset(); for (const [id, c] of perCp) if (c.lastAt) this.set({ charge_point: id }, c.lastAt / 1000) },
-  })
-  new Counter({
-    name: 'cockpit_ocpp_messages_total', help: 'OCPP messages by charge point and direction', labelNames: ['charge_point', 'direction'], registers: [registry],
-    collect() { this.reset(); for (const [id, c] of perCp) { this.inc({ charge_point: id, direction: 'in' }, c.in); this.inc({ charge_point: id, direction: 'out' }, c.out) } },
-  })
+  const registry = ocppMetrics({ connected: () => links, perCp, totals })
   // Charge points that were connected here since the last flush, and the counts still to write.
   const dirty = new Set<string>()
   const leftSinceFlush = new Map<string, Link>()
@@ -117,7 +108,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   let sweeping: Promise<void> | null = null
 
   rpc.auth((accept, reject, handshake) => {
-    const ip = handshake.remoteAddress
+    const ip = handshake.remoteAddress ?? 'unknown'
     const refuse = (code: number, reason: string) => {
       totals.refused++
       log.warn({ chargePoint: handshake.identity, ip, reason }, 'OCPP connection refused')
@@ -125,9 +116,18 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
     }
     if (handshake.endpoint !== OCPP_PATH) return refuse(404, 'not found')
     if (!handshake.protocols.has('ocpp1.6')) return refuse(400, 'subprotocol ocpp1.6 required')
+    // Password guesses slowed (guard.ts): while an id or IP waits, it is refused without a check.
+    if (guard.wait(handshake.identity, ip) > 0) return refuse(429, 'too many failed attempts, try later')
     const password = handshake.password ? handshake.password.toString('utf8') : null
     ocpp.authenticate(handshake.identity, password).then(
-      (cp) => (cp ? accept({ cp }, 'ocpp1.6') : refuse(401, password === null ? 'no password' : 'unknown charge point or wrong password')),
+      (cp) => {
+        if (cp) {
+          guard.succeeded(handshake.identity, ip)
+          return accept({ cp }, 'ocpp1.6')
+        }
+        guard.failed(handshake.identity, ip)
+        refuse(401, password === null ? 'no password' : 'unknown charge point or wrong password')
+      },
       (err) => {
         log.error({ err }, 'OCPP authentication failed')
         reject(500, 'server error')
@@ -137,6 +137,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
 
   rpc.on('client', (client: RpcServerClient) => {
     const cp = client.session.cp
+    speakOcpp16Errors(client)
     const earlier = links.get(cp.id)
     // A charge point that reconnects before its old socket timed out: the new connection wins.
     if (earlier) void earlier.client.close({ code: 1000, reason: 'replaced by a new connection' })
@@ -185,6 +186,9 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
         if (link.silent) {
           link.silent = false
           await ocpp.heardAgain(cp)
+          // Connected again or heard again after silence: what the charger says now, not what it said before
+          // (OCPP 1.6 §5.17 "Trigger Message"; without connectorId it reports every connector, 0 included).
+          await ocpp.enqueue(cp, 'TriggerMessage', { requestedMessage: 'StatusNotification' })
         }
         const out = await fn(cp)
         if (!link.ready) {
@@ -199,65 +203,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
         throw createRPCError('InternalError', 'the central system could not handle the message')
       })
     }
-    const recent = (t: Date) => now().getTime() - t.getTime() < silenceMs
-    /** The time stored for a charger timestamp (plausibility.ts chargerTime: its own, or the server's when off). */
-    const stamp = async (ts: string) => chargerTime(ts, now(), await link.gap)
-
-    client.handle('BootNotification', ({ params }) => serial(async () => {
-      await ocpp.boot(cp, { vendor: params.chargePointVendor, model: params.chargePointModel, firmware: params.firmwareVersion, serial: params.chargePointSerialNumber ?? params.chargeBoxSerialNumber }, now())
-      // A rebooted charger never stops the transactions it had open (OCPP 1.6 §4.2 "Boot Notification").
-      await ocpp.closeOpen(cp, null, 'reboot', now())
-      // A rebooted charger may have lost its profile: the current mode's is sent again.
-      const p = await ocpp.profileOf(cp.stationId, now())
-      if (p) await ocpp.enqueue(p.cp, 'SetChargingProfile', p.profile as unknown as Record<string, unknown>)
-      await ocpp.authorizeFirst(cp.stationId)
-      return { status: 'Accepted', currentTime: now().toISOString(), interval: heartbeatSeconds }
-    }))
-    // OCPP 1.6 §4.6 "Heartbeat": currentTime is the central system's clock, which chargers synchronise to.
-    client.handle('Heartbeat', () => serial(async () => ({ currentTime: now().toISOString() })))
-    client.handle('StatusNotification', ({ params }) => serial(async () => {
-      await ocpp.status(cp, params.connectorId, params.status, params.errorCode)
-      return {}
-    }))
-    client.handle('Authorize', ({ params }) => serial(async () => {
-      const r = await ocpp.authorize(cp, params.idTag, now())
-      return { idTagInfo: { status: r.status } }
-    }))
-    client.handle('StartTransaction', ({ params }) => serial(async () => {
-      const t = await stamp(params.timestamp)
-      const r = await ocpp.startTransaction(cp, { connectorId: params.connectorId, idTag: params.idTag, meterStartWh: params.meterStart, timestamp: t.at, clockCorrected: t.corrected }, new Date(now().getTime() - silenceMs))
-      return { transactionId: r.transactionId, idTagInfo: { status: r.status } }
-    }))
-    const meterValues = async (transactionId: number | null, values: { timestamp: string; sampledValue: SampledValue[] }[]) => {
-      const sorted = [...values].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp))
-      const written: Promise<number>[] = []
-      for (const mv of sorted) {
-        // Live data more than 15 minutes off takes the receive time (flagged), unless queued while offline.
-        const { at, corrected } = await stamp(mv.timestamp)
-        const s = readSamples(mv.sampledValue)
-        const tx = transactionId ?? (s.energyWh !== null || s.powerKw !== null ? await ocpp.openTransaction(cp) : null)
-        const live = s.powerKw !== null && recent(at)
-        // Batched with every charge point's samples; answered once stored (samples keep their order in a batch).
-        if ((s.energyWh !== null && tx !== null) || live) written.push(ocpp.queueSample(cp, { transactionId: tx, energyWh: s.energyWh, powerKw: s.powerKw, at, live, corrected }))
-      }
-      await Promise.all(written)
-    }
-    client.handle('MeterValues', ({ params }) => serial(async () => {
-      if (params.connectorId === cp.connectorId) await meterValues(params.transactionId ?? null, params.meterValue)
-      return {}
-    }))
-    client.handle('StopTransaction', ({ params }) => serial(async () => {
-      if (params.transactionData) await meterValues(params.transactionId, params.transactionData)
-      const t = await stamp(params.timestamp)
-      await ocpp.stopTransaction(cp, { transactionId: params.transactionId, meterStopWh: params.meterStop, timestamp: t.at, clockCorrected: t.corrected })
-      return params.idTag ? { idTagInfo: { status: 'Accepted' } } : {}
-    }))
-    client.handle('DataTransfer', () => serial(async () => ({ status: 'UnknownVendorId' })))
-    client.handle('DiagnosticsStatusNotification', () => serial(async () => ({})))
-    client.handle('FirmwareStatusNotification', () => serial(async () => ({})))
-    client.handle(({ method }) => {
-      throw createRPCError('NotImplemented', `${method} is not supported`)
-    })
+    handleMessages(client, { cp, ocpp, serial, now, silenceMs, heartbeatSeconds, gap: link.gap })
   })
 
   /** Send the charge point's queued commands in order; one that the connection lost waits for the next. */
@@ -279,7 +225,9 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
               await ocpp.requeue(cmd.id)
               return
             }
-            await ocpp.answered(cmd, 'failed', { error: (err as Error).message })
+            // A CALLERROR keeps its OCPP-J 1.6 §4.2.3 code (ocpp-rpc's rpcErrorCode) for the admin who sent it.
+            const e = err as Error & { rpcErrorCode?: string }
+            await ocpp.answered(cmd, 'failed', { error: e.rpcErrorCode ? `${e.rpcErrorCode}: ${e.message}` : e.message })
           }
         }
       }

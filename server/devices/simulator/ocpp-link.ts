@@ -114,6 +114,12 @@ export function createSimOcppLink({ domain, url, log }: { domain: Domain; url: (
     })
     for (const method of ['ChangeAvailability', 'ChangeConfiguration', 'RemoteStartTransaction', 'RemoteStopTransaction']) client.handle(method, async () => ({ status: 'Accepted' }))
     client.handle('UnlockConnector', async () => ({ status: 'Unlocked' }))
+    // OCPP 1.6 §5.17: asked for its status, the simulated charger reports it with its next step.
+    client.handle('TriggerMessage', async ({ params }) => {
+      if ((params as { requestedMessage?: string }).requestedMessage !== 'StatusNotification') return { status: 'NotImplemented' }
+      point.status = null
+      return { status: 'Accepted' }
+    })
     const boot = async () => {
       const r = (await client.call('BootNotification', { chargePointVendor: 'Cockpit', chargePointModel: 'Simulator' })) as { interval: number }
       point.heartbeatMs = r.interval * 1000

@@ -1,9 +1,11 @@
 import type { Db } from '../../db/connection.ts'
+import { tagIs } from '../rfids/id-token.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { Actor } from '../auth/service.ts'
 import type { TariffService } from '../tariffs/service.ts'
 import { AppError, Invalid } from '../../lib/errors.ts'
 import { chargingProfile } from './profiles.ts'
+import { OCPP } from '../../../config/defaults.ts'
 import type { ChargePointRef } from './meter-values.ts'
 
 /** Commands an admin sends from the station page. */
@@ -20,6 +22,17 @@ export type StationCommand = (typeof STATION_COMMANDS)[number]
 export const AUTHORIZE_FIRST = [{ key: 'LocalPreAuthorize', value: 'false' }, { key: 'AuthorizeRemoteTxRequests', value: 'true' }] as const
 /** Leaving RFID mode: a remote start from the station page charges without a card check (OCPP 1.6 §9.1.1). */
 export const AUTHORIZE_REMOTE_OFF = [{ key: 'AuthorizeRemoteTxRequests', value: 'false' }] as const
+
+/**
+ * ChangeConfiguration keys sent after each boot so registers are read often enough to split energy at
+ * tariff changes (OCPP 1.6 §9.1 Core Profile keys MeterValueSampleInterval and ClockAlignedDataInterval; many chargers
+ * ship with 0, meaning no meter values at all): sampled every {@link OCPP}.meterValueSampleSeconds during a
+ * transaction and aligned to every quarter hour.
+ */
+export const METER_INTERVALS = [
+  { key: 'MeterValueSampleInterval', value: String(OCPP.meterValueSampleSeconds) },
+  { key: 'ClockAlignedDataInterval', value: String(OCPP.clockAlignedDataSeconds) },
+] as const
 
 /** A queued or sent command to a charge point (ocpp_commands). */
 export interface OcppCommand {
@@ -116,6 +129,11 @@ export function createOcppCommands({ db, clock, tariffs, tzOf, journal, requireA
       for (const c of AUTHORIZE_FIRST) await enqueue({ id: r.id, stationId }, 'ChangeConfiguration', { ...c })
     },
 
+    /** After a boot: the {@link METER_INTERVALS} ChangeConfiguration commands for the charge point. */
+    async meterIntervals(cp: { id: string; stationId: number }): Promise<void> {
+      for (const c of METER_INTERVALS) await enqueue(cp, 'ChangeConfiguration', { ...c })
+    },
+
     /**
      * The timers of bound stations changed (created, edited, moved or deleted): a station in timer mode
      * gets its TxDefaultProfile again, built from the stored timers, queued while offline.
@@ -147,7 +165,7 @@ export function createOcppCommands({ db, clock, tariffs, tzOf, journal, requireA
       let payload: Record<string, unknown>
       if (input.action === 'RemoteStartTransaction') {
         if (!input.id_tag) throw new Invalid({ id_tag: ['required'] })
-        const card = await db.selectFrom('rfids').select('id').where('installation_id', '=', installationId).where('tag', '=', input.id_tag).where('active', '=', true).executeTakeFirst()
+        const card = await db.selectFrom('rfids').select('id').where('installation_id', '=', installationId).where(tagIs(input.id_tag)).where('active', '=', true).executeTakeFirst()
         if (!card) throw new Invalid({ id_tag: ['invalidValue'] })
         payload = { connectorId: cp.connectorId, idTag: input.id_tag }
       } else if (input.action === 'RemoteStopTransaction') {
@@ -158,6 +176,19 @@ export function createOcppCommands({ db, clock, tariffs, tzOf, journal, requireA
         payload = { connectorId: cp.connectorId }
       }
       return { id: await enqueue(cp, input.action, payload), action: input.action, status: 'queued' }
+    },
+
+    /**
+     * Where command `id` stands: `queued` or `sent` (no answer yet), else the charge point's answer — its
+     * status (Accepted, Rejected, Unlocked, UnlockFailed, NotSupported…) or `failed` with the CALLERROR's code
+     * and description (OCPP-J 1.6 §4.2.3) or why it could not be sent in `error`. Null for an unknown id.
+     */
+    async commandState(id: number): Promise<{ status: string; error: string | null; chargePointId: string; connected: boolean } | null> {
+      const r = await db.selectFrom('ocpp_commands as c').innerJoin('ocpp_charge_points as p', 'p.id', 'c.charge_point_id')
+        .select(['c.status', 'c.answer', 'c.charge_point_id', 'p.connected']).where('c.id', '=', id).executeTakeFirst()
+      if (!r) return null
+      const answer = r.answer as { error?: string } | null
+      return { status: r.status, error: r.status === 'failed' ? (answer?.error ?? null) : null, chargePointId: r.charge_point_id, connected: r.connected }
     },
 
     /** Device side: commands queued for `chargePointId`, oldest first. */

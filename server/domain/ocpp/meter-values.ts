@@ -7,21 +7,14 @@ import type { MeasurementService } from '../measurements/service.ts'
 import type { TariffService } from '../tariffs/service.ts'
 import { judgeRegister, powerPlausible, type SessionHoldReason } from './plausibility.ts'
 
+export { readSamples, type SampledValue } from './samples.ts'
+
 /** Where a charge point is bound: its station, the station's installation and the connector it charges on. */
 export interface ChargePointRef {
   id: string
   installationId: number
   stationId: number
   connectorId: number
-}
-
-/** One sampled value of a MeterValues or StopTransaction transactionData entry (OCPP 1.6 §7.43 SampledValue). */
-export interface SampledValue {
-  value: string
-  measurand?: string
-  unit?: string
-  context?: string
-  phase?: string
 }
 
 /** One MeterValues sample waiting for the next meter batch. */
@@ -36,29 +29,13 @@ export interface MeterSample {
   live: boolean
   /** The charger's timestamp was replaced by the server's (plausibility.ts chargerTime): the session is flagged. */
   corrected?: boolean
-}
-
-/** Energy register in Wh and power in kW from sampled values (units Wh/kWh, W/kW; OCPP 1.6 §7.43 SampledValue). */
-export function readSamples(values: SampledValue[]): { energyWh: number | null; powerKw: number | null; soc: number | null } {
-  let energyWh: number | null = null
-  let powerKw: number | null = null
-  let soc: number | null = null
-  for (const v of values) {
-    const n = Number(v.value)
-    if (!Number.isFinite(n)) continue
-    // Per phase values add up to the total only when no total is sent; a total wins.
-    if (v.phase && v.phase !== 'N') continue
-    const measurand = v.measurand ?? 'Energy.Active.Import.Register'
-    if (measurand === 'Energy.Active.Import.Register') energyWh = v.unit === 'kWh' ? n * 1000 : n
-    else if (measurand === 'Power.Active.Import') powerKw = v.unit === 'kW' ? n : n / 1000
-    else if (measurand === 'SoC') soc = n
-  }
-  return { energyWh, powerKw, soc }
+  /** The car's state of charge, % (OCPP 1.6 Measurand SoC), stored with the station meter's reading. */
+  soc?: number | null
 }
 
 /**
- * Meter values of OCPP transactions (OCPP 1.6 §4.7 "Meter Values"): registers become session energy (high or
- * low tariff by their time), station meter readings and the station's live power — each checked first
+ * Meter values of OCPP transactions (OCPP 1.6 §4.7 "Meter Values"): registers become session energy (split
+ * into high and low tariff by interpolating between readings), station meter readings and the station's live power — each checked first
  * (plausibility.ts, docs/decisions.md "Charging: plausible charger figures and debit ceilings"): a register
  * that goes down, energy or power beyond the station's capacity is not taken, and holds the session for an
  * admin's review instead. Samples of all charge points are written in batches (docs/decisions.md "OCPP:
@@ -109,7 +86,7 @@ export function createMeterValues({ db, clock, sessions, measurements, tariffs, 
     const txIds = [...new Set(items.flatMap((i) => (i.sample.transactionId !== null ? [i.sample.transactionId] : [])))]
     const rows = txIds.length ? await txQuery().where('t.id', 'in', txIds).execute() : []
     const txs = new Map(rows.map((t) => [t.id, { ...t, wh: t.last_meter_wh, lastAt: t.last_meter_at, at: null as Date | null }]))
-    const applied: { item: Pending; tx: { id: number; session_id: number | null }; kwh: number; powerKw: number | null }[] = []
+    const applied: { item: Pending; tx: { id: number; session_id: number | null }; kwh: number; powerKw: number | null; from: Date }[] = []
     const power = new Map<number, number>()
     const found: { sessionId: number; hold?: SessionHoldReason; corrected?: boolean }[] = []
     for (const item of items) {
@@ -130,7 +107,7 @@ export function createMeterValues({ db, clock, sessions, measurements, tariffs, 
       const j = judgeRegister({ startedAt: mine.started_at, meterStartWh: mine.meter_start_wh, lastWh: mine.wh, lastAt: mine.lastAt }, cap, energyWh, at)
       if (j.kind === 'hold' && mine.session_id) found.push({ sessionId: mine.session_id, hold: j.reason })
       if (j.kind !== 'add') continue
-      applied.push({ item, tx: mine, kwh: j.kwh, powerKw })
+      applied.push({ item, tx: mine, kwh: j.kwh, powerKw, from: mine.lastAt })
       mine.wh = energyWh
       mine.at = at
       mine.lastAt = at
@@ -148,8 +125,9 @@ export function createMeterValues({ db, clock, sessions, measurements, tariffs, 
     const energy: { sessionId: number; highKwh: number; lowKwh: number; at: Date }[] = []
     for (const a of done) {
       if (!a.tx.session_id) continue
-      const high = await tariffs.isHigh(a.item.cp.installationId, a.item.sample.at, await tzOf(a.item.cp.installationId))
-      energy.push({ sessionId: a.tx.session_id, highKwh: high ? a.kwh : 0, lowKwh: high ? 0 : a.kwh, at: a.item.sample.at })
+      // The energy since the last register, spread over the time since it (docs/decisions.md "Charging: energy split at tariff changes").
+      const split = await tariffs.splitKwh(a.item.cp.installationId, a.kwh, a.from, a.item.sample.at, await tzOf(a.item.cp.installationId))
+      energy.push({ sessionId: a.tx.session_id, ...split, at: a.item.sample.at })
     }
     await sessions.addEnergyMany(energy, tzOf)
     const unknownMeters = [...new Set(done.map((a) => a.item.cp.stationId))].filter((id) => !meterOf.has(id))
@@ -158,7 +136,7 @@ export function createMeterValues({ db, clock, sessions, measurements, tariffs, 
     }
     await measurements.record(done.flatMap((a) => {
       const meterId = meterOf.get(a.item.cp.stationId)
-      return meterId === undefined ? [] : [{ meter_id: meterId, ts: a.item.sample.at, power_kw: a.powerKw ?? 0, energy_in_kwh: a.kwh }]
+      return meterId === undefined ? [] : [{ meter_id: meterId, ts: a.item.sample.at, power_kw: a.powerKw ?? 0, energy_in_kwh: a.kwh, soc: a.item.sample.soc ?? null }]
     }))
     if (power.size) {
       const at = clock.now()
@@ -203,7 +181,8 @@ export function createMeterValues({ db, clock, sessions, measurements, tariffs, 
      * write that lost a race): judged by the rules (plausibility.ts judgeRegister); the part above the last
      * register goes to its session (high or low tariff by `at`) and to the station's meter. A repeated or
      * older value adds nothing; a register that went down or energy beyond the station's capacity adds
-     * nothing and holds the session. Returns the kWh added.
+     * nothing and holds the session. The kWh are split into high and low tariff over the time since the last
+     * register (TariffService.splitKwh). Returns the kWh added.
      */
     async meterReading(cp: ChargePointRef, transactionId: number, energyWh: number, at: Date, powerKw: number | null): Promise<number> {
       const tx = await txQuery().where('t.id', '=', transactionId).where('t.charge_point_id', '=', cp.id).executeTakeFirst()
@@ -213,7 +192,12 @@ export function createMeterValues({ db, clock, sessions, measurements, tariffs, 
       if (j.kind !== 'add') return 0
       const moved = await db.updateTable('ocpp_transactions').set({ last_meter_wh: energyWh, last_meter_at: at }).where('id', '=', tx.id).where('last_meter_wh', '=', tx.last_meter_wh).where('stopped_at', 'is', null).executeTakeFirst()
       if (!Number(moved.numUpdatedRows)) return 0
-      if (tx.session_id) await sessions.addEnergy(tx.session_id, j.kwh, at, cp.installationId, await tzOf(cp.installationId))
+      if (tx.session_id) {
+        // The energy since the last register (or the start), spread over the time since it: a session over a
+        // tariff change with no meter values is split by time (docs/decisions.md "Charging: energy split at tariff changes").
+        const split = await tariffs.splitKwh(cp.installationId, j.kwh, tx.last_meter_at, at, await tzOf(cp.installationId))
+        await sessions.addEnergyMany([{ sessionId: tx.session_id, ...split, at }], tzOf)
+      }
       const meterId = await meterIdOf(cp.stationId)
       const kw = powerKw !== null && powerPlausible(tx.capacity_kw, powerKw) ? powerKw : 0
       if (meterId !== undefined) await measurements.record([{ meter_id: meterId, ts: at, power_kw: kw, energy_in_kwh: j.kwh }])

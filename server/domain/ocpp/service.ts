@@ -1,58 +1,28 @@
-import crypto from 'node:crypto'
 import { sql } from 'kysely'
+import { tagIs } from '../rfids/id-token.ts'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { SessionService } from '../sessions/service.ts'
 import type { StationService } from '../stations/service.ts'
 import type { MeasurementService } from '../measurements/service.ts'
-import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
-import { isAdmin, mayReadStation } from '../../../shared/rules/permissions.ts'
-import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
-import { dummyHash, hashPassword, verifyPassword } from '../auth/passwords.ts'
+import { Forbidden, NotFound } from '../../lib/errors.ts'
+import { isAdmin } from '../../../shared/rules/permissions.ts'
+import { dummyHash, verifyPassword } from '../auth/passwords.ts'
 import type { TariffService } from '../tariffs/service.ts'
-import { recordAudit } from '../audit/service.ts'
 import { OCPP } from '../../../config/defaults.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { SessionReviewService } from '../sessions/review.ts'
 import { createMeterValues, type ChargePointRef } from './meter-values.ts'
 import { createTransactions, type AuthorizationStatus } from './transactions.ts'
 import { createOcppCommands } from './commands.ts'
+import { createBindings } from './bindings.ts'
 
 export { readSamples, type ChargePointRef, type MeterSample, type SampledValue } from './meter-values.ts'
 export { AUTHORIZE_FIRST, AUTHORIZE_REMOTE_OFF, STATION_COMMANDS, type OcppCommand, type StationCommand } from './commands.ts'
 export type { AuthorizationStatus } from './transactions.ts'
-
-/** SPEC §4 status codes the central system sets (shared/rules/status-codes.ts). */
-export const OCPP_STATUS_CODE = { ok: 0, evseError: 17, noHeartbeat: 18 } as const
-
-/**
- * OCPP 1.6 ChargePointStatus → the station's SPEC §4 status: Available → noCar, Preparing
- * → carPluggedIn, Charging → charging, SuspendedEV/SuspendedEVSE/Finishing → carPluggedIn (the reason
- * stays in the binding's last_status), Reserved → noCar with the `reserved` alert, Unavailable → off,
- * Faulted → failure with status code 17 and the OCPP error code as an alert.
- */
-export function stationStatusOf(status: string, errorCode = 'NoError'): { status: string; status_code: number; alerts: string[] } {
-  switch (status) {
-    case 'Available':
-      return { status: 'noCar', status_code: 0, alerts: [] }
-    case 'Preparing':
-    case 'SuspendedEV':
-    case 'SuspendedEVSE':
-    case 'Finishing':
-      return { status: 'carPluggedIn', status_code: 0, alerts: [] }
-    case 'Charging':
-      return { status: 'charging', status_code: 0, alerts: [] }
-    case 'Reserved':
-      return { status: 'noCar', status_code: 0, alerts: ['reserved'] }
-    case 'Unavailable':
-      return { status: 'off', status_code: 0, alerts: [] }
-    case 'Faulted':
-      return { status: 'failure', status_code: OCPP_STATUS_CODE.evseError, alerts: [errorCode] }
-    default:
-      return { status: 'unknown', status_code: 1, alerts: [] }
-  }
-}
+export { OCPP_STATUS_CODE, reportedStatus, stationStatusOf } from './status.ts'
+import { OCPP_STATUS_CODE, reportedStatus, stationStatusOf } from './status.ts'
 
 /**
  * The OCPP 1.6J central system's domain side: admins bind a station (and connector) to a
@@ -92,14 +62,6 @@ export function createOcppService({ db, clock, installations, sessions, stations
     return s
   }
 
-  function toBinding(r: { station_id: number; id: string; connector_id: number; vendor: string | null; model: string | null; firmware: string | null; last_status: string | null; last_boot_at: Date | null; last_message_at: Date | null; connected: boolean; messages_in: number; messages_out: number }): OcppBinding {
-    return {
-      station_id: r.station_id, charge_point_id: r.id, connector_id: r.connector_id, vendor: r.vendor, model: r.model, firmware: r.firmware,
-      last_status: r.last_status, last_boot_at: r.last_boot_at?.toISOString() ?? null, last_message_at: r.last_message_at?.toISOString() ?? null,
-      connected: r.connected, messages_in: Number(r.messages_in), messages_out: Number(r.messages_out),
-    }
-  }
-
   const tzCache = new Map<number, string>()
   async function tzOf(installationId: number): Promise<string> {
     let tz = tzCache.get(installationId)
@@ -112,114 +74,19 @@ export function createOcppService({ db, clock, installations, sessions, stations
     await db.updateTable('charging_stations').set({ ...set, updated_at: clock.now() }).where('id', '=', stationId).execute()
   }
 
+  const bindings = createBindings({ db, clock, installations, requireAdmin, stationIn })
   const meters = createMeterValues({ db, clock, sessions, measurements, tariffs, review, tzOf, meterBatchMs })
   const stationMode = async (stationId: number) => (await db.selectFrom('charging_stations').select('charging_mode').where('id', '=', stationId).executeTakeFirst())?.charging_mode
   const commands = createOcppCommands({ db, clock, tariffs, tzOf, journal, requireAdmin, stationIn, openTransaction: (cp) => transactions.openTransaction(cp) })
   const transactions = createTransactions({ db, clock, sessions, meters, review, authorize: (cp, idTag, at) => service.authorize(cp, idTag, at), stationMode, patchStation })
 
   const service = {
-    /**
-     * GET …/charging_stations/{id}/ocpp: the binding for whoever may read the station (the charge point id
-     * and its state are no secret; the password is never shown again); 404 unreadable, 404 ocppNotBound.
-     */
-    async binding(actor: Actor, installationId: number, stationId: number): Promise<OcppBinding> {
-      const access = await installations.access(actor, installationId)
-      await stationIn(installationId, stationId)
-      if (!mayReadStation(access, stationId)) throw NotFound()
-      const r = await db.selectFrom('ocpp_charge_points').selectAll().where('station_id', '=', stationId).executeTakeFirst()
-      if (!r) throw new AppError(404, 'ocppNotBound')
-      return toBinding(r)
-    },
-
-    /**
-     * PUT …/charging_stations/{id}/ocpp (admins): bind the station to `charge_point_id` (replacing an
-     * earlier binding of this station) with `password` or a generated one (24 random bytes, base64url),
-     * returned this once and stored as argon2id. 400 `charge_point_id: ocppIdTaken` when another station
-     * has the id; 403 for non-admins, 404 unknown station. Recorded in the audit trail (without the password).
-     */
-    async bind(actor: Actor, installationId: number, stationId: number, input: { charge_point_id: string; connector_id: number; password?: string }): Promise<OcppBinding & { password: string }> {
-      await requireAdmin(actor, installationId)
-      await stationIn(installationId, stationId)
-      if (await service.idTaken(input.charge_point_id, stationId)) throw new Invalid({ charge_point_id: ['ocppIdTaken'] })
-      const { password, password_hash } = await service.newCredentials(input.password)
-      await db.transaction().execute(async (tx) => {
-        await service.writeBinding(tx, { id: input.charge_point_id, installationId, stationId, connectorId: input.connector_id, password_hash })
-        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'bind', entity_type: 'ocpp_credentials', entity_id: input.charge_point_id, after: { charge_point_id: input.charge_point_id, station_id: stationId, connector_id: input.connector_id } })
-      })
-      const r = await db.selectFrom('ocpp_charge_points').selectAll().where('station_id', '=', stationId).executeTakeFirstOrThrow()
-      return { ...toBinding(r), password }
-    },
-
-    /**
-     * Whether charge point id `id` is bound to a station other than `exceptStationId`, in any installation
-     * (ids compare without case: a charge point's identity is CiString, OCPP 1.6 §3.1). Read on `on`, the
-     * caller's transaction when it binds in one.
-     */
-    async idTaken(id: string, exceptStationId?: number, on: Db = db): Promise<boolean> {
-      const taken = await on.selectFrom('ocpp_charge_points').select('station_id').where(sql<boolean>`lower(id) = lower(${id})`).executeTakeFirst()
-      return !!taken && taken.station_id !== exceptStationId
-    },
-
-    /** `password` or a generated one (24 random bytes, base64url) with its argon2id hash; only the hash is stored. */
-    async newCredentials(password?: string): Promise<{ password: string; password_hash: string }> {
-      const pw = password ?? crypto.randomBytes(24).toString('base64url')
-      return { password: pw, password_hash: await hashPassword(pw) }
-    },
-
-    /**
-     * In the caller's transaction `tx`: bind `stationId` to charge point `id` (replacing an earlier binding
-     * of the station); the station waits offline until the charge point is heard from (SPEC §4 "no OCPP
-     * heartbeat"). A unique violation means another station took the id meanwhile.
-     */
-    async writeBinding(tx: Db, b: { id: string; installationId: number; stationId: number; connectorId: number; password_hash: string }): Promise<void> {
-      await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', b.stationId).execute()
-      await tx.insertInto('ocpp_charge_points').values({ id: b.id, installation_id: b.installationId, station_id: b.stationId, connector_id: b.connectorId, password_hash: b.password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, created_at: clock.now() }).execute()
-      await tx.updateTable('charging_stations').set({ status: 'unknown', status_code: OCPP_STATUS_CODE.noHeartbeat, alerts: JSON.stringify(['offline']), power_kw: 0, updated_at: clock.now() }).where('id', '=', b.stationId).execute()
-    },
-
-    /** In `tx`: a new password hash for the charge point bound to `stationId`; its id, or null when none is bound. */
-    async writePassword(tx: Db, stationId: number, password_hash: string): Promise<string | null> {
-      const r = await tx.updateTable('ocpp_charge_points').set({ password_hash }).where('station_id', '=', stationId).returning('id').executeTakeFirst()
-      return r?.id ?? null
-    },
-
-    /** DELETE …/charging_stations/{id}/ocpp (admins): unbind; the simulator runs the station again. 404 when not bound. */
-    async unbind(actor: Actor, installationId: number, stationId: number): Promise<void> {
-      await requireAdmin(actor, installationId)
-      await stationIn(installationId, stationId)
-      await db.transaction().execute(async (tx) => {
-        const r = await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).returning(['id', 'connector_id']).executeTakeFirst()
-        if (!r) throw new AppError(404, 'ocppNotBound')
-        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'unbind', entity_type: 'ocpp_credentials', entity_id: r.id, before: { charge_point_id: r.id, station_id: stationId, connector_id: r.connector_id } })
-      })
-    },
+    ...bindings,
 
     /** Those of `stationIds` whose charging mode is `mode` (one query). */
     async stationsInMode(stationIds: number[], mode: string): Promise<Set<number>> {
       if (!stationIds.length) return new Set()
       return new Set((await db.selectFrom('charging_stations').select('id').where('id', 'in', stationIds).where('charging_mode', '=', mode).execute()).map((r) => r.id))
-    },
-
-    /**
-     * SIM_OCPP: bind `stationId` to the simulator's own charge point `id` with `password`
-     * (replacing an earlier simulated binding of the station). A station bound to a real charge point is
-     * left alone: false.
-     */
-    async bindSimulated(stationId: number, id: string, password: string): Promise<boolean> {
-      const s = await db.selectFrom('charging_stations').select(['id', 'installation_id']).where('id', '=', stationId).executeTakeFirstOrThrow()
-      const real = await db.selectFrom('ocpp_charge_points').select('id').where('station_id', '=', stationId).where('simulated', '=', false).executeTakeFirst()
-      if (real) return false
-      const password_hash = await hashPassword(password)
-      await db.transaction().execute(async (tx) => {
-        await tx.deleteFrom('ocpp_charge_points').where((eb) => eb.or([eb('station_id', '=', stationId), eb('id', '=', id)])).execute()
-        await tx.insertInto('ocpp_charge_points').values({ id, installation_id: s.installation_id, station_id: stationId, connector_id: 1, password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, simulated: true, created_at: clock.now() }).execute()
-      })
-      return true
-    },
-
-    /** The simulator runs without SIM_OCPP: its charge points' bindings go (their stations are simulated directly again). */
-    async unbindSimulated(): Promise<void> {
-      await db.deleteFrom('ocpp_charge_points').where('simulated', '=', true).execute()
     },
 
     /** The session a transaction opened (null: refused, or unknown). */
@@ -302,19 +169,35 @@ export function createOcppService({ db, clock, installations, sessions, stations
       return silent.map((r) => r.id)
     },
 
-    /** The charge point was heard from again after being marked silent: status code and offline alert cleared. */
+    /**
+     * The charge point was heard from again after being marked silent: status code and offline alert cleared,
+     * and its last reported status shown again until the StatusNotification the device side triggers
+     * (OCPP 1.6 §5.17 "Trigger Message") says what it is now.
+     */
     async heardAgain(cp: ChargePointRef): Promise<void> {
-      await db.updateTable('charging_stations').set({ status_code: OCPP_STATUS_CODE.ok, alerts: sql`alerts - 'offline'`, updated_at: clock.now() })
-        .where('id', '=', cp.stationId).where('status_code', '=', OCPP_STATUS_CODE.noHeartbeat).execute()
+      const r = await db.updateTable('charging_stations').set({ status_code: OCPP_STATUS_CODE.ok, alerts: sql`alerts - 'offline'`, updated_at: clock.now() })
+        .where('id', '=', cp.stationId).where('status_code', '=', OCPP_STATUS_CODE.noHeartbeat).executeTakeFirst()
+      if (!Number(r.numUpdatedRows)) return
+      const c = await db.selectFrom('ocpp_charge_points').select(['last_status', 'last_error', 'connector0_status', 'connector0_error']).where('id', '=', cp.id).executeTakeFirst()
+      const shown = c && reportedStatus(c)
+      if (shown) await patchStation(cp.stationId, { ...stationStatusOf(shown.status, shown.errorCode), ...(shown.status === 'Charging' ? {} : { power_kw: 0 }) })
     },
 
-    /** StatusNotification of the bound connector (or connector 0 when Faulted/Unavailable): the station status. */
+    /**
+     * StatusNotification (OCPP 1.6 §4.9): the bound connector's status and error code, or connector 0's (the
+     * charge point itself, connectorId 0); other connectors are not this station's. The station shows
+     * connector 0's fault or unavailability while it lasts, else the bound connector's status: connector 0
+     * reporting Available again clears its fault.
+     */
     async status(cp: ChargePointRef, connectorId: number, status: string, errorCode: string): Promise<void> {
-      // Connector 0 is the charge point itself: only its faults and unavailability concern the station.
-      if (connectorId !== cp.connectorId && !(connectorId === 0 && ['Faulted', 'Unavailable'].includes(status))) return
-      const mapped = stationStatusOf(status, errorCode)
-      await db.updateTable('ocpp_charge_points').set({ last_status: status }).where('id', '=', cp.id).execute()
-      await patchStation(cp.stationId, { ...mapped, ...(status === 'Charging' ? {} : { power_kw: 0 }) })
+      if (connectorId !== cp.connectorId && connectorId !== 0) return
+      const set = connectorId === 0 ? { connector0_status: status, connector0_error: errorCode } : { last_status: status, last_error: errorCode }
+      const c = await db.updateTable('ocpp_charge_points').set(set).where('id', '=', cp.id)
+        .returning(['last_status', 'last_error', 'connector0_status', 'connector0_error']).executeTakeFirst()
+      const shown = c && reportedStatus(c)
+      // Connector 0 Available before the connector ever reported: nothing known to show.
+      if (!shown) return
+      await patchStation(cp.stationId, { ...stationStatusOf(shown.status, shown.errorCode), ...(shown.status === 'Charging' ? {} : { power_kw: 0 }) })
     },
 
     /**
@@ -324,7 +207,7 @@ export function createOcppService({ db, clock, installations, sessions, stations
      * in learning mode becomes its pending new RFID (and is Invalid until registered).
      */
     async authorize(cp: ChargePointRef, idTag: string, at: Date): Promise<{ status: AuthorizationStatus; rfid: { id: number; user_id: number | null } | null }> {
-      const cards = await db.selectFrom('rfids').select(['id', 'user_id', 'active', 'all_stations', 'ready_at']).where('installation_id', '=', cp.installationId).where('tag', '=', idTag).orderBy('active', 'desc').orderBy('id', 'desc').execute()
+      const cards = await db.selectFrom('rfids').select(['id', 'user_id', 'active', 'all_stations', 'ready_at']).where('installation_id', '=', cp.installationId).where(tagIs(idTag)).orderBy('active', 'desc').orderBy('id', 'desc').execute()
       const card = cards[0]
       if (!card) {
         await stations.reportLearnedTag(cp.stationId, idTag, at)

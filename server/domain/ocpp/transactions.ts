@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { tagIs } from '../rfids/id-token.ts'
 import type { Db } from '../../db/connection.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { SessionService } from '../sessions/service.ts'
@@ -81,7 +82,7 @@ export function createTransactions({ db, clock, sessions, meters, review, author
       let free = false
       if (auth.status !== 'Accepted') {
         const mode = await stationMode(cp.stationId)
-        const onFile = await db.selectFrom('rfids').select('id').where('installation_id', '=', cp.installationId).where('tag', '=', input.idTag).executeTakeFirst()
+        const onFile = await db.selectFrom('rfids').select('id').where('installation_id', '=', cp.installationId).where(tagIs(input.idTag)).executeTakeFirst()
         free = mode !== undefined && mode !== 'rfid' && !onFile
       }
       const status: AuthorizationStatus = free ? 'Accepted' : auth.status
@@ -89,7 +90,7 @@ export function createTransactions({ db, clock, sessions, meters, review, author
       if (input.connectorId === cp.connectorId && (status === 'Accepted' || late)) {
         let rfid = auth.rfid
         if (!rfid && late) {
-          const card = await db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', cp.installationId).where('tag', '=', input.idTag).orderBy('active', 'desc').executeTakeFirst()
+          const card = await db.selectFrom('rfids').select(['id', 'user_id']).where('installation_id', '=', cp.installationId).where(tagIs(input.idTag)).orderBy('active', 'desc').executeTakeFirst()
           rfid = card ?? null
         }
         sessionId = await sessions.start({ installationId: cp.installationId, stationId: cp.stationId, rfidId: rfid?.id ?? null, userId: rfid?.user_id ?? null, at: input.timestamp })

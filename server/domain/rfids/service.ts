@@ -1,4 +1,5 @@
 import type { Db } from '../../db/connection.ts'
+import { tagIs } from './id-token.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
@@ -106,7 +107,7 @@ export function createRfidService({ db, clock, installations, link }: { db: Db; 
     if (input.tag !== undefined) {
       if (tagHasSpaces(input.tag)) fields.tag = ['rfidTagSpaces']
       else {
-        let q = db.selectFrom('rfids').select('id').where('installation_id', '=', installationId).where('active', '=', true).where('tag', '=', input.tag)
+        let q = db.selectFrom('rfids').select('id').where('installation_id', '=', installationId).where('active', '=', true).where(tagIs(input.tag))
         if (exceptId !== undefined) q = q.where('id', '!=', exceptId)
         if (await q.executeTakeFirst()) fields.tag = ['rfidTagExists']
       }
@@ -352,7 +353,7 @@ export function createRfidService({ db, clock, installations, link }: { db: Db; 
 
     /** Whether an active card with `tag` exists in the installation (learning mode, device side). */
     async byTag(installationId: number, tag: string) {
-      return db.selectFrom('rfids').selectAll().where('installation_id', '=', installationId).where('tag', '=', tag).where('active', '=', true).executeTakeFirst()
+      return db.selectFrom('rfids').selectAll().where('installation_id', '=', installationId).where(tagIs(tag)).where('active', '=', true).executeTakeFirst()
     },
   }
   return service

@@ -151,8 +151,14 @@ export function createStationService({ db, clock, installations, link, events = 
       }
       if (patch.charging_mode !== undefined) {
         set.charging_mode = patch.charging_mode
-        if (patch.charging_mode === 'locked') set.status = 'off'
-        else if (station.charging_mode === 'locked') set.status = 'noCar'
+        // A station bound to an OCPP charge point shows what its charger reports (OCPP 1.6 §4.9 Status
+        // Notification): locking it sends ChangeAvailability, and the charger's answer is its new status —
+        // a charger still charging says so, it does not become "Ready" by a mode change.
+        const charger = await db.selectFrom('ocpp_charge_points').select('id').where('station_id', '=', stationId).executeTakeFirst()
+        if (!charger) {
+          if (patch.charging_mode === 'locked') set.status = 'off'
+          else if (station.charging_mode === 'locked') set.status = 'noCar'
+        }
       }
       await db.updateTable('charging_stations').set(set).where('id', '=', stationId).execute()
       // A replayed change is journaled with its outcome by journalSent.

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection.ts'
 import { isHighTariff, type ScheduleEntry } from '../../../shared/rules/tariff.ts'
 import { localParts } from '../../../shared/rules/formats.ts'
+import { splitByTariff } from './split.ts'
 
 /** The tariff in force: prices in Rappen per kWh and the high-tariff schedule (SPEC §3). */
 export interface TariffInForce {
@@ -44,6 +45,17 @@ export function createTariffService({ db }: { db: Db }) {
       if (!t || t.flat != null) return false
       const p = localParts(at, tz)
       return isHighTariff(t.schedule, p.weekday, p.minute)
+    },
+    /**
+     * Split `kwh` delivered between register readings at `from` and `to` into high- and low-tariff kWh,
+     * interpolated linearly over time across tariff changes (split.ts splitByTariff, docs/decisions.md
+     * "Charging: energy split at tariff changes"); the tariff in force each local day decides.
+     */
+    async splitKwh(installationId: number, kwh: number, from: Date, to: Date, tz: string): Promise<{ highKwh: number; lowKwh: number }> {
+      return splitByTariff(kwh, from, to, tz, async (at) => {
+        const t = await this.inForce(installationId, at, tz)
+        return !t || t.flat != null ? null : t.schedule
+      })
     },
     invalidate(installationId: number) {
       cache.delete(installationId)

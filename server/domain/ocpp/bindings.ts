@@ -1,0 +1,134 @@
+import crypto from 'node:crypto'
+import { sql } from 'kysely'
+import type { Db } from '../../db/connection.ts'
+import type { Actor } from '../auth/service.ts'
+import type { InstallationService } from '../installations/service.ts'
+import { AppError, Invalid, NotFound } from '../../lib/errors.ts'
+import { mayReadStation } from '../../../shared/rules/permissions.ts'
+import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
+import { hashPassword } from '../auth/passwords.ts'
+import { recordAudit } from '../audit/service.ts'
+import type { Clock } from '../../lib/clock.ts'
+import { OCPP_STATUS_CODE } from './status.ts'
+
+/**
+ * Bindings of stations to OCPP charge points (service.ts spreads them into the OCPP service): admins bind
+ * a station (and connector) to a charge point id with a password shown once and stored as argon2id; the
+ * simulator binds its own charge points under SIM_OCPP.
+ */
+export function createBindings({ db, clock, installations, requireAdmin, stationIn }: {
+  db: Db
+  clock: Clock
+  installations: InstallationService
+  requireAdmin: (actor: Actor, installationId: number) => Promise<void>
+  stationIn: (installationId: number, stationId: number) => Promise<unknown>
+}) {
+  function toBinding(r: { station_id: number; id: string; connector_id: number; vendor: string | null; model: string | null; firmware: string | null; last_status: string | null; last_boot_at: Date | null; last_message_at: Date | null; connected: boolean; messages_in: number; messages_out: number }): OcppBinding {
+    return {
+      station_id: r.station_id, charge_point_id: r.id, connector_id: r.connector_id, vendor: r.vendor, model: r.model, firmware: r.firmware,
+      last_status: r.last_status, last_boot_at: r.last_boot_at?.toISOString() ?? null, last_message_at: r.last_message_at?.toISOString() ?? null,
+      connected: r.connected, messages_in: Number(r.messages_in), messages_out: Number(r.messages_out),
+    }
+  }
+
+  const bindings = {
+    /**
+     * GET …/charging_stations/{id}/ocpp: the binding for whoever may read the station (the charge point id
+     * and its state are no secret; the password is never shown again); 404 unreadable, 404 ocppNotBound.
+     */
+    async binding(actor: Actor, installationId: number, stationId: number): Promise<OcppBinding> {
+      const access = await installations.access(actor, installationId)
+      await stationIn(installationId, stationId)
+      if (!mayReadStation(access, stationId)) throw NotFound()
+      const r = await db.selectFrom('ocpp_charge_points').selectAll().where('station_id', '=', stationId).executeTakeFirst()
+      if (!r) throw new AppError(404, 'ocppNotBound')
+      return toBinding(r)
+    },
+
+    /**
+     * PUT …/charging_stations/{id}/ocpp (admins): bind the station to `charge_point_id` (replacing an
+     * earlier binding of this station) with `password` or a generated one (24 random bytes, base64url),
+     * returned this once and stored as argon2id. 400 `charge_point_id: ocppIdTaken` when another station
+     * has the id; 403 for non-admins, 404 unknown station. Recorded in the audit trail (without the password).
+     */
+    async bind(actor: Actor, installationId: number, stationId: number, input: { charge_point_id: string; connector_id: number; password?: string }): Promise<OcppBinding & { password: string }> {
+      await requireAdmin(actor, installationId)
+      await stationIn(installationId, stationId)
+      if (await bindings.idTaken(input.charge_point_id, stationId)) throw new Invalid({ charge_point_id: ['ocppIdTaken'] })
+      const { password, password_hash } = await bindings.newCredentials(input.password)
+      await db.transaction().execute(async (tx) => {
+        await bindings.writeBinding(tx, { id: input.charge_point_id, installationId, stationId, connectorId: input.connector_id, password_hash })
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'bind', entity_type: 'ocpp_credentials', entity_id: input.charge_point_id, after: { charge_point_id: input.charge_point_id, station_id: stationId, connector_id: input.connector_id } })
+      })
+      const r = await db.selectFrom('ocpp_charge_points').selectAll().where('station_id', '=', stationId).executeTakeFirstOrThrow()
+      return { ...toBinding(r), password }
+    },
+
+    /**
+     * Whether charge point id `id` is bound to a station other than `exceptStationId`, in any installation
+     * (ids compare without case: a charge point's identity is CiString, OCPP 1.6 §3.1). Read on `on`, the
+     * caller's transaction when it binds in one.
+     */
+    async idTaken(id: string, exceptStationId?: number, on: Db = db): Promise<boolean> {
+      const taken = await on.selectFrom('ocpp_charge_points').select('station_id').where(sql<boolean>`lower(id) = lower(${id})`).executeTakeFirst()
+      return !!taken && taken.station_id !== exceptStationId
+    },
+
+    /** `password` or a generated one (24 random bytes, base64url) with its argon2id hash; only the hash is stored. */
+    async newCredentials(password?: string): Promise<{ password: string; password_hash: string }> {
+      const pw = password ?? crypto.randomBytes(24).toString('base64url')
+      return { password: pw, password_hash: await hashPassword(pw) }
+    },
+
+    /**
+     * In the caller's transaction `tx`: bind `stationId` to charge point `id` (replacing an earlier binding
+     * of the station); the station waits offline until the charge point is heard from (SPEC §4 "no OCPP
+     * heartbeat"). A unique violation means another station took the id meanwhile.
+     */
+    async writeBinding(tx: Db, b: { id: string; installationId: number; stationId: number; connectorId: number; password_hash: string }): Promise<void> {
+      await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', b.stationId).execute()
+      await tx.insertInto('ocpp_charge_points').values({ id: b.id, installation_id: b.installationId, station_id: b.stationId, connector_id: b.connectorId, password_hash: b.password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, created_at: clock.now() }).execute()
+      await tx.updateTable('charging_stations').set({ status: 'unknown', status_code: OCPP_STATUS_CODE.noHeartbeat, alerts: JSON.stringify(['offline']), power_kw: 0, updated_at: clock.now() }).where('id', '=', b.stationId).execute()
+    },
+
+    /** In `tx`: a new password hash for the charge point bound to `stationId`; its id, or null when none is bound. */
+    async writePassword(tx: Db, stationId: number, password_hash: string): Promise<string | null> {
+      const r = await tx.updateTable('ocpp_charge_points').set({ password_hash }).where('station_id', '=', stationId).returning('id').executeTakeFirst()
+      return r?.id ?? null
+    },
+
+    /** DELETE …/charging_stations/{id}/ocpp (admins): unbind; the simulator runs the station again. 404 when not bound. */
+    async unbind(actor: Actor, installationId: number, stationId: number): Promise<void> {
+      await requireAdmin(actor, installationId)
+      await stationIn(installationId, stationId)
+      await db.transaction().execute(async (tx) => {
+        const r = await tx.deleteFrom('ocpp_charge_points').where('station_id', '=', stationId).returning(['id', 'connector_id']).executeTakeFirst()
+        if (!r) throw new AppError(404, 'ocppNotBound')
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'unbind', entity_type: 'ocpp_credentials', entity_id: r.id, before: { charge_point_id: r.id, station_id: stationId, connector_id: r.connector_id } })
+      })
+    },
+
+    /**
+     * SIM_OCPP: bind `stationId` to the simulator's own charge point `id` with `password`
+     * (replacing an earlier simulated binding of the station). A station bound to a real charge point is
+     * left alone: false.
+     */
+    async bindSimulated(stationId: number, id: string, password: string): Promise<boolean> {
+      const s = await db.selectFrom('charging_stations').select(['id', 'installation_id']).where('id', '=', stationId).executeTakeFirstOrThrow()
+      const real = await db.selectFrom('ocpp_charge_points').select('id').where('station_id', '=', stationId).where('simulated', '=', false).executeTakeFirst()
+      if (real) return false
+      const password_hash = await hashPassword(password)
+      await db.transaction().execute(async (tx) => {
+        await tx.deleteFrom('ocpp_charge_points').where((eb) => eb.or([eb('station_id', '=', stationId), eb('id', '=', id)])).execute()
+        await tx.insertInto('ocpp_charge_points').values({ id, installation_id: s.installation_id, station_id: stationId, connector_id: 1, password_hash, vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, simulated: true, created_at: clock.now() }).execute()
+      })
+      return true
+    },
+
+    /** The simulator runs without SIM_OCPP: its charge points' bindings go (their stations are simulated directly again). */
+    async unbindSimulated(): Promise<void> {
+      await db.deleteFrom('ocpp_charge_points').where('simulated', '=', true).execute()
+    },
+  }
+  return bindings
+}
