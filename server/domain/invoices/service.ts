@@ -94,6 +94,7 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       const { region, locale } = await formatsOf(actor, lang)
       const tz = inst.timezone
       const T = (k: Parameters<typeof invoiceText>[1], p?: Record<string, string | number>) => invoiceText(lang, k, p)
+      // SPEC §3: price (the energy, the sum of the lines), transaction fee and total, as the session's JSON.
       const total = row.price_rappen + row.fee_rappen
       const number = `CS-${String(sessionId).padStart(6, '0')}`
 
