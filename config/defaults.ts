@@ -122,6 +122,12 @@ export const DEBIT_CEILING = {
   monthRappen: 100_000,
 } as const
 
+/**
+ * Heavy requests (statistics, report dispatch, the sessions export) one user may have running at a time in
+ * one process; more answer 429 (server/api/heavy-gate.ts, docs/decisions.md "API: heavy requests per user").
+ */
+export const HEAVY_REQUESTS_PER_USER = 2
+
 /** On close, requests still in flight after this long are cut (main.ts exits at the latest after 10 s). */
 export const SHUTDOWN_GRACE_MS = 4_000
 

@@ -31,6 +31,7 @@ import { provisioningDeviceRoutes } from './provisioning-devices.ts'
 import { auditRoutes } from './audit.ts'
 import { configurationRoutes } from './configuration.ts'
 import { setupRoutes } from './setup.ts'
+import { gateHeavyRoutes } from './heavy-gate.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -39,6 +40,8 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   app.addHook('onRequest', rightsRequestScope)
   requireSignIn(app, domain)
   await openApiPlugin(app)
+  // Before the routes: the onRoute hook wraps the heavy ones as they are registered.
+  gateHeavyRoutes(app, domain)
   authRoutes(app, domain)
   setupRoutes(app, domain)
   accountRoutes(app, domain)
