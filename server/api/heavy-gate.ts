@@ -12,22 +12,30 @@ const HEAVY_ROUTES = [/^\/api\/statistics\//, /\/reports\/dispatch$/, /^\/api\/r
 
 /**
  * A per-user limit on concurrent heavy requests in this process: `run(userId, work)` runs `work` while the
- * user has fewer than `max` running, else throws 429 tooManyHeavyRequests with `Retry-After: 1`. The slot is
- * freed when `work` settles (not when the client goes away: the work still runs).
+ * user has fewer than `max` running; otherwise it waits in the user's queue (first come, first served) while
+ * fewer than `queued` wait (a charts page asks for a few series at once), else throws 429
+ * tooManyHeavyRequests with `Retry-After: 1`. A slot is freed when `work` settles (not when the client goes
+ * away: the work still runs).
  */
-export function createHeavyGate(max = HEAVY_REQUESTS_PER_USER) {
-  const running = new Map<number, number>()
+export function createHeavyGate(max = HEAVY_REQUESTS_PER_USER.running, queued = HEAVY_REQUESTS_PER_USER.queued) {
+  const users = new Map<number, { running: number; waiting: (() => void)[] }>()
   return {
     async run<T>(userId: number, work: () => Promise<T>): Promise<T> {
-      const n = running.get(userId) ?? 0
-      if (n >= max) throw new AppError(429, 'tooManyHeavyRequests', {}, { 'Retry-After': '1' })
-      running.set(userId, n + 1)
+      let u = users.get(userId)
+      if (!u) users.set(userId, (u = { running: 0, waiting: [] }))
+      if (u.running >= max) {
+        if (u.waiting.length >= queued) throw new AppError(429, 'tooManyHeavyRequests', {}, { 'Retry-After': '1' })
+        // The slot is handed over by the request that frees it (running stays counted).
+        await new Promise<void>((r) => u.waiting.push(r))
+      } else {
+        u.running++
+      }
       try {
         return await work()
       } finally {
-        const left = (running.get(userId) ?? 1) - 1
-        if (left > 0) running.set(userId, left)
-        else running.delete(userId)
+        const next = u.waiting.shift()
+        if (next) next()
+        else if (--u.running === 0) users.delete(userId)
       }
     },
   }
