@@ -150,6 +150,13 @@ export const DEBIT_CEILING = {
   monthRappen: 100_000,
 } as const
 
+/**
+ * Heavy requests (statistics, report dispatch, the sessions export) one user may have running at a time in
+ * one process, and waiting behind those; more answer 429 (server/api/heavy-gate.ts, docs/decisions.md "API:
+ * heavy requests per user").
+ */
+export const HEAVY_REQUESTS_PER_USER = { running: 2, queued: 4 } as const
+
 /** On close, requests still in flight after this long are cut (main.ts exits at the latest after 10 s). */
 export const SHUTDOWN_GRACE_MS = 4_000
 

@@ -50,6 +50,9 @@ export const FETCH_BLOCKED_PORTS: ReadonlySet<number> = new Set([
   4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ])
 
+/** An optional variable that may be given empty (compose's `${X:-}`): empty means unset. */
+const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema)
+
 const EnvSchema = z.object({
   PORT: z.coerce
     .number()
@@ -137,6 +140,14 @@ const EnvSchema = z.object({
     .optional(),
   GATEWAY_KEY: z.string().regex(/^ck_\S+$/, "must be a device key of the facility's installation (it starts with ck_)").optional(),
   GATEWAY_DIR: z.string().min(1).default('./gateway-data'),
+
+  NODE_ENV: z.string().optional(),
+  // compose.yaml passes an unset key as "": the same as unset.
+  PAYMENT_PROVIDER: z.enum(['demo', 'stripe'], { message: 'use demo (default) or stripe' }).default('demo'),
+  PAYMENT_PROVIDER_DEMO_ALLOWED: z.enum(['true', 'false'], { message: 'use true or false' }).default('false'),
+  STRIPE_SECRET_KEY: blankAsUnset(z.string().regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret or restricted key (sk_live_…, sk_test_…)').optional()),
+  STRIPE_WEBHOOK_SECRET: blankAsUnset(z.string().regex(/^whsec_\S+$/, "must be the webhook endpoint's signing secret (whsec_…)").optional()),
+  STRIPE_PUBLISHABLE_KEY: blankAsUnset(z.string().regex(/^pk_(test|live)_\S+$/, 'must be a Stripe publishable key (pk_live_…, pk_test_…)').optional()),
   METRICS_TOKEN: z
     .string()
     .regex(/^\S{32,}$/, 'must be at least 32 characters without spaces, e.g. the output of `openssl rand -hex 32`')
@@ -239,7 +250,19 @@ export interface Config {
    * for readings not yet sent and the last copy of its meters. Set when both URL and key are.
    */
   gateway?: { url: string; key: string; dir: string }
+
+  /**
+   * The payment provider (docs/decisions.md "Payments: a provider interface and Stripe"): the built-in demo
+   * (default; refused at start with NODE_ENV=production unless PAYMENT_PROVIDER_DEMO_ALLOWED=true) or
+   * Stripe with its keys. `api` points the Stripe client elsewhere (a test double); unset: Stripe's own.
+   */
+  payments?: PaymentsConfig
 }
+
+/** PAYMENT_PROVIDER and its keys (see Config.payments). */
+export type PaymentsConfig =
+  | { provider: 'demo' }
+  | { provider: 'stripe'; secretKey: string; webhookSecret: string; publishableKey?: string; api?: { host: string; port: number; protocol: 'http' | 'https' } }
 
 /** Relay fan-out and limits. `naive` serializes per subscriber: for the benchmark only. */
 export interface RelayLimits {
@@ -291,7 +314,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  RELAY_UPSTREAM_EMAIL: required when the relay runs without api (the account it polls with)',
     )
   }
+  if (e.PAYMENT_PROVIDER === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: required with PAYMENT_PROVIDER=stripe')
+  }
+  // The demo provider marks sessions paid without money: never by accident in production (where the API
+  // runs: it opens checkouts and runs the charge job).
+  if (e.PAYMENT_PROVIDER === 'demo' && e.NODE_ENV === 'production' && e.ROLES.includes('api') && e.PAYMENT_PROVIDER_DEMO_ALLOWED !== 'true') {
+    throw new ConfigError('PAYMENT_PROVIDER=demo is refused with NODE_ENV=production (it debits no money): set PAYMENT_PROVIDER=stripe with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or PAYMENT_PROVIDER_DEMO_ALLOWED=true')
+  }
   return {
+    payments: e.PAYMENT_PROVIDER === 'stripe'
+      ? { provider: 'stripe', secretKey: e.STRIPE_SECRET_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, publishableKey: e.STRIPE_PUBLISHABLE_KEY }
+      : { provider: 'demo' },
     port: e.PORT,
     host: e.HOST,
     trustProxy: e.TRUST_PROXY ?? false,

@@ -144,7 +144,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb, dump: config.pgliteDump, log: app.log })
     app.addHook('onClose', async () => database.close())
     const { loadJwtSecret } = await import('./domain/auth/service.ts')
-    domain = createDomain({ db: database.db, clock, log: app.log, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir })
+    domain = createDomain({ db: database.db, clock, log: app.log, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir, payments: config.payments })
     app.decorate('domain', domain)
     if (config.demo) {
       const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword), now: clock.now() })

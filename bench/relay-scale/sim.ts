@@ -82,7 +82,7 @@ export function createSimulation({ speed, seed = 42, now = nowMs }: { speed: num
     const id = nextSessionId++
     sessions.set(id, {
       id, station_id: st.id, station_name: st.name, rfid_id: rfid.id, rfid_tag: rfid.tag, user_id: rfid.user_id, start: iso(start), end: iso(start + 3600_000 * (0.5 + rnd() * 3)),
-      energy_kwh: r2(high + low), high_kwh: high, low_kwh: low, price, transaction_fee: 0, status: paid ? 'paid' : 'unpaid', paid_on: paid ? iso(simNow) : null,
+      energy_kwh: r2(high + low), high_kwh: high, low_kwh: low, price, transaction_fee: 0, total: price, status: paid ? 'paid' : 'unpaid', paid_on: paid ? iso(simNow) : null,
     })
   }
 
@@ -99,7 +99,7 @@ export function createSimulation({ speed, seed = 42, now = nowMs }: { speed: num
     ls.s = { ...ls.s, status: 'charging', status_code: STATUS_CODE.charging, session_start: iso(simNow), rfid: { id: rfid.id, tag: rfid.tag, description: rfid.description }, power_kw: r2(ls.power), energy_kwh: 0, updated_at: iso(simNow) }
     sessions.set(ls.sessionId, {
       id: ls.sessionId, station_id: ls.s.id, station_name: ls.s.name, rfid_id: rfid.id, rfid_tag: rfid.tag, user_id: rfid.user_id, start: iso(simNow), end: null,
-      energy_kwh: 0, high_kwh: 0, low_kwh: 0, price: 0, transaction_fee: 0, status: 'charging', paid_on: null,
+      energy_kwh: 0, high_kwh: 0, low_kwh: 0, price: 0, transaction_fee: 0, total: 0, status: 'charging', paid_on: null,
     })
   }
 

@@ -33,8 +33,9 @@ import { configurationRoutes } from './configuration.ts'
 import { setupRoutes } from './setup.ts'
 import { ingestRoutes } from './ingest.ts'
 import { ingestConfigRoutes } from './ingest-config.ts'
-
 import { loadManagementRoutes } from './load-management.ts'
+
+import { gateHeavyRoutes } from './heavy-gate.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -43,6 +44,8 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   app.addHook('onRequest', rightsRequestScope)
   requireSignIn(app, domain)
   await openApiPlugin(app)
+  // Before the routes: the onRoute hook wraps the heavy ones as they are registered.
+  gateHeavyRoutes(app, domain)
   authRoutes(app, domain)
   setupRoutes(app, domain)
   accountRoutes(app, domain)

@@ -118,6 +118,23 @@ export function paymentRoutes(fastify: FastifyInstance, domain: Domain) {
       },
     )
 
+    // The configured provider's own events (Stripe), verified with its webhook secret; no schema for the
+    // raw body (tests/integration/openapi.test.ts NO_BODY).
+    scoped.post(
+      '/payments/stripe/webhook/',
+      {
+        schema: {
+          summary: 'A Stripe event (header Stripe-Signature, verified with STRIPE_WEBHOOK_SECRET): a saved card or TWINT, an expired checkout',
+          security: [],
+          response: { 200: z.object({ received: z.literal(true) }) },
+        },
+      },
+      async (req) => {
+        const sig = req.headers['stripe-signature']
+        return pay.providerEvent(typeof req.body === 'string' ? req.body : '', Array.isArray(sig) ? sig[0] : sig)
+      },
+    )
+
     const page = async (req: FastifyRequest, session: string | null) => {
       const open = session ? await pay.checkout(session) : null
       return demoCheckoutPage(pickLang(req.headers['accept-language']), open ? open.id : null, monthOf(domain.clock.now()).year)

@@ -84,5 +84,8 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   })
   app.addHook('onSend', async (req, reply) => {
     if (AUTH_PATHS.test(req.url)) reply.header('Cache-Control', 'no-store')
+    // An answer to a signed-in call is that person's (their sessions, cards, names): no shared or browser
+    // cache keeps it (RFC 9111 §5.2.2.5), unless the route chose its own policy.
+    else if (req.url.startsWith('/api/') && req.headers.authorization && !reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'private, no-store')
   })
 }

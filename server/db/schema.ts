@@ -332,6 +332,22 @@ export interface ChargingSessionsTable {
   last_energy_at: Generated<Date | null>
   /** An admin released it after review (migration 0171): the debit ceilings no longer hold it. */
   reviewed_at: Generated<Date | null>
+  /** Whose series its invoice number is in and the number (migration 0176); null until its invoice is issued. */
+  invoice_operator: Generated<string | null>
+  invoice_number: Generated<number | null>
+}
+
+/** The last invoice number each operator issued (migration 0176): numbers without gaps, per operator. */
+export interface InvoiceCountersTable {
+  operator_key: string
+  last_number: number
+}
+
+/** A user's customer at a payment provider (migration 0176), e.g. a Stripe Customer id. */
+export interface PaymentCustomersTable {
+  user_id: number
+  provider: string
+  customer_id: string
 }
 
 /** Admin reviews of sessions (migration 0171): corrections, releases, voidings and manual ends, with their reason. */
@@ -616,6 +632,8 @@ export interface PaymentCheckoutsTable {
   payment_method_id: number | null
   created_at: TsDefault
   expires_at: Ts
+  /** The provider's reference of this checkout, e.g. a Stripe SetupIntent id (migration 0176). */
+  provider_ref: Generated<string | null>
 }
 
 /**
@@ -728,6 +746,8 @@ export interface Database {
   ocpp_commands: OcppCommandsTable
   payment_methods: PaymentMethodsTable
   payment_checkouts: PaymentCheckoutsTable
+  payment_customers: PaymentCustomersTable
+  invoice_counters: InvoiceCountersTable
   payment_charges: PaymentChargesTable
   app_fees: AppFeesTable
   reports: ReportsTable

@@ -35,6 +35,8 @@ import { createLegalService } from './legal/service.ts'
 import { createRegistrationService } from './users/registration.ts'
 import { createPaymentService } from './payments/service.ts'
 import { createDemoProvider } from './payments/provider.ts'
+import { createStripeProvider } from './payments/stripe-provider.ts'
+import type { PaymentsConfig } from '../../config/env.ts'
 import { createSupportService } from './support/service.ts'
 import { createShortcutService } from './shortcuts/service.ts'
 import { createOcppService } from './ocpp/service.ts'
@@ -47,14 +49,13 @@ import { createObjectProvisioning } from './objects/provisioning.ts'
 import { createConfigurationService } from './configuration/service.ts'
 import { createIngestService } from './ingest/service.ts'
 import { createDeviceKeyService } from './ingest/keys.ts'
-
 import { createLoadSettings } from './load/settings.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
  * process's one clock (ARCHITECTURE §1 "Time"): services, devices and jobs take "now" from it.
  */
-export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir, log }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string; log?: ErrorLog }) {
+export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir, log, payments: paymentsConfig = { provider: 'demo' } }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string; log?: ErrorLog; payments?: PaymentsConfig }) {
   const mail = createMailService({ db, clock })
   // Sign-in and rights facts kept while the rights revision stands.
   const rights = createRightsCache(db)
@@ -74,7 +75,9 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   const stations = createStationService({ db, clock, installations, link: deviceLink, events: stationEvents })
   const metrics = createMetricsService({ db, clock, installations, measurements })
   const statistics = createStatisticsService({ db, clock, installations })
-  const payments = createPaymentService({ db, clock, sessions, provider: createDemoProvider(), secret: jwtSecret, hold: sessionReview.hold })
+  // PAYMENT_PROVIDER (config/env.ts): the demo, or Stripe with its keys.
+  const provider = paymentsConfig.provider === 'stripe' ? createStripeProvider(paymentsConfig) : createDemoProvider()
+  const payments = createPaymentService({ db, clock, sessions, provider, secret: jwtSecret, hold: sessionReview.hold, publicUrl })
   const ocpp = createOcppService({ db, clock, installations, sessions, stations, measurements, tariffs, review: sessionReview })
   stationEvents.modeChanged = ocpp.modeChanged
   return {

@@ -79,6 +79,12 @@ const M = {
     fr: 'Le service est temporairement indisponible. Réessayez dans un instant.',
     it: 'Il servizio non è temporaneamente disponibile. Riprova tra poco.',
   },
+  tooManyHeavyRequests: {
+    en: 'Too many requests of yours are still being processed. Wait for them to finish and try again.',
+    de: 'Zu viele Ihrer Anfragen werden noch bearbeitet. Warten Sie, bis sie abgeschlossen sind, und versuchen Sie es erneut.',
+    fr: 'Trop de vos requêtes sont encore en cours de traitement. Attendez qu’elles se terminent et réessayez.',
+    it: 'Troppe tue richieste sono ancora in elaborazione. Attendi che siano completate e riprova.',
+  },
   tooManyStreams: {
     en: 'Too many live connections are open. Close other tabs or displays and try again shortly.',
     de: 'Zu viele Live-Verbindungen sind offen. Schliessen Sie andere Tabs oder Anzeigen und versuchen Sie es gleich noch einmal.',

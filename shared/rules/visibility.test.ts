@@ -6,7 +6,7 @@ import type { ChargingSession } from '../schemas/session.ts'
 const resident: Access = { user_id: 3, installation_id: 1, role: 'installation_user', cost: false, overview: false, stations: [1, 2], rfids: [1] }
 const session = (over: Partial<ChargingSession>): ChargingSession => ({
   id: 9, station_id: 2, station_name: 'Station 2', rfid_id: 2, rfid_tag: '04A1B2C3D4E502', user_id: 2, start: '2026-02-02T10:00:00.000Z', end: null,
-  energy_kwh: 1, high_kwh: 1, low_kwh: 0, price: 0.3, transaction_fee: 0, status: 'charging', paid_on: null, invoice_url: null, ...over,
+  energy_kwh: 1, high_kwh: 1, low_kwh: 0, price: 0.3, transaction_fee: 0, total: 0.3, status: 'charging', paid_on: null, invoice_url: null, ...over,
 })
 
 describe('personal data of charging sessions (ARCHITECTURE §4)', () => {

@@ -15,8 +15,9 @@ export const SessionQuery = z.object({
 })
 
 /**
- * A charging session (SPEC §3). Money in CHF with 2 decimals (`price` includes `transaction_fee`), energy
- * in kWh. `end` is null while charging. Prices are null when the caller may not see costs (SPEC §6).
+ * A charging session (SPEC §3). Money in CHF with 2 decimals as the invoice prints it: `price` is the
+ * energy (the sum of `price_lines`), `transaction_fee` the card fee (SPEC §9, 0 until paid) and `total` =
+ * price + transaction_fee, what is billed. Energy in kWh. `end` is null while charging. Prices are null when the caller may not see costs (SPEC §6).
  */
 export const ChargingSession = z.object({
   id: z.number().int(),
@@ -32,6 +33,7 @@ export const ChargingSession = z.object({
   low_kwh: z.number(),
   price: z.number().nullable(),
   transaction_fee: z.number().nullable(),
+  total: z.number().nullable(),
   /**
    * charging (open), unpaid, paid; held: a charger figure or a debit ceiling put it on hold for an admin's
    * review (`hold_reason`), never debited automatically; void: set aside by an admin; empty: ended with
@@ -43,7 +45,7 @@ export const ChargingSession = z.object({
   set_by_timer: z.boolean().optional(),
   /**
    * The price as the invoice prints it (shared/rules/price-lines.ts): kWh, CHF per kWh and CHF
-   * per line; `price` minus `transaction_fee` is their sum. Null when the caller may not see costs.
+   * per line; `price` is their sum. Null when the caller may not see costs.
    */
   price_lines: z.array(z.object({ label: z.enum(['high', 'low', 'flat']), kwh: z.number(), unit_price: z.number(), amount: z.number() })).nullable().optional(),
   /** GET this (with the bearer token) for the PDF invoice once the session ended; null while charging. */
@@ -61,8 +63,11 @@ export const ChargingSession = z.object({
 })
 export type ChargingSession = z.infer<typeof ChargingSession>
 
-/** Sums of a period's sessions: kWh, and CHF of the prices the caller sees (null when none). */
-export const SessionTotals = z.object({ energy_kwh: z.number(), price: z.number().nullable() })
+/**
+ * Sums of a period's sessions: kWh, and CHF of the sessions whose money the caller sees: `price`,
+ * `transaction_fee` and `total` as on each session (null when the caller sees none).
+ */
+export const SessionTotals = z.object({ energy_kwh: z.number(), price: z.number().nullable(), transaction_fee: z.number().nullable(), total: z.number().nullable() })
 export type SessionTotals = z.infer<typeof SessionTotals>
 
 /** A reason an admin gives for a review or a manual end: recorded with the action (session_reviews). */

@@ -90,8 +90,11 @@ test('a resident adds a card through the demo checkout, makes it primary and see
   await expect(details).toContainText('Paid on')
   const feeText = (await page.locator('dt', { hasText: /^Transaction fee$/ }).locator('xpath=following-sibling::dd').innerText()).trim().replace(/\s/g, ' ') // Intl's no-break space
   expect(feeText).toBe(`CHF ${(fee / 100).toFixed(2)}`)
+  // SPEC §3 as the invoice: the price (energy) unchanged, the fee apart, the total their sum.
   const priceText = (await page.locator('dt', { hasText: /^Price$/ }).locator('xpath=following-sibling::dd').innerText()).trim().replace(/\s/g, ' ')
-  expect(priceText).toBe(`CHF ${((base + fee) / 100).toFixed(2)}`)
+  expect(priceText).toBe(`CHF ${(base / 100).toFixed(2)}`)
+  const totalText = (await page.locator('dt', { hasText: /^Total$/ }).locator('xpath=following-sibling::dd').innerText()).trim().replace(/\s/g, ' ')
+  expect(totalText).toBe(`CHF ${((base + fee) / 100).toFixed(2)}`)
 })
 
 test('at 360 px: a cancelled checkout, a card expiring this month and removing a card with confirmation', async ({ page }) => {

@@ -64,7 +64,8 @@ describe('price lines', () => {
       const s = (await api().get(`/api/rfids-charge/${id}/`).set(auth(tokens.admin)).expect(200)).body
       expect(s.price_lines.map((l: { label: string }) => l.label)).toEqual(['high', 'low'])
       const sum = s.price_lines.reduce((t: number, l: { amount: number }) => t + Math.round(l.amount * 100), 0)
-      expect(Math.round((s.price - s.transaction_fee) * 100)).toBe(sum)
+      expect(Math.round(s.price * 100)).toBe(sum)
+      expect(Math.round(s.total * 100)).toBe(sum + Math.round(s.transaction_fee * 100))
       for (const l of s.price_lines) expect(l.amount).toBe(Math.round(l.kwh * l.unit_price * 100) / 100)
       const pdf = await pdfText((await api().get(`/api/rfids-charge/${id}/invoice`).set(auth(tokens.admin)).buffer(true).parse(binary).expect(200)).body)
       for (const l of s.price_lines) expect(pdf).toContain(`${l.kwh.toFixed(2)} kWh × ${l.unit_price.toFixed(4)} CHF/kWh = CHF ${l.amount.toFixed(2)}`)

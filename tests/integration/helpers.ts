@@ -60,7 +60,7 @@ async function seededDatabase(seedAt: Date): Promise<Pick<Config, 'databaseUrl' 
  * a test of another hour passes its own (`createClock({ start })`, or `createTestClock` to move time
  * itself). Test code asks the app for "now" (`app.clock.now()`), never the machine.
  */
-export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string; simSeed?: number; clock?: Clock; simBackfillDays?: number; metricsToken?: string } = {}) {
+export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; intervals?: Partial<Config['intervals']>; upstreamUrl?: string; relayUpstream?: Config['relayUpstream']; relay?: Config['relay']; smtpUrl?: string; trustProxy?: Config['trustProxy']; clientDir?: string; ocpp?: Config['ocpp']; simOcpp?: boolean; reportsDir?: string; simSeed?: number; clock?: Clock; simBackfillDays?: number; metricsToken?: string; payments?: Config['payments'] } = {}) {
   const roles = opts.roles ?? ['api', 'relay', 'simulator']
   const clock = opts.clock ?? createClock({ start: new Date(AT.morning) })
   // A relay alone has no database (server/app.ts).
@@ -92,6 +92,8 @@ export async function startApp(opts: { databaseUrl?: string; roles?: Role[]; int
     simOcpp: opts.simOcpp,
     // METRICS_TOKEN: without one the Prometheus endpoint is off (docs/decisions.md "Metrics: a token").
     metricsToken: opts.metricsToken,
+    // PAYMENT_PROVIDER: the demo unless a test points Stripe at its fake (tests/integration/stripe-fake.ts).
+    payments: opts.payments ?? { provider: 'demo' },
     // Reports' output directories: a folder of this app's own, created only when a report writes.
     reportsDir: opts.reportsDir ?? path.join(os.tmpdir(), `cockpit-reports-${process.pid}-${crypto.randomBytes(4).toString('hex')}`),
   }

@@ -3,6 +3,7 @@ import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { PDFParse } from 'pdf-parse'
 import { auth, startWithTokens, type RoleTokens } from './helpers.ts'
+import { operatorKey } from '../../server/domain/invoices/numbers.ts'
 
 // Invoices and QR-bills are payable to the installation's operator (legal name, address,
 // IBAN or QR-IBAN, VAT number and rate, set by admins), not to a placeholder payee.
@@ -82,5 +83,36 @@ describe('the operator on invoices', () => {
     const text = await invoiceText(id, tokens.bern)
     expect(text).toContain('The operator has not set its payment details yet')
     expect(text).not.toContain('Receipt')
+  })
+})
+
+describe('invoice numbers (without gaps, per operator)', () => {
+  const numberOf = (text: string) => Number(/Invoice CS-(\d{6})/.exec(text)![1])
+  it('each operator numbers its invoices 1, 2, 3… whatever the session ids, concurrently too, and a reprint keeps its number', async () => {
+    const db = app.domain!.db
+    // Installation 1 and the Bern one bill under two operators; sessions of both interleave (their ids too).
+    await db.updateTable('installations').set({ operator: JSON.stringify({ ...operator, iban: 'CH44 3199 9123 0008 8901 2', name: 'Bern Energie AG' }) }).where('id', '=', other.installationId).execute()
+    const first = await db.selectFrom('invoice_counters').selectAll().execute()
+    const base = Object.fromEntries(first.map((c) => [c.operator_key, c.last_number]))
+    const zurich: number[] = []
+    const bern: number[] = []
+    for (let i = 0; i < 4; i++) {
+      zurich.push(await finishedSession(1, 1))
+      bern.push(await finishedSession(other.installationId, other.stationId))
+    }
+    const zurichTexts = await Promise.all(zurich.map((id) => invoiceText(id, tokens.admin)))
+    const bernTexts = await Promise.all(bern.map((id) => invoiceText(id, tokens.bern)))
+    const zn = zurichTexts.map(numberOf).sort((a, b) => a - b)
+    const bn = bernTexts.map(numberOf).sort((a, b) => a - b)
+    const zKey = operatorKey((await db.selectFrom('installations').select('operator').where('id', '=', 1).executeTakeFirstOrThrow()).operator, 1)
+    const bKey = 'iban:CH4431999123000889012'
+    const zStart = base[zKey] ?? 0
+    const bStart = base[bKey] ?? 0
+    expect(zn).toEqual([1, 2, 3, 4].map((n) => zStart + n))
+    expect(bn).toEqual([1, 2, 3, 4].map((n) => bStart + n))
+    // A reprint is the same invoice: same number, no number used.
+    expect(numberOf(await invoiceText(zurich[0], tokens.admin))).toBe(numberOf(zurichTexts[0]))
+    const counters = await db.selectFrom('invoice_counters').selectAll().execute()
+    expect(Object.fromEntries(counters.map((c) => [c.operator_key, c.last_number]))).toMatchObject({ [zKey]: zStart + 4, [bKey]: bStart + 4 })
   })
 })

@@ -25,6 +25,7 @@ const NO_BODY = new Set([
   'POST /api/payments/charge-due/',
   'POST /api/cockpit/installations/:installationId/charging_stations/:stationId/simulator/unplug',
   'POST /api/payments/webhook/',
+  'POST /api/payments/stripe/webhook/',
   'DELETE /api/cockpit/installations/:installationId/charging_stations/:stationId/learned_rfid',
   'POST /api/cockpit/installations/:installationId/charging_stations/:stationId/ocpp/password',
   'POST /api/cockpit/installations/:installationId/archive',

@@ -160,7 +160,7 @@ describe('charging sessions and card orders', () => {
     expect(await sessionOf(twint)).toMatchObject({ status: 'paid', fee_rappen: 13 })
     expect(await sessionOf(foreign)).toMatchObject({ status: 'unpaid', fee_rappen: 0 })
     const shown = await api().get(`/api/rfids-charge/${card}/`).set(auth(tokens.admin)).expect(200)
-    expect(shown.body).toMatchObject({ price: 10.35, transaction_fee: 0.35, status: 'paid' })
+    expect(shown.body).toMatchObject({ price: 10, transaction_fee: 0.35, total: 10.35, status: 'paid' })
     const charges = await app.domain!.db.selectFrom('payment_charges').selectAll().where('session_id', 'in', [card, twint]).orderBy('session_id').execute()
     expect(charges.map((c) => [c.amount_rappen, c.fee_rappen, c.status])).toEqual([[1000, 35, 'succeeded'], [1000, 13, 'succeeded']])
   })

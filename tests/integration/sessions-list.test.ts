@@ -96,24 +96,24 @@ describe('export of the period', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/)
     expect(res.headers['content-disposition']).toContain('charging-sessions.csv')
     const lines = res.text.replace(/^\uFEFF/, '').trim().split('\r\n')
-    expect(lines[0]).toBe('Start,End,Charging station,User,RFID,Energy kWh,Price CHF,Status')
+    expect(lines[0]).toBe('Start,End,Charging station,User,RFID,Energy kWh,Price CHF,Transaction fee CHF,Total CHF,Status')
     expect(lines).toHaveLength(1 + 4 + 1)
     expect(lines[1]).toMatch(/,running$/)
     expect(lines[1]).toContain('2026-03-05T10:00:00.000Z,,Station 2')
     // A station name a spreadsheet would run as a formula is defused.
     expect(lines[2]).toContain(`"'=HYPERLINK(""x"")"`)
-    expect(lines[5]).toMatch(/^Total,,,,,23,\d+(\.\d+)?,$/)
+    expect(lines[5]).toMatch(/^Total,,,,,23,\d+(\.\d+)?,0,\d+(\.\d+)?,$/)
   })
 
   it('CSV for a resident in German: only what they may see, no user column', async () => {
     const res = await api().get('/api/rfids-charge/export').query({ ...MARCH, running: 'true', format: 'csv' }).set({ ...auth(tokens.user), 'Accept-Language': 'de' }).expect(200)
     const lines = res.text.replace(/^\uFEFF/, '').trim().split('\r\n')
-    expect(lines[0]).toBe('Beginn,Ende,Ladestation,Energie kWh,Preis CHF,Status')
+    expect(lines[0]).toBe('Beginn,Ende,Ladestation,Energie kWh,Preis CHF,Transaktionsgebühr CHF,Total CHF,Status')
     // Only their own session and the total row: not the admin's at station 1, not the anonymous running one.
     expect(lines).toHaveLength(1 + 1 + 1)
     expect(res.text).not.toContain('HYPERLINK')
-    expect(lines[1]).toMatch(/^2026-03-03T10:00:00.000Z,2026-03-03T11:00:00.000Z,Station 1,4,[\d.]+,unbezahlt$/)
-    expect(lines[2]).toMatch(/^Total,,,4,[\d.]+,$/)
+    expect(lines[1]).toMatch(/^2026-03-03T10:00:00.000Z,2026-03-03T11:00:00.000Z,Station 1,4,[\d.]+,0,[\d.]+,unbezahlt$/)
+    expect(lines[2]).toMatch(/^Total,,,4,[\d.]+,0,[\d.]+,$/)
   })
 
   it('XLSX for a resident: their own session and the total row only', async () => {
@@ -171,7 +171,7 @@ describe('sessions belong to the person who charged (not to the card’s current
   it('the card’s new holder sees none of the previous holder’s sessions, by list, id, CSV or totals', async () => {
     const r = (await list(people.Otto.token, { running: 'true', limit: 100, offset: 0 })).body
     expect(r.results).toEqual([])
-    expect(r.totals).toEqual({ energy_kwh: 0, price: null })
+    expect(r.totals).toEqual({ energy_kwh: 0, price: null, transaction_fee: null, total: null })
     await api().get(`/api/rfids-charge/${ninas}/`).set(auth(people.Otto.token)).expect(404)
     const csv = await api().get('/api/rfids-charge/export').query({ ...MARCH, running: 'true', format: 'csv' }).set(auth(people.Otto.token)).expect(200)
     expect(csv.text.replace(/^\uFEFF/, '').trim().split('\r\n')).toHaveLength(2)

@@ -48,6 +48,10 @@ describe('start-up mistakes are one line and exit 2', () => {
     expectOneLine(start({ PORT: String(port) }), new RegExp(`PORT ${port}: already in use`))
   }, 60_000)
 
+  it('the demo payment provider in production, unless explicitly allowed', () => {
+    expectOneLine(start({ NODE_ENV: 'production' }), /PAYMENT_PROVIDER=demo is refused with NODE_ENV=production/, /PAYMENT_PROVIDER_DEMO_ALLOWED=true/)
+  }, 60_000)
+
   it('a HOST that is not this machine says which addresses work', () => {
     // 203.0.113.0/24 is TEST-NET-3 (RFC 5737): never an address of this machine, no DNS involved.
     expectOneLine(start({ HOST: '203.0.113.5' }), /HOST 203\.0\.113\.5: not an address of this machine/, /0\.0\.0\.0/)

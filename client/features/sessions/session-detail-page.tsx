@@ -12,7 +12,7 @@ import { downloadInvoice, getSession, sessionKeys } from './api.ts'
 import { SessionStatus, useChf } from './sessions-page.tsx'
 
 /**
- * Session details (SPEC §2): station, RFID, times, energy (high/low), price, transaction fee, paid-on
+ * Session details (SPEC §2): station, RFID, times, energy (high/low), price, transaction fee, total, paid-on
  * or unpaid, and the invoice download. An unknown id shows "Session is not found" (SPEC §8).
  */
 export default function SessionDetailPage({ installation, sessionId }: { installation: Installation; sessionId: string }) {
@@ -67,8 +67,10 @@ export default function SessionDetailPage({ installation, sessionId }: { install
             <Field label={t('sessions.energy')} value={f.kwh(session.energy_kwh)} />
             <Field label={t('sessions.high')} value={f.kwh(session.high_kwh)} />
             <Field label={t('sessions.low')} value={f.kwh(session.low_kwh)} />
-            {session.price !== null ? <Field label={t('sessions.price')} value={chf(session.price)} strong /> : null}
+            {/* SPEC §3 as the invoice prints it: the energy price, the card fee, and their total. */}
+            {session.price !== null ? <Field label={t('sessions.price')} value={chf(session.price)} /> : null}
             {session.transaction_fee !== null ? <Field label={t('sessions.fee')} value={chf(session.transaction_fee)} /> : null}
+            {session.total != null ? <Field label={t('sessions.total')} value={chf(session.total)} strong /> : null}
             <Field
               label={t('sessions.payment')}
               value={session.status === 'paid' && session.paid_on ? t('sessions.paidOn', { date: f.date(session.paid_on) }) : session.status === 'unpaid' ? t('sessions.unpaid') : t(`sessions.status.${session.status}`)}

@@ -9,6 +9,7 @@ import { AppError, Forbidden } from '../../lib/errors.ts'
 import type { Lang } from '../../lib/messages.ts'
 import { defaultRegion, formatDate, formatDateTime, formatMoney, formatUnit, intlLocale, regionOfTag } from '../../../shared/rules/formats.ts'
 import { invoiceText } from './texts.ts'
+import { formatSessionInvoiceNumber, operatorKey, sessionInvoiceNumber } from './numbers.ts'
 
 /**
  * An amount of Rappen as CHF by the app's one formatting source (shared/rules/formats.ts)
@@ -94,8 +95,10 @@ export function createInvoiceService({ db, sessions, payments }: { db: Db; sessi
       const { region, locale } = await formatsOf(actor, lang)
       const tz = inst.timezone
       const T = (k: Parameters<typeof invoiceText>[1], p?: Record<string, string | number>) => invoiceText(lang, k, p)
+      // SPEC §3: price (the energy, the sum of the lines), transaction fee and total, as the session's JSON.
       const total = row.price_rappen + row.fee_rappen
-      const number = `CS-${String(sessionId).padStart(6, '0')}`
+      // The operator's next number, taken once (numbers.ts: without gaps, per operator).
+      const number = formatSessionInvoiceNumber(await sessionInvoiceNumber(db, sessionId, operatorKey(inst.operator, installationId)))
 
       const operator = inst.operator
       // The operator billing the charging, set by the installation's admins.

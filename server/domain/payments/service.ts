@@ -11,6 +11,7 @@ import { dayjs, localParts } from '../../../shared/rules/formats.ts'
 import { DEBIT_CEILING } from '../../../config/defaults.ts'
 import type { SessionHoldReason } from '../ocpp/plausibility.ts'
 import type { AuthorisedMethod, CheckoutInput, PaymentProvider } from './provider.ts'
+import type { StripeProvider } from './stripe-provider.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { AppFee, PaymentInfo } from '../../../shared/schemas/payment.ts'
 import type { Clock } from '../../lib/clock.ts'
@@ -47,11 +48,14 @@ export type WebhookEvent =
  * not even a superuser, reads another user's card data. Functions that take `now` default to `clock`'s
  * (ARCHITECTURE §1 "Time"); callers replaying history (the simulator's backfill) pass their own.
  */
-export function createPaymentService({ db, clock, sessions, provider, secret, hold }: {
+export function createPaymentService({ db, clock, sessions, provider, secret, hold, publicUrl = '' }: {
   db: Db
   clock: Clock
   sessions: SessionService
-  provider: PaymentProvider
+  /** The demo provider, or one with a hosted checkout of its own and signed events (Stripe). */
+  provider: PaymentProvider & Partial<Pick<StripeProvider, 'createCustomer' | 'openCheckout' | 'event'>>
+  /** This app's address (PUBLIC_URL): a provider's hosted page sends the user back to it. */
+  publicUrl?: string
   secret: Uint8Array
   /** Hold a session for an admin's review instead of debiting it (domain/sessions/review.ts). */
   hold: (sessionId: number, reason: SessionHoldReason) => Promise<void>
@@ -167,6 +171,26 @@ export function createPaymentService({ db, clock, sessions, provider, secret, ho
   }
 
   let chargeRun: Promise<void> = Promise.resolve()
+  /** Store what a checkout ended with (see webhook) → where the user goes next. Idempotent. */
+  async function settle(event: WebhookEvent): Promise<{ redirect: string }> {
+    const c = await db.selectFrom('payment_checkouts').selectAll().where('id', '=', event.session).executeTakeFirst()
+    if (!c) throw NotFound()
+    if (c.status !== 'pending') return { redirect: c.status === 'completed' ? c.success_url : c.status === 'cancelled' ? c.cancel_url : c.error_url }
+    if (event.type === 'checkout.completed') {
+      const m = event.method
+      const hasPrimary = await primaryOf(c.user_id)
+      const row = await db.insertInto('payment_methods').values({
+        user_id: c.user_id, kind: m.kind, brand: m.brand, masked: m.masked, exp_month: m.exp_month, exp_year: m.exp_year,
+        favourite: !hasPrimary, provider: provider.name, token: m.token, alias: '', created_at: clock.now(),
+      }).returning('id').executeTakeFirstOrThrow()
+      await db.updateTable('payment_checkouts').set({ status: 'completed', payment_method_id: row.id }).where('id', '=', c.id).execute()
+      return { redirect: c.success_url }
+    }
+    const status = event.type === 'checkout.cancelled' ? 'cancelled' : 'failed'
+    await db.updateTable('payment_checkouts').set({ status }).where('id', '=', c.id).execute()
+    return { redirect: status === 'cancelled' ? c.cancel_url : c.error_url }
+  }
+
   const service = {
     provider,
 
@@ -250,11 +274,22 @@ export function createPaymentService({ db, clock, sessions, provider, secret, ho
       }
       if (Object.keys(bad).length) throw new Invalid(bad)
       const id = crypto.randomBytes(24).toString('base64url')
+      const expires = new Date(now.getTime() + CHECKOUT_TTL_MS)
       await db.insertInto('payment_checkouts').values({
         id, user_id: actor.id, success_url: keep.success_url, error_url: keep.error_url, cancel_url: keep.cancel_url, payment_method_id: null,
-        expires_at: new Date(now.getTime() + CHECKOUT_TTL_MS), created_at: now,
+        expires_at: expires, created_at: now,
       }).execute()
-      return { session: id, redirect_url: provider.checkoutUrl(id) }
+      if (!provider.openCheckout || !provider.createCustomer) return { session: id, redirect_url: provider.checkoutUrl(id) }
+      // A provider's hosted page (Stripe Checkout in setup mode) for the user's customer there, made once.
+      let customer = (await db.selectFrom('payment_customers').select('customer_id').where('user_id', '=', actor.id).where('provider', '=', provider.name).executeTakeFirst())?.customer_id
+      if (!customer) {
+        const email = (await db.selectFrom('users').select('email').where('id', '=', actor.id).executeTakeFirstOrThrow()).email
+        customer = await provider.createCustomer(actor.id, email)
+        await db.insertInto('payment_customers').values({ user_id: actor.id, provider: provider.name, customer_id: customer }).onConflict((oc) => oc.columns(['user_id', 'provider']).doNothing()).execute()
+      }
+      const opened = await provider.openCheckout({ checkoutId: id, customerId: customer, successUrl: publicUrl + keep.success_url, cancelUrl: publicUrl + keep.cancel_url })
+      await db.updateTable('payment_checkouts').set({ provider_ref: opened.providerRef }).where('id', '=', id).execute()
+      return { session: id, redirect_url: opened.redirectUrl }
     },
 
     /** The open checkout `id` (pending, not expired), or null. */
@@ -284,23 +319,25 @@ export function createPaymentService({ db, clock, sessions, provider, secret, ho
       const expected = Buffer.from(this.sign(rawBody), 'hex')
       const given = Buffer.from(signature ?? '', 'hex')
       if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw new AppError(400, 'invalidSignature')
-      const event = JSON.parse(rawBody) as WebhookEvent
-      const c = await db.selectFrom('payment_checkouts').selectAll().where('id', '=', event.session).executeTakeFirst()
-      if (!c) throw NotFound()
-      if (c.status !== 'pending') return { redirect: c.status === 'completed' ? c.success_url : c.status === 'cancelled' ? c.cancel_url : c.error_url }
-      if (event.type === 'checkout.completed') {
-        const m = event.method
-        const hasPrimary = await primaryOf(c.user_id)
-        const row = await db.insertInto('payment_methods').values({
-          user_id: c.user_id, kind: m.kind, brand: m.brand, masked: m.masked, exp_month: m.exp_month, exp_year: m.exp_year,
-          favourite: !hasPrimary, provider: provider.name, token: m.token, alias: '', created_at: clock.now(),
-        }).returning('id').executeTakeFirstOrThrow()
-        await db.updateTable('payment_checkouts').set({ status: 'completed', payment_method_id: row.id }).where('id', '=', c.id).execute()
-        return { redirect: c.success_url }
+      return settle(JSON.parse(rawBody) as WebhookEvent)
+    },
+
+    /**
+     * POST /api/payments/stripe/webhook/: an event of the configured provider (Stripe), verified with its
+     * webhook secret (400 invalidSignature otherwise; 404 when the provider has no events). A completed
+     * checkout stores the method, like {@link webhook}; events this app does not use are acknowledged.
+     */
+    async providerEvent(rawBody: string, signature: string | undefined): Promise<{ received: true }> {
+      if (!provider.event) throw NotFound()
+      let event: Awaited<ReturnType<NonNullable<typeof provider.event>>>
+      try {
+        event = await provider.event(rawBody, signature)
+      } catch (err) {
+        if ((err as { type?: string }).type === 'StripeSignatureVerificationError') throw new AppError(400, 'invalidSignature')
+        throw err
       }
-      const status = event.type === 'checkout.cancelled' ? 'cancelled' : 'failed'
-      await db.updateTable('payment_checkouts').set({ status }).where('id', '=', c.id).execute()
-      return { redirect: status === 'cancelled' ? c.cancel_url : c.error_url }
+      if (event) await settle(event.type === 'checkout.completed' ? { type: event.type, session: event.checkout, method: event.method } : { type: event.type, session: event.checkout })
+      return { received: true }
     },
 
     /**

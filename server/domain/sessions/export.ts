@@ -11,6 +11,8 @@ const COLUMNS = {
   rfid: { en: 'RFID', de: 'RFID', fr: 'RFID', it: 'RFID' },
   energy: { en: 'Energy kWh', de: 'Energie kWh', fr: 'Énergie kWh', it: 'Energia kWh' },
   price: { en: 'Price CHF', de: 'Preis CHF', fr: 'Prix CHF', it: 'Prezzo CHF' },
+  fee: { en: 'Transaction fee CHF', de: 'Transaktionsgebühr CHF', fr: 'Frais de transaction CHF', it: 'Commissione di transazione CHF' },
+  total: { en: 'Total CHF', de: 'Total CHF', fr: 'Total CHF', it: 'Totale CHF' },
   status: { en: 'Status', de: 'Status', fr: 'Statut', it: 'Stato' },
 } as const satisfies Record<string, Record<Lang, string>>
 const STATUS = {
@@ -25,19 +27,23 @@ const TOTAL = { en: 'Total', de: 'Total', fr: 'Total', it: 'Totale' } as const s
 
 /**
  * The charging sessions of a period as a table: one row per session, running ones first,
- * then a total row (kWh, CHF of the prices the caller sees). Times are ISO 8601 in the installation's
+ * then a total row (kWh, CHF of the money the caller sees). Money as SPEC §3 and the invoice name it: price
+ * (energy), transaction fee and total. Times are ISO 8601 in the installation's
  * zone offset as stored (UTC); the user column only for admins; a hidden price is an empty cell.
  */
 export function sessionTable(sessions: ChargingSession[], totals: SessionTotals, lang: Lang, withUser: boolean): { header: string[]; rows: (string | number)[][] } {
-  const cols: (keyof typeof COLUMNS)[] = ['start', 'end', 'station', ...(withUser ? (['user', 'rfid'] as const) : []), 'energy', 'price', 'status']
+  const cols: (keyof typeof COLUMNS)[] = ['start', 'end', 'station', ...(withUser ? (['user', 'rfid'] as const) : []), 'energy', 'price', 'fee', 'total', 'status']
   const rows = sessions.map((s) => {
     const cell: Record<keyof typeof COLUMNS, string | number> = {
       start: s.start, end: s.end ?? '', station: s.station_name, user: s.user_name ?? '', rfid: s.rfid_tag ?? '',
-      energy: s.energy_kwh, price: s.price ?? '', status: STATUS[s.status][lang],
+      energy: s.energy_kwh, price: s.price ?? '', fee: s.transaction_fee ?? '', total: s.total ?? '', status: STATUS[s.status][lang],
     }
     return cols.map((c) => cell[c])
   })
-  const total = cols.map((c) => (c === 'start' ? TOTAL[lang] : c === 'energy' ? totals.energy_kwh : c === 'price' ? (totals.price ?? '') : ''))
+  const sums: Partial<Record<keyof typeof COLUMNS, string | number>> = {
+    start: TOTAL[lang], energy: totals.energy_kwh, price: totals.price ?? '', fee: totals.transaction_fee ?? '', total: totals.total ?? '',
+  }
+  const total = cols.map((c) => sums[c] ?? '')
   return { header: cols.map((c) => COLUMNS[c][lang]), rows: [...rows, total] }
 }
 

@@ -8,7 +8,7 @@ import type { InstallationService } from '../installations/service.ts'
 import type { TariffInForce, TariffService } from '../tariffs/service.ts'
 import { maySeeSession, maySeeSessionPerson, projectSession } from '../../../shared/rules/visibility.ts'
 import { isAdmin } from '../../../shared/rules/permissions.ts'
-import type { ChargingSession } from '../../../shared/schemas/session.ts'
+import type { ChargingSession, SessionTotals } from '../../../shared/schemas/session.ts'
 import { priceLines } from '../../../shared/rules/price-lines.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { Clock } from '../../lib/clock.ts'
@@ -19,20 +19,22 @@ export const EMPTY_KWH = 0.005
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
-/** Sums of a period's sessions: kWh, and CHF of the prices shown (null when none is). */
-export interface SessionTotals {
-  energy_kwh: number
-  price: number | null
-}
+export type { SessionTotals } from '../../../shared/schemas/session.ts'
 
+/** Sums of `sessions` (SessionTotals): kWh, and price, fee and total in CHF of those whose money is shown. */
 function totalsOf(sessions: ChargingSession[]): SessionTotals {
   let kwh = 0
-  let rappen: number | null = null
+  let sums: { price: number; fee: number } | null = null
   for (const s of sessions) {
     kwh += s.energy_kwh
-    if (s.price !== null) rappen = (rappen ?? 0) + Math.round(s.price * 100)
+    if (s.price !== null) {
+      sums ??= { price: 0, fee: 0 }
+      sums.price += Math.round(s.price * 100)
+      sums.fee += Math.round((s.transaction_fee ?? 0) * 100)
+    }
   }
-  return { energy_kwh: r2(kwh), price: rappen === null ? null : rappen / 100 }
+  if (!sums) return { energy_kwh: r2(kwh), price: null, transaction_fee: null, total: null }
+  return { energy_kwh: r2(kwh), price: sums.price / 100, transaction_fee: sums.fee / 100, total: (sums.price + sums.fee) / 100 }
 }
 
 /**
@@ -68,8 +70,10 @@ function toSession(s: SessionJoinRow, now?: Date): ChargingSession {
     energy_kwh: r2(s.energy_kwh),
     high_kwh: r2(s.high_kwh),
     low_kwh: r2(s.low_kwh),
-    price: (s.price_rappen + s.fee_rappen) / 100,
+    // SPEC §3 as the invoice prints it: the energy price (the sum of its price lines), the card fee, their sum.
+    price: s.price_rappen / 100,
     transaction_fee: s.fee_rappen / 100,
+    total: (s.price_rappen + s.fee_rappen) / 100,
     status: s.status,
     paid_on: s.paid_on?.toISOString() ?? null,
     set_by_timer: s.set_by_timer,

@@ -13,6 +13,7 @@ import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schem
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { recordAudit, type AuditEntry } from '../audit/service.ts'
+import { expireRegistration } from './registration.ts'
 
 /** Welcome links stay valid 7 days (a reset link only 60 minutes). */
 export const WELCOME_TTL_MS = 7 * 24 * 3600_000
@@ -166,6 +167,7 @@ export function createUserManagementService({ db, clock, installations, mail, pa
     async create(actor: Actor, installationId: number, body: NewUser): Promise<ManagedUser> {
       await requireAdmin(actor, installationId)
       const email = body.email.trim().toLowerCase()
+      await expireRegistration(db, email, clock.now())
       if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new Invalid({ email: ['emailTaken'] })
       const password_hash = await hashPassword(crypto.randomBytes(32).toString('base64url'))
       const u = await db.insertInto('users').values({

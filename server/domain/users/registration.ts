@@ -16,6 +16,23 @@ export const VERIFY_TTL_MS = 48 * 3600_000
 /** Registration answers after at least this long, whether or not the address was new (no enumeration). */
 export const REGISTER_ANSWER_MS = 300
 
+/**
+ * Delete the account of `email` when it is a self-registration never confirmed whose every verification
+ * link has expired by `now` (never signed in, never deactivated by an admin, inactive): its address is free
+ * again for a new registration or an admin's new user (docs/decisions.md "Accounts: unconfirmed
+ * registrations expire"). Its membership, audit trail (actor nulled), terms acceptance and links go with it
+ * (ON DELETE). → whether one was deleted.
+ */
+export async function expireRegistration(db: Db, email: string, now: Date): Promise<boolean> {
+  const deleted = await db.deleteFrom('users').where('email', '=', email).where('is_active', '=', false).where('last_login', 'is', null)
+    .where('deactivation_datetime', 'is', null)
+    .where((eb) => eb.exists(eb.selectFrom('password_reset_tokens as t').select('t.id').whereRef('t.user_id', '=', 'users.id').where('t.purpose', '=', 'verify')))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('password_reset_tokens as t').select('t.id').whereRef('t.user_id', '=', 'users.id').where('t.purpose', '=', 'verify')
+      .where((w) => w.or([w('t.expires_at', '>', now), w('t.used_at', 'is not', null)])))))
+    .executeTakeFirst()
+  return Number(deleted.numDeletedRows) > 0
+}
+
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
 // Real time, not the clock's: the answer's delay hides from a caller whether an account was made,
 // whatever CLOCK_SPEED is (ARCHITECTURE §1 "Time": durations are measured, not read from the clock).
@@ -26,6 +43,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  * Open per installation (installations.registration_enabled). A new account is inactive until its
  * address is confirmed through the mailed link; it joins the installation as installation_user with the
  * current terms accepted. An address already in use gets the same answer and no account (no enumeration).
+ * An account never confirmed is deleted once its link expired, when its address registers again or an
+ * admin creates a user with it ({@link expireRegistration}).
  * Link expiry follows `clock` (ARCHITECTURE §1 "Time").
  */
 export function createRegistrationService({ db, clock, mail, legal, publicUrl }: { db: Db; clock: Clock; mail: MailService; legal: LegalService; publicUrl: string }) {
@@ -48,6 +67,8 @@ export function createRegistrationService({ db, clock, mail, legal, publicUrl }:
       const started = performance.now()
       const password_hash = await hashPassword(body.password)
       const email = body.email.trim().toLowerCase()
+      // A registration never confirmed within its link's lifetime no longer holds its address.
+      await expireRegistration(db, email, clock.now())
       const exists = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()
       if (!exists) {
         const u = await db.insertInto('users').values({
