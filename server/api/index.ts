@@ -31,6 +31,7 @@ import { provisioningDeviceRoutes } from './provisioning-devices.ts'
 import { auditRoutes } from './audit.ts'
 import { configurationRoutes } from './configuration.ts'
 import { setupRoutes } from './setup.ts'
+import { refuseWritesWhenArchived } from './archived-guard.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -38,6 +39,7 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   // One read of the rights revision per request, before sign-in reads the token's user.
   app.addHook('onRequest', rightsRequestScope)
   requireSignIn(app, domain)
+  refuseWritesWhenArchived(app, domain)
   await openApiPlugin(app)
   authRoutes(app, domain)
   setupRoutes(app, domain)
