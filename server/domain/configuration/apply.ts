@@ -4,22 +4,42 @@ import type { Clock } from '../../lib/clock.ts'
 import { Forbidden, Invalid } from '../../lib/errors.ts'
 import { dummyHash } from '../auth/passwords.ts'
 import { recordAudit } from '../audit/service.ts'
-import { createInstallationService } from '../installations/service.ts'
+import { createInstallationService, type InstallationService } from '../installations/service.ts'
 import { createInstallationProvisioning } from '../installations/provisioning.ts'
 import { createObjectProvisioning } from '../objects/provisioning.ts'
 import { createMeterProvisioning } from '../meters/provisioning.ts'
 import { createStationProvisioning } from '../stations/provisioning.ts'
 import { createStationService } from '../stations/service.ts'
 import type { OcppCredentialStore } from '../ocpp/credentials.ts'
-import { isAdmin } from '../../../shared/rules/permissions.ts'
+import { isAdmin, type Role } from '../../../shared/rules/permissions.ts'
 import { unitOf } from '../../../shared/schemas/meters.ts'
 import { PATH_SEPARATOR, type ConfigChange, type ConfigInstallation } from '../../../shared/schemas/configuration.ts'
 import { atLine, type FilePath } from './file.ts'
 import { meterKey, readInstallation, stationKey } from './state.ts'
 
-/** The provisioning services working in transaction `tx` (server/db/transaction.ts inTransaction). */
+/**
+ * The provisioning services working in transaction `tx` (server/db/transaction.ts inTransaction). The
+ * gates every call passes (requireRole, requireWritable) are answered once per caller and installation in
+ * this transaction: an import or the demo seed calls them hundreds of times for one installation, whose
+ * role and archive state do not change meanwhile (a refusal is not kept, so it is asked again).
+ */
 export function provisioningOn(tx: Db, { clock, ocpp, publicUrl }: { clock: Clock; ocpp: OcppCredentialStore; publicUrl: string }) {
-  const installations = createInstallationService({ db: tx })
+  const plain = createInstallationService({ db: tx })
+  const gates = new Map<string, Promise<Role>>()
+  const once = (key: string, ask: () => Promise<Role>): Promise<Role> => {
+    let answer = gates.get(key)
+    if (!answer) {
+      answer = ask()
+      gates.set(key, answer)
+      answer.catch(() => gates.delete(key))
+    }
+    return answer
+  }
+  const installations: InstallationService = {
+    ...plain,
+    requireRole: (actor, id) => once(`role:${actor.id}:${id}`, () => plain.requireRole(actor, id)),
+    requireWritable: (actor, id) => once(`writable:${actor.id}:${id}`, () => plain.requireWritable(actor, id)),
+  }
   const stations = createStationService({ db: tx, clock, installations })
   return {
     installations,
