@@ -53,7 +53,9 @@ const HIGH_TARIFF: ScheduleEntry[] = [
  * office with main meter, 15 kWp PV, two 22 kW stations, two cards and its admin admin2@example.com; the
  * simulator runs it like the first (its sessions come from the backfill). Last, a 7th station of the first
  * installation, "Garage OCPP", waiting for OCPP charge point DEMO-CP-1. The demo accounts have
- * accepted the legal texts current at seed time.
+ * accepted the legal texts current at seed time. Installations, objects, meters and stations are made
+ * by the provisioning services, as the superuser (see demoProvisioning; docs/decisions.md "Provisioning:
+ * the demo seed, …"), so they pass the API's checks and appear in the audit trail.
  * `now` is the process clock's instant (ARCHITECTURE §1 "Time"): the rates' and tariffs' start (last
  * year), the card's expiry, the acceptances and every row's creation time are counted from it, not from
  * the database's clock. Does nothing when an installation exists; safe when processes start at once (an advisory lock). Returns the first installation's id, or null when it did nothing.
