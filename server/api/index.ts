@@ -34,8 +34,8 @@ import { setupRoutes } from './setup.ts'
 import { ingestRoutes } from './ingest.ts'
 import { ingestConfigRoutes } from './ingest-config.ts'
 import { loadManagementRoutes } from './load-management.ts'
-
 import { gateHeavyRoutes } from './heavy-gate.ts'
+import { refuseWritesWhenArchived } from './archived-guard.ts'
 
 /** The REST API of SPEC §7 under /api (register with prefix '/api'). */
 export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Domain }) {
@@ -43,6 +43,7 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   // One read of the rights revision per request, before sign-in reads the token's user.
   app.addHook('onRequest', rightsRequestScope)
   requireSignIn(app, domain)
+  refuseWritesWhenArchived(app, domain)
   await openApiPlugin(app)
   // Before the routes: the onRoute hook wraps the heavy ones as they are registered.
   gateHeavyRoutes(app, domain)

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id, ListQuery, Page } from '../../shared/schemas/common.ts'
-import { Station, StationPatch } from '../../shared/schemas/station.ts'
+import { Station, StationChange } from '../../shared/schemas/station.ts'
+import { changeStation } from './stations.ts'
 import { Access, EnergyReturn, Installation, InstallationCreate, InstallationInfo, InstallationListQuery, InstallationPatch, InstallationStatus, InstallationStatusQuery, Overview } from '../../shared/schemas/installation.ts'
 import { actorOf } from './http.ts'
 import { NoContent, provisioningErrors, superusersOnly } from './openapi.ts'
@@ -64,7 +65,7 @@ export function installationRoutes(fastify: FastifyInstance, domain: Domain) {
   app.get(`${base}/:installationId/charging_stations/:stationId/`, { schema: { summary: 'One charging station', params: StationParams, response: { 200: Station } } }, async (req) =>
     domain.stations.get(await actorOf(domain, req), req.params.installationId, req.params.stationId, pickLang(req.headers['accept-language'])),
   )
-  app.patch(`${base}/:installationId/charging_stations/:stationId/`, { schema: { summary: 'Change a charging station (name, mode, learning mode)', params: StationParams, body: StationPatch, response: { 200: Station } } }, async (req) =>
-    domain.stations.update(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body, { lang: pickLang(req.headers['accept-language']) }),
+  app.patch(`${base}/:installationId/charging_stations/:stationId/`, { schema: { summary: 'Change a charging station (name, mode, learning mode; capacity and phases: admins)', params: StationParams, body: StationChange, response: { 200: Station } } }, async (req) =>
+    changeStation(domain, await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body),
   )
 }

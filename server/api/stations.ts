@@ -3,12 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id, ListQuery, Page } from '../../shared/schemas/common.ts'
-import { Station, StationObject, StationObjectNode, StationPatch, StationStats } from '../../shared/schemas/station.ts'
+import { Station, StationChange, StationObject, StationObjectNode, StationPatch, StationStats } from '../../shared/schemas/station.ts'
 import { Rfid } from '../../shared/schemas/rfid.ts'
 import { Forbidden, NotFound } from '../lib/errors.ts'
 import { isAdmin } from '../../shared/rules/permissions.ts'
 import { JournalEntry, JournalQuery } from '../../shared/schemas/journal.ts'
 import { actorOf, installationIdOf } from './http.ts'
+import type { Actor } from '../domain/auth/service.ts'
 import { InstallationScope } from './openapi.ts'
 import { pickLang } from '../lib/messages.ts'
 
@@ -17,6 +18,19 @@ const InstallationParams = z.object({ installationId: Id })
 const ObjectParams = z.object({ installationId: Id, objectId: Id })
 /** Bulk PUT/PATCH of …/charging_stations/: a list of station patches with their ids. */
 const StationBulk = z.array(StationPatch.extend({ id: Id })).min(1).max(1000)
+
+/**
+ * PATCH/PUT of one station: the setup fields (capacity_kw, phases) are the admins' provisioning change,
+ * audited (stations provisioning `update`; 403 for anyone else, 409 on an archived installation); the
+ * rest is the everyday change whoever may write the station makes (stations service `update`), applied
+ * after the setup. Answers the station as it is afterwards.
+ */
+export async function changeStation(domain: Domain, actor: Actor, installationId: number, stationId: number, body: StationChange): Promise<Station> {
+  const { capacity_kw, phases, ...rest } = body
+  if (capacity_kw === undefined && phases === undefined) return domain.stations.update(actor, installationId, stationId, rest)
+  const set = await domain.stationProvisioning.update(actor, installationId, stationId, { capacity_kw, phases })
+  return Object.keys(rest).length ? domain.stations.update(actor, installationId, stationId, rest) : set
+}
 
 /**
  * Station routes (learning mode, demo controls, SPEC §4) beside the GET/PATCH ones in installations.ts.
@@ -33,8 +47,8 @@ export function stationRoutes(fastify: FastifyInstance, domain: Domain) {
   const inst = '/cockpit/installations/:installationId'
   // PUT of one station behaves like PATCH (installations.ts); bulk PUT/PATCH changes several stations,
   // each with its own rights check, and answers them all.
-  app.put(`${one}/`, { schema: { summary: 'Change a charging station (behaves like PATCH)', params: StationParams, body: StationPatch, response: { 200: Station } } }, async (req) =>
-    domain.stations.update(await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body, { lang: pickLang(req.headers['accept-language']) }),
+  app.put(`${one}/`, { schema: { summary: 'Change a charging station (behaves like PATCH)', params: StationParams, body: StationChange, response: { 200: Station } } }, async (req) =>
+    changeStation(domain, await actorOf(domain, req), req.params.installationId, req.params.stationId, req.body),
   )
   for (const method of ['put', 'patch'] as const) {
     app[method](`${inst}/charging_stations/`, { schema: { summary: 'Change several charging stations (each with its id)', params: InstallationParams, body: StationBulk, response: { 200: z.array(Station) } } }, async (req) => {

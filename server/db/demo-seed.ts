@@ -1,5 +1,12 @@
 import { sql } from 'kysely'
 import type { Db } from './connection.ts'
+import type { Actor } from '../domain/auth/service.ts'
+import { createClock } from '../lib/clock.ts'
+import { createOcppCredentials } from '../domain/ocpp/credentials.ts'
+import { provisioningOn } from '../domain/configuration/apply.ts'
+import type { MeterCreate } from '../../shared/schemas/meters.ts'
+import type { Operator } from '../../shared/schemas/installation.ts'
+import type { ObjectCreate } from '../../shared/schemas/objects.ts'
 import type { ScheduleEntry } from '../../shared/rules/tariff.ts'
 
 /** Advisory lock key of the demo seed (any fixed bigint, unique within this program). */
@@ -46,7 +53,9 @@ const HIGH_TARIFF: ScheduleEntry[] = [
  * office with main meter, 15 kWp PV, two 22 kW stations, two cards and its admin admin2@example.com; the
  * simulator runs it like the first (its sessions come from the backfill). Last, a 7th station of the first
  * installation, "Garage OCPP", waiting for OCPP charge point DEMO-CP-1. The demo accounts have
- * accepted the legal texts current at seed time.
+ * accepted the legal texts current at seed time. Installations, objects, meters and stations are made
+ * by the provisioning services, as the superuser (see demoProvisioning; docs/decisions.md "Provisioning:
+ * the demo seed, …"), so they pass the API's checks and appear in the audit trail.
  * `now` is the process clock's instant (ARCHITECTURE §1 "Time"): the rates' and tariffs' start (last
  * year), the card's expiry, the acceptances and every row's creation time are counted from it, not from
  * the database's clock. Does nothing when an installation exists; safe when processes start at once (an advisory lock). Returns the first installation's id, or null when it did nothing.
@@ -59,22 +68,23 @@ export async function seedDemo(db: Db, { passwordHash, now }: { passwordHash: st
     // the first one's installation.
     await sql`select pg_advisory_xact_lock(${DEMO_SEED_LOCK})`.execute(tx)
     if (await tx.selectFrom('installations').select('id').limit(1).executeTakeFirst()) return null
-    const inst = await tx
-      .insertInto('installations')
-      .values({ name: 'Demo Residence Zürich', timezone: 'Europe/Zurich', currency: 'CHF', latitude: 47.3769, longitude: 8.5417, pay_enabled: true, online: true, offline_since: null, alerts: '[]', operator: JSON.stringify(DEMO_OPERATOR), created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    const installation_id = inst.id
-    const obj = async (description: string, object_type: string, parent: number | null) =>
-      (await tx.insertInto('objects').values({ installation_id, parent_object_id: parent, description, object_type }).returning('id').executeTakeFirstOrThrow()).id
+    // The accounts first: the superuser is who provisions the facility (the audit trail names them). Each
+    // table counts its own ids, so the order across tables leaves every id as it was.
+    const userIds: Record<string, number> = {}
+    for (const u of DEMO_USERS) userIds[u.email] = await insertUser(tx, u, { passwordHash, now })
+    const demo = demoProvisioning(tx, { actor: { id: userIds['super@example.com'], is_superuser: true }, passwordHash, now })
+    const { svc, actor } = demo
+    const installation_id = await demo.installation({ name: 'Demo Residence Zürich', latitude: 47.3769, longitude: 8.5417, operator: DEMO_OPERATOR, pay_enabled: true })
+    const obj = async (description: string, object_type: ObjectCreate['object_type'], parent: number | null) =>
+      (await svc.objects.create(actor, installation_id, { description, object_type, parent_object_id: parent })).id
     const building = await obj('Residence Zürich', 'building', null)
     const apartments: number[] = []
     for (let i = 1; i <= 6; i++) apartments.push(await obj(`Apartment ${i}`, 'apartment', building))
     const common = await obj('Common areas', 'common_area', building)
     const garage = await obj('Garage', 'garage', common)
 
-    const meter = async (meter_type: string, name: string, object_id: number, capacity: number | null = null) =>
-      (await tx.insertInto('meters').values({ installation_id, object_id, meter_type: meter_type as never, name, capacity }).returning('id').executeTakeFirstOrThrow()).id
+    const meter = (meter_type: MeterCreate['meter_type'], name: string, object_id: number, capacity?: number) =>
+      svc.meters.create(actor, installation_id, { object_id, meter_type, name, capacity, source: 'simulator' })
     await meter('main_power', 'Main power connection', building)
     await meter('pv', 'PV roof 30 kWp', building, 30)
     await meter('battery', 'Battery 20 kWh', building, 20)
@@ -88,18 +98,10 @@ export async function seedDemo(db: Db, { passwordHash, now }: { passwordHash: st
 
     const stations: number[] = []
     for (let i = 1; i <= 6; i++) {
-      const meter_id = await meter('charging_station', `Charging station ${i}`, garage, 11)
-      const mode = MODES[i - 1]
-      const s = await tx
-        .insertInto('charging_stations')
-        .values({
-          installation_id, object_id: garage, meter_id, device_id: `CH-ZH-DEMO-${String(i).padStart(3, '0')}`,
-          name: `Station ${i}`, description: `Garage, parking space ${i}`, capacity_kw: 11, charging_mode: mode,
-          status: mode === 'locked' ? 'off' : 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null, updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      stations.push(s.id)
+      stations.push(await demo.station(installation_id, {
+        name: `Station ${i}`, meterName: `Charging station ${i}`, object_id: garage, description: `Garage, parking space ${i}`, capacity_kw: 11,
+        device_id: `CH-ZH-DEMO-${String(i).padStart(3, '0')}`, mode: MODES[i - 1],
+      }))
     }
     // The timer station charges at night from 22:00 and on solar from 06:30.
     const everyDay = { repeat_monday: true, repeat_tuesday: true, repeat_wednesday: true, repeat_thursday: true, repeat_friday: true, repeat_saturday: true, repeat_sunday: true }
@@ -119,16 +121,8 @@ export async function seedDemo(db: Db, { passwordHash, now }: { passwordHash: st
       { installation_id, kind: 'heat', name: 'Heat rate', start_date: lastYear, end_date: null, prices: JSON.stringify({ heat: 12.5 }) },
     ]).execute()
 
-    const userIds: Record<string, number> = {}
     for (const u of DEMO_USERS) {
-      const row = await tx
-        .insertInto('users')
-        .values({ email: u.email, password_hash: passwordHash, first_name: u.first_name, last_name: u.last_name, title: u.title,
-          is_superuser: u.is_superuser, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null, created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      userIds[u.email] = row.id
-      if (u.role) await tx.insertInto('installation_users').values({ user_id: row.id, installation_id, role: u.role }).execute()
+      if (u.role) await tx.insertInto('installation_users').values({ user_id: userIds[u.email], installation_id, role: u.role }).execute()
     }
     // One RFID per resident; the card of parking space 1 belongs to user@example.com.
     const cars = ['Tesla Model 3', 'VW ID.4', 'Renault Zoe', 'Skoda Enyaq', 'BMW i3', 'Hyundai Kona']
@@ -147,12 +141,61 @@ export async function seedDemo(db: Db, { passwordHash, now }: { passwordHash: st
       user_id: userIds['user@example.com'], kind: 'credit_card', brand: 'Mastercard', masked: '•••• •••• •••• 4444', exp_month: 12,
       exp_year: now.getUTCFullYear() + 3, alias: '', favourite: true, provider: 'demo', token: 'demo_ok_seeded', created_at: now,
     }).execute()
-    await seedSecond(tx, { passwordHash, lastYear, now })
-    await seedOcppStation(tx, { installation_id, garage, passwordHash, now })
+    await seedSecond(tx, demo, { passwordHash, lastYear, now })
+    await seedOcppStation(demo, { installation_id, garage })
     await acceptCurrentLegalTexts(tx, [...DEMO_USERS.map((u) => u.email), DEMO_SECOND.admin.email], now)
     return installation_id
   })
 }
+
+type DemoUser = { email: string; first_name: string; last_name: string; title: string; is_superuser: boolean }
+
+/** A demo account (DEMO_PASSWORD, English, active); its id. */
+async function insertUser(tx: Db, u: DemoUser, { passwordHash, now }: { passwordHash: string; now: Date }): Promise<number> {
+  const row = await tx.insertInto('users')
+    .values({ email: u.email, password_hash: passwordHash, first_name: u.first_name, last_name: u.last_name, title: u.title,
+      is_superuser: u.is_superuser, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+/**
+ * The provisioning services (server/domain/configuration/apply.ts provisioningOn) in the seed's
+ * transaction, acting as the demo superuser on a clock that starts at the seed's `now`: the same checks
+ * and audit events as the API and a configuration import, so every demo start proves them. Around them,
+ * what only a demo has: its live state (online, pay_enabled), its stations' fixed device ids, modes and
+ * meter names, and its OCPP charge point's password (DEMO_PASSWORD, whose hash the seed already has).
+ */
+function demoProvisioning(tx: Db, { actor, passwordHash, now }: { actor: Actor; passwordHash: string; now: Date }) {
+  const clock = createClock({ start: now })
+  const credentials = createOcppCredentials({ db: tx, clock })
+  const ocpp = { ...credentials, newCredentials: async () => ({ password: '', password_hash: passwordHash }) }
+  // The URL of a charge point is only shown to whoever creates one through the API; the seed shows none.
+  const svc = provisioningOn(tx, { clock, ocpp, publicUrl: '' })
+  return {
+    svc,
+    actor,
+    /** An installation in Zürich's time zone, online, without an address (the demo's never had one); its id. */
+    async installation(i: { name: string; latitude: number; longitude: number; operator?: Operator; pay_enabled: boolean }): Promise<number> {
+      const address = { street: '', building_number: '', zip: '', city: '', country: 'CH' as const }
+      const made = await svc.installation.create(actor, { name: i.name, timezone: 'Europe/Zurich', currency: 'CHF', latitude: i.latitude, longitude: i.longitude, address, operator: i.operator ?? null })
+      // A demo facility is reporting from the start (the simulator runs it); the first one takes payments.
+      await tx.updateTable('installations').set({ online: true, offline_since: null, pay_enabled: i.pay_enabled, created_at: now }).where('id', '=', made.id).execute()
+      return made.id
+    },
+    /** A station with its meter (created by the service), then the demo's device id, mode and meter name; its id. */
+    async station(installationId: number, s: { name: string; meterName: string; object_id: number; description: string; capacity_kw: number; device_id: string; mode: (typeof MODES)[number]; ocpp_charge_point_id?: string }): Promise<number> {
+      const made = await svc.stations.create(actor, installationId, { name: s.name, object_id: s.object_id, capacity_kw: s.capacity_kw, phases: 3, description: s.description, ocpp_charge_point_id: s.ocpp_charge_point_id })
+      const row = await tx.updateTable('charging_stations')
+        .set({ device_id: s.device_id, charging_mode: s.mode, ...(s.ocpp_charge_point_id ? {} : { status: s.mode === 'locked' ? 'off' : 'noCar' }), updated_at: now })
+        .where('id', '=', made.id).returning('meter_id').executeTakeFirstOrThrow()
+      await tx.updateTable('meters').set({ name: s.meterName }).where('id', '=', row.meter_id).execute()
+      return made.id
+    },
+  }
+}
+type DemoProvisioning = ReturnType<typeof demoProvisioning>
 
 /**
  * The demo's accounts accepted the legal texts current at seed time (migration 0125: the newest version
@@ -168,40 +211,29 @@ async function acceptCurrentLegalTexts(tx: Db, emails: string[], now: Date): Pro
 }
 
 /** The second installation ({@link DEMO_SECOND}); inserted after the first, whose ids stay as they were. */
-async function seedSecond(tx: Db, { passwordHash, lastYear, now }: { passwordHash: string; lastYear: string; now: Date }): Promise<void> {
-  const { id: installation_id } = await tx
-    .insertInto('installations')
-    .values({ name: DEMO_SECOND.name, timezone: 'Europe/Zurich', currency: 'CHF', latitude: 46.9481, longitude: 7.4474, pay_enabled: false, online: true, offline_since: null, alerts: '[]', created_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  const obj = async (description: string, object_type: string, parent: number | null) =>
-    (await tx.insertInto('objects').values({ installation_id, parent_object_id: parent, description, object_type }).returning('id').executeTakeFirstOrThrow()).id
+async function seedSecond(tx: Db, demo: DemoProvisioning, { passwordHash, lastYear, now }: { passwordHash: string; lastYear: string; now: Date }): Promise<void> {
+  const { svc, actor } = demo
+  const installation_id = await demo.installation({ name: DEMO_SECOND.name, latitude: 46.9481, longitude: 7.4474, pay_enabled: false })
+  const obj = async (description: string, object_type: ObjectCreate['object_type'], parent: number | null) =>
+    (await svc.objects.create(actor, installation_id, { description, object_type, parent_object_id: parent })).id
   const office = await obj('Office Bern', 'building', null)
   const parking = await obj('Parking', 'garage', office)
-  const meter = async (meter_type: string, name: string, object_id: number, capacity: number | null = null) =>
-    (await tx.insertInto('meters').values({ installation_id, object_id, meter_type: meter_type as never, name, capacity }).returning('id').executeTakeFirstOrThrow()).id
-  await meter('main_power', 'Main power connection', office)
-  await meter('pv', 'PV roof 15 kWp', office, 15)
+  await svc.meters.create(actor, installation_id, { object_id: office, meter_type: 'main_power', name: 'Main power connection', source: 'simulator' })
+  await svc.meters.create(actor, installation_id, { object_id: office, meter_type: 'pv', name: 'PV roof 15 kWp', capacity: 15, source: 'simulator' })
   for (const [i, mode] of (['instant', 'solar'] as const).entries()) {
-    const meter_id = await meter('charging_station', `Charging station Bern ${i + 1}`, parking, 22)
-    await tx.insertInto('charging_stations').values({
-      installation_id, object_id: parking, meter_id, device_id: `CH-BE-DEMO-${String(i + 1).padStart(3, '0')}`, name: `Office ${i + 1}`,
-      description: `Visitor parking ${i + 1}`, capacity_kw: 22, charging_mode: mode, status: 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null, updated_at: now,
-    }).execute()
+    await demo.station(installation_id, {
+      name: `Office ${i + 1}`, meterName: `Charging station Bern ${i + 1}`, object_id: parking, description: `Visitor parking ${i + 1}`, capacity_kw: 22,
+      device_id: `CH-BE-DEMO-${String(i + 1).padStart(3, '0')}`, mode,
+    })
   }
   await tx.insertInto('tariffs').values({
     installation_id, name: 'Office tariff', basic_rappen: 0, high_rappen_per_kwh: 31.0, low_rappen_per_kwh: 22.0,
     flat_rappen_per_kwh: null, flat: false, valid_from: lastYear, valid_to: null, schedule: JSON.stringify(HIGH_TARIFF),
   }).execute()
-  const a = DEMO_SECOND.admin
-  const admin = await tx.insertInto('users')
-    .values({ email: a.email, password_hash: passwordHash, first_name: a.first_name, last_name: a.last_name, title: a.title,
-      is_superuser: false, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null, created_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await tx.insertInto('installation_users').values({ user_id: admin.id, installation_id, role: 'installation_admin' }).execute()
+  const adminId = await insertUser(tx, { ...DEMO_SECOND.admin, is_superuser: false }, { passwordHash, now })
+  await tx.insertInto('installation_users').values({ user_id: adminId, installation_id, role: 'installation_admin' }).execute()
   await tx.insertInto('rfids').values([
-    { installation_id, user_id: admin.id, tag: '04B1E2A3C4D501', description: 'Pool car – Renault Megane E-Tech', active: true, all_stations: true, created_at: now },
+    { installation_id, user_id: adminId, tag: '04B1E2A3C4D501', description: 'Pool car – Renault Megane E-Tech', active: true, all_stations: true, created_at: now },
     { installation_id, user_id: null, tag: '04B1E2A3C4D502', description: 'Visitor card', active: true, all_stations: true, created_at: now },
   ]).execute()
 }
@@ -211,18 +243,12 @@ export const DEMO_CHARGE_POINT = { id: 'DEMO-CP-1', station: 'Garage OCPP' } as 
 
 /**
  * The 7th station of the first installation, "Garage OCPP" (RFID mode), bound to charge point
- * {@link DEMO_CHARGE_POINT} with DEMO_PASSWORD, waiting offline until it connects. Inserted after the
- * second installation, so the ids the other demo rows had stay as they were.
+ * {@link DEMO_CHARGE_POINT} with DEMO_PASSWORD, waiting offline until it connects (the provisioning
+ * service binds it). Made after the second installation, so the ids the other demo rows had stay as they were.
  */
-async function seedOcppStation(tx: Db, { installation_id, garage, passwordHash, now }: { installation_id: number; garage: number; passwordHash: string; now: Date }): Promise<void> {
-  const meter = await tx.insertInto('meters').values({ installation_id, object_id: garage, meter_type: 'charging_station', name: 'Charging station OCPP', capacity: 11 }).returning('id').executeTakeFirstOrThrow()
-  const station = await tx.insertInto('charging_stations').values({
-    installation_id, object_id: garage, meter_id: meter.id, device_id: 'CH-ZH-DEMO-007', name: DEMO_CHARGE_POINT.station,
-    description: 'Garage, parking space 7 (OCPP charge point)', capacity_kw: 11, charging_mode: 'rfid',
-    status: 'unknown', status_code: 18, alerts: JSON.stringify(['offline']), rfid_lernmodus: 0, power_kw: 0, current_session_id: null, updated_at: now,
-  }).returning('id').executeTakeFirstOrThrow()
-  await tx.insertInto('ocpp_charge_points').values({
-    id: DEMO_CHARGE_POINT.id, installation_id, station_id: station.id, connector_id: 1, password_hash: passwordHash,
-    vendor: null, model: null, firmware: null, serial: null, last_status: null, last_boot_at: null, last_message_at: null, created_at: now,
-  }).execute()
+async function seedOcppStation(demo: DemoProvisioning, { installation_id, garage }: { installation_id: number; garage: number }): Promise<void> {
+  await demo.station(installation_id, {
+    name: DEMO_CHARGE_POINT.station, meterName: 'Charging station OCPP', object_id: garage, description: 'Garage, parking space 7 (OCPP charge point)',
+    capacity_kw: 11, device_id: 'CH-ZH-DEMO-007', mode: 'rfid', ocpp_charge_point_id: DEMO_CHARGE_POINT.id,
+  })
 }

@@ -387,10 +387,10 @@ const M = {
     it: 'Un oggetto non può essere collocato sotto sé stesso o sotto uno dei suoi sotto-oggetti.',
   },
   objectNotEmpty: {
-    en: 'The object is not empty ({{objects}} sub-objects, {{meters}} meters, {{stations}} charging stations). Remove or move them first.',
-    de: 'Das Objekt ist nicht leer ({{objects}} Unterobjekte, {{meters}} Zähler, {{stations}} Ladestationen). Entfernen oder verschieben Sie diese zuerst.',
-    fr: "L'objet n'est pas vide ({{objects}} sous-objets, {{meters}} compteurs, {{stations}} bornes de recharge). Supprimez-les ou déplacez-les d'abord.",
-    it: "L'oggetto non è vuoto ({{objects}} sotto-oggetti, {{meters}} contatori, {{stations}} stazioni di ricarica). Rimuovili o spostali prima.",
+    en: 'The object is not empty ({{objects|one:# sub-object|other:# sub-objects}}, {{meters|one:# meter|other:# meters}}, {{stations|one:# charging station|other:# charging stations}}). Remove or move them first.',
+    de: 'Das Objekt ist nicht leer ({{objects|one:# Unterobjekt|other:# Unterobjekte}}, {{meters|one:# Zähler|other:# Zähler}}, {{stations|one:# Ladestation|other:# Ladestationen}}). Entfernen oder verschieben Sie diese zuerst.',
+    fr: "L'objet n'est pas vide ({{objects|one:# sous-objet|other:# sous-objets}}, {{meters|one:# compteur|other:# compteurs}}, {{stations|one:# borne de recharge|other:# bornes de recharge}}). Supprimez-les ou déplacez-les d'abord.",
+    it: "L'oggetto non è vuoto ({{objects|one:# sotto-oggetto|other:# sotto-oggetti}}, {{meters|one:# contatore|other:# contatori}}, {{stations|one:# stazione di ricarica|other:# stazioni di ricarica}}). Rimuovili o spostali prima.",
   },
   alreadyExists: {
     en: 'An entry with these values already exists.',
@@ -607,9 +607,20 @@ const M = {
 
 export type MessageKey = keyof typeof M
 
-/** The message `key` in `lang` with `{{name}}` placeholders filled. */
+/**
+ * The message `key` in `lang` with `{{name}}` placeholders filled. A count takes its plural form with
+ * `{{name|one:# flat|other:# flats}}`: the form of the language's plural category of the number
+ * (Intl.PluralRules, the CLDR rules i18next uses in the client; `other` when the category has no form),
+ * with `#` replaced by the number.
+ */
 export function message(key: MessageKey, lang: Lang, params: Record<string, string | number> = {}): string {
-  return M[key][lang].replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(params[k] ?? ''))
+  return M[key][lang]
+    .replace(/\{\{\s*(\w+)\s*\|([^}]*)\}\}/g, (_, k: string, forms: string) => {
+      const n = Number(params[k] ?? 0)
+      const byCategory = new Map(forms.split('|').map((f) => [f.slice(0, f.indexOf(':')).trim(), f.slice(f.indexOf(':') + 1)]))
+      return (byCategory.get(new Intl.PluralRules(lang).select(n)) ?? byCategory.get('other') ?? '').replaceAll('#', String(n))
+    })
+    .replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => String(params[k] ?? ''))
 }
 
 /** Pick en, de, fr or it from an Accept-Language header (first supported tag wins; default en). */

@@ -108,7 +108,18 @@ export const InstallationListQuery = ListQuery.extend({
 })
 
 /** GET /api/cockpit/installations/status/: paging and a search over name and city (case-insensitive). */
-export const InstallationStatusQuery = ListQuery.extend({ q: Text(100).optional() })
+/** Rows per page of the operator's Installations list at most (GET …/installations/status/). */
+export const STATUS_PAGE_MAX = 500
+
+/**
+ * GET …/installations/status/ query: `q` searches name and city; pages of `limit` rows (1–500, default
+ * 100) from `offset`, as the project's other lists (ListQuery); `next` and `previous` of the answer link the neighbouring pages.
+ */
+export const InstallationStatusQuery = ListQuery.extend({
+  limit: z.coerce.number().int().min(1).max(STATUS_PAGE_MAX).default(100).describe(`Rows per page, 1–${STATUS_PAGE_MAX} (default 100)`),
+  offset: ListQuery.shape.offset.describe('Rows to skip (the page starts after them)'),
+  q: Text(100).optional().describe('Search in name and city (case-insensitive)'),
+})
 
 /**
  * One row of the operator's Installations list (GET /api/cockpit/installations/status/): online state and

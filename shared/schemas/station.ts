@@ -4,7 +4,12 @@ import { ChargePointId } from './ocpp.ts'
 import { CHARGING_MODES, STATION_STATUSES } from '../rules/status.ts'
 import { StationReason } from './load-management.ts'
 
-/** Editable charging station fields (PATCH …/charging_stations/{id}). */
+/** A station's capacity in kW (a wallbox's rating: 1 to 350, the largest DC chargers). */
+export const StationCapacity = z.number().min(1).max(350)
+/** A station's phases: 1 or 3. */
+export const StationPhases = z.union([z.literal(1), z.literal(3)])
+
+/** Everyday charging station fields (whoever may write the station): name, mode and learning mode. */
 export const StationPatch = z
   .object({
     name: Text(100).min(1),
@@ -12,6 +17,25 @@ export const StationPatch = z
     rfid_lernmodus: z.number().int().min(0).max(1),
   })
   .partial()
+
+/**
+ * PATCH/PUT …/installations/{id}/charging_stations/{id}/: the everyday fields and the setup fields
+ * capacity_kw and phases (admins only, audited).
+ */
+export const StationChange = StationPatch.extend({
+  capacity_kw: StationCapacity.describe('Maximum charging power in kW, 1–350 (admins)').optional(),
+  phases: StationPhases.describe('1 or 3 phases (admins)').optional(),
+})
+export type StationChange = z.infer<typeof StationChange>
+
+/** The setup of a station as its admins change it (stations provisioning `update`). */
+export interface StationSetup {
+  name?: string
+  object_id?: number
+  capacity_kw?: number
+  phases?: 1 | 3
+  description?: string
+}
 
 /**
  * A charging station with its live state (SPEC §3). Power in kW, energy in kWh (2 decimals),
@@ -75,8 +99,8 @@ export const StationStats = z.object({
 export const StationCreate = z.object({
   name: Text(100).min(1),
   object_id: IdNumber,
-  capacity_kw: z.number().min(1).max(350),
-  phases: z.union([z.literal(1), z.literal(3)]),
+  capacity_kw: StationCapacity,
+  phases: StationPhases,
   description: Text(255).optional(),
   ocpp_charge_point_id: ChargePointId.optional(),
 })

@@ -132,7 +132,7 @@ test('Buildings and flats: buildings and a flat are added, the flat moves to the
   const dialog = page.getByRole('dialog', { name: 'Delete Haus Süd?' })
   await expect(dialog).toContainText('only be deleted when it is empty')
   await dialog.getByRole('button', { name: 'Delete' }).click()
-  await expect(page.getByRole('alert')).toHaveText('The object is not empty (1 sub-objects, 0 meters, 0 charging stations). Remove or move them first.')
+  await expect(page.getByRole('alert')).toHaveText('The object is not empty (1 sub-object, 0 meters, 0 charging stations). Remove or move them first.')
   await expect(sued).toBeVisible()
 
   // An empty one is.
@@ -184,6 +184,29 @@ test('Meters: a meter is added, edited and deleted with its measurements kept', 
   // Archived, not gone: the API still has it, with the time it was archived.
   const meters = (await (await page.request.get(`/api/cockpit/installations/${id}/meters/?include_archived=true`, { headers })).json()) as { results: { name: string; archived_at: string | null }[] }
   expect(meters.results).toEqual([expect.objectContaining({ name: 'Cold water West', archived_at: expect.any(String) })])
+})
+
+test('Charging stations: an admin changes a station’s capacity and phases', async ({ page }) => {
+  const id = await newInstallation(page.request, `Stations ${Date.now() % 100_000}`, 'Thun')
+  const headers = { Authorization: `Bearer ${await superToken(page.request)}` }
+  const building = (await (await page.request.post(`/api/cockpit/installations/${id}/objects/`, { headers, data: { description: 'Haus Ost', parent_object_id: null, object_type: 'building' } })).json()) as { id: number }
+  expect((await page.request.post(`/api/cockpit/installations/${id}/charging_stations/`, { headers, data: { name: 'Wallbox Ost', object_id: building.id, capacity_kw: 11, phases: 3 } })).status()).toBe(201)
+  await logIn(page, 'super@example.com')
+  await page.goto(`/facility/${id}/management/charging-stations`)
+  const row = page.getByRole('region', { name: 'Charging stations of the installation' }).getByRole('listitem').filter({ hasText: 'Wallbox Ost' })
+  await expect(row).toContainText('3 phases')
+  await row.getByRole('button', { name: 'Change capacity and phases of Wallbox Ost' }).click()
+  const form = page.getByRole('form', { name: 'Capacity and phases of Wallbox Ost' })
+  await form.getByLabel('Capacity (kW)').fill('400')
+  await form.getByRole('button', { name: 'Save' }).click()
+  await expect(form.getByRole('alert')).toBeVisible()
+  await form.getByLabel('Capacity (kW)').fill('22')
+  await form.getByLabel('Phases').selectOption('1')
+  await form.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('The charging station Wallbox Ost was saved.')).toBeVisible()
+  await expect(row).toContainText('1 phase')
+  const stations = (await (await page.request.get(`/api/cockpit/installations/${id}/charging_stations/`, { headers })).json()) as { results: { capacity_kw: number; phases: number }[] }
+  expect(stations.results).toEqual([expect.objectContaining({ capacity_kw: 22, phases: 1 })])
 })
 
 test('at 360 px the operator screens need no sideways scrolling', async ({ page }) => {

@@ -50,13 +50,16 @@ async function migrateAndSeed(open: () => ReturnType<typeof openDatabase>, passw
 }
 
 let codeDigestValue: string | undefined
-/** A digest of what the PGlite template is made by: the migrations, the seed, this file and PGlite's version. */
+/** A digest of what the PGlite template is made by: the migrations, the seed and the services it uses, this file and PGlite's version. */
 function codeDigest(): string {
   if (codeDigestValue) return codeDigestValue
   const h = crypto.createHash('sha256')
   const migrations = path.join(repo, 'server/db/migrations')
+  // The seed writes through the provisioning services (server/db/demo-seed.ts): their code makes the template too.
+  const seedServices = ['installations', 'objects', 'meters', 'stations', 'ocpp', 'configuration', 'audit'].map((d) => path.join(repo, 'server/domain', d))
   const files = [
     ...fs.readdirSync(migrations).sort().map((f) => path.join(migrations, f)),
+    ...seedServices.flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort().map((f) => path.join(d, f))),
     ...['server/db/demo-seed.ts', 'server/db/connection.ts', 'server/domain/auth/passwords.ts', 'tests/integration/template.ts', 'node_modules/@electric-sql/pglite/package.json'].map((f) => path.join(repo, f)),
   ]
   for (const f of files) h.update(f).update(fs.readFileSync(f))

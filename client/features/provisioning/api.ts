@@ -151,7 +151,7 @@ export interface OcppCredentials {
 
 /** Query keys of the provisioning screens; everything of one installation sits under `['installations', id]`. */
 export const provisioningKeys = {
-  status: (q: string) => ['installations', 'status', q] as const,
+  status: (q: string, offset = 0) => ['installations', 'status', q, offset] as const,
   statusAll: () => ['installations', 'status'] as const,
   detail: (installationId: number) => ['installations', installationId, 'detail'] as const,
   objects: (installationId: number) => ['installations', installationId, 'objects'] as const,
@@ -161,9 +161,12 @@ export const provisioningKeys = {
 
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}`
 
-/** GET …/installations/status/?q= → the operator's list (superusers: all installations). */
-export function fetchInstallationStatus(q: string, signal?: AbortSignal): Promise<PageOf<InstallationStatus>> {
-  return apiFetch('/api/cockpit/installations/status/', { query: { q: q || undefined, limit: 500 }, signal })
+/** Rows per page of the operator's list: the most the server gives (shared/schemas/installation.ts STATUS_PAGE_MAX). */
+export const STATUS_PAGE = 500
+
+/** GET …/installations/status/?q=&offset= → one page of the operator's list (superusers: all installations). */
+export function fetchInstallationStatus(q: string, offset: number, signal?: AbortSignal): Promise<PageOf<InstallationStatus>> {
+  return apiFetch('/api/cockpit/installations/status/', { query: { q: q || undefined, limit: STATUS_PAGE, offset }, signal })
 }
 
 /** POST /api/cockpit/installations/ (superusers) → 201 the installation; 400 by field. */
@@ -234,6 +237,11 @@ export async function fetchStations(installationId: number, signal?: AbortSignal
 /** POST …/charging_stations/ → 201 the station and, with a charge point id, its OCPP credentials (once). */
 export function createStation(installationId: number, body: StationInput): Promise<Station & { ocpp: OcppCredentials | null }> {
   return apiFetch(`${base(installationId)}/charging_stations/`, { method: 'POST', body })
+}
+
+/** PATCH …/charging_stations/{id}/ {capacity_kw, phases} (admins) → the station as it is now. */
+export function updateStationSetup(installationId: number, stationId: number, body: { capacity_kw: number; phases: 1 | 3 }): Promise<Station> {
+  return apiFetch(`${base(installationId)}/charging_stations/${stationId}/`, { method: 'PATCH', body })
 }
 
 /** POST …/charging_stations/{id}/ocpp/password → a new password (the old one stops working). */

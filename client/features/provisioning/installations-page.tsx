@@ -5,18 +5,18 @@ import { useTranslation } from 'react-i18next'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { paths } from '../../app/paths.ts'
 import { clientNow } from '../../api/clock.ts'
-import { errorMessage, fieldErrors } from '../../api/errors.ts'
-import { Badge, Card, Loading, Notice, Outcome, useDocumentTitle } from '../../components/ui.tsx'
+import { errorMessage } from '../../api/errors.ts'
+import { Badge, Card, Notice, Outcome, useDocumentTitle } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
-import { QueryProblem } from '../../components/query-problem.tsx'
 import { SelectField, TextField } from '../../components/text-field.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { ensureInstallations } from '../../session/api.ts'
 import { meKeys } from '../settings/api.ts'
 import { OperatorFields, operatorErrors, operatorFormValues, operatorFromForm, type OperatorFormValues } from '../pricing/operator-card.tsx'
-import { createInstallation, fetchInstallationStatus, provisioningKeys, setArchived, type InstallationStatus } from './api.ts'
+import { createInstallation, fetchInstallationStatus, provisioningKeys, setArchived, STATUS_PAGE, type InstallationStatus } from './api.ts'
 import { AddressFields, emptyAddress, toAddress } from './address-fields.tsx'
-import { age, DEFAULT_TIMEZONE, timeZones, validateInstallation, type AddressValues, type FormErrors } from './validate.ts'
+import { age, DEFAULT_TIMEZONE, timeZones, validateInstallation, type AddressValues } from './validate.ts'
+import { FormActions, ListState, useProvisioningForm } from './form.tsx'
 
 /**
  * The operator's Installations list (superusers): every installation with its state — online or
@@ -29,12 +29,16 @@ export default function InstallationsPage() {
   useDocumentTitle(t('installations.title'))
   const [search, setSearch] = useState('')
   const q = useDeferredValue(search.trim())
+  // Pages of STATUS_PAGE rows; a new search starts at the first.
+  const [page, setPage] = useState({ q, offset: 0 })
+  const offset = page.q === q ? page.offset : 0
   const query = useQuery({
-    queryKey: provisioningKeys.status(q),
-    queryFn: ({ signal }) => fetchInstallationStatus(q, signal),
+    queryKey: provisioningKeys.status(q, offset),
+    queryFn: ({ signal }) => fetchInstallationStatus(q, offset, signal),
     placeholderData: keepPreviousData,
   })
   const rows = query.data?.results ?? null
+  const total = query.data?.count ?? 0
   const [creating, setCreating] = useState(false)
   const [created, setCreated] = useState<{ id: number; name: string } | null>(null)
   const [message, setMessage] = useState<string | null>(null)
@@ -104,17 +108,28 @@ export default function InstallationsPage() {
           </div>
         }
       >
-        {rows === null ? (
-          query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
-        ) : rows.length === 0 ? (
-          <p className="text-sm text-slate-600">{q ? t('installations.noMatch') : t('installations.empty')}</p>
-        ) : (
-          <ul className="divide-y divide-slate-100" aria-busy={query.isFetching}>
-            {rows.map((row) => (
-              <InstallationRow key={row.id} row={row} onArchive={() => (setMessage(null), setConfirming(row))} />
-            ))}
-          </ul>
-        )}
+        <ListState ready={rows !== null} failed={query.isError && !query.isFetching ? query : undefined} empty={rows?.length === 0} emptyText={q ? t('installations.noMatch') : t('installations.empty')}>
+          {() => (
+            <ul className="divide-y divide-slate-100" aria-busy={query.isFetching}>
+              {rows!.map((row) => (
+                <InstallationRow key={row.id} row={row} onArchive={() => (setMessage(null), setConfirming(row))} />
+              ))}
+            </ul>
+          )}
+        </ListState>
+        {rows && total > STATUS_PAGE ? (
+          <nav className="mt-3 flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600" aria-label={t('installations.pages')}>
+            <span className="tabular-nums">{t('installations.pageRange', { from: offset + 1, to: offset + rows.length, count: total })}</span>
+            <span className="flex gap-2">
+              <button type="button" className="btn-secondary min-h-11 px-3" disabled={offset === 0} onClick={() => setPage({ q, offset: Math.max(0, offset - STATUS_PAGE) })}>
+                {t('installations.previousPage')}
+              </button>
+              <button type="button" className="btn-secondary min-h-11 px-3" disabled={offset + STATUS_PAGE >= total} onClick={() => setPage({ q, offset: offset + STATUS_PAGE })}>
+                {t('installations.nextPage')}
+              </button>
+            </span>
+          </nav>
+        ) : null}
       </Card>
       <ConfirmDialog
         open={confirming !== null}
@@ -171,7 +186,7 @@ function InstallationRow({ row, onArchive }: { row: InstallationStatus; onArchiv
           </div>
           <div>
             <dt className="text-xs text-slate-500">{t('installations.stations')}</dt>
-            <dd className="tabular-nums text-slate-800">{t('installations.charging', { charging: row.stations_charging, total: row.stations_total })}</dd>
+            <dd className="tabular-nums text-slate-800">{t('installations.charging', { count: row.stations_charging, total: row.stations_total })}</dd>
           </div>
         </dl>
         <div className="col-span-2 md:col-span-1">
@@ -195,7 +210,6 @@ function InstallationRow({ row, onArchive }: { row: InstallationStatus; onArchiv
  */
 function NewInstallationForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: (i: { id: number; name: string }) => void }) {
   const { t } = useTranslation('provisioning')
-  const { t: tc } = useTranslation()
   const { locale } = useFormats()
   const titleId = useId()
   const [name, setName] = useState('')
@@ -204,22 +218,11 @@ function NewInstallationForm({ onCancel, onCreated }: { onCancel: () => void; on
   const [address, setAddress] = useState<AddressValues>(emptyAddress())
   const [withOperator, setWithOperator] = useState(false)
   const [operator, setOperator] = useState<OperatorFormValues>(() => operatorFormValues(null))
-  const [errors, setErrors] = useState<FormErrors>({})
-  const [failure, setFailure] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const msg = (field: string) => (errors[field] ? (errors[field].startsWith('validation.') ? t(errors[field]) : errors[field]) : null)
+  const { errors, failure, busy, msg, run } = useProvisioningForm()
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault()
-    setFailure(null)
-    const found = validateInstallation({ name, timezone, address })
-    setErrors(found)
-    if (Object.keys(found).length) {
-      setFailure(t('checkFields'))
-      return
-    }
-    setBusy(true)
-    try {
+    void run(validateInstallation({ name, timezone, address }), async () => {
       const created = await createInstallation({
         name: name.trim(),
         timezone,
@@ -228,13 +231,7 @@ function NewInstallationForm({ onCancel, onCreated }: { onCancel: () => void; on
         operator: withOperator ? operatorFromForm(operator, locale) : null,
       })
       onCreated({ id: created.id, name: created.name })
-    } catch (err) {
-      const fields = fieldErrors(err)
-      setErrors(fields)
-      setFailure(Object.keys(fields).length ? t('checkFields') : errorMessage(err, tc))
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   const operatorFieldErrors = operatorErrors(Object.fromEntries(Object.entries(errors).filter(([k]) => k.startsWith('operator.'))))
@@ -261,11 +258,7 @@ function NewInstallationForm({ onCancel, onCreated }: { onCancel: () => void; on
         ) : (
           <p className="text-xs text-slate-500">{t('installations.operatorLater')}</p>
         )}
-        {failure ? <Notice tone="error" role="alert">{failure}</Notice> : null}
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" className="btn-primary" disabled={busy}>{busy ? t('saving') : t('installations.create')}</button>
-          <button type="button" className="btn-secondary" onClick={onCancel}>{t('cancel')}</button>
-        </div>
+        <FormActions failure={failure} busy={busy} submitLabel={t('installations.create')} onCancel={onCancel} />
       </form>
     </Card>
   )

@@ -3,10 +3,9 @@ import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, fieldErrors } from '../../api/errors.ts'
-import { Badge, Card, Loading, Notice, Outcome, useDocumentTitle } from '../../components/ui.tsx'
+import { errorMessage } from '../../api/errors.ts'
+import { Badge, Card, Notice, Outcome, useDocumentTitle } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
-import { QueryProblem } from '../../components/query-problem.tsx'
 import { SelectField, TextField } from '../../components/text-field.tsx'
 import { parseLocaleNumber } from '../../components/parse-number.ts'
 import { useFormats } from '../../components/use-formats.ts'
@@ -14,7 +13,8 @@ import {
   createMeter, deleteMeter, fetchAdminMeters, fetchObjectTree, installationChanged, METER_KINDS, METER_SOURCES, MODBUS_MODELS, provisioningKeys, updateMeter,
   type MeterAdmin, type MeterKind, type MeterSource, type ModbusModel,
 } from './api.ts'
-import { defaultUnit, flattenTree, validateMeter, type FlatObject, type FormErrors, type MeterValues } from './validate.ts'
+import { defaultUnit, flattenTree, validateMeter, type FlatObject, type MeterValues } from './validate.ts'
+import { FormActions, ListState, useProvisioningForm } from './form.tsx'
 
 /** The delete dialog's steps: the choice, then (for a purge) the second, explicit confirmation. */
 type Deleting = { meter: MeterAdmin; purge: boolean; step: 'choose' | 'purge' } | null
@@ -82,14 +82,11 @@ export default function MetersPage({ installation }: { installation: Installatio
       ) : null}
       {objects && objects.length === 0 ? <Notice tone="info">{t('meters.noObjects')}</Notice> : null}
       <Card title={t('meters.list')} titleId={listId}>
-        {meters === null || objects === null ? (
-          failed ? <QueryProblem error={failed.error} onRetry={failed.refetch} /> : <Loading label={tc('loading')} />
-        ) : meters.length === 0 ? (
-          <p className="text-sm text-slate-600">{t('meters.empty')}</p>
-        ) : (
-          // A list, not a table: on a phone each meter wraps onto lines instead of scrolling sideways.
+        {/* A list, not a table: on a phone each meter wraps onto lines instead of scrolling sideways. */}
+        <ListState ready={meters !== null && objects !== null} failed={failed} empty={meters?.length === 0} emptyText={t('meters.empty')}>
+          {() => (
           <ul className="divide-y divide-slate-100" aria-labelledby={listId}>
-            {meters.map((m) => (
+            {meters!.map((m) => (
               <li key={m.id} className="flex flex-col gap-2 py-3 md:flex-row md:items-center md:justify-between">
                 <div className="min-w-0">
                   <p className="font-medium text-slate-900">
@@ -138,7 +135,8 @@ export default function MetersPage({ installation }: { installation: Installatio
               </li>
             ))}
           </ul>
-        )}
+          )}
+        </ListState>
       </Card>
       <DeleteMeterDialog deleting={deleting} busy={busy} onChange={setDeleting} onConfirm={(d) => void remove(d)} />
     </div>
@@ -190,7 +188,6 @@ function DeleteMeterDialog({ deleting, busy, onChange, onConfirm }: { deleting: 
 /** Add or edit a meter: name, object, kind, unit (by kind), capacity, serial, source and, for Modbus, its device. */
 function MeterForm({ installationId, meter, objects, onDone }: { installationId: number; meter: MeterAdmin | null; objects: FlatObject[]; onDone: (message: string | null) => void }) {
   const { t } = useTranslation('provisioning')
-  const { t: tc } = useTranslation()
   const f = useFormats()
   const queryClient = useQueryClient()
   const titleId = useId()
@@ -209,19 +206,11 @@ function MeterForm({ installationId, meter, objects, onDone }: { installationId:
     model: meter?.source_config?.model ?? 'sdm630',
     interval_s: String(meter?.source_config?.interval_s ?? 5),
   })
-  const [errors, setErrors] = useState<FormErrors>({})
-  const [failure, setFailure] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const msg = (field: string) => (errors[field] ? (errors[field].startsWith('validation.') ? t(errors[field]) : errors[field]) : null)
+  const { failure, busy, msg, run } = useProvisioningForm()
   const withCapacity = v.meter_type === 'pv' || v.meter_type === 'battery' || v.meter_type === 'main_power'
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault()
-    setFailure(null)
-    const found = validateMeter(v, f.locale)
-    setErrors(found)
-    if (Object.keys(found).length) return setFailure(t('checkFields'))
-    setBusy(true)
     const body = {
       name: v.name.trim(),
       object_id: Number(v.object_id),
@@ -234,27 +223,13 @@ function MeterForm({ installationId, meter, objects, onDone }: { installationId:
         ? { host: v.host.trim(), port: Number(v.port), unit_id: Number(v.unit_id), model: v.model as ModbusModel, interval_s: Number(v.interval_s) }
         : null,
     }
-    try {
+    // A serial used twice (409) or an object out of reach (404) name their field.
+    void run(validateMeter(v, f.locale), async () => {
       if (meter) await updateMeter(installationId, meter.id, body)
       else await createMeter(installationId, body)
       await installationChanged(queryClient, installationId)
       onDone(t(meter ? 'meters.saved' : 'meters.created', { name: body.name }))
-    } catch (err) {
-      const fields = fieldErrors(err)
-      // The device's fields come back as source_config.host etc.: shown at their inputs.
-      for (const [key, text] of Object.entries(fields)) {
-        if (key.startsWith('source_config.')) fields[key.slice('source_config.'.length)] = text
-      }
-      // A serial used twice (409) or an object out of reach (404) name their field.
-      const raw = (err as { body?: unknown }).body
-      for (const field of ['serial', 'object_id'] as const) {
-        if (!fields[field] && raw && typeof raw === 'object' && field in raw) fields[field] = errorMessage(err, tc)
-      }
-      setErrors(fields)
-      setFailure(Object.keys(fields).length ? t('checkFields') : errorMessage(err, tc))
-    } finally {
-      setBusy(false)
-    }
+    }, { namedFields: ['serial', 'object_id'], nested: ['source_config'] })
   }
 
   return (
@@ -298,11 +273,7 @@ function MeterForm({ installationId, meter, objects, onDone }: { installationId:
             </div>
           </fieldset>
         ) : null}
-        {failure ? <Notice tone="error" role="alert">{failure}</Notice> : null}
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" className="btn-primary" disabled={busy}>{busy ? t('saving') : t('save')}</button>
-          <button type="button" className="btn-secondary" onClick={() => onDone(null)}>{t('cancel')}</button>
-        </div>
+        <FormActions failure={failure} busy={busy} onCancel={() => onDone(null)} />
       </form>
     </Card>
   )

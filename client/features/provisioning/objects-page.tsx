@@ -3,13 +3,13 @@ import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, fieldErrors } from '../../api/errors.ts'
-import { Badge, Card, Loading, Notice, Outcome, useDocumentTitle } from '../../components/ui.tsx'
+import { errorMessage } from '../../api/errors.ts'
+import { Badge, Card, Outcome, useDocumentTitle } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
-import { QueryProblem } from '../../components/query-problem.tsx'
 import { SelectField, TextField } from '../../components/text-field.tsx'
 import { createObject, deleteObject, fetchObjectTree, installationChanged, OBJECT_TYPES, provisioningKeys, updateObject, type ObjectNode, type ObjectType } from './api.ts'
-import { defaultChildType, flattenTree, holdsSomething, subtreeIds, validateObject, type FormErrors } from './validate.ts'
+import { defaultChildType, flattenTree, holdsSomething, subtreeIds, validateObject } from './validate.ts'
+import { FormActions, ListState, useProvisioningForm } from './form.tsx'
 
 type Editing = { mode: 'add'; parent: ObjectNode | null } | { mode: 'edit'; node: ObjectNode } | null
 
@@ -82,13 +82,9 @@ export default function ObjectsPage({ installation }: { installation: Installati
         <ObjectForm installationId={installation.id} editing={editing} roots={roots ?? []} onDone={(text) => (setEditing(null), text && setMessage(text))} />
       ) : null}
       <Card title={t('objects.tree')} titleId={listId}>
-        {roots === null ? (
-          query.isError && !query.isFetching ? <QueryProblem error={query.error} onRetry={query.refetch} /> : <Loading label={tc('loading')} />
-        ) : roots.length === 0 ? (
-          <p className="text-sm text-slate-600">{t('objects.empty')}</p>
-        ) : (
-          <div className="-ml-3 sm:-ml-5">{renderNodes(roots)}</div>
-        )}
+        <ListState ready={roots !== null} failed={query.isError && !query.isFetching ? query : undefined} empty={roots?.length === 0} emptyText={t('objects.empty')}>
+          {() => <div className="-ml-3 sm:-ml-5">{renderNodes(roots!)}</div>}
+        </ListState>
       </Card>
       <ConfirmDialog
         open={confirming !== null}
@@ -142,7 +138,6 @@ function ObjectRow({ node, onAdd, onEdit, onDelete }: { node: ObjectNode; onAdd:
  */
 function ObjectForm({ installationId, editing, roots, onDone }: { installationId: number; editing: NonNullable<Editing>; roots: ObjectNode[]; onDone: (message: string | null) => void }) {
   const { t } = useTranslation('provisioning')
-  const { t: tc } = useTranslation()
   const queryClient = useQueryClient()
   const titleId = useId()
   const node = editing.mode === 'edit' ? editing.node : null
@@ -151,23 +146,16 @@ function ObjectForm({ installationId, editing, roots, onDone }: { installationId
     node ? ((OBJECT_TYPES as readonly string[]).includes(node.object_type) ? (node.object_type as ObjectType) : 'building') : defaultChildType(editing.mode === 'add' ? (editing.parent?.object_type ?? null) : null),
   )
   const [parent, setParent] = useState(node ? String(node.parent_object_id ?? '') : '')
-  const [errors, setErrors] = useState<FormErrors>({})
-  const [failure, setFailure] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const msg = (field: string) => (errors[field] ? (errors[field].startsWith('validation.') ? t(errors[field]) : errors[field]) : null)
+  const { failure, busy, msg, run } = useProvisioningForm()
   const excluded = node ? subtreeIds(node) : new Set<number>()
   const parents = flattenTree(roots).filter((o) => !excluded.has(o.id))
   const title =
     editing.mode === 'edit' ? t('objects.editTitle', { name: editing.node.description }) : editing.parent ? t('objects.addTitle', { name: editing.parent.description }) : t('objects.addBuilding')
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault()
-    setFailure(null)
-    const found = validateObject({ description })
-    setErrors(found)
-    if (Object.keys(found).length) return
-    setBusy(true)
-    try {
+    // A cycle (422) or a parent gone meanwhile (404) name parent_object_id: shown under the field.
+    void run(validateObject({ description }), async () => {
       if (node) {
         await updateObject(installationId, node.id, { description: description.trim(), object_type: type, parent_object_id: parent === '' ? null : Number(parent) })
       } else {
@@ -175,18 +163,7 @@ function ObjectForm({ installationId, editing, roots, onDone }: { installationId
       }
       await installationChanged(queryClient, installationId)
       onDone(node ? t('objects.saved', { name: description.trim() }) : t('objects.created', { name: description.trim() }))
-    } catch (err) {
-      const fields = fieldErrors(err)
-      // A cycle (422) or a parent gone meanwhile (404) name parent_object_id: shown under the field.
-      const body = (err as { body?: unknown }).body
-      if (!Object.keys(fields).length && body && typeof body === 'object' && 'parent_object_id' in body) {
-        fields.parent_object_id = errorMessage(err, tc)
-      }
-      setErrors(fields)
-      setFailure(Object.keys(fields).length ? t('checkFields') : errorMessage(err, tc))
-    } finally {
-      setBusy(false)
-    }
+    }, { namedFields: ['parent_object_id'], sayCheckFields: false })
   }
 
   return (
@@ -201,11 +178,7 @@ function ObjectForm({ installationId, editing, roots, onDone }: { installationId
             options={[{ value: '', label: t('objects.noParent') }, ...parents.map((o) => ({ value: String(o.id), label: `${'\u2003'.repeat(o.depth)}${o.description}` }))]} />
         ) : null}
       </div>
-      {failure ? <Notice tone="error" role="alert">{failure}</Notice> : null}
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className="btn-primary" disabled={busy}>{busy ? t('saving') : t('save')}</button>
-        <button type="button" className="btn-secondary" onClick={() => onDone(null)}>{t('cancel')}</button>
-      </div>
+      <FormActions failure={failure} busy={busy} onCancel={() => onDone(null)} />
     </form>
   )
 }

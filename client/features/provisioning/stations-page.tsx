@@ -3,26 +3,27 @@ import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
-import { errorMessage, fieldErrors } from '../../api/errors.ts'
-import { Card, Loading, Notice, Outcome, useDocumentTitle } from '../../components/ui.tsx'
+import { errorMessage } from '../../api/errors.ts'
+import { Card, Notice, Outcome, useDocumentTitle } from '../../components/ui.tsx'
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx'
-import { QueryProblem } from '../../components/query-problem.tsx'
 import { SelectField, TextField } from '../../components/text-field.tsx'
-import { parseLocaleNumber } from '../../components/parse-number.ts'
+import { localeSigns, parseLocaleNumber } from '../../components/parse-number.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import {
-  createStation, deleteStation, fetchObjectTree, fetchStations, installationChanged, provisioningKeys, rotateOcppPassword,
+  createStation, deleteStation, fetchObjectTree, fetchStations, installationChanged, provisioningKeys, rotateOcppPassword, updateStationSetup,
   type OcppCredentials, type Station,
 } from './api.ts'
 import { OcppCredentialsPanel } from './ocpp-credentials.tsx'
-import { flattenTree, validateStation, type FlatObject, type FormErrors, type StationValues } from './validate.ts'
+import { flattenTree, validateStation, type FlatObject, type StationValues } from './validate.ts'
+import { FormActions, ListState, useProvisioningForm } from './form.tsx'
 
 /** Credentials to show once: the station they belong to and what the server answered. */
 type Shown = { stationName: string; credentials: OcppCredentials } | null
 
 /**
  * Management → Charging stations (admins): the installation's stations with their object and
- * capacity; add a station (name, object, capacity, phases, OCPP charge point id), give its charge point a
+ * capacity; add a station (name, object, capacity, phases, OCPP charge point id), change its capacity
+ * and phases, give its charge point a
  * new password, delete it (its charging sessions are kept; refused while one is open). After creating
  * or a new password, the OCPP credentials are shown once ({@link OcppCredentialsPanel}).
  */
@@ -37,6 +38,7 @@ export default function StationsPage({ installation }: { installation: Installat
   const objects = objectsQuery.data ? flattenTree(objectsQuery.data) : null
   const stations = query.data ?? null
   const [adding, setAdding] = useState(false)
+  const [editing, setEditing] = useState<number | null>(null)
   const [shown, setShown] = useState<Shown>(null)
   const [confirming, setConfirming] = useState<{ station: Station; action: 'rotate' | 'delete' } | null>(null)
   const [message, setMessage] = useState<string | null>(null)
@@ -90,21 +92,23 @@ export default function StationsPage({ installation }: { installation: Installat
       ) : null}
       {objects && objects.length === 0 ? <Notice tone="info">{t('stations.noObjects')}</Notice> : null}
       <Card title={t('stations.list')} titleId={listId}>
-        {stations === null || objects === null ? (
-          failed ? <QueryProblem error={failed.error} onRetry={failed.refetch} /> : <Loading label={tc('loading')} />
-        ) : stations.length === 0 ? (
-          <p className="text-sm text-slate-600">{t('stations.empty')}</p>
-        ) : (
+        <ListState ready={stations !== null && objects !== null} failed={failed} empty={stations?.length === 0} emptyText={t('stations.empty')}>
+          {() => (
           <ul className="divide-y divide-slate-100">
-            {stations.map((s) => (
-              <li key={s.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+            {stations!.map((s) => (
+              <li key={s.id} className="py-3">
+                <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
                 <div className="min-w-0">
                   <p className="font-medium text-slate-900">{s.name}</p>
                   <p className="text-sm text-slate-600">
-                    {objectName(s.object_id)} · {f.kw(s.capacity_kw)}
+                    {objectName(s.object_id)} · {f.kw(s.capacity_kw)} · {t('stations.phasesShort', { count: s.phases ?? 3 })}
                   </p>
                 </div>
                 <div className="flex flex-wrap gap-2">
+                  <button type="button" className="btn-secondary min-h-11 px-3" aria-expanded={editing === s.id} aria-label={t('stations.editNamed', { name: s.name })}
+                    onClick={() => (setMessage(null), setEditing(editing === s.id ? null : s.id))}>
+                    {t('edit')}
+                  </button>
                   <button type="button" className="btn-secondary min-h-11 px-3" aria-label={t('stations.rotateNamed', { name: s.name })} onClick={() => setConfirming({ station: s, action: 'rotate' })}>
                     {t('stations.rotate')}
                   </button>
@@ -112,10 +116,16 @@ export default function StationsPage({ installation }: { installation: Installat
                     {t('delete')}
                   </button>
                 </div>
+                </div>
+                {editing === s.id ? (
+                  <StationSetupForm installationId={installation.id} station={s} onCancel={() => setEditing(null)}
+                    onSaved={(name) => (setEditing(null), setMessage(t('stations.saved', { name })))} />
+                ) : null}
               </li>
             ))}
           </ul>
-        )}
+          )}
+        </ListState>
       </Card>
       <ConfirmDialog
         open={confirming !== null}
@@ -135,24 +145,16 @@ export default function StationsPage({ installation }: { installation: Installat
 /** A new station: name, object, capacity in kW (1–350), phases (1 or 3) and, for OCPP, its charge point id. */
 function StationForm({ installationId, objects, onCancel, onCreated }: { installationId: number; objects: FlatObject[]; onCancel: () => void; onCreated: (name: string, ocpp: OcppCredentials | null) => void }) {
   const { t } = useTranslation('provisioning')
-  const { t: tc } = useTranslation()
   const { locale } = useFormats()
   const queryClient = useQueryClient()
   const titleId = useId()
   const [v, setV] = useState<StationValues>({ name: '', object_id: objects[0] ? String(objects[0].id) : '', capacity_kw: '11', phases: '3', ocpp_charge_point_id: '' })
-  const [errors, setErrors] = useState<FormErrors>({})
-  const [failure, setFailure] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const msg = (field: string) => (errors[field] ? (errors[field].startsWith('validation.') ? t(errors[field]) : errors[field]) : null)
+  const { failure, busy, msg, run } = useProvisioningForm()
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault()
-    setFailure(null)
-    const found = validateStation(v, locale)
-    setErrors(found)
-    if (Object.keys(found).length) return setFailure(t('checkFields'))
-    setBusy(true)
-    try {
+    // A charge point id used anywhere (409) or an object out of reach (404) name their field.
+    void run(validateStation(v, locale), async () => {
       const cp = v.ocpp_charge_point_id.trim()
       const created = await createStation(installationId, {
         name: v.name.trim(),
@@ -164,18 +166,7 @@ function StationForm({ installationId, objects, onCancel, onCreated }: { install
       // Only the station's public fields reach the cache, through a fresh read: never the password.
       void installationChanged(queryClient, installationId)
       onCreated(created.name, created.ocpp)
-    } catch (err) {
-      const fields = fieldErrors(err)
-      // A charge point id used anywhere (409) or an object out of reach (404) name their field.
-      const raw = (err as { body?: unknown }).body
-      for (const field of ['ocpp_charge_point_id', 'object_id'] as const) {
-        if (!fields[field] && raw && typeof raw === 'object' && field in raw) fields[field] = errorMessage(err, tc)
-      }
-      setErrors(fields)
-      setFailure(Object.keys(fields).length ? t('checkFields') : errorMessage(err, tc))
-    } finally {
-      setBusy(false)
-    }
+    }, { namedFields: ['ocpp_charge_point_id', 'object_id'] })
   }
 
   return (
@@ -194,12 +185,39 @@ function StationForm({ installationId, objects, onCancel, onCreated }: { install
             <p className="mt-1 text-xs text-slate-500">{t('stations.chargePointHint')}</p>
           </div>
         </div>
-        {failure ? <Notice tone="error" role="alert">{failure}</Notice> : null}
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" className="btn-primary" disabled={busy}>{busy ? t('saving') : t('stations.create')}</button>
-          <button type="button" className="btn-secondary" onClick={onCancel}>{t('cancel')}</button>
-        </div>
+        <FormActions failure={failure} busy={busy} submitLabel={t('stations.create')} onCancel={onCancel} />
       </form>
     </Card>
+  )
+}
+
+/** A station's capacity in kW (1–350) and phases (1 or 3), changed by an admin (PATCH, audited by the server). */
+function StationSetupForm({ installationId, station, onCancel, onSaved }: { installationId: number; station: Station; onCancel: () => void; onSaved: (name: string) => void }) {
+  const { t } = useTranslation('provisioning')
+  const { locale } = useFormats()
+  const queryClient = useQueryClient()
+  // The capacity as the locale writes it (decimal sign), so it reads back the same.
+  const [v, setV] = useState({ capacity_kw: String(station.capacity_kw).replace('.', localeSigns(locale).decimal), phases: String(station.phases ?? 3) })
+  const { failure, busy, msg, run } = useProvisioningForm()
+
+  function submit(e: FormEvent) {
+    e.preventDefault()
+    // The same checks as a new station's, on these two fields.
+    void run(validateStation({ name: station.name, object_id: '1', capacity_kw: v.capacity_kw, phases: v.phases, ocpp_charge_point_id: '' }, locale), async () => {
+      const saved = await updateStationSetup(installationId, station.id, { capacity_kw: parseLocaleNumber(v.capacity_kw, locale), phases: v.phases === '1' ? 1 : 3 })
+      void installationChanged(queryClient, installationId)
+      onSaved(saved.name)
+    })
+  }
+
+  return (
+    <form noValidate onSubmit={submit} aria-busy={busy} aria-label={t('stations.editTitle', { name: station.name })} className="mt-3 space-y-3 rounded-lg bg-slate-50 p-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <TextField label={t('fields.capacityKw')} inputMode="decimal" value={v.capacity_kw} error={msg('capacity_kw')} onChange={(e) => setV({ ...v, capacity_kw: e.target.value })} />
+        <SelectField label={t('fields.phases')} value={v.phases} error={msg('phases')} onChange={(e) => setV({ ...v, phases: e.target.value })}
+          options={[{ value: '3', label: t('phases.3') }, { value: '1', label: t('phases.1') }]} />
+      </div>
+      <FormActions failure={failure} busy={busy} onCancel={onCancel} />
+    </form>
   )
 }

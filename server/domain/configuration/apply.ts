@@ -4,23 +4,43 @@ import type { Clock } from '../../lib/clock.ts'
 import { Forbidden, Invalid } from '../../lib/errors.ts'
 import { dummyHash } from '../auth/passwords.ts'
 import { recordAudit } from '../audit/service.ts'
-import { createInstallationService } from '../installations/service.ts'
+import { createInstallationService, type InstallationService } from '../installations/service.ts'
 import { createInstallationProvisioning } from '../installations/provisioning.ts'
 import { createObjectProvisioning } from '../objects/provisioning.ts'
 import { createMeterProvisioning } from '../meters/provisioning.ts'
 import { createStationProvisioning } from '../stations/provisioning.ts'
 import { createStationService } from '../stations/service.ts'
-import type { OcppService } from '../ocpp/service.ts'
-import { isAdmin } from '../../../shared/rules/permissions.ts'
+import type { OcppCredentialStore } from '../ocpp/credentials.ts'
+import { isAdmin, type Role } from '../../../shared/rules/permissions.ts'
 import { unitOf } from '../../../shared/schemas/meters.ts'
 import { PATH_SEPARATOR, type ConfigChange, type ConfigInstallation } from '../../../shared/schemas/configuration.ts'
 import { atLine, type FilePath } from './file.ts'
 import { meterKey, readInstallation, stationKey } from './state.ts'
 import { applyLoadManagement } from './load.ts'
 
-/** The provisioning services working in transaction `tx` (server/db/transaction.ts inTransaction). */
-export function provisioningOn(tx: Db, { clock, ocpp, publicUrl }: { clock: Clock; ocpp: OcppService; publicUrl: string }) {
-  const installations = createInstallationService({ db: tx })
+/**
+ * The provisioning services working in transaction `tx` (server/db/transaction.ts inTransaction). The
+ * gates every call passes (requireRole, requireWritable) are answered once per caller and installation in
+ * this transaction: an import or the demo seed calls them hundreds of times for one installation, whose
+ * role and archive state do not change meanwhile (a refusal is not kept, so it is asked again).
+ */
+export function provisioningOn(tx: Db, { clock, ocpp, publicUrl }: { clock: Clock; ocpp: OcppCredentialStore; publicUrl: string }) {
+  const plain = createInstallationService({ db: tx })
+  const gates = new Map<string, Promise<Role>>()
+  const once = (key: string, ask: () => Promise<Role>): Promise<Role> => {
+    let answer = gates.get(key)
+    if (!answer) {
+      answer = ask()
+      gates.set(key, answer)
+      answer.catch(() => gates.delete(key))
+    }
+    return answer
+  }
+  const installations: InstallationService = {
+    ...plain,
+    requireRole: (actor, id) => once(`role:${actor.id}:${id}`, () => plain.requireRole(actor, id)),
+    requireWritable: (actor, id) => once(`writable:${actor.id}:${id}`, () => plain.requireWritable(actor, id)),
+  }
   const stations = createStationService({ db: tx, clock, installations })
   return {
     installations,
@@ -48,7 +68,7 @@ function differing<T extends object>(a: T, b: T, keys: (keyof T)[]): (keyof T & 
  * installation in the file (line and field) for errors. Returns its id, whether it was created, the
  * change of every entity and the OCPP credentials of new charge points.
  */
-export async function applyInstallation(tx: Db, deps: { actor: Actor; clock: Clock; ocpp: OcppService; publicUrl: string }, file: ConfigInstallation, where: (path: FilePath) => string) {
+export async function applyInstallation(tx: Db, deps: { actor: Actor; clock: Clock; ocpp: OcppCredentialStore; publicUrl: string }, file: ConfigInstallation, where: (path: FilePath) => string) {
   const { actor, clock } = deps
   const svc = provisioningOn(tx, deps)
   const changes: ConfigChange[] = []
@@ -156,12 +176,7 @@ export async function applyInstallation(tx: Db, deps: { actor: Actor; clock: Clo
     }
     const fields = differing(existing.value, s, ['name', 'object', 'capacity_kw', 'phases', 'description'])
     if (fields.length) {
-      const before = await tx.selectFrom('charging_stations').select(['name', 'object_id', 'capacity_kw', 'phases', 'description', 'meter_id']).where('id', '=', existing.id).forUpdate().executeTakeFirstOrThrow()
-      const after = { name: s.name, object_id, capacity_kw: s.capacity_kw, phases: s.phases, description: s.description }
-      await tx.updateTable('charging_stations').set({ ...after, updated_at: clock.now() }).where('id', '=', existing.id).execute()
-      // The station's own meter follows it (name, place and capacity), as when it was made.
-      await tx.updateTable('meters').set({ name: s.name, object_id, capacity: s.capacity_kw }).where('id', '=', before.meter_id).execute()
-      await recordAudit(tx, { at: clock.now(), actor, installation_id: id, action: 'update', entity_type: 'charging_station', entity_id: existing.id, before, after: { ...after, meter_id: before.meter_id } })
+      await at(['stations', i], () => svc.stations.update(actor, id, existing.id, { name: s.name, object_id, capacity_kw: s.capacity_kw, phases: s.phases, description: s.description }), { object_id: 'object' })
     }
     note('station', key, fields)
   }

@@ -34,6 +34,9 @@ function snapshot(row: Selectable<InstallationsTable>) {
   }
 }
 
+/** The status list's path, for the answer's next/previous links. */
+const STATUS_PATH = '/api/cockpit/installations/status/'
+
 /** `%` and `_` of a search text matched literally in ILIKE. */
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
@@ -146,7 +149,9 @@ export function createInstallationProvisioning({ db, clock, installations }: { d
     /**
      * GET /api/cockpit/installations/status/ (q, limit, offset): the operator's Installations list, by
      * name: every installation for superusers (archived ones too, with archived_at), the caller's own for
-     * others. `q` matches name or city (case-insensitive, literally).
+     * others. `q` matches name or city (case-insensitive, literally). Pages of `limit` rows (at most
+     * STATUS_PAGE_MAX, checked by the route's schema) from `offset`; `next`/`previous` are the paths of
+     * the neighbouring pages (null at the ends).
      */
     async status(actor: Actor, { q, limit, offset }: { q?: string; limit: number; offset: number }): Promise<PageOf<InstallationStatus>> {
       let base = db.selectFrom('installations')
@@ -173,7 +178,9 @@ export function createInstallationProvisioning({ db, clock, installations }: { d
         alert_count: r.alerts.length, last_data_at: r.last_heartbeat_at?.toISOString() ?? null,
         stations_total: Number(r.stations_total ?? 0), stations_charging: Number(r.stations_charging ?? 0), archived_at: r.archived_at?.toISOString() ?? null,
       }))
-      return { count: Number(count), next: null, previous: null, results }
+      const total = Number(count)
+      const page = (from: number) => `${STATUS_PATH}?${new URLSearchParams({ ...(q ? { q } : {}), limit: String(limit), offset: String(from) })}`
+      return { count: total, next: offset + limit < total ? page(offset + limit) : null, previous: offset > 0 ? page(Math.max(0, offset - limit)) : null, results }
     },
   }
 }

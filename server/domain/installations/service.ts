@@ -102,10 +102,17 @@ export function createInstallationService({ db, rights }: { db: Db; rights?: Rig
     return role
   }
 
+  /** Is installation `id` archived (read-only)? Read uncached, as in requireWritable; false when unknown. */
+  async function isArchived(id: number): Promise<boolean> {
+    const row = await db.selectFrom('installations').select('archived_at').where('id', '=', id).executeTakeFirst()
+    return !!row?.archived_at
+  }
+
   return {
     roleIn,
     requireRole,
     requireWritable,
+    isArchived,
     toInstallation,
 
     /**

@@ -3,12 +3,12 @@ import type { Db } from '../../db/connection.ts'
 import { inTransaction } from '../../db/transaction.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
-import type { OcppService } from '../ocpp/service.ts'
+import type { OcppCredentialStore } from '../ocpp/credentials.ts'
 import type { StationService } from './service.ts'
 import { recordAudit } from '../audit/service.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, Invalid, NotFound } from '../../lib/errors.ts'
-import type { Station, StationCreate } from '../../../shared/schemas/station.ts'
+import type { Station, StationCreate, StationSetup } from '../../../shared/schemas/station.ts'
 
 /** The OCPP credentials shown once: the charge point id, its password and the URL the electrician enters in the wallbox. */
 export interface OcppCredentials {
@@ -41,7 +41,8 @@ export function createStationProvisioning({ db, clock, installations, stations, 
   clock: Clock
   installations: InstallationService
   stations: StationService
-  ocpp: OcppService
+  /** The OCPP service's charge point credentials (server/domain/ocpp/credentials.ts). */
+  ocpp: OcppCredentialStore
   /** PUBLIC_URL: its ws(s) form + /ocpp/{id} is the charge point's endpoint (OCPP 1.6J §3.1). */
   publicUrl: string
 }) {
@@ -95,6 +96,33 @@ export function createStationProvisioning({ db, clock, installations, stations, 
       }
       const station = await stations.get(actor, installationId, stationId)
       return { ...station, ocpp: cpId && creds ? { charge_point_id: cpId, password: creds.password, url: endpoint(cpId) } : null }
+    },
+
+    /**
+     * PATCH …/charging_stations/{id}/ with setup fields (admins; docs/decisions.md "Provisioning: a
+     * station's capacity and phases"): name, place (`object_id`, 404 naming it when not of this
+     * installation), capacity in kW (1–350) and phases (1 or 3), description. The station's own meter
+     * follows (name, place, capacity), as when it was made. One transaction with its audit event
+     * (before and after); nothing recorded when nothing changes. 404 unknown or deleted station.
+     */
+    async update(actor: Actor, installationId: number, stationId: number, patch: StationSetup): Promise<Station> {
+      await installations.requireWritable(actor, installationId)
+      await liveStation(installationId, stationId)
+      if (patch.object_id !== undefined) {
+        const o = await db.selectFrom('objects').select('id').where('id', '=', patch.object_id).where('installation_id', '=', installationId).executeTakeFirst()
+        if (!o) throw new Invalid({ object_id: ['notFound'] }, {}, 404)
+      }
+      const at = clock.now()
+      await inTransaction(db, async (tx) => {
+        const s = await tx.selectFrom('charging_stations').select(['name', 'object_id', 'capacity_kw', 'phases', 'description', 'meter_id']).where('id', '=', stationId).forUpdate().executeTakeFirstOrThrow()
+        const before = { name: s.name, object_id: s.object_id, capacity_kw: s.capacity_kw, phases: s.phases, description: s.description }
+        const after = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) }
+        if (JSON.stringify(after) === JSON.stringify(before)) return
+        await tx.updateTable('charging_stations').set({ ...after, updated_at: at }).where('id', '=', stationId).execute()
+        await tx.updateTable('meters').set({ name: after.name, object_id: after.object_id, capacity: after.capacity_kw }).where('id', '=', s.meter_id).execute()
+        await recordAudit(tx, { at, actor, installation_id: installationId, action: 'update', entity_type: 'charging_station', entity_id: stationId, before: { ...before, meter_id: s.meter_id }, after: { ...after, meter_id: s.meter_id } })
+      })
+      return stations.get(actor, installationId, stationId)
     },
 
     /**
