@@ -133,6 +133,25 @@ export const auth = (token: string) => ({ Authorization: `Bearer ${token}` })
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/**
+ * Wait for `p`, an answer that needs a timer on the test `clock` (the OCPP service's meter batch): the
+ * clock moves 100 ms for every 5 ms of real time until `p` settles.
+ */
+export async function answerOnClock<T>(clock: TestClock, p: Promise<T>): Promise<T> {
+  let done = false
+  const watched = p.finally(() => (done = true))
+  while (!done) {
+    await sleep(5)
+    if (!done) await clock.advance(100)
+  }
+  return watched
+}
+
+/** The id of the demo's station bound to the OCPP charge point `chargePointId` (DEMO-CP-1 in the seed). */
+export async function stationOfChargePoint(app: FastifyInstance, chargePointId = 'DEMO-CP-1'): Promise<number> {
+  return (await app.domain!.db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', chargePointId).executeTakeFirstOrThrow()).station_id
+}
+
 /** Wait until `check` returns a truthy value (polling every 50 ms), or fail after `ms`. */
 export async function until<T>(check: () => T | Promise<T>, ms = 10_000, what = 'condition'): Promise<NonNullable<T>> {
   const end = performance.now() + ms

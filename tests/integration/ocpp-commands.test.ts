@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { auth, connectChargePoint, login, PASSWORD, startApp, until, type ChargePoint } from './helpers.ts'
+import { auth, connectChargePoint, login, PASSWORD, startApp, until, type ChargePoint, stationOfChargePoint } from './helpers.ts'
 
 // What admins do reaches the charge point as OCPP commands, queued while it is offline.
 let app: FastifyInstance
@@ -17,7 +17,7 @@ beforeAll(async () => {
   ;({ app, url } = await startApp({ roles: ['api', 'ocpp'] }))
   admin = await login(app, 'admin@example.com')
   user = await login(app, 'user@example.com')
-  station7 = (await app.domain!.db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', CP).executeTakeFirstOrThrow()).station_id
+  station7 = await stationOfChargePoint(app, CP)
 })
 afterEach(async () => {
   for (const cp of open.splice(0)) await cp.close({ force: true })

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { AT, auth, connectChargePoint, login, PASSWORD, sleep, startApp, until, type ChargePoint } from './helpers.ts'
+import { answerOnClock, AT, auth, connectChargePoint, login, PASSWORD, sleep, startApp, until, type ChargePoint, stationOfChargePoint } from './helpers.ts'
 import { createTestClock, type TestClock } from '../../server/lib/clock.ts'
 
 // OCPP 1.6J details a charger notices: CallError codes of OCPP-J 1.6 §4.2.3, idTags without case (IdToken is
@@ -20,7 +20,7 @@ const open: ChargePoint[] = []
 beforeAll(async () => {
   clock = createTestClock(AT.morning)
   ;({ app, url } = await startApp({ roles: ['api', 'ocpp'], clock }))
-  station7 = (await app.domain!.db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', CP).executeTakeFirstOrThrow()).station_id
+  station7 = await stationOfChargePoint(app, CP)
 }, 120_000)
 beforeEach(async () => {
   admin = await login(app, 'admin@example.com')
@@ -41,16 +41,8 @@ async function connect(id = CP, password = PASSWORD): Promise<ChargePoint> {
   await cp.call('BootNotification', { chargePointVendor: 'Other', chargePointModel: 'Box' })
   return cp
 }
-/** Wait for an answer that needs the meter batch (a timer on the test clock): move the clock meanwhile. */
-async function answer<T>(p: Promise<T>): Promise<T> {
-  let done = false
-  const watched = p.finally(() => (done = true))
-  while (!done) {
-    await sleep(5)
-    if (!done) await clock.advance(100)
-  }
-  return watched
-}
+/** Wait for an answer that needs the meter batch (a timer on the test clock). */
+const answer = <T>(p: Promise<T>) => answerOnClock(clock, p)
 /** Frames the central system sends to `cp`, parsed. */
 function inbox(cp: ChargePoint): unknown[][] {
   const got: unknown[][] = []

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { AT, auth, connectChargePoint, login, PASSWORD, startApp, until, type ChargePoint } from './helpers.ts'
+import { AT, auth, connectChargePoint, login, PASSWORD, startApp, until, type ChargePoint, stationOfChargePoint } from './helpers.ts'
 import { createTestClock, type TestClock } from '../../server/lib/clock.ts'
 
 // A station shows what its charger reports (OCPP 1.6 §4.9 StatusNotification): asked again when the charger
@@ -19,7 +19,7 @@ type Received = { method: string; params: any }
 beforeAll(async () => {
   clock = createTestClock(AT.morning)
   ;({ app, url } = await startApp({ roles: ['api', 'ocpp'], clock, ocpp: { heartbeatSeconds: 30 } }))
-  station7 = (await app.domain!.db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', CP).executeTakeFirstOrThrow()).station_id
+  station7 = await stationOfChargePoint(app, CP)
 }, 120_000)
 beforeEach(async () => {
   admin = await login(app, 'admin@example.com')

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
-import { connectChargePoint, PASSWORD, sleep, startApp, until, type ChargePoint } from './helpers.ts'
+import { answerOnClock, connectChargePoint, PASSWORD, sleep, startApp, until, type ChargePoint } from './helpers.ts'
 import { createTestClock, type TestClock } from '../../server/lib/clock.ts'
 import { priceRappen } from '../../server/domain/sessions/service.ts'
 
@@ -26,16 +26,8 @@ afterEach(async () => {
 afterAll(async () => app?.close())
 
 const iso = () => clock.now().toISOString()
-/** Wait for an answer that needs the meter batch (a timer on the test clock): move the clock meanwhile. */
-async function answer<T>(p: Promise<T>): Promise<T> {
-  let done = false
-  const watched = p.finally(() => (done = true))
-  while (!done) {
-    await sleep(5)
-    if (!done) await clock.advance(100)
-  }
-  return watched
-}
+/** Wait for an answer that needs the meter batch (a timer on the test clock). */
+const answer = <T>(p: Promise<T>) => answerOnClock(clock, p)
 async function charger(): Promise<{ cp: ChargePoint; got: Received[] }> {
   const cp = await connectChargePoint(url, CP, PASSWORD)
   open.push(cp)

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { addOtherInstallation, AT, auth, connectChargePoint, login, PASSWORD, sleep, startApp, type ChargePoint } from './helpers.ts'
+import { answerOnClock, addOtherInstallation, AT, auth, connectChargePoint, login, PASSWORD, sleep, startApp, type ChargePoint, stationOfChargePoint } from './helpers.ts'
 import { createTestClock, type TestClock } from '../../server/lib/clock.ts'
 import { PDFParse } from 'pdf-parse'
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
   ;({ app, url } = await startApp({ roles: ['api', 'ocpp'], clock }))
   const other = await addOtherInstallation(app)
   bernInstallation = other.installationId
-  station7 = (await app.domain!.db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', CP).executeTakeFirstOrThrow()).station_id
+  station7 = await stationOfChargePoint(app, CP)
 }, 120_000)
 /** Sign in again: access tokens last 5 minutes of the clock, which these tests move. */
 async function signIn() {
@@ -40,16 +40,8 @@ afterAll(async () => app?.close())
 const api = () => request(app.server)
 const db = () => app.domain!.db
 const iso = (msFromNow = 0) => new Date(clock.ms() + msFromNow).toISOString()
-/** Wait for a charge point call whose answer needs the meter batch (a timer on the test clock): move the clock meanwhile. */
-async function answer<T>(p: Promise<T>): Promise<T> {
-  let done = false
-  const watched = p.finally(() => (done = true))
-  while (!done) {
-    await sleep(5)
-    if (!done) await clock.advance(100)
-  }
-  return watched
-}
+/** Wait for an answer that needs the meter batch (a timer on the test clock). */
+const answer = <T>(p: Promise<T>) => answerOnClock(clock, p)
 async function connect(id = CP, password = PASSWORD): Promise<ChargePoint> {
   // A moment later than the last test: no transaction starts at the same instant as an earlier one.
   await clock.advance(1000)

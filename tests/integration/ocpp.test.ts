@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
-import { AT, auth, connectChargePoint, HOURS, login, PASSWORD, startApp, type ChargePoint } from './helpers.ts'
+import { AT, auth, connectChargePoint, HOURS, login, PASSWORD, startApp, type ChargePoint, stationOfChargePoint } from './helpers.ts'
 import { createClock } from '../../server/lib/clock.ts'
 import { priceRappen } from '../../server/domain/sessions/service.ts'
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   ;({ app, url } = await startApp({ roles: ['api', 'relay', 'ocpp', 'simulator'], ocpp: { heartbeatSeconds: 30 }, metricsToken: METRICS_TOKEN }))
   admin = await login(app, 'admin@example.com')
   user = await login(app, 'user@example.com')
-  station7 = (await app.domain!.db.selectFrom('ocpp_charge_points').select('station_id').where('id', '=', CP).executeTakeFirstOrThrow()).station_id
+  station7 = await stationOfChargePoint(app, CP)
 })
 afterEach(async () => {
   for (const cp of open.splice(0)) await cp.close({ force: true })
