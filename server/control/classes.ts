@@ -94,7 +94,12 @@ export function runClasses(ctx: ClassContext, members: ClassMember[]): Outcome {
       reasons[i] = blockedReason(ctx, net, i, m, blocked, usedByClass.has(blocked) || reserved.has(blocked), higherAdmitted)
       if (reasons[i].reason === 'waiting_for_turn') {
         waitingForTurn.push(q)
-        if (q.standing === 'waiting') reserved.add(blocked)
+        // Every limit it lacks room on is kept for it, not only the first found: a single-phase car on
+        // another phase must not take the room that frees up on one phase while a car that needs all
+        // three waits (it would wait for ever; docs/decisions.md "Load management: the allocation rules").
+        if (q.standing === 'waiting') {
+          for (const [k, coef] of net.of[i]) if (k !== ignore && coef * m.min_a > net.remaining[k] + EPS) reserved.add(k)
+        }
       }
     }
     const stopped = fill(net, admitted, current, ceiling, ignore)
