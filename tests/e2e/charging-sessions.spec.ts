@@ -43,9 +43,15 @@ test('a resident filters their sessions by period, opens one and downloads its i
   const details = page.locator('section[aria-labelledby="session-title"]')
   await expect(details).toContainText('Transaction fee')
   await expect(details).toContainText(/Paid on|Unpaid/)
-  const price = (await page.locator('dt', { hasText: /^Price$/ }).locator('xpath=following-sibling::dd').innerText()).trim()
+  // SPEC §3: the energy price, the transaction fee and their total, as the invoice prints them.
+  const field = async (label: string) => (await page.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd').innerText()).trim()
+  const price = await field('Price')
+  const total = await field('Total')
   // Intl writes a no-break space between the currency and the digits.
   expect(price).toMatch(/^CHF\s\d+\.\d{2}$/)
+  expect(total).toMatch(/^CHF\s\d+\.\d{2}$/)
+  const chf = (text: string) => Number(text.replace(/[^\d.]/g, ''))
+  expect(chf(total)).toBeCloseTo(chf(price) + chf(await field('Transaction fee')), 2)
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download invoice' }).click()])
   expect(download.suggestedFilename()).toMatch(/^invoice-\d+\.pdf$/)
@@ -56,7 +62,7 @@ test('a resident filters their sessions by period, opens one and downloads its i
   await parser.destroy()
   expect(text).toContain('Invoice')
   // The PDF writes plain spaces where the page has Intl's no-break space (PDFKit's fonts lack U+202F).
-  expect(text).toContain(`Total ${price.replace(/\s/g, ' ')}`)
+  expect(text).toContain(`Total ${total.replace(/\s/g, ' ')}`)
 })
 
 test('an admin pages through the period with its totals, sees who charged and exports it', async ({ page }) => {
@@ -81,7 +87,7 @@ test('an admin pages through the period with its totals, sees who charged and ex
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
   expect(download.suggestedFilename()).toBe('charging-sessions.csv')
   const csv = readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n')
-  expect(csv[0]).toBe('Start,End,Charging station,User,RFID,Energy kWh,Price CHF,Status')
+  expect(csv[0]).toBe('Start,End,Charging station,User,RFID,Energy kWh,Price CHF,Transaction fee CHF,Total CHF,Status')
   expect(csv[csv.length - 1]).toMatch(/^Total,/)
 })
 
