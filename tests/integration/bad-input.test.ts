@@ -12,6 +12,11 @@ import { PASSWORD, login, startWithTokens, type RoleTokens } from './helpers.ts'
 
 let app: FastifyInstance
 let tokens: RoleTokens
+/**
+ * A device key: the ingestion routes (/api/ingest/) take one instead of a person's token. It belongs to
+ * an installation of its own (addOtherInstallation), which no probe archives, deletes or revokes keys of.
+ */
+let deviceKey: string
 const routes: { method: string; url: string }[] = []
 const ids: Record<string, number> = {}
 
@@ -23,7 +28,12 @@ const HUGE = '99999999999999999999'
 const NUL = 'a\u0000b'
 
 beforeAll(async () => {
-  ;({ app, tokens } = await startWithTokens(['api']))
+  let other: { installationId: number }
+  ;({ app, tokens, other } = await startWithTokens(['api']))
+  const devices = other.installationId
+  const key = await app.inject({ method: 'POST', url: `/api/cockpit/installations/${devices}/device_keys/`, headers: { authorization: `Bearer ${tokens.super}` }, payload: { name: 'Probe' } })
+  expect(key.statusCode, key.body).toBe(201)
+  deviceKey = key.json<{ key: string }>().key
   for (const r of apiRoutes.get(app.server) ?? []) {
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url })
   }
@@ -169,7 +179,7 @@ async function probes(route: { method: string; url: string }, role: Role): Promi
   const valid = fill(url, (n) => pathValue(n, method, role))
   const hasBody = method !== 'GET' && method !== 'DELETE'
   const body = hasBody ? baseBody(method, url) : undefined
-  const headers = { authorization: `Bearer ${tokens[role]}`, 'installation-id': '1' }
+  const headers = { authorization: `Bearer ${url.startsWith('/api/ingest/') ? deviceKey : tokens[role]}`, 'installation-id': '1' }
   const out: { what: string; opts: InjectOptions }[] = []
   const add = (what: string, o: Partial<InjectOptions>) =>
     out.push({ what, opts: { method: method as InjectOptions['method'], url: valid, headers, ...(body !== undefined ? { payload: body as object } : {}), ...o } })
