@@ -62,6 +62,8 @@ function expectation(actor: MatrixActor, op: Operation, target: Target): Expecta
   if (actor === 'anon') return target === 'own1' ? 'deny' : 'skip'
   // Display-key operations answer no person's token; display keys: security-display.test.ts.
   if (op.roles.includes('display')) return target === 'own1' ? 'deny' : 'skip'
+  // Device-key operations (the ingestion API) answer no person's token either; device keys: ingest.test.ts.
+  if (op.roles.includes('device')) return target === 'own1' ? 'deny' : 'skip'
   // Limited to superusers, or to the user the path names (the matrix's target users are never the actor).
   if (op.roles.includes('self')) return target === 'readable' ? 'skip' : 'deny'
   if (op.roles.includes('superuser')) return target === 'readable' || target === 'mixed' ? 'skip' : actor === 'super' ? (isRead(op) ? 'allow' : 'skip') : 'deny'

@@ -26,11 +26,13 @@ export function useChf() {
  * The status badge of a session (SPEC §3): paid, unpaid, charging — or plugged in, not charging (`idle`) —
  * held for review, void, or empty (0 kWh, never billed).
  */
-export function SessionStatus({ status, idle }: { status: ChargingSession['status']; idle?: boolean }) {
+export function SessionStatus({ status, idle, wrap }: { status: ChargingSession['status']; idle?: boolean; wrap?: boolean }) {
   const { t } = useTranslation('charging')
-  if (status === 'charging' && idle) return <Badge tone="gray">{t('sessions.status.idle')}</Badge>
+  // `wrap`: a long state ("Plugged in, not charging", "Held for review") may break onto two lines (phones).
+  const className = wrap ? '!whitespace-normal' : undefined
+  if (status === 'charging' && idle) return <Badge tone="gray" className={className}>{t('sessions.status.idle')}</Badge>
   const tone = status === 'paid' ? 'green' : status === 'unpaid' ? 'amber' : status === 'held' ? 'red' : status === 'charging' ? 'blue' : 'gray'
-  return <Badge tone={tone}>{t(`sessions.status.${status}`)}</Badge>
+  return <Badge tone={tone} className={className}>{t(`sessions.status.${status}`)}</Badge>
 }
 
 /**
@@ -156,7 +158,7 @@ export default function SessionsPage({ installation }: { installation: Installat
                         {/* A phone shows who and the status here and the price under the energy, so that both stay on screen. */}
                         {admin ? <span className="block break-all text-xs text-slate-700 sm:hidden">{who(s)}</span> : null}
                         <span className="mt-1 block sm:hidden">
-                          <SessionStatus status={s.status} idle={s.idle} />
+                          <SessionStatus status={s.status} idle={s.idle} wrap />
                         </span>
                       </td>
                       {admin ? <td className="hidden px-2 py-2 sm:table-cell">{who(s)}</td> : null}
