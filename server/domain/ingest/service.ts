@@ -4,7 +4,7 @@ import { inTransaction } from '../../db/transaction.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { SIMULATOR } from '../../../config/defaults.ts'
 import { REGISTER_MEASURANDS, type IngestResult, type IngestVia, type Measurand } from '../../../shared/schemas/ingest.ts'
-import { bucketOf } from '../measurements/service.ts'
+import { addToBuckets } from '../measurements/service.ts'
 import { checkReading, columnOf, maxRisePerHour, storedUnit, type CheckedReading, type IngestMeter } from './check.ts'
 
 type Column = 'power_kw' | 'energy_in_kwh' | 'energy_out_kwh' | 'volume_m3' | 'soc'
@@ -259,34 +259,7 @@ export function createIngestService({ db, clock }: { db: Db; clock: Clock }) {
           soc: sql`coalesce(excluded.soc, measurements.soc)`,
         })).execute()
     }
-    const buckets = new Map<string, { meter_id: number; bucket: Date; energy_in_kwh: number; energy_out_kwh: number; volume_m3: number; power_sum: number; samples: number; soc_last: number | null; socAt: number }>()
-    for (const c of changes) {
-      const bucket = bucketOf(c.ts)
-      const k = `${c.meter_id}|${bucket.getTime()}`
-      const b = buckets.get(k) ?? { meter_id: c.meter_id, bucket, energy_in_kwh: 0, energy_out_kwh: 0, volume_m3: 0, power_sum: 0, samples: 0, soc_last: null, socAt: -Infinity }
-      b.energy_in_kwh += c.energy_in_kwh
-      b.energy_out_kwh += c.energy_out_kwh
-      b.volume_m3 += c.volume_m3
-      b.power_sum += c.power_kw
-      if (c.power && !hadPower.has(`${c.meter_id}|${c.ts.getTime()}`)) b.samples += 1
-      if (c.soc !== null && c.ts.getTime() >= b.socAt) {
-        b.soc_last = c.soc
-        b.socAt = c.ts.getTime()
-      }
-      buckets.set(k, b)
-    }
-    const values = [...buckets.values()].map(({ socAt: _s, ...b }) => b)
-    for (let i = 0; i < values.length; i += 5000) {
-      await tx.insertInto('measurements_15m').values(values.slice(i, i + 5000))
-        .onConflict((oc) => oc.columns(['meter_id', 'bucket']).doUpdateSet({
-          energy_in_kwh: sql`measurements_15m.energy_in_kwh + excluded.energy_in_kwh`,
-          energy_out_kwh: sql`measurements_15m.energy_out_kwh + excluded.energy_out_kwh`,
-          volume_m3: sql`measurements_15m.volume_m3 + excluded.volume_m3`,
-          power_sum: sql`measurements_15m.power_sum + excluded.power_sum`,
-          samples: sql`measurements_15m.samples + excluded.samples`,
-          soc_last: sql`coalesce(excluded.soc_last, measurements_15m.soc_last)`,
-        })).execute()
-    }
+    await addToBuckets(tx, changes.map((c) => ({ ...c, sample: c.power && !hadPower.has(`${c.meter_id}|${c.ts.getTime()}`) })))
   }
 
   /** Each meter's newest reading time and newest data-quality finding (meter_status). */

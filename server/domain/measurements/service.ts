@@ -31,6 +31,55 @@ export interface Aggregate {
 const BUCKET_MS = 15 * 60_000
 export const bucketOf = (d: Date) => new Date(Math.floor(d.getTime() / BUCKET_MS) * BUCKET_MS)
 
+/** What one stored reading adds to its 15-minute bucket; `sample`: it counts as a power sample. */
+export interface BucketDelta {
+  meter_id: number
+  ts: Date
+  energy_in_kwh: number
+  energy_out_kwh: number
+  volume_m3: number
+  power_kw: number
+  soc: number | null
+  sample: boolean
+}
+
+/**
+ * Fold `deltas` into measurements_15m in `tx` (sums added to the stored bucket; soc_last the newest
+ * non-null state of charge). Shared by the simulator's and OCPP's readings (record) and the ingestion
+ * service, so a bucket is kept one way whatever wrote the reading.
+ */
+export async function addToBuckets(tx: Db, deltas: BucketDelta[]): Promise<void> {
+  if (!deltas.length) return
+  const buckets = new Map<string, { meter_id: number; bucket: Date; energy_in_kwh: number; energy_out_kwh: number; volume_m3: number; power_sum: number; samples: number; soc_last: number | null; socAt: number }>()
+  for (const d of deltas) {
+    const bucket = bucketOf(d.ts)
+    const key = `${d.meter_id}:${bucket.getTime()}`
+    const b = buckets.get(key) ?? { meter_id: d.meter_id, bucket, energy_in_kwh: 0, energy_out_kwh: 0, volume_m3: 0, power_sum: 0, samples: 0, soc_last: null, socAt: -Infinity }
+    b.energy_in_kwh += d.energy_in_kwh
+    b.energy_out_kwh += d.energy_out_kwh
+    b.volume_m3 += d.volume_m3
+    b.power_sum += d.power_kw
+    if (d.sample) b.samples += 1
+    if (d.soc != null && d.ts.getTime() >= b.socAt) {
+      b.soc_last = d.soc
+      b.socAt = d.ts.getTime()
+    }
+    buckets.set(key, b)
+  }
+  const values = [...buckets.values()].map(({ socAt: _s, ...b }) => b)
+  for (let i = 0; i < values.length; i += 5000) {
+    await tx.insertInto('measurements_15m').values(values.slice(i, i + 5000))
+      .onConflict((oc) => oc.columns(['meter_id', 'bucket']).doUpdateSet({
+        energy_in_kwh: sql`measurements_15m.energy_in_kwh + excluded.energy_in_kwh`,
+        energy_out_kwh: sql`measurements_15m.energy_out_kwh + excluded.energy_out_kwh`,
+        volume_m3: sql`measurements_15m.volume_m3 + excluded.volume_m3`,
+        power_sum: sql`measurements_15m.power_sum + excluded.power_sum`,
+        samples: sql`measurements_15m.samples + excluded.samples`,
+        soc_last: sql`coalesce(excluded.soc_last, measurements_15m.soc_last)`,
+      })).execute()
+  }
+}
+
 /**
  * Measurements: raw readings (5 s, kept 48 h) and 15-minute aggregates kept up to date as readings
  * arrive, so statistics never scan raw data. "Newest" readings are
@@ -54,37 +103,8 @@ export function createMeasurementService({ db, clock }: { db: Db; clock: Clock }
         const inserted = await tx.insertInto('measurements').values(rows).onConflict((oc) => oc.columns(['meter_id', 'ts']).doNothing()).returning(['meter_id', 'ts']).execute()
         if (!inserted.length) return
         const isNew = new Set(inserted.map((r) => `${r.meter_id}:${new Date(r.ts).getTime()}`))
-        const buckets = new Map<string, { meter_id: number; bucket: Date; energy_in_kwh: number; energy_out_kwh: number; volume_m3: number; power_sum: number; samples: number; soc_last: number | null; last: number }>()
         // delete: a row given twice in one call was stored once.
-        for (const r of rows.filter((x) => isNew.delete(`${x.meter_id}:${x.ts.getTime()}`))) {
-          const bucket = bucketOf(r.ts)
-          const key = `${r.meter_id}:${bucket.getTime()}`
-          const b = buckets.get(key) ?? { meter_id: r.meter_id, bucket, energy_in_kwh: 0, energy_out_kwh: 0, volume_m3: 0, power_sum: 0, samples: 0, soc_last: null, last: 0 }
-          b.energy_in_kwh += r.energy_in_kwh
-          b.energy_out_kwh += r.energy_out_kwh
-          b.volume_m3 += r.volume_m3
-          b.power_sum += r.power_kw
-          b.samples += 1
-          if (r.soc != null && r.ts.getTime() >= b.last) {
-            b.soc_last = r.soc
-            b.last = r.ts.getTime()
-          }
-          buckets.set(key, b)
-        }
-        await tx
-          .insertInto('measurements_15m')
-          .values([...buckets.values()].map(({ last: _last, ...b }) => b))
-          .onConflict((oc) =>
-            oc.columns(['meter_id', 'bucket']).doUpdateSet({
-              energy_in_kwh: sql`measurements_15m.energy_in_kwh + excluded.energy_in_kwh`,
-              energy_out_kwh: sql`measurements_15m.energy_out_kwh + excluded.energy_out_kwh`,
-              volume_m3: sql`measurements_15m.volume_m3 + excluded.volume_m3`,
-              power_sum: sql`measurements_15m.power_sum + excluded.power_sum`,
-              samples: sql`measurements_15m.samples + excluded.samples`,
-              soc_last: sql`coalesce(excluded.soc_last, measurements_15m.soc_last)`,
-            }),
-          )
-          .execute()
+        await addToBuckets(tx, rows.filter((x) => isNew.delete(`${x.meter_id}:${x.ts.getTime()}`)).map((r) => ({ ...r, sample: true })))
       })
     },
 
