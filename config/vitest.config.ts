@@ -6,7 +6,8 @@ export default defineConfig({
   test: {
     include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'client/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A beforeAll that starts the first app of a day makes that day's seeded template (tests/integration/template.ts): 10–50 s.
+    hookTimeout: 120_000,
     pool: 'forks',
     // TEST_DB=postgres (npm run test:pg): the same suites on a throwaway Postgres cluster.
     globalSetup: process.env.TEST_DB === 'postgres' ? ['tests/postgres/global-setup.ts'] : [],

@@ -17,11 +17,12 @@ import { hashPassword } from '../../server/domain/auth/passwords.ts'
  * - Postgres (TEST_DB=postgres): a database on the run's cluster, copied by CREATE DATABASE … TEMPLATE.
  * The demo seed depends on the demo password and on the seed's instant (server/db/demo-seed.ts: the
  * rates start on 1 January of last year, cards expire in three years, the legal texts are accepted "now"),
- * so a template is made for the password and the UTC day it was seeded on, and serves only apps whose
- * seed instant falls on that day (its legal acceptances then date from the template's instant, earlier
- * that day). An app whose clock is on another day seeds anew as before. The kept dump's name also
- * holds a digest of the code that makes it (migrations, seed, PGlite's version), so a changed migration
- * makes a new one. The template holds no JWT secret (server/domain/auth/service.ts loadJwtSecret), so
+ * so a template is made for the password and the UTC day of the app's clock, seeded at 00:00 UTC of that
+ * day: it serves every app whose clock starts on that day (the suite's hours, tests/integration/hours.ts,
+ * fall on a few days), and its legal acceptances and creation times date from before the app's start.
+ * Which template serves an app depends on the app's clock only, never on the machine's. The kept dump's
+ * name also holds a digest of the code that makes it (migrations, seed, PGlite's version), so a changed
+ * migration makes a new one. The template holds no JWT secret (server/domain/auth/service.ts loadJwtSecret), so
  * every app still makes its own, and no relay service account (made by the app that runs the relay).
  *
  * A template is made on first use, so a run of unit tests only pays nothing. Test files run in several
@@ -36,6 +37,8 @@ const CACHE_DAYS = 2
 
 /** The UTC day of `at`, 'YYYY-MM-DD'. */
 const utcDay = (at: Date) => at.toISOString().slice(0, 10)
+/** 00:00 UTC of `at`'s UTC day: the instant a template for that day is seeded at. */
+const dayStart = (at: Date) => new Date(`${utcDay(at)}T00:00:00Z`)
 /** A short digest of the demo password for the template's name (the password itself stays out of it). */
 const digest = (password: string) => crypto.createHash('sha256').update(password).digest('hex').slice(0, 8)
 
@@ -69,16 +72,13 @@ function codeDigest(): string {
 const pgliteTemplates = new Map<string, Promise<string | undefined>>()
 
 /**
- * The PGlite dump file of the demo seeded with `password` on today's UTC day, made on first use, or
- * undefined when `seedAt` is on another day or another process failed to make it in time (the app then
- * seeds anew).
+ * The PGlite dump file of the demo seeded with `password` at 00:00 UTC of `seedAt`'s UTC day, made on
+ * first use, or undefined when another process failed to make it in time (the app then seeds anew).
  */
 export async function pgliteTemplate(password: string, seedAt: Date): Promise<string | undefined> {
-  const now = new Date()
-  if (utcDay(seedAt) !== utcDay(now)) return undefined
-  const file = path.join(CACHE_DIR, `demo-${utcDay(now)}-${digest(password)}-${codeDigest()}.tar`)
+  const file = path.join(CACHE_DIR, `demo-${utcDay(seedAt)}-${digest(password)}-${codeDigest()}.tar`)
   let made = pgliteTemplates.get(file)
-  if (!made) pgliteTemplates.set(file, (made = makeOnce(file, () => makePgliteTemplate(file, password, now))))
+  if (!made) pgliteTemplates.set(file, (made = makeOnce(file, () => makePgliteTemplate(file, password, dayStart(seedAt)))))
   return made
 }
 
@@ -150,30 +150,25 @@ const TEMPLATE_LOCK = 0x74706c /* "tpl" */
 
 /**
  * A new database on the test cluster `admin` (tests/postgres/global-setup.ts): a copy of the template
- * with the demo seeded with `password` on `seedAt`'s UTC day when that is today (the template made on
- * first use), else an empty one (template0). Returns its URL.
+ * with the demo seeded with `password` at 00:00 UTC of `seedAt`'s UTC day (the template made on first
+ * use). Returns its URL.
  *
  * CREATE DATABASE refuses a template another session is connected to, and a copy in progress counts as
  * one; so making the template and every copy run under one advisory lock, across the test processes.
  */
 export async function postgresDatabase(admin: string, name: string, password: string, seedAt: Date): Promise<string> {
   const urlOf = (db: string) => Object.assign(new URL(admin), { pathname: `/${db}` }).toString()
-  const now = new Date()
   const client = new pg.Client({ connectionString: admin })
   await client.connect()
   try {
-    if (utcDay(seedAt) !== utcDay(now)) {
-      await client.query(`CREATE DATABASE ${name} TEMPLATE template0`)
-      return urlOf(name)
-    }
-    const template = `cockpit_demo_${utcDay(now).replaceAll('-', '')}_${digest(password)}`
+    const template = `cockpit_demo_${utcDay(seedAt).replaceAll('-', '')}_${digest(password)}`
     await client.query('select pg_advisory_lock($1)', [TEMPLATE_LOCK])
     try {
       const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [template])
       if (!rowCount) {
         await client.query(`CREATE DATABASE ${template} TEMPLATE template0`)
         try {
-          await migrateAndSeed(() => openDatabase({ dataDir: '/nonexistent', databaseUrl: urlOf(template) }), password, now)
+          await migrateAndSeed(() => openDatabase({ dataDir: '/nonexistent', databaseUrl: urlOf(template) }), password, dayStart(seedAt))
         } catch (err) {
           await client.query(`DROP DATABASE ${template}`)
           throw err
