@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { existsSync } from 'node:fs'
@@ -72,6 +73,20 @@ test('an admin sets the grid limit and a circuit; a negative limit is refused at
   await expect(page.getByRole('group', { name: 'Circuit OCPP row' })).toBeVisible()
   await expect(page.getByLabel('Limit (A per phase)', { exact: true })).toHaveValue('10')
   await expect(page.getByLabel(`Circuit of ${STATION}`).locator('option:checked')).toHaveText('OCPP row')
+})
+
+test('on a phone and a desktop the screen fits its width and has no serious axe violations', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  for (const size of [{ width: 360, height: 740 }, { width: 1280, height: 800 }]) {
+    await page.setViewportSize(size)
+    await page.goto('/facility/1/management/load-management')
+    await expect(page.getByRole('group', { name: 'Circuit OCPP row' })).toBeVisible()
+    // Nothing pushes the page sideways: every field and button is on the first view's width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
+    const results = await new AxeBuilder({ page }).setLegacyMode(true).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
+    const serious = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious' || v.id === 'region')
+    expect(serious.map((v) => `${size.width}: ${v.id} × ${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  }
 })
 
 test('a car held by its circuit says why on its station\'s Status tab, in all four languages; switching off asks first', async ({ page, baseURL }) => {
