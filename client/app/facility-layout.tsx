@@ -41,6 +41,7 @@ const InstallationSettingsPage = lazy(withNamespaces(() => import('../features/p
 const ObjectsPage = lazy(withNamespaces(() => import('../features/provisioning/objects-page.tsx'), ['provisioning']))
 const MetersPage = lazy(withNamespaces(() => import('../features/provisioning/meters-page.tsx'), ['provisioning']))
 const StationSetupPage = lazy(withNamespaces(() => import('../features/provisioning/stations-page.tsx'), ['provisioning']))
+const LoadManagementPage = lazy(withNamespaces(() => import('../features/load/load-management-page.tsx'), ['provisioning', 'power']))
 const SupportPage = lazy(withNamespaces(() => import('../features/support/support-page.tsx'), ['support']))
 const SupportInboxPage = lazy(withNamespaces(() => import('../features/support/inbox-page.tsx'), ['support']))
 const TicketPage = lazy(withNamespaces(() => import('../features/support/ticket-page.tsx'), ['support']))
@@ -191,6 +192,11 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
           <Route path={patterns.stationSetup}>
             <Guard installation={installation} screen="stationSetup">
               <StationSetupPage installation={installation} />
+            </Guard>
+          </Route>
+          <Route path={patterns.loadManagement}>
+            <Guard installation={installation} screen="loadManagement">
+              <LoadManagementPage installation={installation} />
             </Guard>
           </Route>
           <Route path={patterns.legal}>

@@ -32,6 +32,7 @@ export const paths = {
   objects: (installationId: number | string) => `/facility/${installationId}/management/objects`,
   meters: (installationId: number | string) => `/facility/${installationId}/management/meters`,
   stationSetup: (installationId: number | string) => `/facility/${installationId}/management/charging-stations`,
+  loadManagement: (installationId: number | string) => `/facility/${installationId}/management/load-management`,
   /** The operator's list of all installations (superusers), outside any installation. */
   installations: '/operator/installations',
   /** Display mode: the key follows in the fragment, `/display#cdk_…`. */
@@ -73,6 +74,7 @@ export const patterns = {
   objects: '/facility/:installationId/management/objects',
   meters: '/facility/:installationId/management/meters',
   stationSetup: '/facility/:installationId/management/charging-stations',
+  loadManagement: '/facility/:installationId/management/load-management',
   installations: '/operator/installations',
   display: '/display',
 } as const

@@ -200,6 +200,7 @@ function ManagementLinks({ installation }: { installation: Installation }) {
       {rights.mayOpen('objects') ? <NavLink href={paths.objects(installation.id)}>{t('nav.objects')}</NavLink> : null}
       {rights.mayOpen('meters') ? <NavLink href={paths.meters(installation.id)}>{t('nav.meters')}</NavLink> : null}
       {rights.mayOpen('stationSetup') ? <NavLink href={paths.stationSetup(installation.id)}>{t('nav.stationSetup')}</NavLink> : null}
+      {rights.mayOpen('loadManagement') ? <NavLink href={paths.loadManagement(installation.id)}>{t('nav.loadManagement')}</NavLink> : null}
       {rights.mayOpen('legal') ? <NavLink href={paths.legal(installation.id)}>{t('nav.legal')}</NavLink> : null}
       {rights.access.role === 'superuser' ? <NavLink href={paths.installations}>{t('nav.installations')}</NavLink> : null}
     </>
