@@ -547,7 +547,7 @@ export interface JournalEventsTable {
   charging_mode: string
   at: Ts
   set_by_timer: Generated<boolean>
-  /** What happened: 'mode_changed' or 'rfid_learned' (with the tag after a colon). */
+  /** What happened: 'mode_changed', or 'rfid_learned' / 'rfid_ignored' (a tag registered / ignored in learning mode, with the tag after a colon). */
   detail: Generated<string>
 }
 

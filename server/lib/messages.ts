@@ -134,6 +134,12 @@ const M = {
     fr: 'Saisissez une heure au format HH:mm (00:00 à 23:59).',
     it: "Inserisci un'ora nel formato HH:mm (00:00–23:59).",
   },
+  timerClash: {
+    en: 'Another timer starts at this time on the same day with a different charging mode.',
+    de: 'Ein anderer Timer startet am selben Tag zur selben Zeit mit einem anderen Lademodus.',
+    fr: 'Un autre minuteur démarre à la même heure le même jour avec un autre mode de recharge.',
+    it: "Un altro timer parte alla stessa ora nello stesso giorno con un'altra modalità di ricarica.",
+  },
   rfidOrdered: {
     en: 'The RFID has been ordered. It will be delivered in 3–4 working days.',
     de: 'Der RFID wurde bestellt. Er wird in 3–4 Arbeitstagen geliefert.',

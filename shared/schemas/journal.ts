@@ -43,7 +43,7 @@ export const JournalEntry = z.object({
   /** held, void and empty: see ChargingSession.status (shared/schemas/session.ts). */
   payment_status: z.enum(['paid', 'unpaid', 'held', 'void', 'empty']).nullable(),
   set_by_timer: z.boolean(),
-  /** Events only: 'mode_changed', or 'rfid_learned' for a tag learned in learning mode. */
+  /** Events only: 'mode_changed', or 'rfid_learned' / 'rfid_ignored' for a tag an admin registered / ignored in learning mode. */
   detail: z.string().optional(),
 })
 export type JournalEntry = z.infer<typeof JournalEntry>

@@ -10,6 +10,19 @@ export const TIMER_MODES = CHARGING_MODES.filter((m) => m !== 'timer') as Exclud
 
 export const WEEKDAY_FIELDS = ['repeat_monday', 'repeat_tuesday', 'repeat_wednesday', 'repeat_thursday', 'repeat_friday', 'repeat_saturday', 'repeat_sunday'] as const
 
+type Days = Partial<Record<(typeof WEEKDAY_FIELDS)[number], boolean>>
+
+/** Whether a timer repeats on at least one weekday (a timer without a day is refused, `repeat_days`). */
+export const hasRepeatDay = (t: Days) => WEEKDAY_FIELDS.some((d) => t[d])
+
+/**
+ * Whether two timers of the same object contradict each other: the same start minute on a shared
+ * weekday with different charging modes, so which one the station follows would be undefined.
+ */
+export function timersClash(a: Days & { start_time: string; charging_mode: string }, b: Days & { start_time: string; charging_mode: string }): boolean {
+  return a.start_time === b.start_time && a.charging_mode !== b.charging_mode && WEEKDAY_FIELDS.some((d) => a[d] && b[d])
+}
+
 const fields = {
   object_type: z.enum(['charging_station', 'rfid']),
   object_id: IdNumber,

@@ -166,4 +166,28 @@ describe('learning mode end to end with the simulator', () => {
     const s = await api().get(station(3)).set(auth(tokens.admin)).expect(200)
     expect(s.body).toMatchObject({ rfid_lernmodus: 1, pending_rfid: null })
   })
+
+  it('does not offer a registered card nor, again, an ignored tag; the journal logs an ignored tag as ignored', async () => {
+    await setStatus(4, 'carPluggedIn')
+    await api().patch(station(4)).set(auth(tokens.admin)).send({ rfid_lernmodus: 1 }).expect(200)
+    const now = app.clock.now()
+    // Card 1's tag is registered in the installation: not a new RFID.
+    const registered = (await app.domain!.db.selectFrom('rfids').select('tag').where('id', '=', 1).executeTakeFirstOrThrow()).tag
+    expect(await app.domain!.stations.reportLearnedTag(4, registered, now)).toBe(false)
+    expect((await api().get(station(4)).set(auth(tokens.admin)).expect(200)).body.pending_rfid).toBeNull()
+    // An unknown tag is offered; once ignored, the same tag presented 5 s later is not offered again.
+    expect(await app.domain!.stations.reportLearnedTag(4, 'C0FFEE0001', now)).toBe(true)
+    await api().delete('/api/cockpit/installations/1/charging_stations/4/learned_rfid').set(auth(tokens.admin)).expect(204)
+    expect(await app.domain!.stations.reportLearnedTag(4, 'C0FFEE0001', new Date(now.getTime() + 5000))).toBe(false)
+    expect((await api().get(station(4)).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ rfid_lernmodus: 1, pending_rfid: null })
+    // Another unknown tag still is.
+    expect(await app.domain!.stations.reportLearnedTag(4, 'C0FFEE0002', new Date(now.getTime() + 10_000))).toBe(true)
+    const journal = await api().get(`${station(4)}journal?entry_type=rfid_session_journal_entry`).set(auth(tokens.admin)).expect(200)
+    const details = journal.body.results.map((e: { detail: string; rfid: string | null }) => [e.detail, e.rfid])
+    expect(details).toContainEqual(['rfid_ignored', 'C0FFEE0001'])
+    expect(details).not.toContainEqual(['rfid_learned', 'C0FFEE0001'])
+    // A detected tag is not "learned" before an admin registers it.
+    expect(details).not.toContainEqual(['rfid_learned', 'C0FFEE0002'])
+    await api().patch(station(4)).set(auth(tokens.admin)).send({ rfid_lernmodus: 0 }).expect(200)
+  })
 })

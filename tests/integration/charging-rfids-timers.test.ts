@@ -139,6 +139,34 @@ describe('timers', () => {
     await api().get(`${tbase}/${id}/`).set(auth(tokens.admin)).expect(404)
   })
 
+  it('refuses a timer without a day and one that contradicts another at the same minute, in the caller language', async () => {
+    const admin = auth(tokens.admin)
+    const station = { object_type: 'charging_station', object_id: 2 }
+    const noDay = await api().post(`${tbase}/`).set(admin).send({ ...station, start_time: '07:00', charging_mode: 'instant' }).expect(400)
+    expect(noDay.body).toEqual({ repeat_days: ['The field is required.'] })
+    const noDayDe = await api().post(`${tbase}/`).set({ ...admin, 'Accept-Language': 'de' }).send({ ...station, start_time: '07:00', charging_mode: 'instant' }).expect(400)
+    expect(noDayDe.body).toEqual({ repeat_days: ['Das Feld ist erforderlich.'] })
+    const instant = await api().post(`${tbase}/`).set(admin).send({ ...station, start_time: '07:00', repeat_monday: true, repeat_tuesday: true, charging_mode: 'instant' }).expect(201)
+    // Locked at the same minute on a day the instant timer also runs: refused.
+    const clash = await api().post(`${tbase}/`).set(admin).send({ ...station, start_time: '07:00', repeat_tuesday: true, charging_mode: 'locked' }).expect(400)
+    expect(clash.body).toEqual({ start_time: ['Another timer starts at this time on the same day with a different charging mode.'] })
+    const clashFr = await api().post(`${tbase}/`).set({ ...admin, 'Accept-Language': 'fr' }).send({ ...station, start_time: '07:00', repeat_tuesday: true, charging_mode: 'locked' }).expect(400)
+    expect(clashFr.body.start_time[0]).toMatch(/^Un autre minuteur/)
+    // The same minute on other days, or another station at that minute, is fine.
+    const wednesday = await api().post(`${tbase}/`).set(admin).send({ ...station, start_time: '07:00', repeat_wednesday: true, charging_mode: 'locked' }).expect(201)
+    const elsewhere = await api().post(`${tbase}/`).set(admin).send({ object_type: 'charging_station', object_id: 3, start_time: '07:00', repeat_tuesday: true, charging_mode: 'locked' }).expect(201)
+    // An edit cannot create the clash (adding Monday to the Wednesday timer) nor remove every day.
+    const edit = await api().patch(`${tbase}/${wednesday.body.id}/`).set(admin).send({ repeat_monday: true }).expect(400)
+    expect(edit.body.start_time).toBeDefined()
+    const none = await api().patch(`${tbase}/${instant.body.id}/`).set(admin).send({ repeat_monday: false, repeat_tuesday: false }).expect(400)
+    expect(none.body).toEqual({ repeat_days: ['The field is required.'] })
+    // Nothing was stored by the refused calls; a timer edited without a clash is saved.
+    const list = await api().get(`${tbase}/?object_type=charging_station&object_id=2`).set(admin).expect(200)
+    expect(list.body.results.filter((t: { start_time: string }) => t.start_time === '07:00').map((t: { charging_mode: string; repeat_monday: boolean }) => [t.charging_mode, t.repeat_monday])).toEqual([['instant', true], ['locked', false]])
+    await api().patch(`${tbase}/${wednesday.body.id}/`).set(admin).send({ repeat_thursday: true }).expect(200)
+    for (const id of [instant.body.id, wednesday.body.id, elsewhere.body.id]) await api().delete(`${tbase}/${id}/`).set(admin).expect(204)
+  })
+
   it('the simulator follows the timer of a station in timer mode', async () => {
     const list = await api().get(`${tbase}/?object_id=4&object_type=charging_station`).set(auth(tokens.admin)).expect(200)
     for (const t of list.body.results) await api().delete(`${tbase}/${t.id}/`).set(auth(tokens.admin)).expect(204)

@@ -294,7 +294,10 @@ describe('GET …/battery/states', () => {
     }
     await app.domain!.db.insertInto('measurements_15m').values(rows).execute()
     const r = await get('/battery/states?start=2025-03-10&end=2025-03-13&granularity=day').expect(200)
-    expect(r.body.series.battery_soc.map((b: { value: number | null }) => b.value)).toEqual([90, null, 50])
+    // Each day's state is its own time-weighted average, not its last reading (90 % on the first day).
+    const days = r.body.series.battery_soc.map((b: { value: number | null }) => b.value)
+    expect(days[0]).toBeCloseTo((95 * 20 + 90) / 96, 3)
+    expect(days.slice(1)).toEqual([null, 50])
     // Time-weighted: (95 × 20 + 90 + 96 × 50) / 192 quarter hours, not (90 + 50) / 2 nor (90 + 0 + 50) / 3.
     expect(r.body.average_soc).toBeCloseTo((95 * 20 + 90 + 96 * 50) / 192, 2)
     const empty = await get('/battery/states?start=2025-04-01&end=2025-04-02&granularity=hour').expect(200)

@@ -44,7 +44,7 @@ async function fetchKind(installationId: number, def: (typeof CHART_KINDS)[numbe
   if (def.source === 'battery') {
     const { average_soc, ...stats } = await fetchBatteryStates(installationId, range, signal)
     const series = Object.fromEntries(Object.entries(stats.series).map(([k, b]) => [k, b.filter((x): x is Bucket => x.value !== null)]))
-    if (series.battery_soc) series.battery_soc = upTo(series.battery_soc, clientNow())
+    for (const k of ['battery_soc', 'battery_soc_min', 'battery_soc_max']) if (series[k]) series[k] = upTo(series[k], clientNow())
     return { ...stats, series, averages: { battery_soc: average_soc } }
   }
   if (def.source === 'flow') {
@@ -54,6 +54,9 @@ async function fetchKind(installationId: number, def: (typeof CHART_KINDS)[numbe
   }
   return fetchStatistics(installationId, range, def.flow, signal)
 }
+
+/** The battery state of charge's per-bucket range (GET …/battery/states). */
+const SOC_RANGE = ['battery_soc_min', 'battery_soc_max']
 
 /** What one kind's chart shows for a period: its series, the period's totals and, for ZEV, the report. */
 interface KindView {
@@ -65,7 +68,8 @@ interface KindView {
 async function fetchKindView(installationId: number, def: (typeof CHART_KINDS)[number], range: RangeQuery, signal: AbortSignal): Promise<KindView> {
   const [stats, totals, zev] = await Promise.all([
     fetchKind(installationId, def, range, signal),
-    fetchTotals(installationId, range, false, signal),
+    // With the kW series where the kind shows them: their averages over the time with data come from the server.
+    fetchTotals(installationId, range, def.flow, signal),
     def.key === 'zev' ? fetchZev(installationId, range, signal) : Promise.resolve(null),
   ])
   return { stats, totals, zev }
@@ -114,8 +118,12 @@ function FacilityCharts({ installation }: { installation: Installation }) {
   }, [allowed, kind])
   const data = query.data && allowed?.includes(kind) ? query.data : null
 
-  const labels = useMemo(() => Object.fromEntries(CHART_KINDS.flatMap((k) => k.series).map((s) => [s, t(`series.${s}`)])), [t])
-  const shown = useMemo(() => (data ? Object.fromEntries(def.series.filter((s) => data.stats.series[s]).map((s) => [s, data.stats.series[s]])) : {}), [data, def])
+  const labels = useMemo(() => Object.fromEntries([...CHART_KINDS.flatMap((k) => k.series), ...SOC_RANGE].map((s) => [s, t(`series.${s}`)])), [t])
+  // The state of charge's lowest and highest reading per bucket go into the chart and the table, not the headline.
+  const shown = useMemo(
+    () => (data ? Object.fromEntries([...def.series, ...(kind === 'battery' ? SOC_RANGE : [])].filter((s) => data.stats.series[s]).map((s) => [s, data.stats.series[s]])) : {}),
+    [data, def, kind],
+  )
   // Lines (kW, %) and bars (kWh, m3, CHF) of the shown series: a kind may have both (battery).
   const [lineSeries, barSeries] = useMemo(() => {
     const lines: Record<string, Bucket[]> = {}
@@ -137,10 +145,16 @@ function FacilityCharts({ installation }: { installation: Installation }) {
     if (unit === '%') return f.percent(v)
     return unit === 'CHF' ? f.money(v) : f.unit(v, unit)
   }
-  // Averages are over time: the server's for the state of charge, else each bucket weighted by its length.
+  // Averages are over the time with data: the server's for the state of charge; the building's from the
+  // kW totals (each an average over the quarter hours with readings), as buildingFlow combines them per bucket.
   const headlineAverage = (s: string) => {
     const server = data?.stats.averages?.[s]
     if (server !== undefined) return server === null ? '–' : value(s, server)
+    const tot = data?.totals.series ?? {}
+    if (s === 'building_flow' && tot.grid_flow !== undefined) {
+      const at = (k: string) => tot[k] ?? 0
+      return value(s, Math.max(0, at('grid_flow') + at('pv_flow') + at('battery_discharge_flow') - at('battery_charge_flow') - at('charging_stations_flow')))
+    }
     return value(s, timeWeightedAverage(data?.stats.series[s] ?? [], range.end))
   }
   // The bar chart's axis: times of day within a day, dates otherwise (the table gives both).
@@ -181,7 +195,7 @@ function FacilityCharts({ installation }: { installation: Installation }) {
               <KpiCard key={s} role="group" aria-label={labels[s]} className="p-4">
                 <Text className="text-xs font-medium uppercase tracking-wide">{labels[s]}</Text>
                 <Metric className="mt-1 text-2xl">{s in data.totals.series ? value(s, data.totals.series[s]) : headlineAverage(s)}</Metric>
-                {!(s in data.totals.series) ? <Text className="text-xs">{t('average')}</Text> : null}
+                {!(s in data.totals.series) || isLineSeries(s, data.totals.units[s]) ? <Text className="text-xs">{t('average')}</Text> : null}
               </KpiCard>
             ))}
           </section>

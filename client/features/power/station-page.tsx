@@ -181,6 +181,8 @@ function JournalTab({ installationId, stationId, f }: { installationId: number; 
                     {t(`journal.kind.${e.type}`)} ·{' '}
                     {e.detail === 'rfid_learned'
                       ? t('journal.learned', { tag: e.rfid ?? '' })
+                      : e.detail === 'rfid_ignored'
+                      ? t('journal.ignored', { tag: e.rfid ?? '' })
                       : e.detail?.startsWith('ocpp:')
                         ? t('journal.ocpp', { action: e.detail.split(':')[1], status: e.detail.split(':')[2] })
                         : e.detail?.startsWith('offline_')

@@ -3,7 +3,7 @@ import type { FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Timer } from '../../../shared/schemas/timer.ts'
-import { TIME_RE, TIMER_MODES, WEEKDAY_FIELDS } from '../../../shared/schemas/timer.ts'
+import { hasRepeatDay, TIME_RE, TIMER_MODES, WEEKDAY_FIELDS } from '../../../shared/schemas/timer.ts'
 import { errorMessage } from '../../api/errors.ts'
 import { intoFieldErrors, useAction } from '../../components/use-action.ts'
 import { Badge, Loading, Notice } from '../../components/ui.tsx'
@@ -125,7 +125,7 @@ export function StationTimers({ installationId, stationId, admin, timerMode }: {
 function TimerForm({ timer, onSave, onCancel }: { timer: Timer | null; onSave: (fields: TimerFields) => Promise<void>; onCancel: () => void }) {
   const { t } = useTranslation('charging')
   const { t: tp } = useTranslation('power')
-  const ids = { title: useId(), time: useId(), timeError: useId(), description: useId(), mode: useId() }
+  const ids = { title: useId(), time: useId(), timeError: useId(), daysError: useId(), description: useId(), mode: useId() }
   const [fields, setFields] = useState<TimerFields>(timer ? { ...EMPTY, ...timer } : EMPTY)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const action = useAction()
@@ -135,25 +135,27 @@ function TimerForm({ timer, onSave, onCancel }: { timer: Timer | null; onSave: (
   async function submit(e: FormEvent) {
     e.preventDefault()
     action.setFeedback(null)
-    if (!TIME_RE.test(fields.start_time)) {
-      setErrors({ start_time: t('timers.timeInvalid') })
-      return
-    }
-    setErrors({})
+    // The server refuses the same (SPEC §5 wording), and a timer that clashes with another at the same minute.
+    const local: Record<string, string> = {}
+    if (!TIME_RE.test(fields.start_time)) local.start_time = t('timers.timeInvalid')
+    if (!hasRepeatDay(fields)) local.repeat_days = t('timers.daysRequired')
+    setErrors(local)
+    if (Object.keys(local).length) return
     await action.run(() => onSave(fields), intoFieldErrors(setErrors))
   }
+  const invalid = Object.keys(errors).length > 0
 
   return (
     <form onSubmit={submit} noValidate aria-labelledby={ids.title} className="space-y-4 rounded-2xl border border-slate-200 bg-slate-50 p-4">
       <h3 id={ids.title} className="text-base font-semibold text-slate-900">
         {timer ? t('timers.editTitle') : t('timers.addTitle')}
       </h3>
-      {failure ? (
+      {failure || invalid ? (
         <p role="alert" className="text-sm text-red-700">
-          {failure}
+          {failure ?? t('timers.checkFields')}
         </p>
       ) : null}
-      <fieldset>
+      <fieldset aria-invalid={Boolean(errors.repeat_days)} aria-describedby={errors.repeat_days ? ids.daysError : undefined}>
         <legend className="text-sm font-medium text-slate-700">{t('timers.repeat')}</legend>
         <div className="mt-2 flex flex-wrap gap-3">
           {WEEKDAY_FIELDS.map((d) => (
@@ -163,6 +165,11 @@ function TimerForm({ timer, onSave, onCancel }: { timer: Timer | null; onSave: (
             </label>
           ))}
         </div>
+        {errors.repeat_days ? (
+          <p id={ids.daysError} className="mt-1 text-sm text-red-700">
+            {errors.repeat_days}
+          </p>
+        ) : null}
       </fieldset>
       <div className="grid gap-4 sm:grid-cols-3">
         <div>

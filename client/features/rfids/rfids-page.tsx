@@ -20,6 +20,7 @@ import { QueryProblem } from '../../components/query-problem.tsx'
 import { createRfid, deleteRfid, ignoreLearned, listRfids, listStations, registerLearned, rfidKeys, setLearning, updateRfid } from './api.ts'
 import type { RfidFields } from './api.ts'
 import { clientNow } from '../../api/clock.ts'
+import { learningSettled, type LearningAwait } from './learning-settle.ts'
 
 /**
  * RFIDs (SPEC §2): the cards the caller may read with an empty state, each with what waits for the
@@ -203,12 +204,21 @@ function LearningMode({ installation, onRegistered }: { installation: Installati
   const stations = Object.values((slot?.data ?? {}) as Record<string, Station>).sort((a, b) => f.compareNames(a.name, b.name))
   const [problem, setProblem] = useState<{ stationId: number; text: string } | null>(null)
   const [busy, setBusy] = useState<number | null>(null)
+  // After an action the live data shows its outcome 1–3 s later: the row stays busy until then (at most 10 s).
+  const [awaiting, setAwaiting] = useState<Record<number, LearningAwait>>({})
+  const waitFor = (stationId: number, next: LearningAwait | null) =>
+    setAwaiting((a) => {
+      const { [stationId]: _, ...rest } = a
+      return next ? { ...rest, [stationId]: next } : rest
+    })
 
-  async function run(stationId: number, action: () => Promise<unknown>) {
+  async function run(stationId: number, action: () => Promise<unknown>, outcome: LearningAwait) {
     setBusy(stationId)
     setProblem(null)
     try {
       await action()
+      waitFor(stationId, outcome)
+      setTimeout(() => waitFor(stationId, null), 10_000)
     } catch (err) {
       setProblem({ stationId, text: errorMessage(err, tc) })
     } finally {
@@ -230,16 +240,16 @@ function LearningMode({ installation, onRegistered }: { installation: Installati
               key={s.id}
               station={s}
               statusText={s.status ? tp(`rawStatus.${s.status}`) : ''}
-              busy={busy === s.id}
+              busy={busy === s.id || !learningSettled(awaiting[s.id], s)}
               problem={problem?.stationId === s.id ? problem.text : null}
-              onToggle={() => run(s.id, () => setLearning(installation.id, s.id, s.rfid_lernmodus === 0))}
+              onToggle={() => run(s.id, () => setLearning(installation.id, s.id, s.rfid_lernmodus === 0), { learning: s.rfid_lernmodus === 0 })}
               onRegister={(description) =>
                 run(s.id, async () => {
                   const r = await registerLearned(installation.id, s.id, description)
                   onRegistered(r.tag)
-                })
+                }, { handledTag: s.pending_rfid?.tag ?? '' })
               }
-              onIgnore={() => run(s.id, () => ignoreLearned(installation.id, s.id))}
+              onIgnore={() => run(s.id, () => ignoreLearned(installation.id, s.id), { handledTag: s.pending_rfid?.tag ?? '' })}
             />
           ))}
         </ul>

@@ -51,13 +51,15 @@ export function createJournalService({ db, installations }: { db: Db; installati
       if (q.start) eq = eq.where('e.at', '>=', journalInstant(q.start, tz))
       if (q.end) eq = eq.where('e.at', '<', journalInstant(q.end, tz))
       for (const e of await eq.selectAll('e').select(['s.name as station_name', 'r.tag as rfid_tag']).execute()) {
-        const learned = e.detail.startsWith('rfid_learned:') ? e.detail.slice('rfid_learned:'.length) : null
+        // A learned or ignored tag (learning mode) carries the tag after a colon; only admins see it.
+        const tagged = /^(rfid_learned|rfid_ignored):(.*)$/.exec(e.detail)
+        const learned = tagged ? tagged[2] : null
         events.push({
           id: e.id, type: e.kind, station_id: e.station_id, station_name: e.station_name, charging_mode: e.charging_mode,
           start: e.at.toISOString(), end: null, duration_minutes: null, charge: 0, peak: 0, off_peak: 0, cost: null,
           rfid: e.rfid_id != null && mayReadRfid(access, e.rfid_id) ? e.rfid_tag : isAdmin(access.role) ? learned : null,
           rfid_user: null, badged_in: null, badged_out: null, payment_status: null, set_by_timer: e.set_by_timer,
-          detail: learned ? 'rfid_learned' : e.detail,
+          detail: tagged ? tagged[1] : e.detail,
         })
       }
     }

@@ -330,25 +330,39 @@ export function createRfidService({ db, clock, installations, link }: { db: Db; 
      */
     async registerLearned(actor: Actor, installationId: number, stationId: number, input: { description: string; user_id: number | null }, now = clock.now()): Promise<Rfid> {
       await requireAdmin(actor, installationId)
-      const station = await db.selectFrom('charging_stations').select(['id', 'pending_rfid_tag']).where('installation_id', '=', installationId).where('id', '=', stationId).executeTakeFirst()
+      const station = await db.selectFrom('charging_stations').select(['id', 'pending_rfid_tag', 'charging_mode']).where('installation_id', '=', installationId).where('id', '=', stationId).executeTakeFirst()
       if (!station) throw NotFound()
-      if (!station.pending_rfid_tag) throw new AppError(400, 'noPendingRfid')
-      await validate(installationId, { tag: station.pending_rfid_tag, user_id: input.user_id })
-      const row = await db
-        .insertInto('rfids')
-        .values({ installation_id: installationId, tag: station.pending_rfid_tag, description: input.description, user_id: input.user_id, active: true, all_stations: true, ready_at: new Date(now.getTime() + LEARNED_READY_MS), created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      await db.updateTable('charging_stations').set({ rfid_lernmodus: 0, pending_rfid_tag: null, pending_rfid_at: null, updated_at: now }).where('id', '=', stationId).execute()
-      return readable(actor, installationId, row.id)
+      const tag = station.pending_rfid_tag
+      if (!tag) throw new AppError(400, 'noPendingRfid')
+      await validate(installationId, { tag, user_id: input.user_id })
+      const id = await db.transaction().execute(async (tx) => {
+        const row = await tx
+          .insertInto('rfids')
+          .values({ installation_id: installationId, tag, description: input.description, user_id: input.user_id, active: true, all_stations: true, ready_at: new Date(now.getTime() + LEARNED_READY_MS), created_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+        await tx.updateTable('charging_stations').set({ rfid_lernmodus: 0, pending_rfid_tag: null, pending_rfid_at: null, updated_at: now }).where('id', '=', stationId).execute()
+        await tx.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'rfid_session_journal_entry', charging_mode: station.charging_mode, at: now, detail: `rfid_learned:${tag}` }).execute()
+        return row.id
+      })
+      return readable(actor, installationId, id)
     },
 
-    /** DELETE …/charging_stations/{id}/learned_rfid (admins): ignore the pending tag; learning stays on. */
+    /**
+     * DELETE …/charging_stations/{id}/learned_rfid (admins): ignore the pending tag; learning stays on. The
+     * journal notes the tag as ignored, and the station does not offer it again (stations service
+     * reportLearnedTag). 404 unknown station.
+     */
     async ignoreLearned(actor: Actor, installationId: number, stationId: number): Promise<void> {
       await requireAdmin(actor, installationId)
-      const r = await db.updateTable('charging_stations').set({ pending_rfid_tag: null, pending_rfid_at: null, updated_at: clock.now() })
-        .where('installation_id', '=', installationId).where('id', '=', stationId).executeTakeFirst()
-      if (!Number(r.numUpdatedRows)) throw NotFound()
+      const now = clock.now()
+      await db.transaction().execute(async (tx) => {
+        const station = await tx.selectFrom('charging_stations').select(['pending_rfid_tag', 'charging_mode']).where('installation_id', '=', installationId).where('id', '=', stationId).forUpdate().executeTakeFirst()
+        if (!station) throw NotFound()
+        if (!station.pending_rfid_tag) return
+        await tx.updateTable('charging_stations').set({ pending_rfid_tag: null, pending_rfid_at: null, updated_at: now }).where('id', '=', stationId).execute()
+        await tx.insertInto('journal_events').values({ installation_id: installationId, station_id: stationId, rfid_id: null, kind: 'rfid_session_journal_entry', charging_mode: station.charging_mode, at: now, detail: `rfid_ignored:${station.pending_rfid_tag}` }).execute()
+      })
     },
 
     /** Whether an active card with `tag` exists in the installation (learning mode, device side). */

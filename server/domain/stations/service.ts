@@ -12,6 +12,7 @@ import type { DeviceLink, SentChange } from '../devices/link.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { Lang } from '../../lib/messages.ts'
 import { mergedState, stationReason, type StoredLimit } from '../load/station-reason.ts'
+import { tagIs } from '../rfids/id-token.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
@@ -190,15 +191,18 @@ export function createStationService({ db, clock, installations, link, events = 
 
     /**
      * Device side: an unknown card badged at a station in learning mode (SPEC §4). Kept as the pending
-     * new RFID until an admin registers or ignores it; ignored when learning is off or a tag is pending.
+     * new RFID until an admin registers or ignores it (the journal notes either then, not the detection);
+     * ignored when learning is off, a tag is pending, the tag is an active card of the installation, or
+     * an admin ignored it at this station before (docs/decisions.md "Learning mode: what is offered").
+     * True when the tag became the pending one.
      */
     async reportLearnedTag(stationId: number, tag: string, at: Date): Promise<boolean> {
       const r = await db.updateTable('charging_stations').set({ pending_rfid_tag: tag, pending_rfid_at: at, updated_at: at })
         .where('id', '=', stationId).where('rfid_lernmodus', '>', 0).where('pending_rfid_tag', 'is', null)
-        .returning(['installation_id', 'charging_mode']).executeTakeFirst()
-      if (!r) return false
-      await db.insertInto('journal_events').values({ installation_id: r.installation_id, station_id: stationId, rfid_id: null, kind: 'rfid_session_journal_entry', charging_mode: r.charging_mode, at, detail: `rfid_learned:${tag}` }).execute()
-      return true
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('rfids').select('rfids.id').whereRef('rfids.installation_id', '=', 'charging_stations.installation_id').where('rfids.active', '=', true).where(tagIs(tag, 'rfids.tag')))))
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('journal_events').select('journal_events.id').where('journal_events.station_id', '=', stationId).where('journal_events.detail', '=', `rfid_ignored:${tag}`))))
+        .returning('id').executeTakeFirst()
+      return r !== undefined
     },
 
     /** Device side: a station in timer mode switched to `mode` by one of its timers (journal, set by timer). */

@@ -34,7 +34,8 @@ export interface BatteryStatesAnswer extends Omit<StatisticsAnswer, 'series'> {
 /**
  * A statistics answer: every series named in `series` with its unit in `units`. Buckets cover
  * [start, end) without gaps in installation-local time (empty ones are 0): a Europe/Zurich day has 23,
- * 24 or 25 hourly buckets.
+ * 24 or 25 hourly buckets. kW series are the exception: a bucket's average power over its quarter
+ * hours with readings, and no bucket where there is none (a gap, the hours still to come).
  */
 export interface StatisticsAnswer {
   installation_id: number
@@ -46,7 +47,7 @@ export interface StatisticsAnswer {
   series: Record<string, Bucket[]>
 }
 
-/** /totals: the same series summed over [start, end) (kW series: the average; % series: the last value). */
+/** /totals: the same series summed over [start, end) (kW series: the average over the quarter hours with readings). */
 export interface TotalsAnswer {
   installation_id: number
   timezone: string
@@ -91,12 +92,13 @@ export const MAX_BUCKETS = 50_000
 /**
  * How a series is computed from the 15-minute aggregates `a` joined with their meter `mt` (and `p.price`,
  * Rappen/kWh, when costs are asked for). `kind` decides how totals and flows treat it:
- * sum = energies, volumes and money; flow = kW derived from an energy sum per bucket hour; last = a state.
+ * sum = energies, volumes and money; flow = kW, an energy sum divided by the hours with readings
+ * (see coveredQuarters).
  */
 interface SeriesDef {
   name: string
   unit: string
-  kind: 'sum' | 'flow' | 'last'
+  kind: 'sum' | 'flow'
   expr: RawBuilder<unknown>
   /** Cost series: the meters whose energy is priced (the rollup path prices per bucket, not per row). */
   priced?: CostMeter
@@ -137,11 +139,6 @@ const S = {
   // A flat's own electricity meter (meter type power): its consumption and average power.
   electricity: { name: 'electricity', unit: 'kWh', kind: 'sum', expr: sumIn('power') },
   electricity_flow: { name: 'electricity_flow', unit: 'kW', kind: 'flow', expr: sumIn('power') },
-  battery_soc: {
-    name: 'battery_soc', unit: '%', kind: 'last',
-    // No coalesce: a bucket without a reading has no state (null), not 0 %.
-    expr: sql`(array_agg(a.soc_last order by a.bucket desc) filter (where ${type('battery')} and a.soc_last is not null))[1]`,
-  },
 } satisfies Record<string, SeriesDef>
 
 /** Where the 15-minute rows come from: an installation's meters, optionally only some of them. */
@@ -221,6 +218,9 @@ function inHighSlot(schedule: RawBuilder<unknown>, at: RawBuilder<unknown>, tz: 
       and ${minute} >= ${startMin}
       and ${minute} < case when ${endMin} <= ${startMin} then 1440 else ${endMin} end)`
 }
+
+/** Meter types whose quarter hours count as "time with data" for kW series (coveredQuarters). */
+const POWER_TYPES = sql`mt.meter_type in ('main_power', 'pv', 'battery', 'charging_station', 'power')`
 
 /**
  * The installation's tariff in force on each local date of [aligned start, end) (latest valid_from, as
@@ -431,12 +431,14 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
     const costFromAgg = rollups && costSrc === 'measurements_15m' && src === costSrc && q.granularity === 'fifteen_minutes'
     if (costFromAgg) plain.push(...COST_METERS.map((t) => sql`coalesce(sum(a.energy_in_kwh) filter (where ${type(t)}), 0) as ${sql.ref(`e_${t}`)}`))
     const perBucket = costFromAgg ? sql`select agg.start as bucket, ${sql.join(COST_METERS.map((t) => sql.ref(`agg.e_${t}`)))} from agg` : undefined
+    // kW series: the bucket's energy over its quarter hours with readings (a gap or the hours still to
+    // come are not 0 kW); a bucket without any has no point (SPEC §2 Charts, docs/decisions.md).
+    const flows = defs.some((d) => d.kind === 'flow')
     const outer = defs.map((d, i) => {
       const ref = sql.ref(`${isCost(d) ? 'cagg' : 'agg'}.v${i}`)
-      const v = d.kind === 'last' ? sql`${ref}` : sql`coalesce(${ref}, 0)`
       return d.kind === 'flow'
-        ? sql`${v} / (extract(epoch from (lead(b.start, 1, ${q.end}::timestamptz) over (order by b.start) - b.start)) / 3600.0) as ${sql.ref(`v${i}`)}`
-        : sql`${v} as ${sql.ref(`v${i}`)}`
+        ? sql`case when cov.quarters > 0 then coalesce(${ref}, 0) / (cov.quarters * 0.25) end as ${sql.ref(`v${i}`)}`
+        : sql`coalesce(${ref}, 0) as ${sql.ref(`v${i}`)}`
     })
     // The rollup path reads only the SQL label: a timestamptz column would be parsed into a Date per bucket.
     const { rows } = await sql<Record<string, unknown> & { start: Date; label: string }>`
@@ -444,28 +446,42 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
       agg as (select ${key(src)} as start ${plain.length ? sql`, ${sql.join(plain)}` : sql``}
         ${from(scope, q, src, false)} group by 1)
       ${costSrc ? sql`, cagg as (${costAggregate(scope, q, costSrc, defs, key(costSrc), perBucket)})` : sql``}
+      ${flows ? sql`, cov as (${coveredQuarters(scope, q, key('measurements_15m'))})` : sql``}
       select ${localLabel(sql`b.start`, scope.tz)} as label ${rollups ? sql`` : sql`, b.start`} ${outer.length ? sql`, ${sql.join(outer)}` : sql``}
       from b left join agg on agg.start = b.start ${costSrc ? sql`left join cagg on cagg.start = b.start` : sql``}
+        ${flows ? sql`left join cov on cov.start = b.start` : sql``}
       order by b.start`.execute(db)
-    const out: Record<string, StateBucket[]> = {}
+    const out: Record<string, Bucket[]> = {}
     const units: Record<string, string> = {}
     defs.forEach((d, i) => {
       units[d.name] = d.unit
       const v = `v${i}`
-      const value = (x: unknown) => (d.kind === 'last' && x == null ? null : round(Number(x)))
+      const kept = d.kind === 'flow' ? rows.filter((r) => r[v] != null) : rows
       out[d.name] = rollups
-        ? rows.map((r) => ({ start: r.label, value: value(r[v]) }))
-        : rows.map((r) => ({ start: localIso(new Date(r.start), scope.tz), value: value(r[v]) }))
+        ? kept.map((r) => ({ start: r.label, value: round(Number(r[v])) }))
+        : kept.map((r) => ({ start: localIso(new Date(r.start), scope.tz), value: round(Number(r[v])) }))
     })
-    // Only 'last' series (battery_soc, which batteryStates alone asks for) hold nulls.
-    return { start: rows[0] ? rows[0].label : localIso(q.start, scope.tz), end: localIso(q.end, scope.tz), granularity: q.granularity, units, series: out as Record<string, Bucket[]> }
+    return { start: rows[0] ? rows[0].label : localIso(q.start, scope.tz), end: localIso(q.end, scope.tz), granularity: q.granularity, units, series: out }
+  }
+
+  /**
+   * The quarter hours with readings of the scope's power meters (POWER_TYPES), as `quarters` per `key`
+   * bucket (`start`), or one row when `key` is null: the time kW series divide their energy by.
+   */
+  function coveredQuarters(scope: Scope, q: StatisticsQuery, key: RawBuilder<unknown> | null) {
+    const rows = sql`${from(scope, q, 'measurements_15m', false)} and ${POWER_TYPES}`
+    return key
+      ? sql`select ${key} as start, count(distinct a.bucket) as quarters ${rows} group by 1`
+      : sql`select count(distinct a.bucket) as quarters ${rows}`
   }
 
   async function totals(scope: Scope, q: StatisticsQuery, defs: SeriesDef[]): Promise<Omit<TotalsAnswer, 'installation_id' | 'timezone'>> {
     checkRange(q)
     const { src, costSrc } = sources(scope, q, defs)
     const start = alignedStart(q.granularity, q.start, scope.tz)
-    const perHour = (d: SeriesDef) => (d.kind === 'flow' ? sql`${d.expr} / (extract(epoch from (${q.end}::timestamptz - ${start})) / 3600.0)` : d.expr)
+    // kW: the period's energy over its hours with readings (coveredQuarters); 0 without any.
+    const hours = sql`nullif((${coveredQuarters(scope, q, null)}) * 0.25, 0)`
+    const perHour = (d: SeriesDef) => (d.kind === 'flow' ? sql`(${d.expr}) / ${hours}` : d.expr)
     const plain = columns(defs, (d) => !isCost(d), perHour)
     const { rows } = await sql<Record<string, unknown> & { start: Date }>`
       select ${start} as start, agg.*, cagg.*
@@ -607,20 +623,37 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
     },
 
     /**
-     * GET …/battery/states: battery state of charge (%) at the end of each bucket (null without a reading),
-     * charge and discharge (kWh), and the period's time-weighted average state (see BatteryStatesAnswer);
-     * needs overview.
+     * GET …/battery/states: battery state of charge (%) per bucket as its time-weighted average
+     * (`battery_soc`, the mean of the quarter-hour readings, each standing for its 15 minutes) with the
+     * bucket's lowest and highest reading (`battery_soc_min`, `battery_soc_max`), each null without a
+     * reading; charge and discharge (kWh); and the period's time-weighted average state (see
+     * BatteryStatesAnswer). Needs overview.
      */
     async batteryStates(actor: Actor, installationId: number, p: StatisticsParams): Promise<BatteryStatesAnswer> {
       const { access, tz } = await context(actor, installationId)
       const q = resolve(p, tz)
       if (!access.overview) throw Forbidden()
-      const answer = wrap(installationId, tz, await series({ installationId, tz }, q, [S.battery_soc, S.battery_charge, S.battery_discharge]))
+      const answer = wrap(installationId, tz, await series({ installationId, tz }, q, [S.battery_charge, S.battery_discharge]))
+      // From the 15-minute rows: the rollups keep only each hour's and day's last reading.
+      const { rows } = await sql<{ label: string; avg: number | string | null; min: number | string | null; max: number | string | null }>`
+        with b as (${bucketSeries(q.granularity, q.start, q.end, tz)}),
+        s as (select ${bucketKey(q.granularity, tz, 'measurements_15m')} as start, avg(a.soc_last) as avg, min(a.soc_last) as min, max(a.soc_last) as max
+          from measurements_15m a join meters mt on mt.id = a.meter_id
+          where mt.installation_id = ${installationId} and mt.meter_type = 'battery' and a.soc_last is not null
+            and a.bucket >= ${alignedStart(q.granularity, q.start, tz)} and a.bucket < ${q.end}::timestamptz
+          group by 1)
+        select ${localLabel(sql`b.start`, tz)} as label, s.avg, s.min, s.max from b left join s on s.start = b.start order by b.start`.execute(db)
+      const state = (k: 'avg' | 'min' | 'max'): StateBucket[] => rows.map((r) => ({ start: r.label, value: r[k] == null ? null : round(Number(r[k])) }))
       const avg = await db.selectFrom('measurements_15m as a').innerJoin('meters as mt', 'mt.id', 'a.meter_id')
         .where('mt.installation_id', '=', installationId).where('mt.meter_type', '=', 'battery').where('a.soc_last', 'is not', null)
         .where('a.bucket', '>=', q.start).where('a.bucket', '<', q.end)
         .select((eb) => eb.fn.avg<number | string | null>('a.soc_last').as('soc')).executeTakeFirst()
-      return { ...answer, series: answer.series as Record<string, StateBucket[]>, average_soc: avg?.soc == null ? null : round(Number(avg.soc)) }
+      return {
+        ...answer,
+        units: { battery_soc: '%', battery_soc_min: '%', battery_soc_max: '%', ...answer.units },
+        series: { battery_soc: state('avg'), battery_soc_min: state('min'), battery_soc_max: state('max'), ...answer.series },
+        average_soc: avg?.soc != null ? round(Number(avg.soc)) : null,
+      }
     },
 
     /**

@@ -4,7 +4,7 @@ import type { InstallationService } from '../installations/service.ts'
 import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import type { MessageKey } from '../../lib/messages.ts'
 import { isAdmin, mayReadRfid, mayReadStation, type Access } from '../../../shared/rules/permissions.ts'
-import { TIME_RE, type Timer, type TimerCreate, type TimerPatch } from '../../../shared/schemas/timer.ts'
+import { hasRepeatDay, TIME_RE, timersClash, WEEKDAY_FIELDS, type Timer, type TimerCreate, type TimerPatch } from '../../../shared/schemas/timer.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { DeviceLink, SentChange } from '../devices/link.ts'
 import type { Clock } from '../../lib/clock.ts'
@@ -16,7 +16,10 @@ type TimerRow = Omit<Timer, 'charging_mode'> & { charging_mode: string }
  * the objects they may read; admins create, edit and delete them (SPEC §6: admins manage timers).
  * A station in `timer` mode follows them in the simulator (server/devices/simulator/physics.ts
  * `timerMode`: the latest start time passed on an enabled weekday wins). Errors: 404 unknown or
- * unreadable, 403 not an admin, 400 `{start_time: [invalidTime]}` or `{object_id: [invalidValue]}`.
+ * unreadable, 403 not an admin, 400 `{start_time: [invalidTime]}`, `{object_id: [invalidValue]}`,
+ * `{repeat_days: [required]}` (no weekday chosen, SPEC §5 "The field is required.") or
+ * `{start_time: [timerClash]}` (another timer of the object starts at the same minute on a shared day with
+ * another mode; docs/decisions.md "Timers: no day and contradictory timers are refused").
  */
 export function createTimerService({ db, clock, installations, link, stationTimersChanged }: {
   db: Db
@@ -38,13 +41,24 @@ export function createTimerService({ db, clock, installations, link, stationTime
     return db.selectFrom('timers').selectAll().where('installation_id', '=', installationId).where('id', '=', timerId).executeTakeFirst()
   }
 
-  async function validate(installationId: number, t: { object_type?: string; object_id?: number; start_time?: string }): Promise<void> {
+  /**
+   * 400 with every failing field of timer `t` as it would be stored (an edit merged with the stored
+   * timer `id`): start time, object of the installation, at least one weekday, no clash with another
+   * timer of the same object (timersClash).
+   */
+  async function validate(installationId: number, t: Omit<TimerCreate, 'description'>, id?: number): Promise<void> {
     const fields: Record<string, MessageKey[]> = {}
-    if (t.start_time !== undefined && !TIME_RE.test(t.start_time)) fields.start_time = ['invalidTime']
-    if (t.object_id !== undefined && t.object_type !== undefined) {
-      const table = t.object_type === 'rfid' ? 'rfids' : 'charging_stations'
-      const found = await db.selectFrom(table).select('id').where('installation_id', '=', installationId).where('id', '=', t.object_id).executeTakeFirst()
-      if (!found) fields.object_id = ['invalidValue']
+    const timeOk = TIME_RE.test(t.start_time)
+    if (!timeOk) fields.start_time = ['invalidTime']
+    const table = t.object_type === 'rfid' ? 'rfids' : 'charging_stations'
+    const found = await db.selectFrom(table).select('id').where('installation_id', '=', installationId).where('id', '=', t.object_id).executeTakeFirst()
+    if (!found) fields.object_id = ['invalidValue']
+    if (!hasRepeatDay(t)) fields.repeat_days = ['required']
+    else if (timeOk && found) {
+      let others = db.selectFrom('timers').select(['start_time', 'charging_mode', ...WEEKDAY_FIELDS])
+        .where('installation_id', '=', installationId).where('object_type', '=', t.object_type).where('object_id', '=', t.object_id).where('start_time', '=', t.start_time)
+      if (id !== undefined) others = others.where('id', '!=', id)
+      if ((await others.execute()).some((o) => timersClash(t, o))) fields.start_time = ['timerClash']
     }
     if (Object.keys(fields).length) throw new Invalid(fields)
   }
@@ -102,7 +116,7 @@ export function createTimerService({ db, clock, installations, link, stationTime
     async update(actor: Actor, installationId: number, timerId: number, patch: TimerPatch): Promise<Timer> {
       const current = await service.get(actor, installationId, timerId)
       await requireAdmin(actor, installationId)
-      await validate(installationId, { object_type: patch.object_type ?? current.object_type, object_id: patch.object_id ?? (patch.object_type ? current.object_id : undefined), start_time: patch.start_time })
+      await validate(installationId, { ...current, ...patch }, timerId)
       if (Object.keys(patch).length) {
         await db.updateTable('timers').set(patch).where('id', '=', timerId).execute()
         await noteOffline(actor, installationId, { ...current, ...patch }, 'update')
