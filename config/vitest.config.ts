@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url'
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'client/**/*.test.{ts,tsx}', 'tests/integration/**/*.test.ts'],
     testTimeout: 30_000,
     // A beforeAll that starts the first app of a day makes that day's seeded template (tests/integration/template.ts): 10–50 s.
     hookTimeout: 120_000,
@@ -12,5 +11,13 @@ export default defineConfig({
     // TEST_DB=postgres (npm run test:pg): the same suites on a throwaway Postgres cluster.
     globalSetup: process.env.TEST_DB === 'postgres' ? ['tests/postgres/global-setup.ts'] : [],
     // No retries (docs/decisions.md "No retries"): a test that fails once is fixed, not run again.
+    projects: [
+      // Unit tests, each file in a fresh module graph: some replace modules or timers (vi.mock, fake timers).
+      { extends: true, test: { name: 'unit', include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'client/**/*.test.{ts,tsx}'] } },
+      // Integration tests share a worker's modules (docs/decisions.md "Integration tests share their
+      // modules"): each file builds its own apps and closes them, none replaces a module, and importing
+      // the server anew for each of ~100 files took a sixth of the run.
+      { extends: true, test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], isolate: false } },
+    ],
   },
 })
