@@ -1,17 +1,17 @@
-import { Counter, Gauge, Registry } from 'prom-client'
+import { Counter, Gauge, type Registry } from 'prom-client'
 
 /**
- * The OCPP server's Prometheus metrics for /live/metrics (behind METRICS_TOKEN, docs/decisions.md
- * "Metrics: a token"): charge points connected to this process, refusals at the upgrade, and per charge
- * point its connection, last message and message counts since this process started.
+ * The OCPP server's Prometheus metrics, in the process's registry (server/lib/metrics.ts; GET /metrics
+ * and /live/metrics, behind METRICS_TOKEN, docs/decisions.md "Metrics: a token"): charge points connected
+ * to this process, refusals at the upgrade, and per charge point its connection, last message and
+ * message counts since this process started.
  */
-export function ocppMetrics({ connected, perCp, totals }: {
+export function ocppMetrics(registry: Registry, { connected, perCp, totals }: {
   /** The charge points connected now, by id. */
   connected: () => { size: number; has(id: string): boolean }
   perCp: Map<string, { in: number; out: number; lastAt: number }>
   totals: { refused: number }
-}): Registry {
-  const registry = new Registry()
+}): void {
   new Gauge({ name: 'cockpit_ocpp_connected', help: 'OCPP charge points connected to this process', registers: [registry], collect() { this.set(connected().size) } })
   new Counter({ name: 'cockpit_ocpp_refused_total', help: 'OCPP connections refused at the upgrade', registers: [registry], collect() { this.reset(); this.inc(totals.refused) } })
   new Gauge({
@@ -26,5 +26,4 @@ export function ocppMetrics({ connected, perCp, totals }: {
     name: 'cockpit_ocpp_messages_total', help: 'OCPP messages by charge point and direction', labelNames: ['charge_point', 'direction'], registers: [registry],
     collect() { this.reset(); for (const [id, c] of perCp) { this.inc({ charge_point: id, direction: 'in' }, c.in); this.inc({ charge_point: id, direction: 'out' }, c.out) } },
   })
-  return registry
 }

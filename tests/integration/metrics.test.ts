@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { inProcessRunner } from '../../server/jobs/runner.ts'
+import { auth, login, startApp } from './helpers.ts'
+
+/**
+ * GET /metrics as Prometheus scrapes it (docs/operations.md "Metrics"): on every process whatever its
+ * roles, behind METRICS_TOKEN, with the HTTP histogram labelled by route pattern (never an id), and the
+ * database, job, mail and ingestion figures; and the request id every answer carries.
+ */
+const TOKEN = 'metrics-token-for-the-test-0123456789abcdef'
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** The value of the sample `name{labels}` in Prometheus text, labels in any order; undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
+    if (!m || m[1] !== name) continue
+    const got = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]))
+    if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(m[3])
+  }
+  return undefined
+}
+
+describe('an API process with METRICS_TOKEN', () => {
+  let app: FastifyInstance
+  let url: string
+  let admin: string
+  const scrape = async () => {
+    const r = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(r.status).toBe(200)
+    return r.text()
+  }
+  beforeAll(async () => {
+    ;({ app, url } = await startApp({ roles: ['api'], metricsToken: TOKEN }))
+    admin = await login(app, 'admin@example.com')
+  }, 180_000)
+  afterAll(async () => app?.close())
+
+  it('refuses a scrape without the token, with a wrong one or another scheme: 401, nothing of the figures', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${TOKEN}x` }, { authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` }, { authorization: `Bearer ${admin}` }] as Record<string, string>[]) {
+      const r = await fetch(`${url}/metrics`, { headers })
+      expect(r.status, JSON.stringify(headers)).toBe(401)
+      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/)
+      const text = await r.text()
+      expect(text).not.toContain('http_request_duration_seconds')
+      expect(text).not.toContain('process_cpu')
+    }
+  })
+
+  it('times requests by route pattern and status: three reads are one label set, another id and an unknown URL no new route label, no id in any label', async () => {
+    const installations = await app.domain!.db.selectFrom('installations').select('id').orderBy('id').execute()
+    const route = '/api/cockpit/installations/:installationId/'
+    const before = sample(await scrape(), 'http_request_duration_seconds_count', { method: 'GET', route, status_code: '200' }) ?? 0
+    const id = installations[0].id
+    for (let i = 0; i < 3; i++) expect((await fetch(`${url}/api/cockpit/installations/${id}/`, { headers: auth(admin) })).status).toBe(200)
+    // Another installation's id: a 404 for this admin, counted under the same pattern with its status.
+    const foreign = 999_999
+    expect((await fetch(`${url}/api/cockpit/installations/${foreign}/`, { headers: auth(admin) })).status).toBe(404)
+    // An unknown URL: one label for all of them, not one per URL.
+    expect((await fetch(`${url}/api/no-such-thing/12345`)).status).toBe(404)
+    const text = await scrape()
+    expect(text).toContain('# TYPE http_request_duration_seconds histogram')
+    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route, status_code: '200' })).toBe(before + 3)
+    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route, status_code: '404' })).toBeGreaterThanOrEqual(1)
+    expect(sample(text, 'http_request_duration_seconds_bucket', { method: 'GET', route, status_code: '200', le: '+Inf' })).toBe(before + 3)
+    expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route: '(unmatched)', status_code: '404' })).toBeGreaterThanOrEqual(1)
+    const routes = [...text.matchAll(/route="([^"]*)"/g)].map((m) => m[1])
+    expect(routes.filter((r) => /\/\d+(\/|$)/.test(r)), 'a raw id in a route label').toEqual([])
+    expect(text).not.toContain('no-such-thing')
+  })
+
+  it('answers prom-client\'s process metrics, the database\'s query times and pool, and the mail outbox', async () => {
+    const text = await scrape()
+    expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0)
+    expect(sample(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0)
+    expect(sample(text, 'cockpit_process_roles', { role: 'api' })).toBe(1)
+    expect(sample(text, 'cockpit_db_query_duration_seconds_count', { statement: 'select' })).toBeGreaterThan(0)
+    expect(sample(text, 'cockpit_db_pool_max')).toBe(1)
+    expect(sample(text, 'cockpit_db_pool_waiting')).toBe(0)
+    expect(sample(text, 'cockpit_db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0)
+    const outbox = sample(text, 'cockpit_mail_outbox_messages', { state: 'new' })!
+    // A password reset puts one mail into the outbox (no SMTP here: it stays).
+    expect((await fetch(`${url}/api/password-reset/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'user@example.com' }) })).status).toBeLessThan(300)
+    await expect.poll(async () => sample(await scrape(), 'cockpit_mail_outbox_messages', { state: 'new' })).toBe(outbox + 1)
+  })
+
+  it('counts ingested readings by channel and outcome', async () => {
+    const db = app.domain!.db
+    const installation = (await db.selectFrom('installations').select('id').where('name', '=', 'Demo Residence Zürich').executeTakeFirstOrThrow()).id
+    const object = (await db.selectFrom('objects').select('id').where('installation_id', '=', installation).orderBy('id').executeTakeFirstOrThrow()).id
+    const meter = await fetch(`${url}/api/cockpit/installations/${installation}/meters/`, { method: 'POST', headers: { ...auth(admin), 'content-type': 'application/json' }, body: JSON.stringify({ object_id: object, meter_type: 'main_power', name: 'Metrics meter', serial: 'METRICS-1' }) })
+    expect(meter.status).toBe(201)
+    const meterId = ((await meter.json()) as { id: number }).id
+    const key = await fetch(`${url}/api/cockpit/installations/${installation}/device_keys/`, { method: 'POST', headers: { ...auth(admin), 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Metrics gateway' }) })
+    const deviceKey = ((await key.json()) as { key: string }).key
+    const now = app.clock.now().toISOString()
+    const sent = await fetch(`${url}/api/ingest/v1/readings`, {
+      method: 'POST', headers: { ...auth(deviceKey), 'content-type': 'application/json' },
+      body: JSON.stringify({ readings: [
+        { meter_id: meterId, timestamp: now, measurand: 'Power.Active.Import', unit: 'W', value: 1500 },
+        { meter_id: 2 ** 30, timestamp: now, measurand: 'Power.Active.Import', unit: 'W', value: 1500 },
+        { meter_id: meterId, timestamp: now, measurand: 'Power.Active.Import', unit: 'parsec', value: 1 },
+      ] }),
+    })
+    expect(sent.status).toBe(202)
+    const text = await scrape()
+    expect(sample(text, 'cockpit_ingest_readings_total', { via: 'ingest', outcome: 'accepted' })).toBe(1)
+    expect(sample(text, 'cockpit_ingest_readings_total', { via: 'ingest', outcome: 'rejected' })).toBe(2)
+    expect(sample(text, 'cockpit_ingest_batch_duration_seconds_count', { via: 'ingest' })).toBe(1)
+  })
+
+  it('counts job passes and failures', async () => {
+    let runs = 0
+    const runner = inProcessRunner([
+      { name: 'probe-ok', schedule: { everySeconds: 3600 }, runAtStart: true, run: async () => void runs++ },
+      { name: 'probe-broken', schedule: { everySeconds: 3600 }, runAtStart: true, run: async () => { runs++; throw new Error('broken on purpose') } },
+    ], app.log, app.clock, app.metrics)
+    await runner.start()
+    await expect.poll(() => runs).toBe(2)
+    await runner.stop()
+    await expect.poll(async () => sample(await scrape(), 'cockpit_job_runs_total', { job: 'probe-broken', outcome: 'failed' })).toBe(1)
+    const text = await scrape()
+    expect(sample(text, 'cockpit_job_runs_total', { job: 'probe-ok', outcome: 'ok' })).toBe(1)
+    expect(sample(text, 'cockpit_job_queue_depth', { job: 'probe-ok' })).toBe(0)
+    expect(sample(text, 'cockpit_job_running', { job: 'probe-ok' })).toBe(0)
+  })
+
+  it('echoes a caller\'s X-Request-Id, makes a UUID when there is none, and replaces one that is no id', async () => {
+    const kept = await fetch(`${url}/api/health`, { headers: { 'x-request-id': 'lb-7f3a.42:9' } })
+    expect(kept.headers.get('x-request-id')).toBe('lb-7f3a.42:9')
+    const fresh = await fetch(`${url}/api/health`)
+    expect(fresh.headers.get('x-request-id')).toMatch(UUID)
+    for (const bad of ['x" level=50 msg=forged', 'a'.repeat(129), 'ünïcödé', '']) {
+      const r = await fetch(`${url}/api/health`, { headers: { 'x-request-id': bad } })
+      expect(r.headers.get('x-request-id'), JSON.stringify(bad)).toMatch(UUID)
+    }
+    // Also on the metrics answer and on its refusal.
+    expect((await fetch(`${url}/metrics`, { headers: { 'x-request-id': 'scrape-1' } })).headers.get('x-request-id')).toBe('scrape-1')
+  })
+})
+
+describe('every role has /metrics', () => {
+  let app: FastifyInstance
+  let url: string
+  beforeAll(async () => {
+    ;({ app, url } = await startApp({ roles: ['ocpp'], metricsToken: TOKEN }))
+  }, 180_000)
+  afterAll(async () => app?.close())
+
+  it('an OCPP-only process answers its process, database and charge point figures in one text', async () => {
+    const r = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    expect(r.status).toBe(200)
+    expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
+    expect(r.headers.get('cache-control')).toBe('no-store')
+    const text = await r.text()
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0)
+    expect(sample(text, 'cockpit_ocpp_connected')).toBe(0)
+    expect(sample(text, 'cockpit_process_roles', { role: 'ocpp' })).toBe(1)
+    expect(sample(text, 'cockpit_db_query_duration_seconds_count', { statement: 'select' })).toBeGreaterThan(0)
+    // No relay here: no relay figures, and no /live/metrics.
+    expect(text).not.toContain('cockpit_relay_')
+    expect((await fetch(`${url}/live/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404)
+  })
+})
+
+describe('without METRICS_TOKEN', () => {
+  let app: FastifyInstance
+  let url: string
+  beforeAll(async () => {
+    ;({ app, url } = await startApp({ roles: ['api'] }))
+  }, 180_000)
+  afterAll(async () => app?.close())
+
+  it('/metrics is off: 404 to anyone, with or without a token', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
+      const r = await fetch(`${url}/metrics`, { headers })
+      expect(r.status).toBe(404)
+      expect(await r.text()).not.toContain('process_cpu')
+    }
+  })
+})
