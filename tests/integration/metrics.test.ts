@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import fs from 'node:fs'
+import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { inProcessRunner } from '../../server/jobs/runner.ts'
 import { auth, login, startApp } from './helpers.ts'
@@ -9,6 +11,8 @@ import { auth, login, startApp } from './helpers.ts'
  * database, job, mail and ingestion figures; and the request id every answer carries.
  */
 const TOKEN = 'metrics-token-for-the-test-0123456789abcdef'
+/** The API process's last scrape, for the dashboard check of the second block. */
+let apiText = ''
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** The value of the sample `name{labels}` in Prometheus text, labels in any order; undefined when absent. */
@@ -54,7 +58,7 @@ describe('an API process with METRICS_TOKEN', () => {
     const before = sample(await scrape(), 'http_request_duration_seconds_count', { method: 'GET', route, status_code: '200' }) ?? 0
     const id = installations[0].id
     for (let i = 0; i < 3; i++) expect((await fetch(`${url}/api/cockpit/installations/${id}/`, { headers: auth(admin) })).status).toBe(200)
-    // Another installation's id: a 404 for this admin, counted under the same pattern with its status.
+    // An id that is no installation of this admin's: a 404, counted under the same pattern with its status.
     const foreign = 999_999
     expect((await fetch(`${url}/api/cockpit/installations/${foreign}/`, { headers: auth(admin) })).status).toBe(404)
     // An unknown URL: one label for all of them, not one per URL.
@@ -124,6 +128,7 @@ describe('an API process with METRICS_TOKEN', () => {
     expect(sample(text, 'cockpit_job_runs_total', { job: 'probe-ok', outcome: 'ok' })).toBe(1)
     expect(sample(text, 'cockpit_job_queue_depth', { job: 'probe-ok' })).toBe(0)
     expect(sample(text, 'cockpit_job_running', { job: 'probe-ok' })).toBe(0)
+    apiText = text
   })
 
   it('echoes a caller\'s X-Request-Id, makes a UUID when there is none, and replaces one that is no id', async () => {
@@ -140,27 +145,48 @@ describe('an API process with METRICS_TOKEN', () => {
   })
 })
 
-describe('every role has /metrics', () => {
+describe('a process without the api role', () => {
   let app: FastifyInstance
   let url: string
   beforeAll(async () => {
-    ;({ app, url } = await startApp({ roles: ['ocpp'], metricsToken: TOKEN }))
+    ;({ app, url } = await startApp({ roles: ['ocpp', 'relay'], metricsToken: TOKEN }))
   }, 180_000)
   afterAll(async () => app?.close())
-
-  it('an OCPP-only process answers its process, database and charge point figures in one text', async () => {
-    const r = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  const scrape = async (path = '/metrics') => {
+    const r = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })
     expect(r.status).toBe(200)
     expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
     expect(r.headers.get('cache-control')).toBe('no-store')
-    const text = await r.text()
-    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0)
-    expect(sample(text, 'cockpit_ocpp_connected')).toBe(0)
-    expect(sample(text, 'cockpit_process_roles', { role: 'ocpp' })).toBe(1)
-    expect(sample(text, 'cockpit_db_query_duration_seconds_count', { statement: 'select' })).toBeGreaterThan(0)
-    // No relay here: no relay figures, and no /live/metrics.
-    expect(text).not.toContain('cockpit_relay_')
-    expect((await fetch(`${url}/live/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404)
+    return r.text()
+  }
+
+  it('answers its process, database, OCPP and relay figures in one text, at /metrics and the relay\'s /live/metrics', async () => {
+    for (const path of ['/metrics', '/live/metrics']) {
+      const text = await scrape(path)
+      expect(sample(text, 'process_resident_memory_bytes'), path).toBeGreaterThan(0)
+      expect(sample(text, 'cockpit_process_roles', { role: 'ocpp' }), path).toBe(1)
+      expect(sample(text, 'cockpit_process_roles', { role: 'api' }), path).toBeUndefined()
+      expect(sample(text, 'cockpit_ocpp_connected'), path).toBe(0)
+      expect(sample(text, 'cockpit_relay_subscribers'), path).toBe(0)
+      expect(sample(text, 'cockpit_db_query_duration_seconds_count', { statement: 'select' }), path).toBeGreaterThan(0)
+    }
+  })
+
+  it('the Grafana dashboard (deploy/grafana-dashboard.json) asks only for metrics the processes answer', async () => {
+    const dashboard = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../deploy/grafana-dashboard.json'), 'utf8')) as { panels: { targets?: { expr: string }[] }[] }
+    const exprs = dashboard.panels.flatMap((p) => p.targets ?? []).map((t) => t.expr)
+    expect(exprs.length).toBeGreaterThan(15)
+    const asked = new Set(exprs.flatMap((e) => [...e.matchAll(/\b((?:http|cockpit|process|nodejs)_[a-z0-9_]+)/g)].map((m) => m[1])))
+    // The names this process and the API process above declare (# TYPE), a histogram's with its series' suffixes.
+    const answered = new Set<string>()
+    for (const text of [await scrape(), apiText]) {
+      for (const [, name, type] of text.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
+        answered.add(name)
+        if (type === 'histogram') for (const suffix of ['_bucket', '_count', '_sum']) answered.add(name + suffix)
+      }
+    }
+    expect(apiText).toContain('http_request_duration_seconds')
+    expect([...asked].filter((n) => !answered.has(n))).toEqual([])
   })
 })
 

@@ -97,7 +97,7 @@ export function createOcppServer({ domain, log, registry, heartbeatSeconds = OCP
   const totals = { messagesIn: 0, messagesOut: 0, refused: 0 }
   // Per charge point since this process started: messages each way and the last one heard.
   const perCp = new Map<string, { in: number; out: number; lastAt: number }>()
-  ocppMetrics(registry, { connected: () => links, perCp, totals })
+  const messageMetrics = ocppMetrics(registry, { connected: () => links, perCp, totals })
   // Charge points that were connected here since the last flush, and the counts still to write.
   const dirty = new Set<string>()
   const leftSinceFlush = new Map<string, Link>()
@@ -190,7 +190,16 @@ export function createOcppServer({ domain, log, registry, heartbeatSeconds = OCP
           // (OCPP 1.6 §5.17 "Trigger Message"; without connectorId it reports every connector, 0 included).
           await ocpp.enqueue(cp, 'TriggerMessage', { requestedMessage: 'StatusNotification' })
         }
-        const out = await fn(cp)
+        // Handling time for the metrics: a duration (performance.now()), not a time of day.
+        const started = performance.now()
+        let out: T
+        try {
+          out = await fn(cp)
+        } catch (err) {
+          messageMetrics.handled((performance.now() - started) / 1000, true)
+          throw err
+        }
+        messageMetrics.handled((performance.now() - started) / 1000, false)
         if (!link.ready) {
           link.ready = true
           setImmediate(() => void deliver(link))
