@@ -28,6 +28,7 @@ export interface IngestOutcome {
  * outbox size, relay and OCPP counters) are read when Prometheus scrapes.
  */
 export interface Metrics {
+  /** The app's own metrics (the process's default ones are added by `text`). */
   registry: Registry
   /** An answered HTTP request: `route` is the route's pattern (`/api/…/:id/`), never the raw URL. */
   observeRequest(method: string, route: string, status: number, seconds: number): void
@@ -62,9 +63,24 @@ async function bounded<T>(p: () => T | Promise<T>): Promise<T | undefined> {
   }
 }
 
+let processRegistry: Registry | undefined
+
 /**
- * A new registry with prom-client's default process metrics (CPU, memory, event-loop lag, GC, handles)
- * and the process-wide histograms and counters: `http_request_duration_seconds{method,route,status_code}`,
+ * prom-client's default metrics (CPU, memory, event-loop lag, GC, handles): figures of the OS process,
+ * so collected once per Node process (their event-loop monitor and GC observer are never stopped), and
+ * shared by every app it builds (the tests build many).
+ */
+function processFigures(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry()
+    collectDefaultMetrics({ register: processRegistry })
+  }
+  return processRegistry
+}
+
+/**
+ * A new registry for one app, answered with prom-client's default process metrics ({@link processFigures})
+ * and the app's histograms and counters: `http_request_duration_seconds{method,route,status_code}`,
  * `cockpit_db_query_duration_seconds{statement}`, `cockpit_db_query_errors_total{statement}`,
  * `cockpit_job_runs_total{job,outcome}`, `cockpit_job_duration_seconds{job}`, `cockpit_job_running{job}`,
  * `cockpit_ingest_readings_total{via,outcome}`, `cockpit_ingest_batch_duration_seconds{via}`. Not the
@@ -72,7 +88,7 @@ async function bounded<T>(p: () => T | Promise<T>): Promise<T | undefined> {
  */
 export function createMetrics(): Metrics {
   const registry = new Registry()
-  collectDefaultMetrics({ register: registry })
+  const figures = processFigures()
   const http = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP requests by method, route pattern and status code', labelNames: ['method', 'route', 'status_code'], buckets: HTTP_BUCKETS, registers: [registry] })
   const query = new Histogram({ name: 'cockpit_db_query_duration_seconds', help: 'Database statements by kind (first SQL word)', labelNames: ['statement'], buckets: DB_BUCKETS, registers: [registry] })
   const queryErrors = new Counter({ name: 'cockpit_db_query_errors_total', help: 'Database statements that failed, by kind', labelNames: ['statement'], registers: [registry] })
@@ -119,7 +135,7 @@ export function createMetrics(): Metrics {
       batches.observe({ via }, seconds)
     },
     gauge: gauge as Metrics['gauge'],
-    text: () => registry.metrics(),
+    text: () => Registry.merge([figures, registry]).metrics(),
     contentType: registry.contentType,
   }
 }
