@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import net, { type AddressInfo } from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { inProcessRunner } from '../../server/jobs/runner.ts'
-import { auth, login, startApp } from './helpers.ts'
+import { auth, login, startApp, until } from './helpers.ts'
 
 /**
  * GET /metrics as Prometheus scrapes it (docs/operations.md "Metrics"): on every process whatever its
@@ -188,6 +191,45 @@ describe('a process without the api role', () => {
     }
     expect(apiText).toContain('http_request_duration_seconds')
     expect([...asked].filter((n) => !answered.has(n))).toEqual([])
+  })
+})
+
+describe('a facility gateway process (ROLES=gateway, started as an operator does)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cockpit-gw-metrics-'))
+  let server: ChildProcess
+  let base: string
+  beforeAll(async () => {
+    const probe = net.createServer()
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
+    const { port } = probe.address() as AddressInfo
+    await new Promise((r) => probe.close(r))
+    base = `http://127.0.0.1:${port}`
+    // A portal that does not answer (port 9 on this machine): the gateway starts on its disk buffer all the same.
+    server = spawn(process.execPath, ['server/main.ts'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', ROLES: 'gateway', GATEWAY_URL: 'http://127.0.0.1:9', GATEWAY_KEY: `ck_${'a'.repeat(43)}`, GATEWAY_DIR: dir, METRICS_TOKEN: TOKEN, LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    })
+    await until(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok === true, 60_000, 'the gateway listening')
+  }, 90_000)
+  afterAll(async () => {
+    server?.kill('SIGTERM')
+    if (server && server.exitCode === null) await new Promise((r) => server.once('exit', r))
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('answers its process and gateway figures, without any database', async () => {
+    expect((await fetch(`${base}/metrics`)).status).toBe(401)
+    const text = await until(async () => {
+      const t = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text()
+      return t.includes('cockpit_gateway_readings') ? t : null
+    }, 30_000, 'the gateway figures')
+    expect(sample(text, 'cockpit_process_roles', { role: 'gateway' })).toBe(1)
+    expect(sample(text, 'cockpit_gateway_readings', { state: 'pending' })).toBe(0)
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0)
+    // No database in this role: no pool, and no statement timed.
+    expect(sample(text, 'cockpit_db_pool_max')).toBeUndefined()
+    expect(text).not.toMatch(/^cockpit_db_query_duration_seconds_count/m)
   })
 })
 
