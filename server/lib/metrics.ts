@@ -42,7 +42,8 @@ export interface Metrics {
   observeIngest(via: string, outcome: IngestOutcome, seconds: number): void
   /**
    * A gauge read at scrape time: `read` answers a number, or numbers by the value of the one label
-   * `label`. A read that throws or takes over 2 s leaves the gauge empty for that scrape.
+   * `label`. A read that throws or takes over 2 s leaves the gauge empty for that scrape. A name given
+   * again replaces the earlier reader (a job runner started anew reads its own queues).
    */
   gauge(name: string, help: string, read: () => number | Promise<number>): void
   gauge(name: string, help: string, read: () => Record<string, number> | Promise<Record<string, number>>, label: string): void
@@ -99,6 +100,7 @@ export function createMetrics(): Metrics {
   const batches = new Histogram({ name: 'cockpit_ingest_batch_duration_seconds', help: 'Ingestion batches by channel: time to check and store', labelNames: ['via'], buckets: HTTP_BUCKETS, registers: [registry] })
 
   function gauge(name: string, help: string, read: () => unknown, label?: string): void {
+    registry.removeSingleMetric(name)
     new Gauge({
       name, help, labelNames: label ? [label] : [], registers: [registry],
       async collect() {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import net, { type AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { inProcessRunner } from '../../server/jobs/runner.ts'
+import { inProcessRunner, pgBossRunner } from '../../server/jobs/runner.ts'
 import { auth, login, startApp, until } from './helpers.ts'
 
 /**
@@ -134,6 +134,20 @@ describe('an API process with METRICS_TOKEN', () => {
     expect(sample(text, 'cockpit_job_running', { job: 'probe-ok' })).toBe(0)
     apiText = text
   })
+
+  // On Postgres (npm run test:pg) jobs go through pg-boss: its queues' depth is read at scrape time.
+  it.runIf(inject('pgUrl'))('on Postgres, counts pg-boss passes and answers the queue depth', async () => {
+    let runs = 0
+    const runner = pgBossRunner([{ name: 'probe-queued', schedule: { everySeconds: 3600 }, runAtStart: true, run: async () => void runs++ }], app.databaseUrl!, app.log, app.clock, { metrics: app.metrics, pollingIntervalSeconds: 0.5 })
+    await runner.start()
+    try {
+      await expect.poll(() => runs, { timeout: 20_000 }).toBe(1)
+      await expect.poll(async () => sample(await scrape(), 'cockpit_job_runs_total', { job: 'probe-queued', outcome: 'ok' }), { timeout: 5_000 }).toBe(1)
+      expect(sample(await scrape(), 'cockpit_job_queue_depth', { job: 'probe-queued' })).toBe(0)
+    } finally {
+      await runner.stop()
+    }
+  }, 60_000)
 
   it('echoes a caller\'s X-Request-Id, makes a UUID when there is none, and replaces one that is no id', async () => {
     const kept = await fetch(`${url}/api/health`, { headers: { 'x-request-id': 'lb-7f3a.42:9' } })
