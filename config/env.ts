@@ -235,8 +235,8 @@ export interface Config {
   /** Relay limits; defaults in config/defaults.ts RELAY. */
   relay?: Partial<RelayLimits>
   /**
-   * METRICS_TOKEN: the Bearer token a monitoring system sends to GET /live/metrics; undefined → the
-   * endpoint is off (404). docs/decisions.md "Metrics: a token".
+   * METRICS_TOKEN: the Bearer token a monitoring system sends to GET /metrics (every process) and
+   * /live/metrics (a relay); undefined → both are off (404). docs/decisions.md "Metrics: a token".
    */
   metricsToken?: string
   /**

@@ -34,6 +34,7 @@ import { requestId, requestLog } from './api/request-log.ts'
 import { databaseCheck, readinessRoutes, type ReadinessCheck } from './api/readiness.ts'
 import { compression, serveClient } from './lib/static.ts'
 import { createClock, type Clock } from './lib/clock.ts'
+import { createMetrics, httpMetrics, metricsRoute, type Metrics } from './lib/metrics.ts'
 import { createLoadController, type LoadController } from './control/controller.ts'
 
 declare module 'fastify' {
@@ -50,6 +51,8 @@ declare module 'fastify' {
     jobs: Job[]
     /** The process's one clock (ARCHITECTURE §1 "Time"): CLOCK_START/CLOCK_SPEED, or the test's. */
     clock: Clock
+    /** The process's one Prometheus registry (server/lib/metrics.ts), read by GET /metrics. */
+    metrics: Metrics
     /** The SMTP receiver for replies to support tickets (INBOUND_SMTP_PORT), started by startBackground. */
     supportInbound?: { start(): Promise<void>; stop(): Promise<void> }
     /** Runs `jobs` once started (startBackground): timers in this process, or pg-boss on Postgres. */
@@ -84,6 +87,11 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   app.decorate('jobs', [])
   const clock = config.clock ?? createClock({ start: config.clockStart, speed: config.clockSpeed })
   app.decorate('clock', clock)
+  // One registry per process, whatever its roles (docs/operations.md "Metrics"): each part reports into it.
+  const metrics = createMetrics()
+  app.decorate('metrics', metrics)
+  httpMetrics(app, metrics)
+  metrics.gauge('cockpit_process_roles', 'The roles this process runs (1 per role)', () => Object.fromEntries(config.roles.map((r) => [r, 1])), 'role')
   app.decorate('databaseUrl', config.databaseUrl)
   app.decorate('started', false)
   // Routes declare zod schemas (fastify-type-provider-zod): Fastify validates requests and serializes answers.
@@ -141,10 +149,17 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   let domain: Domain | undefined
   if (config.roles.includes('api') || config.roles.includes('simulator') || config.roles.includes('ocpp')) {
-    const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb, dump: config.pgliteDump, log: app.log })
+    const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, memory: config.memoryDb, dump: config.pgliteDump, log: app.log, onQuery: metrics.observeQuery })
     app.addHook('onClose', async () => database.close())
+    const poolUse = database.pool
+    metrics.gauge('cockpit_db_pool_connections', 'Database pool connections by state (busy, idle)', () => {
+      const p = poolUse()
+      return { busy: p.total - p.idle, idle: p.idle }
+    }, 'state')
+    metrics.gauge('cockpit_db_pool_max', 'Size limit of the database pool', () => poolUse().max)
+    metrics.gauge('cockpit_db_pool_waiting', 'Callers waiting for a database connection', () => poolUse().waiting)
     const { loadJwtSecret } = await import('./domain/auth/service.ts')
-    domain = createDomain({ db: database.db, clock, log: app.log, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir, payments: config.payments })
+    domain = createDomain({ db: database.db, clock, log: app.log, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir, payments: config.payments, processMetrics: metrics })
     app.decorate('domain', domain)
     if (config.demo) {
       const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword), now: clock.now() })
@@ -158,6 +173,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   }
 
   if (config.roles.includes('api') && domain) {
+    const mail = domain.mail
+    metrics.gauge('cockpit_mail_outbox_messages', 'Mail waiting in the outbox by state (new, retrying after a failed attempt)', () => mail.outboxSize(), 'state')
     app.jobs.push(createMailJob({ domain, smtpUrl: config.smtpUrl, from: config.mailFrom ?? 'Cockpit <no-reply@cockpit.local>', log: app.log }))
     app.jobs.push(createReportJob({ domain, log: app.log }))
     app.jobs.push(createPaymentJob({ domain, log: app.log }))
@@ -202,7 +219,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     const upstream = () => config.upstreamUrl ?? `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api`
     const relay = createRelay({ upstream, credentials: credentials!, intervals: config.intervals, limits: config.relay, clock })
     app.decorate('relay', relay)
-    await app.register(relayRoutes, { relay, extraMetrics: async () => (await app.ocpp?.metricsText()) ?? '', metricsToken: config.metricsToken })
+    await app.register(relayRoutes, { relay, metrics, metricsToken: config.metricsToken })
   }
 
   if (config.roles.includes('simulator') && domain) {
@@ -216,7 +233,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
 
   if (config.roles.includes('ocpp') && domain) {
     // OCPP 1.6J charge points: WebSocket upgrades of /ocpp/{id}, beside Fastify's routes.
-    const ocpp = createOcppServer({ domain, log: app.log, heartbeatSeconds: config.ocpp?.heartbeatSeconds })
+    const ocpp = createOcppServer({ domain, log: app.log, registry: metrics.registry, heartbeatSeconds: config.ocpp?.heartbeatSeconds })
     app.decorate('ocpp', ocpp)
     app.server.on('upgrade', (req, socket, head) => {
       // Another path: answered here unless another listener takes WebSocket upgrades too.
@@ -238,6 +255,9 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   const ocppForReady = app.ocpp
   if (ocppForReady) checks.ocpp = async () => (ocppForReady.accepting() ? null : 'not accepting charge points (stopped or not started)')
   readinessRoutes(app, { clock, roles: config.roles, checks })
+  // Prometheus text on every process, behind METRICS_TOKEN (off without it); deploy/nginx.conf keeps it
+  // off the public side.
+  metricsRoute(app, { path: '/metrics', metrics, token: config.metricsToken })
 
   // A relay in this process shows a facility going offline or coming back at once, not at the next info poll.
   if (app.relay && domain) {
@@ -272,7 +292,7 @@ export async function startBackground(app: FastifyInstance): Promise<void> {
   await app.mqtt?.start()
   // Several API processes may share one Postgres: there pg-boss runs each job once in the cluster;
   // the embedded database has one process, so timers in it suffice.
-  app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log, app.clock) : inProcessRunner(app.jobs, app.log, app.clock)
+  app.jobRunner = app.databaseUrl ? pgBossRunner(app.jobs, app.databaseUrl, app.log, app.clock, { metrics: app.metrics }) : inProcessRunner(app.jobs, app.log, app.clock, app.metrics)
   await app.jobRunner.start()
   app.started = true
 }

@@ -93,8 +93,14 @@ async function main(): Promise<void> {
   }
   app.log.info({ roles: config.roles, demo: config.demo, database: config.databaseUrl ? 'postgres' : 'pglite' }, `Cockpit listening on http://localhost:${config.port}`)
   if (config.roles.includes('gateway') && config.gateway) {
-    gateway = createGateway({ ...config.gateway, clock: app.clock, log: app.log })
+    const gw = (gateway = createGateway({ ...config.gateway, clock: app.clock, log: app.log }))
     await gateway.start()
+    // Its figures beside the process's own at GET /metrics (server/lib/metrics.ts).
+    app.metrics.gauge('cockpit_gateway_readings', 'Readings of the facility gateway since start (read, sent) and on disk waiting (pending)', () => {
+      const s = gw.stats()
+      return { read: s.read, sent: s.sent, pending: s.pending }
+    }, 'state')
+    app.metrics.gauge('cockpit_gateway_read_errors', 'Device reads of the facility gateway that failed since start', () => gw.stats().readErrors)
     app.log.info({ portal: config.gateway.url, dir: config.gateway.dir }, 'gateway started')
   }
   try {

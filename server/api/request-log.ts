@@ -18,13 +18,13 @@ export function requestId(req: { headers: Record<string, string | string[] | und
 export const RELAY_USER_AGENT = 'cockpit-relay'
 
 /**
- * Traffic that repeats by itself all day: probes, the relay's polls of the API and live streams
+ * Traffic that repeats by itself all day: probes, Prometheus's scrapes, the relay's polls of the API and live streams
  * (docs/operations.md "Logs": an idle installation with a wall display logs a few lines a minute at
  * info, not 90).
  */
 function routine(req: FastifyRequest): boolean {
   const path = req.url.split('?')[0]
-  return path === '/api/health' || path === '/api/ready' || path.startsWith('/live/') || req.headers['user-agent'] === RELAY_USER_AGENT
+  return path === '/api/health' || path === '/api/ready' || path === '/metrics' || path.startsWith('/live/') || req.headers['user-agent'] === RELAY_USER_AGENT
 }
 
 /**

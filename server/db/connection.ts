@@ -3,12 +3,20 @@ import os from 'node:os'
 import path from 'node:path'
 import { EventEmitter } from 'node:events'
 import { Worker } from 'node:worker_threads'
-import { Kysely, PostgresDialect, sql } from 'kysely'
+import { Kysely, PostgresDialect, sql, type LogEvent } from 'kysely'
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration'
 import pg from 'pg'
 import type { Database } from './schema.ts'
 
 export type Db = Kysely<Database>
+
+/** The connection pool now: its size limit, connections open, of them idle, and callers waiting for one. */
+export interface PoolUse {
+  max: number
+  total: number
+  idle: number
+  waiting: number
+}
 
 /** Refused start: another process holds the PGlite data directory. */
 export class DataDirLockedError extends Error {}
@@ -252,11 +260,14 @@ const stderrLog: ErrorLog = { error: (obj, msg) => console.error(msg, JSON.strin
  *   its pgdata folder holds no database. Its migrations are then only those it lacks. The tests start
  *   every app from one migrated and seeded dump (tests/integration/template.ts).
  * `close` ends the pool (waiting at most POOL_END_MS for a statement in flight), then the worker.
+ * `onQuery` hears of every statement Kysely ran (its SQL text, seconds, whether it failed: Kysely's
+ * `log` hook) and `pool()` tells the pool's use now, both for the process's metrics (server/lib/metrics.ts).
  */
-export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; memory?: boolean; dump?: string; log?: ErrorLog }): Promise<{
+export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; memory?: boolean; dump?: string; log?: ErrorLog; onQuery?: (sql: string, seconds: number, failed: boolean) => void }): Promise<{
   db: Db
   kind: 'postgres' | 'pglite'
   close: () => Promise<void>
+  pool: () => PoolUse
 }> {
   const log = opts.log ?? stderrLog
   let pool: pg.Pool
@@ -291,7 +302,11 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     // 4 MB default spilled to temporary files; a Postgres server keeps its operator's setting.
     if (!opts.databaseUrl) void client.query(`set work_mem = '${EMBEDDED_WORK_MEM}'`).catch(() => {})
   })
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const onQuery = opts.onQuery
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(onQuery ? { log: (e: LogEvent) => onQuery(e.query.sql, e.queryDurationMillis / 1000, e.level === 'error') } : {}),
+  })
   let analyzer: NodeJS.Timeout | undefined
   let closing = false
   const close = async () => {
@@ -315,5 +330,6 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     await analyze()
     analyzer = setInterval(() => void analyze(), AUTO_ANALYZE_MS).unref()
   }
-  return { db, kind: opts.databaseUrl ? 'postgres' : 'pglite', close }
+  const use = pool
+  return { db, kind: opts.databaseUrl ? 'postgres' : 'pglite', close, pool: () => ({ max: use.options.max ?? 10, total: use.totalCount, idle: use.idleCount, waiting: use.waitingCount }) }
 }

@@ -1,6 +1,7 @@
 import type { ErrorLog } from '../db/connection.ts'
 import type { Db } from '../db/connection.ts'
 import type { Clock } from '../lib/clock.ts'
+import type { Metrics } from '../lib/metrics.ts'
 import { createAuthService } from './auth/service.ts'
 import { createRightsCache } from './auth/rights-cache.ts'
 import { createInstallationService } from './installations/service.ts'
@@ -54,8 +55,10 @@ import { createLoadSettings } from './load/settings.ts'
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
  * process's one clock (ARCHITECTURE §1 "Time"): services, devices and jobs take "now" from it.
+ * `processMetrics`, the process's Prometheus registry (server/lib/metrics.ts), counts ingested readings; scripts that
+ * open a domain of their own pass none.
  */
-export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir, log, payments: paymentsConfig = { provider: 'demo' } }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string; log?: ErrorLog; payments?: PaymentsConfig }) {
+export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir, log, payments: paymentsConfig = { provider: 'demo' }, processMetrics }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string; log?: ErrorLog; payments?: PaymentsConfig; processMetrics?: Pick<Metrics, 'observeIngest'> }) {
   const mail = createMailService({ db, clock })
   // Sign-in and rights facts kept while the rights revision stands.
   const rights = createRightsCache(db)
@@ -126,7 +129,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     objectProvisioning: createObjectProvisioning({ db, clock, installations }),
     configuration: createConfigurationService({ db, clock, installations, ocpp, publicUrl }),
     // Readings of real meters (and the simulator's) through one checked path, and the keys devices send them with.
-    ingest: createIngestService({ db, clock }),
+    ingest: createIngestService({ db, clock, metrics: processMetrics }),
     deviceKeys: createDeviceKeyService({ db, clock, installations }),
 
     loadSettings: createLoadSettings({ db, clock, installations }),

@@ -2,6 +2,29 @@ import { CronExpressionParser } from 'cron-parser'
 import { PgBoss } from 'pg-boss'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock, ClockTimer } from '../lib/clock.ts'
+import type { Metrics } from '../lib/metrics.ts'
+
+/** What a runner reports of its jobs (server/lib/metrics.ts): passes, their time and outcome, queue depth. */
+export type JobMetrics = Pick<Metrics, 'observeJob' | 'jobRunning' | 'gauge'>
+
+/**
+ * One pass of `job`: a failure is logged (`job failed`) and counted, never thrown, so the schedule goes
+ * on; its duration (performance.now(), a duration and not a time of day) and outcome go to `metrics`.
+ */
+async function runPass(job: Job, log: FastifyBaseLogger, metrics?: JobMetrics): Promise<void> {
+  const started = performance.now()
+  let failed = false
+  metrics?.jobRunning(job.name, 1)
+  try {
+    await job.run()
+  } catch (err) {
+    failed = true
+    log.error({ err, job: job.name }, 'job failed')
+  } finally {
+    metrics?.jobRunning(job.name, -1)
+    metrics?.observeJob(job.name, (performance.now() - started) / 1000, failed)
+  }
+}
 
 /**
  * A background job (payments, report dispatch, mail outbox, retention): what runs and when. `run` does
@@ -42,8 +65,9 @@ export interface JobRunner {
  * The embedded database (one process per DATA_DIR, ARCHITECTURE §1): timers of the process's clock
  * (ARCHITECTURE §1 "Time"), so CLOCK_SPEED and a test clock move the schedules too; a job never overlaps
  * itself. A cron job fires at the clock's next instant its expression names ({@link nextCronRun}, UTC).
+ * Each pass is timed and counted in `metrics` (server/lib/metrics.ts).
  */
-export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Clock): JobRunner {
+export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Clock, metrics?: JobMetrics): JobRunner {
   const stops: (() => void)[] = []
   const guarded = (job: Job) => {
     let running = false
@@ -51,9 +75,7 @@ export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Cloc
       if (running) return
       running = true
       try {
-        await job.run()
-      } catch (err) {
-        log.error({ err, job: job.name }, 'job failed')
+        await runPass(job, log, metrics)
       } finally {
         running = false
       }
@@ -61,6 +83,8 @@ export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Cloc
   }
   return {
     async start() {
+      // No queue in one process: a tick that finds its job still running is skipped, none waits.
+      metrics?.gauge('cockpit_job_queue_depth', 'Jobs queued and not yet started (pg-boss on Postgres; 0 in one process)', () => Object.fromEntries(jobs.map((j) => [j.name, 0])), 'job')
       for (const job of jobs) {
         const run = guarded(job)
         if ('cron' in job.schedule) {
@@ -106,8 +130,9 @@ export function inProcessRunner(jobs: Job[], log: FastifyBaseLogger, clock: Cloc
  * Time (ARCHITECTURE §1, docs/decisions.md "One clock: jobs and the relay's polls"): interval sends
  * are timers of `clock`; cron ticks come from pg-boss, that is from the database server's real clock,
  * whatever CLOCK_START/CLOCK_SPEED say. What a run then finds due, each job decides with the clock's now.
+ * `metrics` gets each pass run here and, at scrape time, the queues' depth (pg-boss's queued count).
  */
-export function pgBossRunner(jobs: Job[], databaseUrl: string, log: FastifyBaseLogger, clock: Clock, opts: { pollingIntervalSeconds?: number } = {}): JobRunner {
+export function pgBossRunner(jobs: Job[], databaseUrl: string, log: FastifyBaseLogger, clock: Clock, opts: { pollingIntervalSeconds?: number; metrics?: JobMetrics } = {}): JobRunner {
   const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 3, application_name: 'cockpit-jobs' })
   boss.on('error', (err) => log.error({ err }, 'job queue error'))
   const timers: ClockTimer[] = []
@@ -115,6 +140,11 @@ export function pgBossRunner(jobs: Job[], databaseUrl: string, log: FastifyBaseL
   return {
     async start() {
       await boss.start()
+      opts.metrics?.gauge('cockpit_job_queue_depth', 'Jobs queued and not yet started (pg-boss on Postgres; 0 in one process)', async () => {
+        const depth: Record<string, number> = {}
+        for (const job of jobs) depth[job.name] = (await boss.getQueue(job.name))?.queuedCount ?? 0
+        return depth
+      }, 'job')
       for (const job of jobs) {
         if (!(await boss.getQueue(job.name))) {
           await boss.createQueue(job.name, { policy: 'exclusive', retryLimit: 0, expireInSeconds: 15 * 60 }).catch((err: Error) => {
@@ -122,13 +152,7 @@ export function pgBossRunner(jobs: Job[], databaseUrl: string, log: FastifyBaseL
             if (!/already exists|duplicate/i.test(err.message)) throw err
           })
         }
-        await boss.work(job.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 }, async () => {
-          try {
-            await job.run()
-          } catch (err) {
-            log.error({ err, job: job.name }, 'job failed')
-          }
-        })
+        await boss.work(job.name, { pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2 }, () => runPass(job, log, opts.metrics))
         if ('cron' in job.schedule) await boss.schedule(job.name, job.schedule.cron, null, { tz: 'UTC' })
         else {
           timers.push(clock.setInterval(() => void send(job), job.schedule.everySeconds * 1000).unref())

@@ -10,7 +10,8 @@ import { createHub, type Hub, type LiveOut, type Subscriber } from './hub.ts'
 import { createPollers, type Pollers } from './poller.ts'
 import { createTickets } from './tickets.ts'
 import { createUpstream, UpstreamError, type Upstream } from './upstream.ts'
-import { bearerMatches, createRelayMetrics } from './metrics.ts'
+import { registerRelayMetrics } from './metrics.ts'
+import { metricsRoute, type Metrics } from '../lib/metrics.ts'
 import { AccessQueueAbandoned, AccessQueueTimeout, createAccessQueue } from './access-queue.ts'
 import { detachFromHttp } from './detach.ts'
 import type { RelayLimits } from '../../config/env.ts'
@@ -135,20 +136,17 @@ export function createRelay(opts: { upstream: () => string; credentials: { email
 }
 
 /**
- * The relay's HTTP surface (ARCHITECTURE §5): POST /live/tickets and the SSE stream
- * GET /live/installations/:installationId. Access is checked with the API using the caller's own token.
+ * The relay's routes (ARCHITECTURE §5): POST /live/tickets and the SSE stream
+ * GET /live/installations/:installationId (access is checked with the API using the caller's own
+ * token), and GET /live/metrics, the process's Prometheus text like GET /metrics (server/lib/metrics.ts:
+ * Bearer `metricsToken`, METRICS_TOKEN; 404 without one, docs/decisions.md "Metrics: a token"). The
+ * relay's figures go into `metrics`, the process's one registry.
  */
-/**
- * The relay's routes (ARCHITECTURE §5): tickets, streams and, with `metricsToken` (METRICS_TOKEN),
- * GET /live/metrics for a monitoring system that sends it as a Bearer token (401 otherwise). Without
- * a token the metrics route does not exist (404): it names every charge point and the relay's load
- * (docs/decisions.md "Metrics: a token"). `extraMetrics` adds other roles' Prometheus text (OCPP).
- */
-export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics, metricsToken }: { relay: Relay & { close(): void; limits: RelayLimits; clock: Clock }; extraMetrics?: () => Promise<string>; metricsToken?: string }) {
+export async function relayRoutes(app: FastifyInstance, { relay, metrics, metricsToken }: { relay: Relay & { close(): void; limits: RelayLimits; clock: Clock }; metrics: Metrics; metricsToken?: string }) {
   const { hub, upstream, limits } = relay
   const tickets = createTickets()
   const accessQueue = createAccessQueue({ concurrency: limits.accessConcurrency, maxWaitMs: limits.accessMaxWaitMs })
-  const metrics = createRelayMetrics(hub, relay.pollers, accessQueue)
+  registerRelayMetrics(metrics.registry, hub, relay.pollers, accessQueue)
   const perUser = new Map<number, number>()
   const perIp = new Map<string, number>()
   const bump = <K>(m: Map<K, number>, k: K, d: number) => {
@@ -191,16 +189,7 @@ export async function relayRoutes(app: FastifyInstance, { relay, extraMetrics, m
     }
   }
 
-  // Other roles of this process (the OCPP central system) may add their Prometheus text.
-  if (metricsToken) {
-    const token = metricsToken
-    app.get('/live/metrics', async (req, reply) => {
-      if (!bearerMatches(req.headers.authorization, token)) {
-        return reply.code(401).header('WWW-Authenticate', 'Bearer realm="metrics"').header('Cache-Control', 'no-store').send({ detail: message('notAuthenticated', pickLang(req.headers['accept-language'])) })
-      }
-      return reply.type(metrics.contentType).header('Cache-Control', 'no-store').send((await metrics.text()) + ((await extraMetrics?.()) ?? ''))
-    })
-  }
+  metricsRoute(app, { path: '/live/metrics', metrics, token: metricsToken })
 
   app.post('/live/tickets', async (req, reply) => {
     const parsed = TicketBody.safeParse(req.body ?? {})

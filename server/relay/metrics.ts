@@ -1,17 +1,15 @@
-import crypto from 'node:crypto'
-import { Registry, Gauge, Counter } from 'prom-client'
+import { Gauge, Counter, type Registry } from 'prom-client'
 import type { Hub } from './hub.ts'
 import type { PollerStats } from './poller.ts'
 import type { AccessQueue } from './access-queue.ts'
 
 /**
- * Prometheus text for GET /live/metrics: subscribers, installations and topics polled,
- * upstream calls and errors by topic, events and bytes sent, dropped subscribers, replay hits. Values
- * are read from the hub's and pollers' plain counters at scrape time, so the hot path only increments
- * integers.
+ * The relay's figures in the process's registry (server/lib/metrics.ts; GET /metrics and /live/metrics):
+ * subscribers, installations and topics polled, upstream calls and errors by topic, events and bytes
+ * sent, dropped subscribers, replay hits, the access queue. Values are read from the hub's and pollers'
+ * plain counters at scrape time, so the hot path only increments integers.
  */
-export function createRelayMetrics(hub: Hub, pollers: { stats: PollerStats }, access?: Pick<AccessQueue, 'stats' | 'waitP95Seconds'>) {
-  const registry = new Registry()
+export function registerRelayMetrics(registry: Registry, hub: Hub, pollers: { stats: PollerStats }, access?: Pick<AccessQueue, 'stats' | 'waitP95Seconds'>): void {
   const gauge = (name: string, help: string, read: () => number) =>
     new Gauge({ name, help, registers: [registry], collect() { this.set(read()) } })
   const counter = (name: string, help: string, read: () => number) =>
@@ -47,17 +45,4 @@ export function createRelayMetrics(hub: Hub, pollers: { stats: PollerStats }, ac
     name: 'cockpit_relay_upstream_errors_total', help: 'Failed upstream polls by topic', labelNames: ['topic'], registers: [registry],
     collect() { this.reset(); for (const [topic, n] of Object.entries(pollers.stats.errors)) this.inc({ topic }, n) },
   })
-  return { contentType: registry.contentType, text: () => registry.metrics() }
-}
-
-/**
- * Whether an `Authorization` header carries `token` as a Bearer credential (RFC 6750 §2.1): the scheme
- * case-insensitive, the token exact. Both sides are compared as SHA-256 digests in constant time, so a
- * guess learns nothing from the answer's timing, not even the token's length.
- */
-export function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const m = /^Bearer +(\S+) *$/i.exec(authorization ?? '')
-  if (!m) return false
-  const digest = (v: string) => crypto.createHash('sha256').update(v, 'utf8').digest()
-  return crypto.timingSafeEqual(digest(m[1]), digest(token))
 }

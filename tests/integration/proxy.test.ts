@@ -14,6 +14,7 @@ const usable = nginxUsable()
 if (!usable && process.env.CI) throw new Error('nginx is required in CI (apt-get install nginx-light)')
 if (!usable) console.warn('proxy.test.ts skipped: Debian nginx not installed (apt-get install nginx-light)')
 
+const METRICS_TOKEN = 'metrics-token-for-the-proxy-test-0123456789'
 let ocppApp: FastifyInstance
 let apiApp: FastifyInstance
 let apiUrl: string
@@ -24,7 +25,7 @@ beforeAll(async () => {
   ocppApp = ocpp.app
   ocppApp.ocpp!.start()
   // A second process without the role (a plain API process).
-  const api = await startApp({ roles: ['api'] })
+  const api = await startApp({ roles: ['api'], metricsToken: METRICS_TOKEN })
   apiApp = api.app
   apiUrl = api.url
   const host = (u: string) => u.replace(/^http:\/\//, '')
@@ -59,9 +60,14 @@ describe.skipIf(!usable)('behind nginx', () => {
     expect(apiOnly.headers.get('content-type')).toMatch(/json/)
   })
 
-  it('metrics are not served through the proxy', async () => {
-    expect((await fetch(`${proxy.url}/live/metrics`)).status).toBe(404)
-    expect((await fetch(`${proxy.url}/metrics`)).status).toBe(404)
+  it('metrics are not served through the proxy, even with the token the process itself accepts', async () => {
+    const bearer = { authorization: `Bearer ${METRICS_TOKEN}` }
+    expect((await fetch(`${apiUrl}/metrics`, { headers: bearer })).status).toBe(200)
+    for (const path of ['/live/metrics', '/metrics']) {
+      const r = await fetch(`${proxy.url}${path}`, { headers: bearer })
+      expect(r.status, path).toBe(404)
+      expect(await r.text(), path).not.toContain('process_cpu')
+    }
   })
 
   it("every request reaches the processes with nginx's id, which they echo; a caller's own is replaced", async () => {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyBaseLogger } from 'fastify'
+import type { Registry } from 'prom-client'
 import ocppRpc from 'ocpp-rpc'
 import type { Domain } from '../../domain/index.ts'
 import type { ChargePointRef } from '../../domain/ocpp/service.ts'
@@ -49,7 +50,7 @@ interface Link {
   gap: Promise<OfflineGap | null>
 }
 
-/** Counters for /live/metrics and the benchmark. */
+/** Counters for the benchmark (Prometheus: server/devices/ocpp/metrics.ts). */
 export interface OcppStats {
   connected: number
   messagesIn: number
@@ -74,8 +75,6 @@ export interface OcppServer {
    * it must connect again with valid credentials. False when it is not connected here.
    */
   disconnect(id: string): boolean
-  /** Prometheus text for /live/metrics: totals and, per charge point, connection, last message and counts. */
-  metricsText(): Promise<string>
 }
 
 /**
@@ -84,9 +83,10 @@ export interface OcppServer {
  * upgrade when unknown or the password is wrong, and their messages go through the domain's OCPP service.
  * Silence for 2 heartbeat intervals marks the station offline (status code 18, alert offline).
  * "Now" (currentTime, last message, silence) and the sweep's timer are `domain.clock`'s
- * (ARCHITECTURE §1 "Time"); only the 2 s grace of a closing connection is real time.
+ * (ARCHITECTURE §1 "Time"); only the 2 s grace of a closing connection is real time. Its Prometheus
+ * figures go into `registry`, the process's (server/lib/metrics.ts).
  */
-export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbeatSeconds }: { domain: Domain; log: FastifyBaseLogger; heartbeatSeconds?: number }): OcppServer {
+export function createOcppServer({ domain, log, registry, heartbeatSeconds = OCPP.heartbeatSeconds }: { domain: Domain; log: FastifyBaseLogger; registry: Registry; heartbeatSeconds?: number }): OcppServer {
   const clock = domain.clock
   const now = () => clock.now()
   const ocpp = domain.ocpp
@@ -97,7 +97,7 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
   const totals = { messagesIn: 0, messagesOut: 0, refused: 0 }
   // Per charge point since this process started: messages each way and the last one heard.
   const perCp = new Map<string, { in: number; out: number; lastAt: number }>()
-  const registry = ocppMetrics({ connected: () => links, perCp, totals })
+  const messageMetrics = ocppMetrics(registry, { connected: () => links, perCp, totals })
   // Charge points that were connected here since the last flush, and the counts still to write.
   const dirty = new Set<string>()
   const leftSinceFlush = new Map<string, Link>()
@@ -190,7 +190,16 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
           // (OCPP 1.6 §5.17 "Trigger Message"; without connectorId it reports every connector, 0 included).
           await ocpp.enqueue(cp, 'TriggerMessage', { requestedMessage: 'StatusNotification' })
         }
-        const out = await fn(cp)
+        // Handling time for the metrics: a duration (performance.now()), not a time of day.
+        const started = performance.now()
+        let out: T
+        try {
+          out = await fn(cp)
+        } catch (err) {
+          messageMetrics.handled((performance.now() - started) / 1000, true)
+          throw err
+        }
+        messageMetrics.handled((performance.now() - started) / 1000, false)
         if (!link.ready) {
           link.ready = true
           setImmediate(() => void deliver(link))
@@ -340,6 +349,5 @@ export function createOcppServer({ domain, log, heartbeatSeconds = OCPP.heartbea
       void link.client.close({ code: 1008, reason: 'credentials changed' }).catch(() => undefined)
       return true
     },
-    metricsText: () => registry.metrics(),
   }
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Db } from '../../db/connection.ts'
 import { inTransaction } from '../../db/transaction.ts'
 import type { Clock } from '../../lib/clock.ts'
+import type { Metrics } from '../../lib/metrics.ts'
 import { SIMULATOR } from '../../../config/defaults.ts'
 import { REGISTER_MEASURANDS, type IngestResult, type IngestVia, type Measurand } from '../../../shared/schemas/ingest.ts'
 import { addToBuckets } from '../measurements/service.ts'
@@ -19,9 +20,10 @@ const fmt = (x: number) => String(Math.round(x * 1e6) / 1e6)
  * The ingestion service (docs/decisions.md "Ingest: registers become deltas"): readings of an
  * installation's real meters, from the HTTP API, MQTT, the facility gateway or the simulator, checked one
  * by one and stored into the raw measurements and their 15-minute buckets (whose triggers keep the hourly
- * and daily rollups and the statistics revisions up to date, migrations 0060/0166/0167).
+ * and daily rollups and the statistics revisions up to date, migrations 0060/0166/0167). Each batch's
+ * outcome and handling time go to `metrics` (server/lib/metrics.ts) when given.
  */
-export function createIngestService({ db, clock }: { db: Db; clock: Clock }) {
+export function createIngestService({ db, clock, metrics }: { db: Db; clock: Clock; metrics?: Pick<Metrics, 'observeIngest'> }) {
   /** The installation's live meters the readings name, by id and by serial. */
   async function metersOf(installationId: number, readings: unknown[]) {
     const ids = new Set<number>()
@@ -62,6 +64,8 @@ export function createIngestService({ db, clock }: { db: Db; clock: Clock }) {
      * concurrent batches of one meter are judged one after the other.
      */
     async ingest(installationId: number, readings: unknown[], via: IngestVia): Promise<IngestResult> {
+      // The batch's handling time for the metrics: a duration, not a time of day (not the clock's).
+      const started = performance.now()
       const rejected: IngestResult['rejected'] = []
       let accepted = 0
       let duplicates = 0
@@ -221,6 +225,7 @@ export function createIngestService({ db, clock }: { db: Db; clock: Clock }) {
         await writeStatus(tx, stored, findings, clock.now())
       })
       rejected.sort((a, b) => a.index - b.index)
+      metrics?.observeIngest(via, { accepted, duplicates, rejected: rejected.length }, (performance.now() - started) / 1000)
       return { accepted, duplicates, rejected }
     },
 

@@ -57,6 +57,17 @@ export function createMailService({ db, clock }: { db: Db; clock: Clock }) {
         .execute()
     },
 
+    /**
+     * Messages still to send, by state: `new` (not tried yet) and `retrying` (an attempt failed, the
+     * next one is scheduled by RETRY_DELAYS_MS). For the process's metrics (docs/operations.md "Metrics").
+     */
+    async outboxSize(): Promise<{ new: number; retrying: number }> {
+      const r = await db.selectFrom('mail_outbox').where('status', '=', 'pending')
+        .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.countAll<number>().filterWhere('attempts', '>', 0).as('retrying')])
+        .executeTakeFirstOrThrow()
+      return { new: Number(r.all) - Number(r.retrying), retrying: Number(r.retrying) }
+    },
+
     /** The outbox for superusers: newest first, without bodies. */
     async list({ limit, offset }: { limit: number; offset: number }) {
       const rows = await db
