@@ -1,3 +1,4 @@
+import net from 'node:net'
 import { ConfigError, loadConfig } from '../config/env.ts'
 import { DataDirLockedError, DataDirUnusableError } from './db/connection.ts'
 import { buildApp, startBackground } from './app.ts'
@@ -35,6 +36,27 @@ function listenProblem(err: unknown, host: string, port: number): string | null 
   }
 }
 
+/**
+ * The listenProblem line for HOST/PORT, found by listening on it for a moment before the database is
+ * opened (and the demo seeded, half a minute or more on a first start), or null when it can be listened
+ * on (or PORT is 0, any free port). The real listen afterwards still reports what changed meanwhile.
+ */
+async function portProblem(host: string, port: number): Promise<string | null> {
+  if (port === 0) return null
+  const probe = net.createServer()
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject)
+      probe.listen({ port, host, exclusive: true }, resolve)
+    })
+    return null
+  } catch (err) {
+    return listenProblem(err, host, port)
+  } finally {
+    await new Promise<void>((resolve) => probe.close(() => resolve()))
+  }
+}
+
 /** Entry point: read config, build the roles, listen, shut down gracefully on SIGINT/SIGTERM. */
 async function main(): Promise<void> {
   let config
@@ -46,6 +68,11 @@ async function main(): Promise<void> {
       process.exit(2)
     }
     throw err
+  }
+  const problem = await portProblem(config.host, config.port)
+  if (problem) {
+    console.error(problem)
+    process.exit(2)
   }
   let app
   try {

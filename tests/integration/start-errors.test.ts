@@ -43,9 +43,12 @@ describe('start-up mistakes are one line and exit 2', () => {
     expectOneLine(start({ DATABASE_URL: 'postgres://u:p@[bad' }), /DATABASE_URL/, /postgres:\/\/user:password@host:5432\/database/)
   })
 
-  it('a PORT another process holds says so', () => {
+  it('a PORT another process holds says so before the database is opened or the demo seeded', () => {
     const port = (busy.address() as AddressInfo).port
-    expectOneLine(start({ PORT: String(port) }), new RegExp(`PORT ${port}: already in use`))
+    const fresh = path.join(DATA, 'never-made')
+    expectOneLine(start({ PORT: String(port), DATA_DIR: fresh, DEMO: 'on' }), new RegExp(`PORT ${port}: already in use`))
+    // Nothing was opened: the data folder a first start makes is not there.
+    expect(fs.existsSync(fresh)).toBe(false)
   }, 60_000)
 
   it('the demo payment provider in production, unless explicitly allowed', () => {
