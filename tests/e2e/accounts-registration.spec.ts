@@ -10,7 +10,7 @@ test('an admin opens self-registration and the login page then offers it', async
   await page.getByLabel('Password', { exact: true }).fill('Cockpit-2026!')
   await page.getByRole('button', { name: 'Log in' }).click()
   await expect(page).toHaveURL(/\/facility\/1$/)
-  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management' }).click()
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management', exact: true }).click()
   const card = page.getByRole('region', { name: 'Self-registration' })
   const box = card.getByRole('checkbox', { name: 'Residents may register themselves for this facility' })
   await expect(box).not.toBeChecked()

@@ -22,7 +22,7 @@ async function logIn(page: Page, email: string, password: string) {
 test('an admin creates a user, grants read on one station, and that user sees only that station', async ({ page }) => {
   const email = `e2e-${Date.now()}@example.com`
   await logIn(page, 'admin@example.com', PASSWORD)
-  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management' }).click()
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management', exact: true }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible()
 
   // Role filter.
@@ -76,7 +76,7 @@ test('an admin creates a user, grants read on one station, and that user sees on
   await expect(visible.getByRole('article')).toHaveCount(1)
   await expect(visible.getByRole('article')).toContainText('Station 3')
   // A facility user has no Management entry.
-  await expect(page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management' })).toHaveCount(0)
+  await expect(page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management', exact: true })).toHaveCount(0)
 })
 
 test('user actions ask for confirmation: deactivate and activate again', async ({ page }) => {
@@ -118,7 +118,7 @@ test('a superuser sees the mail outbox with the delivery state; an admin does no
 test('an admin changes a user’s role with confirmation and assigns an RFID card', async ({ page }) => {
   const email = `e2e-role-${Date.now()}@example.com`
   await logIn(page, 'admin@example.com', PASSWORD)
-  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management' }).click()
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management', exact: true }).click()
   const list = page.getByRole('region', { name: 'All users' })
   await list.getByLabel('Role').selectOption('superuser')
   await expect(list.getByRole('listitem')).toHaveCount(1)
