@@ -40,8 +40,8 @@ export function sessionRoutes(fastify: FastifyInstance, domain: Domain) {
     },
     async (req, reply) => {
       const language: Lang = req.query.lang ?? pickLang(req.headers['accept-language'])
-      const { sessions, totals, admin } = await domain.sessions.all(await actorOf(domain, req), installationIdOf(req), req.query)
-      const { header, rows } = sessionTable(sessions, totals, language, admin)
+      const { sessions, totals, admin, timezone } = await domain.sessions.all(await actorOf(domain, req), installationIdOf(req), req.query)
+      const { header, rows } = sessionTable(sessions, totals, language, admin, timezone)
       const xlsx = req.query.format === 'xlsx'
       const content = xlsx ? await toXlsx(header, rows, 'Sessions') : toCsv(header, rows)
       return reply

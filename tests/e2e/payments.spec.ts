@@ -23,6 +23,8 @@ test('a resident adds a card through the demo checkout, makes it primary and see
   await page.getByRole('link', { name: 'Manage payment methods' }).click()
   await expect(page).toHaveURL(/\/facility\/1\/settings\/payment-method$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Payment methods' })).toBeVisible()
+  // The card fees as SPEC §9 states them, with VAT and international cards.
+  await expect(page.getByText(/^Card fees:/)).toContainText('prices include VAT. International cards may cost more or be blocked.')
   const list = page.getByRole('list', { name: 'Your cards' })
   // The demo resident starts with a stored Mastercard, primary.
   await expect(list.getByRole('listitem')).toHaveCount(1)

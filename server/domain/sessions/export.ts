@@ -2,6 +2,7 @@ import type { Lang } from '../../lib/messages.ts'
 import type { ChargingSession } from '../../../shared/schemas/session.ts'
 import type { SessionTotals } from './service.ts'
 import { tableXlsx } from '../reports/xlsx.ts'
+import { formatInZone } from '../../../shared/rules/formats.ts'
 
 const COLUMNS = {
   start: { en: 'Start', de: 'Beginn', fr: 'Début', it: 'Inizio' },
@@ -25,17 +26,21 @@ const STATUS = {
 } as const satisfies Record<ChargingSession['status'], Record<Lang, string>>
 const TOTAL = { en: 'Total', de: 'Total', fr: 'Total', it: 'Totale' } as const satisfies Record<Lang, string>
 
+/** A session's start or end as a spreadsheet reads a date and time: 'YYYY-MM-DD HH:mm:ss' in `tz`. */
+const localTime = (iso: string, tz: string) => formatInZone(iso, 'YYYY-MM-DD HH:mm:ss', tz)
+
 /**
  * The charging sessions of a period as a table: one row per session, running ones first,
  * then a total row (kWh, CHF of the money the caller sees). Money as SPEC §3 and the invoice name it: price
- * (energy), transaction fee and total. Times are ISO 8601 in the installation's
- * zone offset as stored (UTC); the user column only for admins; a hidden price is an empty cell.
+ * (energy), transaction fee and total. Start and end are local times of the installation's zone `tz`
+ * (IANA name, SPEC §9), as the sessions screen shows them, with the zone named in their column
+ * headers; the user column only for admins; a hidden price is an empty cell.
  */
-export function sessionTable(sessions: ChargingSession[], totals: SessionTotals, lang: Lang, withUser: boolean): { header: string[]; rows: (string | number)[][] } {
+export function sessionTable(sessions: ChargingSession[], totals: SessionTotals, lang: Lang, withUser: boolean, tz: string): { header: string[]; rows: (string | number)[][] } {
   const cols: (keyof typeof COLUMNS)[] = ['start', 'end', 'station', ...(withUser ? (['user', 'rfid'] as const) : []), 'energy', 'price', 'fee', 'total', 'status']
   const rows = sessions.map((s) => {
     const cell: Record<keyof typeof COLUMNS, string | number> = {
-      start: s.start, end: s.end ?? '', station: s.station_name, user: s.user_name ?? '', rfid: s.rfid_tag ?? '',
+      start: localTime(s.start, tz), end: s.end ? localTime(s.end, tz) : '', station: s.station_name, user: s.user_name ?? '', rfid: s.rfid_tag ?? '',
       energy: s.energy_kwh, price: s.price ?? '', fee: s.transaction_fee ?? '', total: s.total ?? '', status: STATUS[s.status][lang],
     }
     return cols.map((c) => cell[c])
@@ -44,7 +49,8 @@ export function sessionTable(sessions: ChargingSession[], totals: SessionTotals,
     start: TOTAL[lang], energy: totals.energy_kwh, price: totals.price ?? '', fee: totals.transaction_fee ?? '', total: totals.total ?? '',
   }
   const total = cols.map((c) => sums[c] ?? '')
-  return { header: cols.map((c) => COLUMNS[c][lang]), rows: [...rows, total] }
+  const header = cols.map((c) => (c === 'start' || c === 'end' ? `${COLUMNS[c][lang]} (${tz})` : COLUMNS[c][lang]))
+  return { header, rows: [...rows, total] }
 }
 
 // A text cell a spreadsheet would run as a formula (=, +, -, @, tab, CR) gets a leading apostrophe (OWASP CSV injection).

@@ -147,12 +147,13 @@ export function createSessionService({ db, clock, installations, tariffs }: { db
 
     /**
      * Every session of the period the caller may see (as {@link list} without paging), projected, with
-     * the owner's name where the personal-data rule shows it: the rows of the CSV/XLSX export.
+     * the owner's name where the personal-data rule shows it: the rows of the CSV/XLSX export, and the
+     * installation's time zone they are shown in.
      */
-    async all(actor: Actor, installationId: number, q: { start__gte?: string; end__lte?: string; running?: 'true' | 'false' }): Promise<{ sessions: ChargingSession[]; totals: SessionTotals; admin: boolean }> {
+    async all(actor: Actor, installationId: number, q: { start__gte?: string; end__lte?: string; running?: 'true' | 'false' }): Promise<{ sessions: ChargingSession[]; totals: SessionTotals; admin: boolean; timezone: string }> {
       const { access, rows } = await visibleRows(actor, installationId, q)
       const sessions = rows.map((r) => projectSession(toSession(r, clock.now()), access))
-      return { sessions, totals: totalsOf(sessions), admin: isAdmin(access.role) }
+      return { sessions, totals: totalsOf(sessions), admin: isAdmin(access.role), timezone: (await installations.describe(installationId)).timezone }
     },
 
     /**
