@@ -1,3 +1,4 @@
+import { PDFParse } from 'pdf-parse'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
@@ -65,7 +66,8 @@ describe('dispatch and schedule', () => {
     const mails = await outbox()
     const de = mails.find((m) => m.recipient === 'bern-admin@example.com')!
     const fr = mails.find((m) => m.recipient === 'office@example.org')!
-    expect(de.subject).toMatch(/^Strombericht Demo Residence Zürich 2026-01-01/)
+    // The report's name first, then type, installation and the whole period.
+    expect(de.subject).toBe(`${(await api().get(`${base()}/${id}/`).set(auth(tokens.admin))).body.name}: Strombericht Demo Residence Zürich 2026-01-01 – 2026-12-31`)
     expect(fr.body_text).toMatch(/^Vous trouverez en pièce jointe le Rapport d'électricité/)
     const csv = attachment(de)
     expect(csv.split('\r\n')[0]).toBe('\ufeffReihe;Einheit;Wert;Vorperiode;Veränderung')
@@ -76,6 +78,12 @@ describe('dispatch and schedule', () => {
     const pdf = (de.attachments as { filename: string; content_type: string; content_base64: string }[])[1]
     expect(pdf).toMatchObject({ filename: 'electrical-report-2026-01-01.pdf', content_type: 'application/pdf' })
     expect(Buffer.from(pdf.content_base64, 'base64').subarray(0, 5).toString()).toBe('%PDF-')
+    // Written for people: the German recipient's PDF groups thousands and keeps the decimals.
+    const parser = new PDFParse({ data: new Uint8Array(Buffer.from(pdf.content_base64, 'base64')) })
+    const text = (await parser.getText()).text
+    await parser.destroy()
+    expect(text).toMatch(/Netzbezug\s+kWh\s+310\.000/)
+    expect(text).not.toMatch(/\d{4}\.\d{3}/)
     // And as a workbook with numbers a spreadsheet can sum.
     const xlsx = (de.attachments as { filename: string; content_base64: string }[])[2]
     expect(xlsx.filename).toBe('electrical-report-2026-01-01.xlsx')

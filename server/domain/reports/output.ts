@@ -42,9 +42,17 @@ export function checkOutputDirectory(dir: string | null | undefined): void {
  */
 export function reportFileName(name: string, fallback: string, period: { from: string; to: string }, ext: string): string {
   const base = name.normalize('NFC').replace(/[^\p{L}\p{N}_-]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 80) || fallback
-  const last = new Date(`${period.to}T00:00:00Z`)
+  return `${base}_${period.from}_${lastDay(period.to)}.${ext}`
+}
+
+/**
+ * The last day a report period covers, 'YYYY-MM-DD': the day before its end `to` (a period runs from
+ * `from` up to, not including, `to`). What people read as "to" in a file name, subject or mail.
+ */
+export function lastDay(to: string): string {
+  const last = new Date(`${to}T00:00:00Z`)
   last.setUTCDate(last.getUTCDate() - 1)
-  return `${base}_${period.from}_${last.toISOString().slice(0, 10)}.${ext}`
+  return last.toISOString().slice(0, 10)
 }
 
 /**

@@ -9,9 +9,9 @@ import { isAdmin } from '../../../shared/rules/permissions.ts'
 import { localDate, localMidnight } from '../../../shared/rules/granularity.ts'
 import { dueRuns, type ReportInterval, type ReportPeriod } from './periods.ts'
 import { fill, REPORT_TEXT } from './labels.ts'
-import { tablePdf } from './pdf.ts'
+import { pdfCells, tablePdf } from './pdf.ts'
 import { tableXlsx } from './xlsx.ts'
-import { checkOutputDirectory, reportFileName, writeReportFiles } from './output.ts'
+import { checkOutputDirectory, lastDay, reportFileName, writeReportFiles } from './output.ts'
 import type { Report, ReportInput, ReportType } from '../../../shared/schemas/reports.ts'
 import type { Clock } from '../../lib/clock.ts'
 
@@ -137,8 +137,10 @@ export function createReportService({ db, clock, installations, statistics, mail
         r = (async () => {
           const title = REPORT_TEXT.type[type][lang]
           const { table: [header, ...rows], notes } = await render(report.installation_id, type, period, report.show_deltas, lang)
-          const text = [fill(REPORT_TEXT.body[lang], { report: title, installation: inst.name, from: period.from, to: period.to }), ...notes].join('\n')
-          const pdf = await tablePdf(`${title} ${inst.name}`, `${period.from} – ${period.to}`, header.map(String), rows, notes)
+          // "from … to …" as people read it: the period's first and last day.
+          const text = [fill(REPORT_TEXT.body[lang], { report: title, installation: inst.name, from: period.from, to: lastDay(period.to) }), ...notes].join('\n')
+          // The PDF is read by people: numbers as the recipient's language writes them (3'780.970, 3 780,970).
+          const pdf = await tablePdf(`${title} ${inst.name}`, `${period.from} – ${lastDay(period.to)}`, header.map(String), pdfCells(rows, lang), notes)
           // CSV and workbook: the table first (its header stays the first line), the notes below it.
           const withNotes = notes.length ? [...rows, [], ...notes.map((n) => [n])] : rows
           const xlsx = await tableXlsx(title, header.map(String), withNotes)
@@ -170,7 +172,8 @@ export function createReportService({ db, clock, installations, statistics, mail
     for (const to of report.recipients) {
       const r = await renderIn(await langOf(to, fallback))
       await mail.enqueue({
-        kind: 'report', to, subject: `${r.title} ${inst.name} ${period.from}`, text: r.text,
+        // The report's own name first: two reports of one installation differ by more than a date.
+        kind: 'report', to, subject: `${report.name}: ${r.title} ${inst.name} ${period.from} – ${lastDay(period.to)}`, text: r.text,
         attachments: r.attachments.map(({ filename, contentType, content }) => ({ filename, contentType, content })),
       })
       queued++
