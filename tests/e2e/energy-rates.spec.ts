@@ -86,6 +86,9 @@ test('an admin sets a new charging tariff from tomorrow; today keeps its price',
   await expect(page.getByText('0.2950 CHF/kWh').first()).toBeVisible()
   await page.getByRole('button', { name: 'New tariff version' }).click()
   const form = page.getByRole('form', { name: 'New tariff version' })
+  // Without a name: SPEC §5's message at the field, not the browser's "Please fill out this field."
+  await form.getByRole('button', { name: 'Save tariff' }).click()
+  await expect(form.getByLabel('Name')).toHaveAccessibleDescription('The field is required.')
   await form.getByLabel('Name').fill('Tariff 2027')
   await form.getByLabel('High tariff (CHF/kWh)').fill('abc')
   await form.getByRole('button', { name: 'Save tariff' }).click()

@@ -74,7 +74,9 @@ export function TariffForm({ installationId, from, tomorrow, onSaved, onCancel }
   const setEntry = (i: number, patch: Partial<ScheduleEntry>) => setSchedule(schedule.map((x, j) => (j === i ? { ...x, ...patch } : x)))
 
   return (
-    <form onSubmit={submit} aria-labelledby="tariff-form-title" className="space-y-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+    // noValidate: a missing name or date gets SPEC §5's message from the server at its field, in the
+    // user's language, not the browser's own bubble ("Please fill out this field.").
+    <form onSubmit={submit} noValidate aria-labelledby="tariff-form-title" className="space-y-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
       <h2 id="tariff-form-title" className="text-base font-semibold">{upcoming ? t('form.editTitle') : t('form.newTitle')}</h2>
       <p className="text-sm text-slate-600">{t('form.hint')}</p>
       {feedback ? <Notice tone={feedback.tone} role={feedback.tone === 'error' ? 'alert' : 'status'}>{feedback.text}</Notice> : null}
