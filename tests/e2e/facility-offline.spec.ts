@@ -28,6 +28,11 @@ test('a change made while the facility is offline waits, then is applied once an
     // Power: the live pill does not say "Live" for an offline facility.
     await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Power', exact: true }).click()
     await expect(page.getByRole('status').filter({ hasText: 'Facility offline' })).toBeVisible()
+    // Nor does a station card say "Ready": its status is the last one known.
+    const stationCard = (name: string) => page.getByRole('article', { name, exact: true })
+    await expect(stationCard('Station 1').getByText('Unknown: facility offline')).toBeVisible()
+    await expect(stationCard('Station 1')).toContainText(/Last known: /)
+    await expect(page.getByRole('main').getByText('Ready', { exact: true })).toHaveCount(0)
     await page.getByRole('link', { name: 'Details of Station 5' }).click()
     const tabs = page.getByRole('tablist', { name: 'Station pages' })
     await tabs.getByRole('tab', { name: 'Management' }).click()

@@ -307,9 +307,10 @@ interface StationItemProps {
  */
 const StationItem = memo(
   function StationItem({ installationId, station, admin, f }: StationItemProps) {
+    const facilityOffline = useLive(installationId, (inst) => inst?.topics.info.data?.online === false)
     return (
       <li className="lazy-card flex flex-col gap-1">
-        <StationCard station={station} admin={admin} f={f} />
+        <StationCard station={station} admin={admin} f={f} facilityOffline={facilityOffline} />
         <StationLink installationId={installationId} station={station} />
       </li>
     )

@@ -18,12 +18,14 @@ export function isLockedStation(s: Pick<Station, 'status' | 'charging_mode'>): b
  * One station (SPEC §2 Power, station status page): display status (SPEC §4), charging mode,
  * power, energy charged, session start, RFID, capacity, changes waiting for an offline facility,
  * why it charges as it does (its reason, in the user's language from the code and its values), alerts
- * (serious ones marked) and the disabled-station notice for non-admins (SPEC §6).
+ * (serious ones marked) and the disabled-station notice for non-admins (SPEC §6). While its facility is
+ * offline (`facilityOffline`, SPEC §4) the status shows as unknown, with the last one known beside it.
  */
-export function StationCard({ station, admin, f }: { station: Station; admin: boolean; f: Formats }) {
+export function StationCard({ station, admin, f, facilityOffline = false }: { station: Station; admin: boolean; f: Formats; facilityOffline?: boolean }) {
   const { t } = useTranslation('power')
   const titleId = useId()
-  const display = displayStatus(station.status)
+  // An offline facility sends nothing: its stations' status is the last one known, not "Ready" now.
+  const display = facilityOffline ? null : displayStatus(station.status)
   const alerts = [...station.alerts].sort((a, b) => Number(isSeriousAlert(b)) - Number(isSeriousAlert(a)))
   const serious = alerts.some(isSeriousAlert)
   const rfid = station.rfid ? (station.rfid.description ? `${station.rfid.tag} (${station.rfid.description})` : station.rfid.tag) : null
@@ -38,9 +40,13 @@ export function StationCard({ station, admin, f }: { station: Station; admin: bo
           <h3 id={titleId} className="truncate text-base font-semibold text-slate-900">
             {station.name}
           </h3>
-          {station.status ? <p className="text-xs text-slate-500">{t(`rawStatus.${station.status}`)}</p> : null}
+          {station.status ? (
+            <p className="text-xs text-slate-500">
+              {facilityOffline ? t('status.lastKnown', { status: t(`rawStatus.${station.status}`) }) : t(`rawStatus.${station.status}`)}
+            </p>
+          ) : null}
         </div>
-        {display ? <Badge tone={STATUS_TONE[display]}>{t(`status.${display}`)}</Badge> : null}
+        {facilityOffline ? <Badge tone="gray">{t('status.facilityOffline')}</Badge> : display ? <Badge tone={STATUS_TONE[display]}>{t(`status.${display}`)}</Badge> : null}
       </header>
 
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm">

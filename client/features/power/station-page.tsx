@@ -28,6 +28,7 @@ import { updateStation } from './api.ts'
 import { stationJournal, stationKeys, stationRfids } from './station-api.ts'
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { PinButton } from '../../components/pin-button.tsx'
+import { useLive } from '../../live/use-live.ts'
 
 const TABS = ['status', 'timer', 'journal', 'charts', 'rfids', 'management'] as const
 type Tab = (typeof TABS)[number]
@@ -103,7 +104,7 @@ export default function StationPage({ installation, stationId }: { installation:
             ))}
           </div>
           <div role="tabpanel" id={`${baseId}-panel-${tab}`} aria-labelledby={`${baseId}-tab-${tab}`} tabIndex={0} className="focus:outline-none">
-            {tab === 'status' ? <StatusTab station={station} admin={admin} f={f} /> : null}
+            {tab === 'status' ? <StatusTab installationId={installation.id} station={station} admin={admin} f={f} /> : null}
             {tab === 'timer' ? <StationTimers installationId={installation.id} stationId={station.id} admin={rights?.manageTimers ?? false} timerMode={station.charging_mode === 'timer'} /> : null}
             {tab === 'journal' ? <JournalTab installationId={installation.id} stationId={station.id} f={f} /> : null}
             {tab === 'charts' ? <StationCharts installationId={installation.id} stationId={station.id} f={f} /> : null}
@@ -125,12 +126,13 @@ export default function StationPage({ installation, stationId }: { installation:
   )
 }
 
-function StatusTab({ station, admin, f }: { station: Station; admin: boolean; f: Formats }) {
+function StatusTab({ installationId, station, admin, f }: { installationId: number; station: Station; admin: boolean; f: Formats }) {
   const { t } = useTranslation('charging')
   const code = statusCodeName(station.status_code)
+  const facilityOffline = useLive(installationId, (inst) => inst?.topics.info.data?.online === false)
   return (
     <div className="space-y-3">
-      <StationCard station={station} admin={admin} f={f} />
+      <StationCard station={station} admin={admin} f={f} facilityOffline={facilityOffline} />
       <p className="text-sm text-slate-600">
         {t('station.statusCode')}: {code ? t('station.codeLabel', { code: station.status_code, name: t(`station.codes.${code}`) }) : station.status_code}{' '}
         {isSeriousStatusCode(station.status_code) ? <Badge tone="red">{t('station.serious')}</Badge> : null}
