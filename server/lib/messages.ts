@@ -170,7 +170,7 @@ const M = {
     en: 'If you have entered the correct email address, you will soon receive an email with further instructions.',
     de: 'Wenn Sie die richtige E-Mail-Adresse eingegeben haben, erhalten Sie in Kürze eine E-Mail mit weiteren Anweisungen.',
     fr: "Si vous avez saisi la bonne adresse e-mail, vous recevrez bientôt un e-mail avec les instructions à suivre.",
-    it: "Se ha inserito l'indirizzo e-mail corretto, riceverai a breve un'e-mail con ulteriori istruzioni.",
+    it: "Se ha inserito l'indirizzo e-mail corretto, riceverà a breve un'e-mail con ulteriori istruzioni.",
   },
   resetLinkExpired: {
     en: 'The link has expired. Please create a new link',
