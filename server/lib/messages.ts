@@ -34,7 +34,7 @@ const M = {
     en: 'Too many failed sign-in attempts. Try again in {{minutes}} minutes.',
     de: 'Zu viele fehlgeschlagene Anmeldeversuche. Versuchen Sie es in {{minutes}} Minuten erneut.',
     fr: 'Trop de tentatives de connexion échouées. Réessayez dans {{minutes}} minutes.',
-    it: 'Troppi tentativi di accesso falliti. Riprova tra {{minutes}} minuti.',
+    it: 'Troppi tentativi di accesso falliti. Riprovi tra {{minutes}} minuti.',
   },
   tokenInvalid: {
     en: 'Token is invalid or expired',
@@ -52,7 +52,7 @@ const M = {
     en: 'You do not have permission to perform this action.',
     de: 'Sie haben keine Berechtigung für diese Aktion.',
     fr: "Vous n'avez pas la permission d'effectuer cette action.",
-    it: 'Non hai il permesso di eseguire questa azione.',
+    it: 'Non ha il permesso di eseguire questa azione.',
   },
   notFound: { en: 'Not found.', de: 'Nicht gefunden.', fr: 'Introuvable.', it: 'Non trovato.' },
   noInstallationId: {
@@ -65,7 +65,7 @@ const M = {
     en: 'Contact your facility administrator to unlock the charging station',
     de: 'Wenden Sie sich an Ihre Anlagenverwaltung, um die Ladestation zu entsperren',
     fr: "Contactez l'administrateur de votre installation pour déverrouiller la borne de recharge",
-    it: "Contatta l'amministratore della struttura per sbloccare la stazione di ricarica",
+    it: "Contatti l'amministratore della struttura per sbloccare la stazione di ricarica",
   },
   serverError: {
     en: 'Something went wrong.',
@@ -77,25 +77,25 @@ const M = {
     en: 'The service is temporarily unavailable. Try again shortly.',
     de: 'Der Dienst ist vorübergehend nicht verfügbar. Versuchen Sie es gleich noch einmal.',
     fr: 'Le service est temporairement indisponible. Réessayez dans un instant.',
-    it: 'Il servizio non è temporaneamente disponibile. Riprova tra poco.',
+    it: 'Il servizio non è temporaneamente disponibile. Riprovi tra poco.',
   },
   tooManyHeavyRequests: {
     en: 'Too many requests of yours are still being processed. Wait for them to finish and try again.',
     de: 'Zu viele Ihrer Anfragen werden noch bearbeitet. Warten Sie, bis sie abgeschlossen sind, und versuchen Sie es erneut.',
     fr: 'Trop de vos requêtes sont encore en cours de traitement. Attendez qu’elles se terminent et réessayez.',
-    it: 'Troppe tue richieste sono ancora in elaborazione. Attendi che siano completate e riprova.',
+    it: 'Troppe Sue richieste sono ancora in elaborazione. Attenda che siano completate e riprovi.',
   },
   tooManyStreams: {
     en: 'Too many live connections are open. Close other tabs or displays and try again shortly.',
     de: 'Zu viele Live-Verbindungen sind offen. Schliessen Sie andere Tabs oder Anzeigen und versuchen Sie es gleich noch einmal.',
     fr: "Trop de connexions en direct sont ouvertes. Fermez d'autres onglets ou écrans et réessayez dans un instant.",
-    it: 'Troppe connessioni live sono aperte. Chiudi altre schede o schermi e riprova tra poco.',
+    it: 'Troppe connessioni live sono aperte. Chiuda altre schede o schermi e riprovi tra poco.',
   },
   ticketInvalid: {
     en: 'The live ticket is invalid, expired or already used. Request a new one.',
     de: 'Das Live-Ticket ist ungültig, abgelaufen oder bereits verwendet. Fordern Sie ein neues an.',
     fr: 'Le ticket live est invalide, expiré ou déjà utilisé. Demandez-en un nouveau.',
-    it: 'Il ticket live non è valido, è scaduto o è già stato usato. Richiedine uno nuovo.',
+    it: 'Il ticket live non è valido, è scaduto o è già stato usato. Ne richieda uno nuovo.',
   },
   // Charging: RFIDs, learning mode, timers, sessions.
   rfidTagSpaces: {
@@ -132,7 +132,7 @@ const M = {
     en: 'Enter a time as HH:mm (00:00 to 23:59).',
     de: 'Geben Sie eine Uhrzeit als HH:mm ein (00:00 bis 23:59).',
     fr: 'Saisissez une heure au format HH:mm (00:00 à 23:59).',
-    it: "Inserisci un'ora nel formato HH:mm (00:00–23:59).",
+    it: "Inserisca un'ora nel formato HH:mm (00:00–23:59).",
   },
   timerClash: {
     en: 'Another timer starts at this time on the same day with a different charging mode.',
@@ -170,13 +170,13 @@ const M = {
     en: 'If you have entered the correct email address, you will soon receive an email with further instructions.',
     de: 'Wenn Sie die richtige E-Mail-Adresse eingegeben haben, erhalten Sie in Kürze eine E-Mail mit weiteren Anweisungen.',
     fr: "Si vous avez saisi la bonne adresse e-mail, vous recevrez bientôt un e-mail avec les instructions à suivre.",
-    it: "Se hai inserito l'indirizzo e-mail corretto, riceverai a breve un'e-mail con ulteriori istruzioni.",
+    it: "Se ha inserito l'indirizzo e-mail corretto, riceverà a breve un'e-mail con ulteriori istruzioni.",
   },
   resetLinkExpired: {
     en: 'The link has expired. Please create a new link',
     de: 'Der Link ist abgelaufen. Bitte fordern Sie einen neuen Link an',
     fr: 'Le lien a expiré. Veuillez créer un nouveau lien',
-    it: 'Il link è scaduto. Crea un nuovo link',
+    it: 'Il link è scaduto. Crei un nuovo link',
   },
   passwordRule: {
     en: 'The password must be at least 8 characters long and contain a number and a symbol.',
@@ -201,19 +201,19 @@ const M = {
     en: 'The setup link is invalid, used or expired. Restart the server for a new link, or use npm run admin -- create-superuser EMAIL.',
     de: 'Der Einrichtungslink ist ungültig, verwendet oder abgelaufen. Starten Sie den Server neu für einen neuen Link oder verwenden Sie npm run admin -- create-superuser EMAIL.',
     fr: "Le lien de configuration est invalide, déjà utilisé ou expiré. Redémarrez le serveur pour un nouveau lien ou utilisez npm run admin -- create-superuser EMAIL.",
-    it: 'Il link di configurazione non è valido, è già stato usato o è scaduto. Riavvia il server per un nuovo link o usa npm run admin -- create-superuser EMAIL.',
+    it: 'Il link di configurazione non è valido, è già stato usato o è scaduto. Riavvii il server per un nuovo link o usi npm run admin -- create-superuser EMAIL.',
   },
   setupDone: {
     en: 'Cockpit is already set up: a superuser exists. Please sign in.',
     de: 'Cockpit ist bereits eingerichtet: Es gibt einen Superuser. Bitte melden Sie sich an.',
     fr: 'Cockpit est déjà configuré : un superutilisateur existe. Veuillez vous connecter.',
-    it: 'Cockpit è già configurato: esiste un superutente. Accedi.',
+    it: 'Cockpit è già configurato: esiste un superutente. Acceda.',
   },
   unpaidBlocksDeletion: {
     en: 'The profile cannot be deleted while unpaid charging sessions exist. Please pay them first.',
     de: 'Das Profil kann nicht gelöscht werden, solange unbezahlte Ladevorgänge bestehen. Bitte bezahlen Sie diese zuerst.',
     fr: 'Le profil ne peut pas être supprimé tant que des recharges impayées existent. Veuillez d’abord les payer.',
-    it: 'Il profilo non può essere eliminato finché esistono ricariche non pagate. Pagale prima.',
+    it: 'Il profilo non può essere eliminato finché esistono ricariche non pagate. Le paghi prima.',
   },
   emailTaken: {
     en: 'This e-mail address is already used by another account.',
@@ -231,13 +231,13 @@ const M = {
     en: 'You cannot deactivate, remove or change the rights of your own account here.',
     de: 'Ihr eigenes Konto können Sie hier nicht deaktivieren, entfernen oder in seinen Rechten ändern.',
     fr: 'Vous ne pouvez pas désactiver, retirer ou modifier les droits de votre propre compte ici.',
-    it: 'Qui non puoi disattivare, rimuovere o modificare i diritti del tuo account.',
+    it: 'Qui non può disattivare, rimuovere o modificare i diritti del Suo account.',
   },
   identityElsewhere: {
     en: 'This person also belongs to a facility you do not administer; only a superuser may change their account.',
     de: 'Diese Person gehört auch zu einer Anlage, die Sie nicht verwalten; nur ein Superuser kann ihr Konto ändern.',
     fr: "Cette personne appartient aussi à une installation que vous n'administrez pas ; seul un superutilisateur peut modifier son compte.",
-    it: 'Questa persona appartiene anche a una struttura che non amministri; solo un superutente può modificarne l’account.',
+    it: 'Questa persona appartiene anche a una struttura che non amministra; solo un superutente può modificarne l’account.',
   },
   welcomeSent: {
     en: 'The welcome e-mail has been sent.',
@@ -249,25 +249,25 @@ const M = {
     en: 'Registration is not open for this facility. Please ask your facility administrator for an account.',
     de: 'Für diese Anlage ist keine Registrierung möglich. Bitte fragen Sie Ihre Anlagenverwaltung nach einem Konto.',
     fr: "L'inscription n'est pas ouverte pour cette installation. Demandez un compte à l'administrateur de votre installation.",
-    it: "La registrazione non è aperta per questa struttura. Chiedi un account all'amministratore della struttura.",
+    it: "La registrazione non è aperta per questa struttura. Chieda un account all'amministratore della struttura.",
   },
   termsRequired: {
     en: 'Please accept the terms of use and the privacy policy.',
     de: 'Bitte akzeptieren Sie die Nutzungsbedingungen und die Datenschutzerklärung.',
     fr: "Veuillez accepter les conditions d'utilisation et la politique de confidentialité.",
-    it: "Accetta le condizioni d'uso e l'informativa sulla privacy.",
+    it: "Accetti le condizioni d'uso e l'informativa sulla privacy.",
   },
   registered: {
     en: 'Thank you. We have sent you an e-mail: confirm your address with the link in it, then log in.',
     de: 'Vielen Dank. Wir haben Ihnen eine E-Mail gesendet: Bestätigen Sie Ihre Adresse mit dem Link darin und melden Sie sich dann an.',
     fr: 'Merci. Nous vous avons envoyé un e-mail : confirmez votre adresse avec le lien qu’il contient, puis connectez-vous.',
-    it: 'Grazie. Ti abbiamo inviato un’e-mail: conferma il tuo indirizzo con il link contenuto, poi accedi.',
+    it: 'Grazie. Le abbiamo inviato un’e-mail: confermi il Suo indirizzo con il link contenuto, poi acceda.',
   },
   verified: {
     en: 'Your e-mail address is confirmed. You can now log in.',
     de: 'Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.',
     fr: 'Votre adresse e-mail est confirmée. Vous pouvez maintenant vous connecter.',
-    it: 'Il tuo indirizzo e-mail è confermato. Ora puoi accedere.',
+    it: 'Il Suo indirizzo e-mail è confermato. Ora può accedere.',
   },
   passwordChanged: {
     en: 'Your password has been changed.',
@@ -286,26 +286,26 @@ const M = {
     en: 'Too many intervals: at most {{limit}} per answer. Choose a coarser granularity or a shorter period.',
     de: 'Zu viele Intervalle: höchstens {{limit}} pro Antwort. Wählen Sie eine gröbere Auflösung oder einen kürzeren Zeitraum.',
     fr: 'Trop d’intervalles : au plus {{limit}} par réponse. Choisissez une granularité plus grossière ou une période plus courte.',
-    it: 'Troppi intervalli: al massimo {{limit}} per risposta. Scegli una granularità più grossolana o un periodo più breve.',
+    it: 'Troppi intervalli: al massimo {{limit}} per risposta. Scelga una granularità più grossolana o un periodo più breve.',
   },
   // Rates (SPEC §4–5)
   rateInvalid: {
     en: 'Please enter a valid rate',
     de: 'Bitte geben Sie einen gültigen Tarif ein',
     fr: 'Veuillez saisir un tarif valide',
-    it: 'Inserisci una tariffa valida',
+    it: 'Inserisca una tariffa valida',
   },
   ratesInvalid: {
     en: 'Please enter valid rates',
     de: 'Bitte geben Sie gültige Tarife ein',
     fr: 'Veuillez saisir des tarifs valides',
-    it: 'Inserisci tariffe valide',
+    it: 'Inserisca tariffe valide',
   },
   rateTimesInvalid: {
     en: 'Please enter valid rate times',
     de: 'Bitte geben Sie gültige Tarifzeiten ein',
     fr: 'Veuillez saisir des horaires tarifaires valides',
-    it: 'Inserisci orari tariffari validi',
+    it: 'Inserisca orari tariffari validi',
   },
   tariffStartsAfterToday: {
     en: 'A new tariff can only start after today: sessions already charged keep the price they were charged at.',
@@ -317,13 +317,13 @@ const M = {
     en: 'Please enter a valid Swiss or Liechtenstein IBAN (CH or LI, 21 characters).',
     de: 'Bitte geben Sie eine gültige IBAN aus der Schweiz oder Liechtenstein ein (CH oder LI, 21 Zeichen).',
     fr: 'Veuillez saisir un IBAN suisse ou liechtensteinois valide (CH ou LI, 21 caractères).',
-    it: 'Inserisci un IBAN svizzero o del Liechtenstein valido (CH o LI, 21 caratteri).',
+    it: 'Inserisca un IBAN svizzero o del Liechtenstein valido (CH o LI, 21 caratteri).',
   },
   vatNumberInvalid: {
     en: 'Please enter the VAT number as CHE-123.456.789 MWST (or TVA, IVA).',
     de: 'Bitte geben Sie die MWST-Nummer als CHE-123.456.789 MWST (oder TVA, IVA) ein.',
     fr: 'Veuillez saisir le numéro de TVA sous la forme CHE-123.456.789 TVA (ou MWST, IVA).',
-    it: 'Inserisci il numero IVA nel formato CHE-123.456.789 IVA (o MWST, TVA).',
+    it: 'Inserisca il numero IVA nel formato CHE-123.456.789 IVA (o MWST, TVA).',
   },
   rateStarted: {
     en: 'This rate has already started: only its name can be changed.',
@@ -347,7 +347,7 @@ const M = {
     en: 'No payment method is stored. Please add one under Settings, Payment methods.',
     de: 'Es ist keine Zahlungsmethode hinterlegt. Bitte fügen Sie eine unter Einstellungen, Zahlungsmethoden hinzu.',
     fr: 'Aucun moyen de paiement enregistré. Veuillez en ajouter un sous Paramètres, Moyens de paiement.',
-    it: 'Nessun metodo di pagamento registrato. Aggiungine uno in Impostazioni, Metodi di pagamento.',
+    it: 'Nessun metodo di pagamento registrato. Ne aggiunga uno in Impostazioni, Metodi di pagamento.',
   },
   paymentFailed: {
     en: 'Charging this payment method failed, please revise',
@@ -372,19 +372,19 @@ const M = {
     en: 'This installation is archived and read-only. Unarchive it to make changes.',
     de: 'Diese Anlage ist archiviert und schreibgeschützt. Holen Sie sie aus dem Archiv, um sie zu ändern.',
     fr: 'Cette installation est archivée et en lecture seule. Désarchivez-la pour la modifier.',
-    it: "Questo impianto è archiviato e in sola lettura. Ripristinalo dall'archivio per modificarlo.",
+    it: "Questo impianto è archiviato e in sola lettura. Lo ripristini dall'archivio per modificarlo.",
   },
   installationHasBilling: {
     en: 'This installation has billing history (charging sessions or payments) and cannot be deleted. Archive it instead.',
     de: 'Diese Anlage hat eine Abrechnungshistorie (Ladevorgänge oder Zahlungen) und kann nicht gelöscht werden. Archivieren Sie sie stattdessen.',
     fr: "Cette installation a un historique de facturation (sessions de recharge ou paiements) et ne peut pas être supprimée. Archivez-la plutôt.",
-    it: 'Questo impianto ha uno storico di fatturazione (sessioni di ricarica o pagamenti) e non può essere eliminato. Archivialo invece.',
+    it: 'Questo impianto ha uno storico di fatturazione (sessioni di ricarica o pagamenti) e non può essere eliminato. Lo archivi invece.',
   },
   timezoneUnknown: {
     en: 'Unknown time zone. Use an IANA name such as Europe/Zurich.',
     de: 'Unbekannte Zeitzone. Verwenden Sie einen IANA-Namen wie Europe/Zurich.',
     fr: 'Fuseau horaire inconnu. Utilisez un nom IANA comme Europe/Zurich.',
-    it: 'Fuso orario sconosciuto. Usa un nome IANA come Europe/Zurich.',
+    it: 'Fuso orario sconosciuto. Usi un nome IANA come Europe/Zurich.',
   },
   objectCycle: {
     en: 'An object cannot be placed below itself or one of its own sub-objects.',
@@ -396,7 +396,7 @@ const M = {
     en: 'The object is not empty ({{objects|one:# sub-object|other:# sub-objects}}, {{meters|one:# meter|other:# meters}}, {{stations|one:# charging station|other:# charging stations}}). Remove or move them first.',
     de: 'Das Objekt ist nicht leer ({{objects|one:# Unterobjekt|other:# Unterobjekte}}, {{meters|one:# Zähler|other:# Zähler}}, {{stations|one:# Ladestation|other:# Ladestationen}}). Entfernen oder verschieben Sie diese zuerst.',
     fr: "L'objet n'est pas vide ({{objects|one:# sous-objet|other:# sous-objets}}, {{meters|one:# compteur|other:# compteurs}}, {{stations|one:# borne de recharge|other:# bornes de recharge}}). Supprimez-les ou déplacez-les d'abord.",
-    it: "L'oggetto non è vuoto ({{objects|one:# sotto-oggetto|other:# sotto-oggetti}}, {{meters|one:# contatore|other:# contatori}}, {{stations|one:# stazione di ricarica|other:# stazioni di ricarica}}). Rimuovili o spostali prima.",
+    it: "L'oggetto non è vuoto ({{objects|one:# sotto-oggetto|other:# sotto-oggetti}}, {{meters|one:# contatore|other:# contatori}}, {{stations|one:# stazione di ricarica|other:# stazioni di ricarica}}). Li rimuova o li sposti prima.",
   },
   alreadyExists: {
     en: 'An entry with these values already exists.',
@@ -408,33 +408,33 @@ const M = {
     en: 'Please choose a ZEV billing model: flat rate or actual costs',
     de: 'Bitte wählen Sie ein ZEV-Abrechnungsmodell: Pauschale oder effektive Kosten',
     fr: 'Veuillez choisir un modèle de décompte RCP : forfait ou coûts effectifs',
-    it: 'Scegli un modello di conteggio RCP: forfait o costi effettivi',
+    it: 'Scelga un modello di conteggio RCP: forfait o costi effettivi',
   },
   zevFlatPercentInvalid: {
     en: 'Please enter a valid rate: the flat rate is at most {{max}} % of the external standard electricity product',
     de: 'Bitte geben Sie einen gültigen Tarif ein: Die Pauschale beträgt höchstens {{max}} % des externen Standardstromprodukts',
     fr: 'Veuillez saisir un tarif valide : le forfait est d’au plus {{max}} % du produit électrique standard externe',
-    it: 'Inserisci una tariffa valida: il forfait è al massimo il {{max}} % del prodotto elettrico standard esterno',
+    it: 'Inserisca una tariffa valida: il forfait è al massimo il {{max}} % del prodotto elettrico standard esterno',
   },
   // SPEC §3/§5 wording: a report's output directory outside the installation's reports folder.
   outputDirectoryInvalid: {
     en: 'Please enter a valid output directory: folder names separated by "/", e.g. exports/heat',
     de: 'Bitte geben Sie einen gültigen Ausgabeordner ein: Ordnernamen, getrennt durch «/», z. B. exports/waerme',
     fr: 'Veuillez saisir un dossier de sortie valide : des noms de dossiers séparés par « / », p. ex. exports/chaleur',
-    it: 'Inserisci una cartella di destinazione valida: nomi di cartelle separati da «/», p. es. exports/calore',
+    it: 'Inserisca una cartella di destinazione valida: nomi di cartelle separati da «/», p. es. exports/calore',
   },
   // Support and shortcuts (SPEC §8 "message sent", "shortcut added or removed").
   supportSent: {
     en: 'Your message has been sent.',
     de: 'Ihre Nachricht wurde gesendet.',
     fr: 'Votre message a été envoyé.',
-    it: 'Il tuo messaggio è stato inviato.',
+    it: 'Il Suo messaggio è stato inviato.',
   },
   ticketClosed: {
     en: 'This ticket is closed. Reopen it to write in it.',
     de: 'Dieses Ticket ist geschlossen. Eröffnen Sie es wieder, um darin zu schreiben.',
     fr: 'Ce ticket est fermé. Rouvrez-le pour y écrire.',
-    it: 'Questo ticket è chiuso. Riaprilo per scriverci.',
+    it: 'Questo ticket è chiuso. Lo riapra per scriverci.',
   },
   shortcutAdded: {
     en: 'The shortcut has been added.',
@@ -452,7 +452,7 @@ const M = {
     en: 'You can keep at most {{max}} shortcuts per facility. Remove one first.',
     de: 'Sie können höchstens {{max}} Verknüpfungen pro Anlage behalten. Entfernen Sie zuerst eine.',
     fr: "Vous pouvez garder au plus {{max}} raccourcis par installation. Supprimez-en d'abord un.",
-    it: 'Puoi tenere al massimo {{max}} scorciatoie per struttura. Rimuovine prima una.',
+    it: 'Può tenere al massimo {{max}} scorciatoie per struttura. Ne rimuova prima una.',
   },
   ocppIdTaken: {
     en: 'This charge point id is already bound to another charging station.',
@@ -489,19 +489,19 @@ const M = {
     en: 'Only a meter read over Modbus has device settings; choose the source Modbus or leave them empty.',
     de: 'Nur ein über Modbus gelesener Zähler hat Geräteeinstellungen; wählen Sie die Quelle Modbus oder lassen Sie sie leer.',
     fr: "Seul un compteur lu par Modbus a des réglages d'appareil ; choisissez la source Modbus ou laissez-les vides.",
-    it: 'Solo un contatore letto tramite Modbus ha impostazioni del dispositivo; scegli la fonte Modbus o lasciale vuote.',
+    it: 'Solo un contatore letto tramite Modbus ha impostazioni del dispositivo; scelga la fonte Modbus o le lasci vuote.',
   },
   meterOfStation: {
     en: "This meter belongs to a charging station: change or delete the charging station instead.",
     de: 'Dieser Zähler gehört zu einer Ladestation: Ändern oder löschen Sie stattdessen die Ladestation.',
     fr: "Ce compteur appartient à une borne de recharge : modifiez ou supprimez plutôt la borne.",
-    it: 'Questo contatore appartiene a una stazione di ricarica: modifica o elimina invece la stazione.',
+    it: 'Questo contatore appartiene a una stazione di ricarica: modifichi o elimini invece la stazione.',
   },
   stationSessionOpen: {
     en: 'A charging session is running at this charging station. Delete it once the session has ended.',
     de: 'An dieser Ladestation läuft ein Ladevorgang. Löschen Sie sie, wenn er beendet ist.',
     fr: 'Une session de recharge est en cours à cette borne. Supprimez-la une fois la session terminée.',
-    it: 'Una sessione di ricarica è in corso presso questa stazione. Eliminala al termine della sessione.',
+    it: 'Una sessione di ricarica è in corso presso questa stazione. La elimini al termine della sessione.',
   },
   // Configuration files (docs/configuration-files.md); the field names the line and place in the file.
   configurationYaml: {
@@ -538,7 +538,7 @@ const M = {
     en: 'More than one installation has this name. Rename one of them first.',
     de: 'Mehrere Anlagen haben diesen Namen. Benennen Sie zuerst eine davon um.',
     fr: 'Plusieurs installations portent ce nom. Renommez-en une d’abord.',
-    it: 'Più impianti hanno questo nome. Rinominane prima uno.',
+    it: 'Più impianti hanno questo nome. Ne rinomini prima uno.',
   },
   configurationCurrencyFixed: {
     en: 'The currency of an existing installation cannot be changed.',

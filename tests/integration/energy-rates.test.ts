@@ -66,7 +66,7 @@ describe('rates: messages (SPEC §5)', () => {
     const r = await api().post(base()).set(auth(tokens.admin)).send(power({ prices: { ...power().prices, peak: -1, low: 'cheap' }, time_spans: [{ start: '20:00', end: '07:00', repetition: ['monday'] }] })).expect(400)
     expect(r.body).toEqual({ peak: ['Please enter a valid rate'], low: ['Please enter a valid rate'], time_spans: ['Please enter valid rate times'] })
     const it = await api().post(base('water')).set(auth(tokens.admin)).set('Accept-Language', 'it').send({ name: 'Acqua', start_date: inDays(5), prices: { fresh_water: 2.1 } }).expect(400)
-    expect(it.body).toEqual({ warm_water_production: ['Inserisci una tariffa valida'] })
+    expect(it.body).toEqual({ warm_water_production: ['Inserisca una tariffa valida'] })
     expect((await api().post(base('heat')).set(auth(tokens.admin)).send({ start_date: inDays(5), prices: { heat: 0.1 } }).expect(400)).body).toEqual({ name: ['The field is required.'] })
     expect((await api().post(base('heat')).set(auth(tokens.admin)).send({ name: 'H', prices: 5 }).expect(400)).body).toEqual({ prices: ['Please enter valid rates'] })
     await api().post(base('gas')).set(auth(tokens.admin)).send({ name: 'H' }).expect(400)

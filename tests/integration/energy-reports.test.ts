@@ -173,7 +173,7 @@ describe('files in the output directory (SPEC §3 "output directory")', () => {
       await api().patch(`${base()}/${id}/`).set(auth(tokens.admin)).send({ output_directory: dir }).expect(400)
     }
     await api().patch(`${base()}/${id}/`).set(auth(tokens.admin)).send({ output_directory: 'a\u0000b' }).expect(400)
-    for (const [lang, text] of [['de', 'Bitte geben Sie einen gültigen Ausgabeordner ein'], ['fr', 'Veuillez saisir un dossier de sortie valide'], ['it', 'Inserisci una cartella di destinazione valida']]) {
+    for (const [lang, text] of [['de', 'Bitte geben Sie einen gültigen Ausgabeordner ein'], ['fr', 'Veuillez saisir un dossier de sortie valide'], ['it', 'Inserisca una cartella di destinazione valida']]) {
       const r = await api().patch(`${base()}/${id}/`).set(auth(tokens.admin)).set('Accept-Language', lang).send({ output_directory: '../x' }).expect(400)
       expect(r.body.output_directory[0]).toMatch(new RegExp(`^${text}`))
     }

@@ -28,7 +28,7 @@ export const INVOICE_TEXTS = {
   },
   it: {
     appFee: 'Canone mensile dell’app (pagamento con carta)', month: 'Mese', appFeeMessage: 'Canone dell’app {{id}}',
-    vatIncluded: 'Prezzi IVA del {{rate}} % inclusa ({{amount}}). Le commissioni della carta sono a parte.', vatNumber: 'Numero IVA', noPaymentDetails: 'Il gestore non ha ancora indicato i dati di pagamento: chiedi all’amministrazione della struttura come pagare.',
+    vatIncluded: 'Prezzi IVA del {{rate}} % inclusa ({{amount}}). Le commissioni della carta sono a parte.', vatNumber: 'Numero IVA', noPaymentDetails: 'Il gestore non ha ancora indicato i dati di pagamento: chieda all’amministrazione della struttura come pagare.',
     title: 'Fattura', number: 'Numero di fattura', date: 'Data', facility: 'Struttura', customer: 'Cliente', station: 'Stazione di ricarica',
     rfid: 'RFID', period: 'Periodo di ricarica', energy: 'Energia', high: 'Tariffa alta', low: 'Tariffa bassa', flat: 'Tariffa unica',
     subtotal: "Prezzo dell'energia", fee: 'Commissione di transazione', total: 'Totale', status: 'Stato', paid: 'Pagata il {{date}}', unpaid: 'Non pagata',

@@ -27,12 +27,12 @@ const T: Record<Lang, { subject: string; hello: (name: string) => string; body: 
     ignore: 'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
   },
   it: {
-    subject: 'Reimposta la password di Cockpit',
+    subject: 'Reimpostazione della password di Cockpit',
     hello: (n) => (n ? `Buongiorno ${n},` : 'Buongiorno,'),
-    body: 'Abbiamo ricevuto una richiesta di reimpostare la password del tuo account Cockpit. Apri il link qui sotto per creare una nuova password.',
+    body: 'Abbiamo ricevuto una richiesta di reimpostare la password del Suo account Cockpit. Apra il link qui sotto per creare una nuova password.',
     action: 'Crea una nuova password',
     expiry: 'Il link può essere usato una sola volta ed è valido per 60 minuti.',
-    ignore: 'Se non hai fatto questa richiesta, ignora questa e-mail: la password resta invariata.',
+    ignore: 'Se non ha fatto questa richiesta, ignori questa e-mail: la password resta invariata.',
   },
 }
 

@@ -46,7 +46,7 @@ const T: Record<Lang, { subject: (site: string) => string; body: (id: number, st
     subject: (site) => `Ricarica trattenuta per verifica: ${site}`,
     body: (id, station, start) => `La ricarica CS-${id} presso ${station} (inizio ${start}) è trattenuta e non verrà addebitata automaticamente.`,
     why: 'Motivo:',
-    action: 'Apri la ricarica in Cockpit per correggerne l’energia, sbloccarla o annullarla.',
+    action: 'Apra la ricarica in Cockpit per correggerne l’energia, sbloccarla o annullarla.',
     reasons: {
       energyImplausible: 'la stazione ha segnalato più energia di quanta ne possa fornire in quel tempo.',
       powerImplausible: 'la stazione ha segnalato una potenza superiore a quella che può fornire.',

@@ -27,12 +27,12 @@ const T: Record<Lang, { subject: string; hello: (name: string) => string; body: 
     ignore: 'Si vous ne vous êtes pas inscrit, ignorez cet e-mail.',
   },
   it: {
-    subject: 'Conferma il tuo indirizzo e-mail per Cockpit',
+    subject: 'Confermi il Suo indirizzo e-mail per Cockpit',
     hello: (n) => (n ? `Buongiorno ${n},` : 'Buongiorno,'),
-    body: 'Grazie per esserti registrato a Cockpit. Conferma il tuo indirizzo e-mail per attivare l’account.',
+    body: 'Grazie per la registrazione a Cockpit. Confermi il Suo indirizzo e-mail per attivare l’account.',
     action: 'Conferma l’indirizzo e-mail',
     expiry: 'Il link può essere usato una sola volta ed è valido per 48 ore.',
-    ignore: 'Se non ti sei registrato, ignora questa e-mail.',
+    ignore: 'Se non ha richiesto questa registrazione, ignori questa e-mail.',
   },
 }
 

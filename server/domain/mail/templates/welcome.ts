@@ -29,10 +29,10 @@ const T: Record<Lang, { subject: string; hello: (name: string) => string; body: 
   it: {
     subject: 'Benvenuto in Cockpit',
     hello: (n) => (n ? `Buongiorno ${n},` : 'Buongiorno,'),
-    body: (site) => `È stato creato un account per te nel Cockpit di ${site}. Lì puoi seguire le tue ricariche, le carte RFID e l’energia della struttura.`,
+    body: (site) => `È stato creato un account per Lei nel Cockpit di ${site}. Lì può seguire le Sue ricariche, le carte RFID e l’energia della struttura.`,
     action: 'Imposta la password',
-    expiry: 'Il link può essere usato una sola volta ed è valido per 7 giorni. In seguito usa «Password dimenticata?» nella pagina di accesso.',
-    login: 'Il tuo login è il tuo indirizzo e-mail:',
+    expiry: 'Il link può essere usato una sola volta ed è valido per 7 giorni. In seguito usi «Password dimenticata?» nella pagina di accesso.',
+    login: 'Il Suo login è il Suo indirizzo e-mail:',
   },
 }
 
