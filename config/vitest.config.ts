@@ -5,8 +5,9 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     testTimeout: 30_000,
-    // A beforeAll that starts the first app of a day makes that day's seeded template (tests/integration/template.ts): 10–50 s.
-    hookTimeout: 120_000,
+    // A beforeAll that starts the first app of a day makes that day's seeded template (tests/integration/template.ts),
+    // 10–50 s; some write a year of 15-minute rows (energy-statistics: 30 s on a quiet machine, over 120 s on a loaded one).
+    hookTimeout: 240_000,
     pool: 'forks',
     // TEST_DB=postgres (npm run test:pg): the same suites on a throwaway Postgres cluster.
     globalSetup: process.env.TEST_DB === 'postgres' ? ['tests/postgres/global-setup.ts'] : [],
