@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { addOtherInstallation, AT, auth, login, startApp, type RoleTokens } from './helpers.ts'
+import { sql } from 'kysely'
 import { createTestClock } from '../../server/lib/clock.ts'
 
 // Admins set the charging tariff (PUT /api/electricity-tariff/), versioned by validity date;
@@ -59,6 +60,25 @@ describe('setting the charging tariff', () => {
     const r = await api().put(url()).set(auth(tokens.admin)).send(version({ valid_from: inDays(0) })).expect(400)
     expect(r.body.valid_from[0]).toMatch(/only start after today/)
     expect((await api().get(url()).set(auth(tokens.admin)).expect(200)).body).toMatchObject({ high_tariff: 0.295, low_tariff: 0.21, valid_to: null, editable: false })
+  })
+
+  it('a version from tomorrow leaves the hourly and daily rollups of past days as they were (migration 0177)', async () => {
+    const db = app.domain!.db
+    // Yesterday's grid import of the installation's main meter, rolled up by the database (migration 0060).
+    const main = await db.selectFrom('meters').select('id').where('installation_id', '=', INST).where('meter_type', '=', 'main_power').orderBy('id').executeTakeFirstOrThrow()
+    const from = clock.ms() - 86_400_000
+    await db.insertInto('measurements_15m').values(Array.from({ length: 8 }, (_, i) => ({
+      meter_id: main.id, bucket: new Date(from + i * 900_000), energy_in_kwh: 1 + i, energy_out_kwh: 0, volume_m3: 0, power_sum: 4 * (1 + i), samples: 1, soc_last: null,
+    }))).execute()
+    // The row versions (xmin) of the rollups: a rollup rebuilt is a new row.
+    const versions = async () => JSON.stringify((await sql<{ t: string; v: string }>`
+      SELECT 'h' || bucket::text AS t, xmin::text AS v FROM measurements_1h WHERE meter_id = ${main.id}
+      UNION ALL SELECT 'd' || bucket::text, xmin::text FROM measurements_1d WHERE meter_id = ${main.id} ORDER BY 1`.execute(db)).rows)
+    const before = await versions()
+    expect(before).not.toBe('[]')
+    // Saving the version ends the one in force today (its valid_to only): days up to today keep their tariff.
+    await api().put(url()).set(auth(tokens.admin)).send(version()).expect(200)
+    expect(await versions()).toBe(before)
   })
 
   it('adds a version from tomorrow, ends the current one today, and replaces a version that has not started', async () => {

@@ -197,6 +197,11 @@ describe('statistics from rollups equal the direct sum over the 15-minute rows',
     try {
       expect(await costOf()).not.toBe(before)
       await same('added')
+      // Only its end moves (as when a later version is saved): the days after the earlier end change version.
+      await db.updateTable('tariffs').set({ valid_to: '2025-10-26' }).where('id', '=', id).execute()
+      await same('ended earlier')
+      await db.updateTable('tariffs').set({ valid_to: '2025-10-31' }).where('id', '=', id).execute()
+      await same('ended later')
       await db.updateTable('tariffs').set({ schedule: JSON.stringify([{ ...schedule[0], start: '00:45', end: '02:15' }]) }).where('id', '=', id).execute()
       await same('schedule changed')
       await db.updateTable('tariffs').set({ valid_from: '2025-10-20', high_rappen_per_kwh: 55 }).where('id', '=', id).execute()
