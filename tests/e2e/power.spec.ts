@@ -162,8 +162,11 @@ test('offline facility, stale data, serious alerts and the empty state are shown
   await expect(flow.getByRole('group', { name: 'Grid', exact: true })).toContainText('Export')
   await expect(flow.getByRole('group', { name: 'Battery', exact: true })).toContainText('55% charged')
 
+  // The facility sends nothing: the card does not claim the last status (Error) as now, it names it.
   const card = page.getByRole('article', { name: 'Garage A' })
-  await expect(card.getByText('Error', { exact: true })).toBeVisible()
+  await expect(card.getByText('Unknown: facility offline', { exact: true })).toBeVisible()
+  await expect(card).toContainText('Last known: ')
+  await expect(card.getByText('Error', { exact: true })).toHaveCount(0)
   await expect(card.getByText(/Serious:\s*Offline/)).toBeVisible()
   await expect(card.getByText('Voltage low')).toBeVisible()
 
