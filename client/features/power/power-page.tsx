@@ -262,6 +262,8 @@ function Stations({ installation, f }: { installation: Installation; f: Formats 
   const data = slot?.data as Record<string, Station> | null | undefined
   const stations = useMemo(() => Object.values(data ?? {}).sort((a, b) => f.compareNames(a.name, b.name)), [data, f])
   const admin = isAdmin(installation)
+  // Read once for the list: an offline facility's cards show their status as unknown.
+  const facilityOffline = useLive(installation.id, (inst) => inst?.topics.info.data?.online === false)
   // Sidebar "Car charging stations" links here with #stations: scroll once the list has loaded.
   const loaded = slot?.loaded ?? false
   useEffect(() => {
@@ -286,7 +288,7 @@ function Stations({ installation, f }: { installation: Installation; f: Formats 
       ) : (
         <ul aria-labelledby="stations-title" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {stations.map((s) => (
-            <StationItem key={s.id} installationId={installation.id} station={s} admin={admin} f={f} />
+            <StationItem key={s.id} installationId={installation.id} station={s} admin={admin} f={f} facilityOffline={facilityOffline} />
           ))}
         </ul>
       )}
@@ -299,6 +301,7 @@ interface StationItemProps {
   station: Station
   admin: boolean
   f: Formats
+  facilityOffline: boolean
 }
 
 /**
@@ -306,8 +309,7 @@ interface StationItemProps {
  * to a copy): a card whose station reads the same is not rendered again.
  */
 const StationItem = memo(
-  function StationItem({ installationId, station, admin, f }: StationItemProps) {
-    const facilityOffline = useLive(installationId, (inst) => inst?.topics.info.data?.online === false)
+  function StationItem({ installationId, station, admin, f, facilityOffline }: StationItemProps) {
     return (
       <li className="lazy-card flex flex-col gap-1">
         <StationCard station={station} admin={admin} f={f} facilityOffline={facilityOffline} />
@@ -315,7 +317,7 @@ const StationItem = memo(
       </li>
     )
   },
-  (a, b) => a.installationId === b.installationId && a.admin === b.admin && a.f === b.f && (a.station === b.station || JSON.stringify(a.station) === JSON.stringify(b.station)),
+  (a, b) => a.installationId === b.installationId && a.admin === b.admin && a.f === b.f && a.facilityOffline === b.facilityOffline && (a.station === b.station || JSON.stringify(a.station) === JSON.stringify(b.station)),
 )
 
 /** The way into a station's tabs (status, timer, journal, RFIDs, management; SPEC §2). */
