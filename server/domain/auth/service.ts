@@ -7,6 +7,7 @@ import { AppError, Invalid, TooManyRequests, Unauthorized } from '../../lib/erro
 import { isStrongPassword } from '../../../shared/rules/password.ts'
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts'
 import { createDbThrottle, withdrawFailures } from './db-throttle.ts'
+import { createDeviceCookies, ipKey } from './device-cookie.ts'
 import type { TokenResponse } from '../../../shared/schemas/auth.ts'
 import type { RightsCache } from './rights-cache.ts'
 import type { Clock } from '../../lib/clock.ts'
@@ -37,11 +38,13 @@ const newToken = () => crypto.randomBytes(32).toString('base64url')
 export function createAuthService({ db, clock, secret, limits = {}, rights }: { db: Db; clock: Clock; secret: Uint8Array; limits?: { perPair?: number; perIp?: number }; rights?: RightsCache }) {
   // Failed sign-ins, kept in the database: a guesser is stopped per (account, IP) and
   // per IP; the account as such only gets a growing, capped delay, so nobody can lock its owner out.
-  const { account: A, pair: P, ip: I } = AUTH.signIn
+  const { account: A, pair: P, ip: I, device: D } = AUTH.signIn
   const now = () => clock.ms()
   const perAccount = createDbThrottle({ db, now, scope: 'account', windowMs: A.windowMs, policy: { kind: 'backoff', free: A.free, baseMs: A.baseMs, capMs: A.capMs } })
   const perPair = createDbThrottle({ db, now, scope: 'pair', windowMs: P.windowMs, policy: { kind: 'limit', max: limits.perPair ?? P.max } })
   const perIp = createDbThrottle({ db, now, scope: 'ip', windowMs: I.windowMs, policy: { kind: 'limit', max: limits.perIp ?? I.max } })
+  const perDevice = createDbThrottle({ db, now, scope: 'device', windowMs: D.windowMs, policy: { kind: 'limit', max: D.max } })
+  const devices = createDeviceCookies(secret)
 
   async function issue(userId: number, familyId: string): Promise<{ access: string; refresh: string }> {
     const at = clock.ms()
@@ -115,24 +118,31 @@ export function createAuthService({ db, clock, secret, limits = {}, rights }: { 
      * POST /api/authentication/token/. Wrong e-mail, wrong password and an inactive account all answer
      * the same 401 in about the same time (no enumeration); 429 with Retry-After once throttled.
      * `installation_id` is the requested installation when the user may open it, else their first.
+     * `device`: the browser's device cookie ({@link deviceCookie}); one of this account makes the attempt
+     * count against that device only, not the account-wide delay or the IP's limit (IPv6 per /64).
      */
-    async login(email: string, password: string, opts: { installation?: number; ip?: string } = {}): Promise<TokenResponse> {
+    async login(email: string, password: string, opts: { installation?: number; ip?: string; device?: string } = {}): Promise<TokenResponse> {
       const account = email.trim().toLowerCase()
-      const pair = opts.ip ? `${account} ${opts.ip}` : null
-      const waits = [await perAccount.retryAfter(account)]
-      if (opts.ip && pair) waits.push(await perPair.retryAfter(pair), await perIp.retryAfter(opts.ip))
+      const known = devices.verify(account, opts.device)
+      const ip = opts.ip ? ipKey(opts.ip) : undefined
+      const pair = ip ? `${account} ${ip}` : null
+      const waits = known ? [await perDevice.retryAfter(known)] : [await perAccount.retryAfter(account)]
+      if (!known && ip && pair) waits.push(await perPair.retryAfter(pair), await perIp.retryAfter(ip))
       const wait = Math.max(...waits)
       if (wait) throw TooManyRequests(wait)
       // Counted as failures before the (slow) password check, so parallel guesses see each other;
       // withdrawn when the password is right.
-      const pending = [await perAccount.fail(account)]
-      if (opts.ip && pair) pending.push(await perPair.fail(pair), await perIp.fail(opts.ip))
+      const pending = known ? [await perDevice.fail(known)] : [await perAccount.fail(account)]
+      if (!known && ip && pair) pending.push(await perPair.fail(pair), await perIp.fail(ip))
       const user = await db.selectFrom('users').selectAll().where('email', '=', account).executeTakeFirst()
       const ok = user ? await verifyPassword(user.password_hash, password) : (await verifyPassword(await dummyHash(), password), false)
       if (!user || !ok || !activeAt(user, clock.now())) throw new AppError(401, 'badCredentials')
       await withdrawFailures(db, pending)
-      await perAccount.reset(account)
-      if (pair) await perPair.reset(pair)
+      if (known) await perDevice.reset(known)
+      else {
+        await perAccount.reset(account)
+        if (pair) await perPair.reset(pair)
+      }
       await db
         .updateTable('users')
         .set({ previous_login: sql`last_login`, last_login: clock.now() })
@@ -141,6 +151,14 @@ export function createAuthService({ db, clock, secret, limits = {}, rights }: { 
       const ids = await installationIds(user.id, user.is_superuser)
       const installation_id = opts.installation && ids.includes(opts.installation) ? opts.installation : (ids[0] ?? null)
       return { ...(await issue(user.id, crypto.randomUUID())), installation_id }
+    },
+
+    /**
+     * A new device cookie value for `email`'s account, set after a successful sign-in
+     * (./device-cookie.ts; OWASP device cookies).
+     */
+    deviceCookie(email: string): string {
+      return devices.issue(email.trim().toLowerCase())
     },
 
     /**
