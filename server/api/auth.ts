@@ -45,14 +45,13 @@ export function authRoutes(fastify: FastifyInstance, domain: Domain) {
     { schema: { summary: 'A new token pair for a refresh token (rotating; reuse revokes the family)', security: [], body: RefreshRequest, response: { 200: RefreshResponse, 401: ErrorDetail.describe('The refresh token is invalid, expired or revoked') } } },
     async (req) => domain.auth.refresh(req.body.refresh),
   )
-  // ARCHITECTURE §3: logout revokes the refresh token's family and denies its access tokens (and the
-  // bearer sent along, if any) until they expire; 204 also for a token already revoked.
+  // ARCHITECTURE §3: logout revokes the refresh token's family and denies its access tokens until they
+  // expire; 204 also for a token already revoked.
   app.post(
     '/authentication/logout/',
     { schema: { summary: 'Sign out: revoke the refresh token\'s family and deny its access tokens (204 also when already revoked)', security: [], body: RefreshRequest, response: { 204: NoContent } } },
     async (req, reply) => {
-      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
-      await domain.auth.logout(req.body.refresh, bearer)
+      await domain.auth.logout(req.body.refresh)
       return reply.code(204).send(null)
     },
   )

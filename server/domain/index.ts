@@ -64,7 +64,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   // Sign-in and rights facts kept while the rights revision stands.
   const rights = createRightsCache(db)
   const auth = createAuthService({ db, clock, secret: jwtSecret, rights })
-  const installations = createInstallationService({ db, rights })
+  const installations = createInstallationService({ db, clock, rights })
   const legal = createLegalService({ db, clock })
   const emailChange = createEmailChangeService({ db, clock, publicUrl, endSessions: auth.endSessions })
   const passwordReset = createPasswordResetService({ db, clock, mail, publicUrl, log: (err) => (log ? log.error({ err }, 'password reset mail failed') : console.error('password reset mail failed', err)) })

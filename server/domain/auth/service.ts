@@ -89,11 +89,11 @@ export function createAuthService({ db, clock, secret, limits = {}, rights }: { 
    * else. A token signed with our key is still refused without an expiry, issue time, subject, id and the
    * access type: only issue() makes such tokens, anything else is a forgery or another purpose.
    */
-  async function accessClaims(access: string): Promise<{ userId: number; issuedAt: number; jti: string; exp: number } | undefined> {
+  async function accessClaims(access: string): Promise<{ userId: number; issuedAt: number; jti: string } | undefined> {
     try {
       const { payload } = await jwtVerify(access, secret, { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub', 'jti'], currentDate: clock.now() })
       if (payload.token_type !== ACCESS_TYPE || !/^[1-9]\d{0,15}$/.test(payload.sub!)) return undefined
-      return { userId: Number(payload.sub), issuedAt: payload.iat!, jti: payload.jti!, exp: payload.exp! }
+      return { userId: Number(payload.sub), issuedAt: payload.iat!, jti: payload.jti! }
     } catch {
       return undefined
     }
@@ -187,22 +187,16 @@ export function createAuthService({ db, clock, secret, limits = {}, rights }: { 
     /**
      * POST /api/authentication/logout/ (ARCHITECTURE §3): revoke the family of `token`, so no token of
      * that sign-in refreshes again (other sign-ins of the user stay), and deny the access tokens issued
-     * with it, and `access` (the bearer sent along, if any) until their expiry, so they fail `verify` at
-     * the next request in every process. Unknown, expired or already revoked tokens are a no-op: logging
+     * with it until their expiry, so they fail `verify` at the next request in every process. Unknown, expired or already revoked tokens are a no-op: logging
      * out twice is not an error, and the answer tells nothing about the token.
      */
-    async logout(token: string, access?: string): Promise<void> {
-      const denied: { jti: string; expires_at: Date }[] = []
-      const claims = access ? await accessClaims(access) : undefined
-      if (claims) denied.push({ jti: claims.jti, expires_at: new Date(claims.exp * 1000) })
+    async logout(token: string): Promise<void> {
       const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', sha256(token)).executeTakeFirst()
-      if (row) {
-        await db.updateTable('refresh_tokens').set({ revoked_at: clock.now() }).where('family_id', '=', row.family_id).where('revoked_at', 'is', null).execute()
-        const issued = await db.selectFrom('refresh_tokens').select(['access_jti', 'access_expires_at']).where('family_id', '=', row.family_id)
-          .where('access_jti', 'is not', null).where('access_expires_at', '>', clock.now()).execute()
-        for (const t of issued) denied.push({ jti: t.access_jti!, expires_at: t.access_expires_at! })
-      }
-      await denyAccess(denied)
+      if (!row) return
+      await db.updateTable('refresh_tokens').set({ revoked_at: clock.now() }).where('family_id', '=', row.family_id).where('revoked_at', 'is', null).execute()
+      const issued = await db.selectFrom('refresh_tokens').select(['access_jti', 'access_expires_at']).where('family_id', '=', row.family_id)
+        .where('access_jti', 'is not', null).where('access_expires_at', '>', clock.now()).execute()
+      await denyAccess(issued.map((t) => ({ jti: t.access_jti!, expires_at: t.access_expires_at! })))
     },
 
     /**
