@@ -140,6 +140,9 @@ describe('a deactivation dated in the future', () => {
     // The relay's re-check of open live streams keeps her in until the date, too.
     const watching = async () => ((await api().get(`/api/cockpit/installations/1/accesses?user_ids=${id}`).set(auth(await login(app, 'super@example.com'))).expect(200)).body.results as { user_id: number }[]).map((a) => a.user_id)
     expect(await watching()).toEqual([id])
+    // The number the relay polls moves when the date is reached, so it re-checks open streams then.
+    const revision = async () => (await api().get('/api/cockpit/rights-revision').set(auth(await login(app, 'super@example.com'))).expect(200)).body.revision as number
+    const before = await revision()
     await clock.set(new Date(from.getTime() - 60_000))
     const late = await login(app, 'vera@example.com')
     await api().get(`/api/users/${id}/`).set(auth(late)).expect(200)
@@ -147,6 +150,7 @@ describe('a deactivation dated in the future', () => {
     await api().get(`/api/users/${id}/`).set(auth(late)).expect(401)
     await api().post('/api/authentication/token/').send({ email: 'vera@example.com', password: PASSWORD }).expect(401)
     expect(await watching()).toEqual([])
+    expect(await revision()).not.toBe(before)
     const listed = await api().get(`/api/cockpit/users/${id}/`).set(auth(await login(app, 'admin@example.com'))).expect(200)
     expect(listed.body.is_active).toBe(false)
   })

@@ -177,11 +177,17 @@ export function createInstallationService({ db, clock, rights }: { db: Db; clock
       return out
     },
 
-    /** GET /api/cockpit/rights-revision: the number the relay watches to know when to re-check (superusers only). */
+    /**
+     * GET /api/cockpit/rights-revision: the number the relay watches to know when to re-check (superusers
+     * only). It also moves when a deactivation date is reached with no write at all (../users/active.ts):
+     * `revision · 2^20 + (deactivations in force mod 2^20)`, so different revisions never give the same
+     * number, and within one revision the count only grows as dates pass.
+     */
     async rightsRevision(actor: Actor): Promise<{ revision: number }> {
       if (!actor.is_superuser) throw Forbidden()
       const row = await db.selectFrom('rights_revision').select('revision').where('id', '=', 1).executeTakeFirstOrThrow()
-      return { revision: Number(row.revision) }
+      const passed = await db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).where('deactivation_datetime', '<=', clock.now()).executeTakeFirstOrThrow()
+      return { revision: Number(row.revision) * 2 ** 20 + (Number(passed.n) % 2 ** 20) }
     },
 
     /** Installation facts the device side needs (time zone, position). */
