@@ -25,12 +25,15 @@ export const AUTH = {
   /**
    * Failed sign-in throttling (docs/decisions.md): per account a delay doubling from
    * 1 s after 5 failures in an hour, capped at 30 s (never a lockout); per account and IP 10 failures
-   * per 15 minutes; per IP 100 failures per hour across accounts.
+   * per 15 minutes; per IP (IPv6 per /64) 100 failures per hour across accounts. A browser with the
+   * account's device cookie is exempt from the account and IP limits and counted on its own: 10
+   * failures per 15 minutes (docs/decisions.md "Accounts: device cookies and IPv6 /64 for sign-in limits").
    */
   signIn: {
     account: { windowMs: 3600_000, free: 5, baseMs: 1000, capMs: 30_000 },
     pair: { windowMs: 15 * 60_000, max: 10 },
     ip: { windowMs: 3600_000, max: 100 },
+    device: { windowMs: 15 * 60_000, max: 10 },
   },
   /**
    * POST /api/setup (server/domain/auth/first-start.ts): wrong, used or expired setup links per IP,

@@ -13,6 +13,7 @@ const ForgotPasswordPage = lazy(() => import('../features/login/forgot-password-
 const ResetPasswordPage = lazy(() => import('../features/login/reset-password-page.tsx'))
 const RegisterPage = lazy(() => import('../features/login/register-page.tsx'))
 const VerifyPage = lazy(() => import('../features/login/verify-page.tsx'))
+const EmailUndoPage = lazy(() => import('../features/login/email-undo-page.tsx'))
 // The first start (no superuser yet): its token is in the fragment, /setup#….
 const SetupPage = lazy(withNamespaces(() => import('../features/setup/setup-page.tsx'), ['setup']))
 // The operator's pages (superusers): outside any installation, so reachable before the first one exists.
@@ -30,6 +31,7 @@ export function App() {
         <Route path={patterns.resetPassword} component={ResetPasswordPage} />
         <Route path={patterns.register} component={RegisterPage} />
         <Route path={patterns.verify} component={VerifyPage} />
+        <Route path={patterns.emailUndo} component={EmailUndoPage} />
         <Route path={patterns.setup} component={SetupPage} />
         <Route path={patterns.display} component={DisplayPage} />
         <Route path={patterns.installations}>

@@ -6,6 +6,7 @@ export const paths = {
   resetPassword: '/login/reset',
   register: '/login/register',
   verify: '/login/verify',
+  emailUndo: '/login/email-undo',
   /** The first start: the setup link's token follows in the fragment, `/setup#…`. */
   setup: '/setup',
   facility: (installationId: number | string) => `/facility/${installationId}`,
@@ -46,6 +47,7 @@ export const patterns = {
   resetPassword: '/login/reset',
   register: '/login/register',
   verify: '/login/verify',
+  emailUndo: '/login/email-undo',
   setup: '/setup',
   facilityAny: '/facility/:installationId/*?',
   facility: '/facility/:installationId',

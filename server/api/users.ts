@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id, ListQuery } from '../../shared/schemas/common.ts'
-import { ActiveChange, EmailChange, ManagedUser, MemberRole, MembershipAdd, MembershipChange, NewUser, PasswordChange, SuperuserChange, UserDetails, UserDetailsPatch, UserRoleFilter } from '../../shared/schemas/accounts.ts'
+import { ActiveChange, EmailChange, EmailUndo, ManagedUser, MemberRole, MembershipAdd, MembershipChange, NewUser, PasswordChange, SuperuserChange, UserDetails, UserDetailsPatch, UserRoleFilter } from '../../shared/schemas/accounts.ts'
 import { User } from '../../shared/schemas/auth.ts'
 import { Page } from '../../shared/schemas/common.ts'
 import { Invalid, NotFound } from '../lib/errors.ts'
@@ -11,6 +11,7 @@ import { message, pickLang } from '../lib/messages.ts'
 import { actorOf, installationIdOf } from './http.ts'
 import { InstallationScope, NoContent, superusersOnly } from './openapi.ts'
 import { permissionRoutes } from './permissions.ts'
+import { ErrorDetail } from '../../shared/schemas/errors.ts'
 import { legalRoutes } from './legal.ts'
 
 /**
@@ -44,10 +45,26 @@ export function userRoutes(fastify: FastifyInstance, domain: Domain) {
     return reply.code(204).send(null)
   })
 
-  app.put('/users/:id/email', { schema: { summary: "Change a user's e-mail address", params, body: EmailChange, response: { 200: User } } }, async (req) => {
+  app.put('/users/:id/email', { schema: { summary: "Change a user's e-mail address (one's own needs the current password; the previous address is mailed an undo link)", params, body: EmailChange, response: { 200: User } } }, async (req) => {
     const actor = await actorOf(domain, req)
-    return domain.users.changeEmail(actor, req.params.id, req.body.email)
+    return domain.users.changeEmail(actor, req.params.id, req.body.email, req.body.password)
   })
+
+  app.post(
+    '/users/email/undo/',
+    {
+      schema: {
+        summary: 'Restore the previous sign-in address with the link mailed to it (ends every session)',
+        security: [],
+        body: EmailUndo,
+        response: { 200: z.object({ status: z.literal('OK'), detail: z.string() }), 404: ErrorDetail.describe('The link expired, was used or is unknown') },
+      },
+    },
+    async (req) => {
+      await domain.emailChange.undo(req.body.token)
+      return { status: 'OK' as const, detail: message('emailRestored', pickLang(req.headers['accept-language'])) }
+    },
+  )
 
   /** Answers `{detail, access, refresh}`: the caller's new token pair (every other session has ended). */
   app.put(

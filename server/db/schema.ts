@@ -419,6 +419,26 @@ export interface RefreshTokensTable {
   used_at: Ts | null
   revoked_at: Ts | null
   created_at: TsDefault
+  /** The access token issued with this refresh token: its jti and expiry (migration 0180), so logout can deny it. */
+  access_jti: string | null
+  access_expires_at: Ts | null
+}
+
+/** Access JWT ids refused until their expiry (migration 0180): written at logout, read by every process. */
+export interface RevokedAccessTokensTable {
+  jti: string
+  expires_at: Ts
+}
+
+/** A single-use link to restore the previous sign-in address (migration 0180), mailed to that address. */
+export interface EmailChangeUndoTable {
+  id: Generated<number>
+  user_id: number
+  old_email: string
+  new_email: string
+  token_hash: string
+  expires_at: Ts
+  used_at: Ts | null
 }
 
 export interface MailOutboxTable {
@@ -780,6 +800,8 @@ export interface Database {
   measurements_type_15m: Omit<MeasurementsTypeRollupTable, 'energy_in_high_kwh'>
   measurements_type_1d: MeasurementsTypeRollupTable
   refresh_tokens: RefreshTokensTable
+  revoked_access_tokens: RevokedAccessTokensTable
+  email_change_undo: EmailChangeUndoTable
   app_settings: AppSettingsTable
   rights_revision: RightsRevisionTable
   displays: DisplaysTable

@@ -13,6 +13,7 @@ import { createSessionReviewService } from './sessions/review.ts'
 import { createStationService, type StationEvents } from './stations/service.ts'
 import { createTariffService } from './tariffs/service.ts'
 import { createUserService } from './users/service.ts'
+import { createEmailChangeService } from './users/email-change.ts'
 import { createDeviceService } from './devices/service.ts'
 import { createDeviceLink } from './devices/link.ts'
 import { createMailService } from './mail/service.ts'
@@ -63,8 +64,9 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   // Sign-in and rights facts kept while the rights revision stands.
   const rights = createRightsCache(db)
   const auth = createAuthService({ db, clock, secret: jwtSecret, rights })
-  const installations = createInstallationService({ db, rights })
+  const installations = createInstallationService({ db, clock, rights })
   const legal = createLegalService({ db, clock })
+  const emailChange = createEmailChangeService({ db, clock, publicUrl, endSessions: auth.endSessions })
   const passwordReset = createPasswordResetService({ db, clock, mail, publicUrl, log: (err) => (log ? log.error({ err }, 'password reset mail failed') : console.error('password reset mail failed', err)) })
   const tariffs = createTariffService({ db })
   const measurements = createMeasurementService({ db, clock })
@@ -89,7 +91,8 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     auth,
     ocpp,
     displays: createDisplayService({ db, clock, installations, publicUrl }),
-    users: createUserService({ db, endSessions: auth.endSessions }),
+    users: createUserService({ db, clock, emailChange, endSessions: auth.endSessions }),
+    emailChange,
     installations,
     tariffs,
     measurements,

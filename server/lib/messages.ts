@@ -190,6 +190,12 @@ const M = {
     fr: 'Les mots de passe saisis ne correspondent pas',
     it: 'Le password inserite non corrispondono',
   },
+  emailRestored: {
+    en: 'Your previous e-mail address has been restored. For your security, every session has been signed out.',
+    de: 'Ihre bisherige E-Mail-Adresse wurde wiederhergestellt. Zu Ihrer Sicherheit wurden alle Sitzungen abgemeldet.',
+    fr: 'Votre ancienne adresse e-mail a été rétablie. Par sécurité, toutes les sessions ont été fermées.',
+    it: 'Il Suo indirizzo e-mail precedente è stato ripristinato. Per sicurezza, tutte le sessioni sono state chiuse.',
+  },
   wrongOldPassword: {
     en: 'The entered password does not match your current password',
     de: 'Das eingegebene Passwort stimmt nicht mit Ihrem aktuellen Passwort überein',

@@ -57,8 +57,14 @@ export const UserDetails = z.object({
 export type UserDetails = z.infer<typeof UserDetails>
 /** PATCH /api/users/{id}/ body: any subset of {@link UserDetails}. */
 export const UserDetailsPatch = UserDetails.partial()
-/** PUT /api/users/{id}/email body. */
-export const EmailChange = z.object({ email: z.string().trim().min(1).max(254).pipe(z.email()) })
+/**
+ * PUT /api/users/{id}/email body. `password`: the caller's current password, required when changing
+ * one's own address (400 `{password: [...]}` without it or when wrong); an admin changing another's
+ * address leaves it out.
+ */
+export const EmailChange = z.object({ email: z.string().trim().min(1).max(254).pipe(z.email()), password: z.string().max(1024).optional() })
+/** POST /api/users/email/undo/ body: the token from the notice mailed to the previous address. */
+export const EmailUndo = z.object({ token: z.string().max(200) })
 
 /** Role filter of GET /api/cockpit/users/ (SPEC §6: including all). */
 export const UserRoleFilter = z.enum(['all', 'superuser', 'installation_admin', 'installation_user'])

@@ -79,13 +79,13 @@ describe('own account: GET, PUT, PATCH /users/{id}/', () => {
 })
 
 describe('PUT /users/{id}/email', () => {
-  it('changes the sign-in address; a used one is refused in the caller\'s language', async () => {
+  it('changes the sign-in address with the current password; a used one is refused in the caller\'s language', async () => {
     const id = await newUser('mail-change@example.com')
     const token = await login(app, 'mail-change@example.com')
-    const r = await api().put(`/api/users/${id}/email`).set(auth(token)).set('Accept-Language', 'de').send({ email: 'admin@example.com' }).expect(400)
+    const r = await api().put(`/api/users/${id}/email`).set(auth(token)).set('Accept-Language', 'de').send({ email: 'admin@example.com', password: PASSWORD }).expect(400)
     expect(r.body).toEqual({ email: ['Diese E-Mail-Adresse wird bereits von einem anderen Konto verwendet.'] })
-    await api().put(`/api/users/${id}/email`).set(auth(token)).send({ email: 'no-at' }).expect(400)
-    await api().put(`/api/users/${id}/email`).set(auth(token)).send({ email: 'Neue.Adresse@Example.com' }).expect(200)
+    await api().put(`/api/users/${id}/email`).set(auth(token)).send({ email: 'no-at', password: PASSWORD }).expect(400)
+    await api().put(`/api/users/${id}/email`).set(auth(token)).send({ email: 'Neue.Adresse@Example.com', password: PASSWORD }).expect(200)
     await login(app, 'neue.adresse@example.com')
   })
 })

@@ -106,4 +106,41 @@ describe('failed sign-in throttling', () => {
     const left = await app.domain!.db.selectFrom('auth_failures').select('scope').where('scope', 'in', ['account', 'pair']).execute()
     expect(left).toHaveLength(0)
   })
+
+  it('a browser that signed in before (device cookie) is exempt from the account-wide delay four attackers cause', async () => {
+    const first = await signIn(OWNER, PASSWORD).expect(200)
+    const cookie = String(first.headers['set-cookie']).split(';')[0]
+    expect(cookie).toMatch(/^cockpit_device=/)
+    expect(String(first.headers['set-cookie'])).toMatch(/HttpOnly/)
+    for (let i = 0; i < 20; i++) await signIn(`203.0.113.${10 + (i % 4)}`, 'guess' + i)
+    // A browser without the cookie waits the account's delay; the owner's browser signs in at once.
+    await signIn('192.0.2.99', PASSWORD).expect(429)
+    for (let i = 0; i < 5; i++) await signIn(OWNER, PASSWORD).set('Cookie', cookie).expect(200)
+    // A cookie of another account is no cookie.
+    const other = String((await signIn(OWNER, PASSWORD, 'user@example.com').expect(200)).headers['set-cookie']).split(';')[0]
+    await signIn(OWNER, PASSWORD).set('Cookie', other).expect(429)
+  })
+
+  it('a known device is limited on its own: 10 wrong passwords in 15 minutes, then 429', async () => {
+    const cookie = String((await signIn(OWNER, PASSWORD).expect(200)).headers['set-cookie']).split(';')[0]
+    for (let i = 0; i < 10; i++) await signIn(OWNER, 'wrong' + i).set('Cookie', cookie).expect(401)
+    await signIn(OWNER, PASSWORD).set('Cookie', cookie).expect(429)
+  })
+
+  it('a NAT\'d office blocked per IP still admits the correct password from a known device', async () => {
+    const cookie = String((await signIn(ATTACKER, PASSWORD, 'user@example.com').expect(200)).headers['set-cookie']).split(';')[0]
+    await app.domain!.db.insertInto('auth_failures').values(Array.from({ length: 100 }, (_, i) => ({ scope: 'ip', key: ATTACKER, at: new Date(app.clock.ms() - 60_000 - i) }))).execute()
+    await signIn(ATTACKER, PASSWORD, 'user@example.com').expect(429)
+    await signIn(ATTACKER, PASSWORD, 'user@example.com').set('Cookie', cookie).expect(200)
+  })
+
+  it('counts IPv6 addresses per /64: a guesser rotating addresses in its network is still one IP', async () => {
+    for (let i = 1; i <= 10; i++) {
+      await signIn(`2001:db8:0:1::${i.toString(16)}`, 'guess' + i).expect(401)
+      // Past the account's delay (at most 30 s), so only the per-IP-and-account limit speaks.
+      await clock.advance(31_000)
+    }
+    await signIn('2001:db8:0:1:ffff:ffff:ffff:fffe', PASSWORD).expect(429)
+    await signIn('2001:db8:0:2::1', PASSWORD).expect(200)
+  })
 })

@@ -54,12 +54,13 @@ describe('user management', () => {
     await api().post(`/api/users/${ids.user}/active`).set(auth(tokens.admin)).send({ active: 'yes' }).expect(400)
   })
 
-  it('deactivation (with a date) ends the sessions; re-activation clears the date (SPEC §4)', async () => {
+  it('deactivation (with a date passed) ends the sessions; re-activation clears the date (SPEC §4)', async () => {
     const created = await create(tokens.admin, 1, { email: 'deact@example.com', first_name: 'D', last_name: 'A' }).expect(201)
     const id = created.body.id
     await app.domain!.db.updateTable('users').set({ password_hash: (await app.domain!.db.selectFrom('users').select('password_hash').where('id', '=', ids.user).executeTakeFirstOrThrow()).password_hash }).where('id', '=', id).execute()
     const s = await api().post('/api/authentication/token/').send({ email: 'deact@example.com', password: PASSWORD }).expect(200)
-    const date = '2026-12-31T23:00:00.000Z'
+    // A date already passed on the app's clock (one ahead keeps the user in until then: accounts-hardening.test.ts).
+    const date = new Date(app.clock.ms() - 3600_000).toISOString()
     const off = await api().post(`/api/users/${id}/active`).set(auth(tokens.admin)).send({ active: false, date }).expect(200)
     expect(off.body).toMatchObject({ is_active: false, deactivation_datetime: date })
     await api().get(`/api/users/${id}/`).set(auth(s.body.access)).expect(401)

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import { SignJWT } from 'jose'
@@ -6,7 +7,7 @@ import { auth, login, startApp } from './helpers.ts'
 
 /**
  * Access tokens: a JWT signed with the right key is refused unless it carries
- * exp, iat, sub and the access token type; logout revokes the refresh token's family on the server.
+ * exp, iat, sub, jti and the access token type; logout revokes the refresh token's family on the server.
  */
 let app: FastifyInstance
 let secret: Uint8Array
@@ -22,13 +23,14 @@ afterAll(async () => {
   await app?.close()
 })
 
-type Claim = 'exp' | 'iat' | 'sub' | 'token_type'
+type Claim = 'exp' | 'iat' | 'sub' | 'jti' | 'token_type'
 /** An HS256 token signed with the server's own key, with every claim except those in `omit`. */
 async function forge(omit: Claim[] = [], extra: Record<string, unknown> = {}) {
   const jwt = new SignJWT({ user_id: adminId, ...(omit.includes('token_type') ? {} : { token_type: 'access' }), ...extra }).setProtectedHeader({ alg: 'HS256' })
   if (!omit.includes('sub')) jwt.setSubject(String(adminId))
   if (!omit.includes('iat')) jwt.setIssuedAt()
   if (!omit.includes('exp')) jwt.setExpirationTime('5m')
+  if (!omit.includes('jti')) jwt.setJti(crypto.randomUUID())
   return jwt.sign(secret)
 }
 const me = (token: string) => api().get(`/api/users/${adminId}/`).set(auth(token))
@@ -39,7 +41,7 @@ describe('access token claims', () => {
     await me(await login(app, 'admin@example.com')).expect(200)
   })
 
-  for (const claim of ['exp', 'iat', 'sub', 'token_type'] as const) {
+  for (const claim of ['exp', 'iat', 'sub', 'jti', 'token_type'] as const) {
     it(`refuses a token without ${claim}`, async () => {
       await me(await forge([claim])).expect(401)
     })

@@ -66,3 +66,11 @@ export function verifyAddress(token: string, signal?: AbortSignal): Promise<{ de
 export function fetchLegalTexts(signal?: AbortSignal): Promise<LegalDocText[]> {
   return apiFetch('/api/cockpit/legal/texts', { auth: false, signal })
 }
+
+/**
+ * POST /api/users/email/undo/ {token}: restore the previous sign-in address from the link mailed to it
+ * (every session ends). Resolves `{status, detail}`; throws ApiError 404 when the link expired or was used.
+ */
+export function undoEmailChange(token: string): Promise<{ status: 'OK'; detail: string }> {
+  return apiFetch('/api/users/email/undo/', { method: 'POST', auth: false, body: { token } })
+}

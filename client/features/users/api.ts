@@ -55,9 +55,12 @@ export function updateUser(userId: number, body: Record<string, unknown>): Promi
   return apiFetch(`/api/users/${userId}/`, { method: 'PATCH', body })
 }
 
-/** PUT /api/users/{id}/email → User; 400 `{email: [...]}` when invalid or in use. */
-export function changeEmail(userId: number, email: string): Promise<User> {
-  return apiFetch(`/api/users/${userId}/email`, { method: 'PUT', body: { email } })
+/**
+ * PUT /api/users/{id}/email → User; 400 `{email: [...]}` when invalid or in use, `{password: [...]}` when
+ * one's own address is changed without the right current `password`.
+ */
+export function changeEmail(userId: number, email: string, password?: string): Promise<User> {
+  return apiFetch(`/api/users/${userId}/email`, { method: 'PUT', body: { email, ...(password !== undefined ? { password } : {}) } })
 }
 
 /** POST /api/users/{id}/active {active, date} (SPEC §4) → the user. */

@@ -76,6 +76,10 @@ function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: () => P
   const { t: tc } = useTranslation()
   const titleId = useId()
   const [form, setForm] = useState({ email: user.email, title: user.title ?? '', first_name: user.first_name, last_name: user.last_name, telephone: user.telephone, address: user.address, zip_code: user.zip_code, city: user.city, country: user.country })
+  // One's own sign-in address changes only with the current password (docs/decisions.md "Accounts: …").
+  const { user: me } = useSnapshot(session)
+  const ownEmailChange = me?.id === user.id && form.email.trim().toLowerCase() !== user.email
+  const [password, setPassword] = useState('')
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [feedback, setFeedback] = useState<Feedback>(null)
   const [busy, setBusy] = useState(false)
@@ -85,13 +89,15 @@ function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: () => P
     setFeedback(null)
     const found: Record<string, string> = {}
     for (const f of ['email', 'first_name', 'last_name'] as const) if (!form[f].trim()) found[f] = t('validation.required')
+    if (ownEmailChange && !password) found.password = t('validation.required')
     setErrors(found)
     if (Object.keys(found).length) return
     setBusy(true)
     try {
       const { email, ...details } = form
       await updateUser(user.id, { ...details, title: details.title === 'mr' || details.title === 'ms' ? details.title : null })
-      if (email.trim().toLowerCase() !== user.email) await changeEmail(user.id, email.trim())
+      if (email.trim().toLowerCase() !== user.email) await changeEmail(user.id, email.trim(), ownEmailChange ? password : undefined)
+      setPassword('')
       await onSaved()
       setFeedback({ tone: 'info', text: t('saved') })
     } catch (err) {
@@ -111,6 +117,9 @@ function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: () => P
         <SelectField label={t('fields.title')} value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })}
           options={[{ value: '', label: t('fields.noTitle') }, { value: 'mr', label: t('fields.mr') }, { value: 'ms', label: t('fields.ms') }]} />
         {text('email', { type: 'email' })}
+        {ownEmailChange ? (
+          <TextField label={t('fields.currentPassword')} type="password" autoComplete="current-password" value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
+        ) : null}
         {text('first_name')}
         {text('last_name')}
         {text('telephone', { type: 'tel' })}
@@ -343,7 +352,7 @@ function ActionsSection({ user, installation, onChanged }: { user: ManagedUser; 
 
   return (
     <Card title={t('actions.title')} titleId={titleId}>
-      {user.deactivation_datetime ? <p className="mb-3 text-sm text-slate-600">{t('actions.deactivatedOn', { date: f.date(user.deactivation_datetime) })}</p> : null}
+      {user.deactivation_datetime ? <p className="mb-3 text-sm text-slate-600">{t(user.is_active ? 'actions.deactivatesOn' : 'actions.deactivatedOn', { date: f.date(user.deactivation_datetime) })}</p> : null}
       <div className="flex flex-wrap items-end gap-3">
         <button type="button" className="btn-secondary" disabled={busy} onClick={() => void run(() => sendWelcome(user.id, installation.id), t('actions.welcomeSent'))}>
           {t('actions.welcome')}

@@ -8,6 +8,7 @@ import { createThrottle } from './throttle.ts'
 import { resetMail } from '../mail/templates/reset.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import { isStrongPassword } from '../../../shared/rules/password.ts'
+import { activeAt } from '../users/active.ts'
 import type { Clock } from '../../lib/clock.ts'
 
 /** Reset link lifetime: 60 minutes. */
@@ -46,9 +47,9 @@ export function createPasswordResetService({ db, clock, mail, publicUrl, log = (
   }
 
   async function send(email: string, installation?: number): Promise<void> {
-    const user = await db.selectFrom('users').select(['id', 'first_name', 'last_name', 'ietf_lang_tag', 'is_active', 'is_service'])
+    const user = await db.selectFrom('users').select(['id', 'first_name', 'last_name', 'ietf_lang_tag', 'is_active', 'deactivation_datetime', 'is_service'])
       .where('email', '=', email).executeTakeFirst()
-    if (!user || !user.is_active || user.is_service) return
+    if (!user || !activeAt(user, clock.now()) || user.is_service) return
     if (perAddress.retryAfter(email)) return
     perAddress.fail(email)
     const url = await issueLink(user.id, { ttlMs: RESET_TTL_MS, installation })
@@ -61,8 +62,8 @@ export function createPasswordResetService({ db, clock, mail, publicUrl, log = (
     if (!token) return undefined
     const row = await db.selectFrom('password_reset_tokens').selectAll().where('token_hash', '=', sha256(token)).where('purpose', '=', 'reset').executeTakeFirst()
     if (!row || row.used_at || row.expires_at.getTime() <= clock.ms()) return undefined
-    const user = await db.selectFrom('users').select(['is_active']).where('id', '=', row.user_id).executeTakeFirst()
-    return user?.is_active ? row : undefined
+    const user = await db.selectFrom('users').select(['is_active', 'deactivation_datetime']).where('id', '=', row.user_id).executeTakeFirst()
+    return user && activeAt(user, clock.now()) ? row : undefined
   }
 
   return {

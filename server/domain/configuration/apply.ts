@@ -25,7 +25,7 @@ import { applyLoadManagement } from './load.ts'
  * role and archive state do not change meanwhile (a refusal is not kept, so it is asked again).
  */
 export function provisioningOn(tx: Db, { clock, ocpp, publicUrl }: { clock: Clock; ocpp: OcppCredentialStore; publicUrl: string }) {
-  const plain = createInstallationService({ db: tx })
+  const plain = createInstallationService({ db: tx, clock })
   const gates = new Map<string, Promise<Role>>()
   const once = (key: string, ask: () => Promise<Role>): Promise<Role> => {
     let answer = gates.get(key)

@@ -38,7 +38,7 @@ export async function applyLoadManagement(tx: Db, { actor, clock, installationId
   }))
   const fields = (['enabled', 'grid_limit_a', 'grid_limit_kw', 'circuits'] as const).filter((k) => JSON.stringify(before?.[k] ?? null) !== JSON.stringify(file[k]))
   if (before && !fields.length) return []
-  const settings = createLoadSettings({ db: tx, clock, installations: createInstallationService({ db: tx }) })
+  const settings = createLoadSettings({ db: tx, clock, installations: createInstallationService({ db: tx, clock }) })
   try {
     await settings.put(actor, installationId, { enabled: file.enabled, grid_limit_a: file.grid_limit_a, grid_limit_kw: file.grid_limit_kw, circuits })
   } catch (err) {

@@ -1,4 +1,6 @@
 import type { Db } from '../../db/connection.ts'
+import { activeAt } from '../users/active.ts'
+import type { Clock } from '../../lib/clock.ts'
 import type { Actor } from '../auth/service.ts'
 import type { Selectable } from 'kysely'
 import type { InstallationsTable } from '../../db/schema.ts'
@@ -29,7 +31,7 @@ export function checkOperator(op: Operator): void {
  * Installations and who may do what in them (ARCHITECTURE §4). `requireRole` is the gate every
  * installation-scoped call passes: 404 for an unknown installation, 403 for one the caller has no role in.
  */
-export function createInstallationService({ db, rights }: { db: Db; rights?: RightsCache }) {
+export function createInstallationService({ db, clock, rights }: { db: Db; clock: Clock; rights?: RightsCache }) {
   // Rights facts are kept while the rights revision stands (auth/rights-cache.ts); without a cache, read each time.
   const kept = <T>(key: string, load: () => Promise<T>): Promise<T> => (rights ? rights.get(key, load) : load())
 
@@ -156,14 +158,16 @@ export function createInstallationService({ db, rights }: { db: Db; rights?: Rig
 
     /**
      * The resolved Access of several users in one installation, for the relay's periodic re-check
-     * (superusers only, i.e. the relay's account). Users without a role, inactive or deleted are left
-     * out: their streams must end.
+     * (superusers only, i.e. the relay's account). Users without a role, inactive at the clock's now
+     * (a deactivation date still ahead keeps them in, ../users/active.ts) or deleted are left out: their
+     * streams must end.
      */
     async accessOfUsers(actor: Actor, id: number, userIds: number[]): Promise<Access[]> {
       if (!actor.is_superuser) throw Forbidden()
       await requireRole(actor, id)
       const users = userIds.length
-        ? await db.selectFrom('users').select(['id', 'is_superuser']).where('id', 'in', userIds).where('is_active', '=', true).orderBy('id').execute()
+        ? (await db.selectFrom('users').select(['id', 'is_superuser', 'is_active', 'deactivation_datetime']).where('id', 'in', userIds).orderBy('id').execute())
+            .filter((u) => activeAt(u, clock.now()))
         : []
       const out: Access[] = []
       for (const u of users) {
@@ -173,11 +177,17 @@ export function createInstallationService({ db, rights }: { db: Db; rights?: Rig
       return out
     },
 
-    /** GET /api/cockpit/rights-revision: the number the relay watches to know when to re-check (superusers only). */
+    /**
+     * GET /api/cockpit/rights-revision: the number the relay watches to know when to re-check (superusers
+     * only). It also moves when a deactivation date is reached with no write at all (../users/active.ts):
+     * `revision · 2^20 + (deactivations in force mod 2^20)`, so different revisions never give the same
+     * number, and within one revision the count only grows as dates pass.
+     */
     async rightsRevision(actor: Actor): Promise<{ revision: number }> {
       if (!actor.is_superuser) throw Forbidden()
       const row = await db.selectFrom('rights_revision').select('revision').where('id', '=', 1).executeTakeFirstOrThrow()
-      return { revision: Number(row.revision) }
+      const passed = await db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).where('deactivation_datetime', '<=', clock.now()).executeTakeFirstOrThrow()
+      return { revision: Number(row.revision) * 2 ** 20 + (Number(passed.n) % 2 ** 20) }
     },
 
     /** Installation facts the device side needs (time zone, position). */

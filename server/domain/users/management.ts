@@ -11,6 +11,7 @@ import { assertMayChangeIdentity } from './identity.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
+import { activeAt } from './active.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { recordAudit, type AuditEntry } from '../audit/service.ts'
 import { expireRegistration } from './registration.ts'
@@ -81,7 +82,7 @@ export function createUserManagementService({ db, clock, installations, mail, pa
       const mine = memberships.filter((m) => m.user_id === u.id).map((m) => ({ id: m.id, role: m.role }))
       return {
         id: u.id, email: u.email, title: u.title === 'mr' || u.title === 'ms' ? u.title : null, first_name: u.first_name, last_name: u.last_name,
-        full_name: `${u.first_name} ${u.last_name}`.trim(), is_active: u.is_active, is_superuser: u.is_superuser,
+        full_name: `${u.first_name} ${u.last_name}`.trim(), is_active: activeAt(u, clock.now()), is_superuser: u.is_superuser,
         deactivation_datetime: u.deactivation_datetime?.toISOString() ?? null, ietf_lang_tag: u.ietf_lang_tag,
         address: u.address, zip_code: u.zip_code, city: u.city, country: u.country, telephone: u.telephone, company: u.company, comment: u.comment,
         description: u.description, last_login: u.last_login?.toISOString() ?? null,
@@ -186,8 +187,9 @@ export function createUserManagementService({ db, clock, installations, mail, pa
 
     /**
      * POST /api/users/{user_id}/active {active, date?} (SPEC §4): deactivate → is_active false and
-     * deactivation_datetime = date or now, and every session ends; re-activate → is_active true, date
-     * cleared. Not on yourself (400 notOnYourself).
+     * deactivation_datetime = date or now; the user is locked out from that instant on the clock (a date
+     * ahead keeps them in until then, ./active.ts), and a date not ahead ends every session now.
+     * Re-activate → is_active true, date cleared. Not on yourself (400 notOnYourself).
      */
     async setActive(actor: Actor, userId: number, active: boolean, date?: string): Promise<ManagedUser> {
       await target(actor, userId)
@@ -196,8 +198,10 @@ export function createUserManagementService({ db, clock, installations, mail, pa
       if (active) {
         await db.updateTable('users').set({ is_active: true, deactivation_datetime: null }).where('id', '=', userId).execute()
       } else {
-        await db.updateTable('users').set({ is_active: false, deactivation_datetime: date ? new Date(date) : clock.now() }).where('id', '=', userId).execute()
-        await endSessions(userId)
+        const from = date ? new Date(date) : clock.now()
+        await db.updateTable('users').set({ is_active: false, deactivation_datetime: from }).where('id', '=', userId).execute()
+        // A date ahead: sign-in, refresh and every request refuse the user from then on (activeAt).
+        if (from.getTime() <= clock.ms()) await endSessions(userId)
       }
       return one(actor, userId)
     },

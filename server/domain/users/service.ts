@@ -1,9 +1,12 @@
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
-import { AppError, Invalid, NotFound } from '../../lib/errors.ts'
+import { AppError, NotFound } from '../../lib/errors.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
 import type { UserDetails } from '../../../shared/schemas/accounts.ts'
 import { assertMayChangeIdentity } from './identity.ts'
+import { activeAt } from './active.ts'
+import type { EmailChangeService } from './email-change.ts'
+import type { Clock } from '../../lib/clock.ts'
 
 /**
  * Users (SPEC §7 "Authentication and user"): reading, editing and deleting an account.
@@ -12,7 +15,7 @@ import { assertMayChangeIdentity } from './identity.ts'
  * other installations' users are not revealed. Writes follow the identity rule (./identity.ts): an admin
  * changes only people all of whose installations they administer, else 403.
  */
-export function createUserService({ db, endSessions }: { db: Db; endSessions?: (userId: number) => Promise<void> }) {
+export function createUserService({ db, clock, emailChange, endSessions }: { db: Db; clock: Clock; emailChange: EmailChangeService; endSessions?: (userId: number) => Promise<void> }) {
   async function load(id: number) {
     const user = await db.selectFrom('users').selectAll().where('id', '=', id).where('is_service', '=', false).executeTakeFirst()
     if (!user) throw NotFound()
@@ -46,7 +49,7 @@ export function createUserService({ db, endSessions }: { db: Db; endSessions?: (
       first_name: user.first_name,
       last_name: user.last_name,
       full_name: `${user.first_name} ${user.last_name}`.trim(),
-      is_active: user.is_active,
+      is_active: activeAt(user, clock.now()),
       is_superuser: user.is_superuser,
       ietf_lang_tag: user.ietf_lang_tag,
       last_login: user.last_login?.toISOString() ?? null,
@@ -83,15 +86,14 @@ export function createUserService({ db, endSessions }: { db: Db; endSessions?: (
     },
 
     /**
-     * PUT /api/users/{id}/email: a new sign-in address (lower-cased). 400 `{email: [emailTaken]}` when
-     * another account uses it (only reachable by signed-in callers who may edit this user).
+     * PUT /api/users/{id}/email: a new sign-in address (lower-cased). One's own address needs the current
+     * `password` (400 `{password: [...]}`); 400 `{email: [emailTaken]}` when another account uses it (only
+     * reachable by signed-in callers who may edit this user). The previous address gets a notice with an
+     * undo link (./email-change.ts).
      */
-    async changeEmail(actor: Actor, id: number, email: string): Promise<User> {
+    async changeEmail(actor: Actor, id: number, email: string, password?: string): Promise<User> {
       await reach(actor, id)
-      const address = email.trim().toLowerCase()
-      const other = await db.selectFrom('users').select('id').where('email', '=', address).where('id', '!=', id).executeTakeFirst()
-      if (other) throw new Invalid({ email: ['emailTaken'] })
-      await db.updateTable('users').set({ email: address }).where('id', '=', id).execute()
+      await emailChange.change(id, email.trim().toLowerCase(), { self: actor.id === id, password })
       return view(await load(id))
     },
 
