@@ -41,10 +41,10 @@ async function openDisplay(browser: Browser, url: string, width: number, height:
       constructor(url: string | URL, init?: EventSourceInit) {
         super(url, init)
         sources.push(this)
-      }
-      addEventListener(type: string, fn: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions) {
-        const call = (e: Event) => (typeof fn === 'function' ? fn.call(this, e) : fn.handleEvent(e))
-        super.addEventListener(type, (e: Event) => void (w.liveFrozen || call(e)), options)
+        // The app's listeners (functions) are called only while the streams are not frozen.
+        type Add = (type: string, fn: (e: Event) => void) => void
+        const add = this.addEventListener.bind(this) as Add
+        ;(this as unknown as { addEventListener: Add }).addEventListener = (type, fn) => add(type, (e) => void (w.liveFrozen || fn(e)))
       }
     }
     Object.defineProperty(navigator, 'wakeLock', {
