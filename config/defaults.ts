@@ -47,7 +47,7 @@ export const RELAY = {
   ticketTtlSeconds: 30,
   /** Stop polling an installation this long after its last subscriber left. */
   idleStopMs: 60_000,
-  /** A comment line is written after this much silence. */
+  /** A heartbeat event is written after this much silence (client/live/freshness.ts counts on it). */
   heartbeatMs: 15_000,
   /** Client reconnect delay announced in the stream (`retry:`). */
   retryMs: 3_000,

@@ -99,6 +99,28 @@ describe('live connection', () => {
     expect(FakeEventSource.last().url).toBe('/live/installations/4?ticket=t2&lastEventId=ep.7')
   })
 
+  it('an open stream that goes silent (no event, no heartbeat) is opened anew; heartbeats keep it', async () => {
+    retainStream(4)
+    await flush()
+    const first = FakeEventSource.last()
+    first.onopen?.()
+    first.emit('snapshot', snapshot(7), 'ep.7')
+    // A quiet facility: no changes, only the relay's heartbeat every 15 s for ten minutes.
+    for (let i = 0; i < 40; i++) {
+      await vi.advanceTimersByTimeAsync(15_000)
+      first.emit('heartbeat', {})
+    }
+    expect(FakeEventSource.all).toHaveLength(1)
+    expect(live.installations['4'].connection).toBe('open')
+    // The socket stays open but nothing comes through: within a minute the stream is replaced.
+    await vi.advanceTimersByTimeAsync(50_000)
+    expect(first.closed).toBe(true)
+    expect(live.installations['4'].connection).toBe('reconnecting')
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(FakeEventSource.all).toHaveLength(2)
+    expect(FakeEventSource.last().url).toBe('/live/installations/4?ticket=t2&lastEventId=ep.7')
+  })
+
   it('backs off exponentially with jitter, capped so a returning server is tried again within 3 s', () => {
     expect(backoffDelay(0, () => 1)).toBe(500)
     expect(backoffDelay(1, () => 1)).toBe(1000)

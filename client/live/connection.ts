@@ -1,7 +1,9 @@
 import { apiFetch } from '../api/http.ts'
 import { ApiError } from '../api/errors.ts'
 import { onInstallationChange, onLogout } from '../session/session.ts'
-import { applyEvent, clearResume, ensureInstallation, resetLive, setConnection } from './store.ts'
+import { applyEvent, clearResume, ensureInstallation, markSeen, resetLive, setConnection } from './store.ts'
+import { isStalled } from './freshness.ts'
+import { clientNow } from '../api/clock.ts'
 import { clearSavedLive, saveLive, scheduleSave } from './persist.ts'
 
 /** Close the stream after the tab has been hidden this long. */
@@ -18,6 +20,8 @@ const RETRY_AFTER_MAX_S = 120
 /** A ticket request that hangs (a proxy in front of a restarting server) is given up after this. */
 const TICKET_TIMEOUT_MS = 5_000
 const EVENT_TYPES = ['snapshot', 'patch', 'merge', 'status'] as const
+/** How often an open stream is checked for a stall (client/live/freshness.ts). */
+const STALL_CHECK_MS = 5_000
 
 interface Stream {
   installationId: number
@@ -25,6 +29,8 @@ interface Stream {
   source: EventSource | null
   retryTimer: ReturnType<typeof setTimeout> | null
   hiddenTimer: ReturnType<typeof setTimeout> | null
+  /** Checks the open stream for silence: a stalled one is closed and opened anew. */
+  stallTimer: ReturnType<typeof setInterval> | null
   attempt: number
   /** Bumped on every (re)connect and on close, so late answers of an old attempt are dropped. */
   generation: number
@@ -94,6 +100,10 @@ function closeSource(stream: Stream): void {
     clearTimeout(stream.retryTimer)
     stream.retryTimer = null
   }
+  if (stream.stallTimer) {
+    clearInterval(stream.stallTimer)
+    stream.stallTimer = null
+  }
 }
 
 function scheduleReconnect(stream: Stream, err?: unknown): void {
@@ -137,15 +147,29 @@ async function connect(stream: Stream): Promise<void> {
   source.onopen = () => {
     if (stream.source !== source) return
     stream.attempt = 0
+    const openedAt = clientNow()
     setConnection(installationId, 'open')
+    // A socket can stay open while nothing comes through (a stalled proxy or relay): the heartbeat
+    // (ARCHITECTURE §5) stops too, and after STALL_MS the stream is opened anew with lastEventId.
+    if (stream.stallTimer) clearInterval(stream.stallTimer)
+    stream.stallTimer = setInterval(() => {
+      const heard = Math.max(ensureInstallation(installationId).lastSeen ?? 0, openedAt)
+      if (stream.source === source && isStalled(heard, clientNow())) scheduleReconnect(stream)
+    }, STALL_CHECK_MS)
   }
   source.onerror = () => {
     if (stream.source !== source) return
     scheduleReconnect(stream)
   }
+  // The relay's heartbeat is an event (not an SSE comment, which EventSource never shows): it
+  // confirms that the stream and the data it carries are current.
+  source.addEventListener('heartbeat', () => {
+    if (stream.source === source) markSeen(installationId)
+  })
   for (const type of EVENT_TYPES) {
     source.addEventListener(type, (e) => {
       if (stream.source !== source) return
+      markSeen(installationId)
       const msg = e as MessageEvent<string>
       const result = applyEvent(installationId, type, msg.data, msg.lastEventId || null)
       if (result === 'applied') scheduleSave(installationId)
@@ -232,6 +256,7 @@ export function retainStream(installationId: number): () => void {
       source: null,
       retryTimer: null,
       hiddenTimer: null,
+      stallTimer: null,
       attempt: 0,
       generation: 0,
       stopped: false,

@@ -61,6 +61,8 @@ export interface InstallationLive {
   epoch: string | null
   /** Set when a patch could not be applied: the stream must restart without lastEventId. */
   needsResync: boolean
+  /** Client time (ms) the stream last delivered anything, a heartbeat included (client/live/freshness.ts). */
+  lastSeen: number | null
   topics: { [K in Topic]: TopicSlot<TopicData[K]> }
   /** Metrics samples of the last hour, oldest first (not proxied: replaced on every append). */
   history: readonly MetricsSample[]
@@ -85,6 +87,7 @@ function createInstallation(installationId: number): InstallationLive {
     lastEventId: null,
     epoch: null,
     needsResync: false,
+    lastSeen: null,
     topics: {
       metrics: emptySlot(),
       stations: emptySlot(),
@@ -113,6 +116,11 @@ export function setConnection(installationId: number, state: ConnectionState, er
   const inst = ensureInstallation(installationId)
   inst.connection = state
   inst.connectionError = error
+}
+
+/** The stream delivered something (an event, a heartbeat, its opening) at client time `now`. */
+export function markSeen(installationId: number, now: number = clientNow()): void {
+  ensureInstallation(installationId).lastSeen = now
 }
 
 /** Forget the resume point (a resync needs fresh snapshots). */

@@ -39,6 +39,22 @@ describe('hub', () => {
     }
   })
 
+  it('writes a heartbeat the browser can see (an event, not a comment) after 15 s of silence', () => {
+    let t = 0
+    const hub = createHub({ clockMs: Date.now, now: () => t, events: { onWatch: () => {} } })
+    hub.publish(1, 'stations', stations)
+    const sub = subscriber(1)
+    hub.subscribe(sub, access(1), null)
+    sub.lastWrite = 0
+    const before = sub.writes.length
+    t = 10_000
+    hub.sweep()
+    expect(sub.writes.length).toBe(before)
+    t = 15_000
+    hub.sweep()
+    expect(sub.writes.slice(before).map(String)).toEqual(['event: heartbeat\ndata: {}\n\n'])
+  })
+
   it('serializes a snapshot once for every subscriber that joins at the same seq', () => {
     const hub = createHub({ clockMs: Date.now, events: { onWatch: () => {} } })
     hub.publish(1, 'stations', stations)

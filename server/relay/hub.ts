@@ -96,7 +96,12 @@ export interface HubStats {
 type NaiveEvent = { id?: string; event: string; data: unknown }
 
 const frame = (id: string | null, event: string, data: string) => Buffer.from(`${id ? `id: ${id}\n` : ''}event: ${event}\ndata: ${data}\n\n`)
-const HEARTBEAT = Buffer.from(': keep-alive\n\n')
+/**
+ * The heartbeat after RELAY.heartbeatMs of silence (ARCHITECTURE §5) is an event, not an SSE comment:
+ * EventSource never shows comments to the page, and a wall display must tell a quiet stream from a
+ * stalled one (docs/decisions.md "Live: the heartbeat is an event").
+ */
+const HEARTBEAT = Buffer.from('event: heartbeat\ndata: {}\n\n')
 
 /**
  * The relay's fan-out (ARCHITECTURE §5): keeps each installation's upstream state, projects it
@@ -447,7 +452,7 @@ export function createHub({ events, limits = {}, clockMs, epoch = `${clockMs().t
     },
 
     /**
-     * The one shared timer's work: a heartbeat comment to every subscriber silent for RELAY.heartbeatMs,
+     * The one shared timer's work: a heartbeat event to every subscriber silent for RELAY.heartbeatMs,
      * drop subscribers blocked past maxBlockedMs, forget profiles idle longer than the replay window.
      */
     sweep(): void {

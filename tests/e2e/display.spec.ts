@@ -33,11 +33,18 @@ async function openDisplay(browser: Browser, url: string, width: number, height:
     // Open streams, so a test can drop one as a network failure would (error event, then closed).
     const sources: EventSource[] = []
     ;(window as unknown as { liveSources: EventSource[] }).liveSources = sources
+    // `liveFrozen`: the streams stay open but nothing comes through (a stalled proxy or relay).
+    const w = window as unknown as { liveFrozen: boolean }
+    w.liveFrozen = false
     const Native = window.EventSource
     window.EventSource = class extends Native {
       constructor(url: string | URL, init?: EventSourceInit) {
         super(url, init)
         sources.push(this)
+        // The app's listeners (functions) are called only while the streams are not frozen.
+        type Add = (type: string, fn: (e: Event) => void) => void
+        const add = this.addEventListener.bind(this) as Add
+        ;(this as unknown as { addEventListener: Add }).addEventListener = (type, fn) => add(type, (e) => void (w.liveFrozen || fn(e)))
       }
     }
     Object.defineProperty(navigator, 'wakeLock', {
@@ -107,6 +114,66 @@ for (const [width, height] of [[1920, 1080], [3840, 2160]] as const) {
     }
   })
 }
+
+// An upright lobby screen is not a phone: everything fits on one screen, as legible as the same panel
+// in landscape (figures ≥ 4 % of the height there, which is the width here).
+for (const [width, height] of [[1080, 1920], [2160, 3840]] as const) {
+  test(`a portrait display at ${width}×${height} shows figures, chart and every station on one screen`, async ({ page, browser }) => {
+    test.setTimeout(90_000)
+    const url = await createLink(page, `Upright ${width}`)
+    const { context, page: display } = await openDisplay(browser, url, width, height)
+    try {
+      await expectLive(display)
+      mkdirSync(SHOTS, { recursive: true })
+      await display.screenshot({ path: `${SHOTS}/display-${width}x${height}.png` })
+      // Figures at ≥ 4 % of the viewport width (the landscape rule for the same panel), none over its tile.
+      const sizes = await display.locator('[data-figure]').evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)))
+      expect(sizes.length).toBeGreaterThanOrEqual(4)
+      const stations = display.getByRole('region', { name: 'Charging stations' }).getByRole('listitem')
+      await expect(stations).toHaveCount(7)
+      const stationFigures = 7
+      for (const px of sizes.slice(0, sizes.length - stationFigures)) expect(px).toBeGreaterThanOrEqual(0.04 * width)
+      expect(await overflowingFigures(display)).toEqual([])
+      // The chart keeps a readable height; every station is on screen; the page does not scroll.
+      const chart = await display.getByRole('region', { name: 'Power over the last hour (kW)' }).boundingBox()
+      expect(chart!.height).toBeGreaterThanOrEqual(0.15 * height)
+      for (const box of await stations.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+        expect(box.bottom).toBeLessThanOrEqual(height)
+        expect(box.right).toBeLessThanOrEqual(width)
+        expect(box.top).toBeGreaterThanOrEqual(chart!.y + chart!.height)
+      }
+      expect(await display.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(height)
+      // Legible across a lobby: station names ≥ 1.5 % and the data age ≥ 2 % of the height.
+      for (const px of await stations.locator('h3').evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)))) expect(px).toBeGreaterThanOrEqual(0.015 * height)
+      expect(parseFloat(await display.getByTestId('data-age').evaluate((e) => getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(0.02 * height)
+    } finally {
+      await context.close()
+    }
+  })
+}
+
+test('a stalled stream (open, but nothing comes through) is not shown as Live: the display says it reconnects, with the data age, and recovers', async ({ page, browser }) => {
+  test.setTimeout(90_000)
+  const url = await createLink(page, `Stall ${Date.now()}`)
+  const { context, page: display } = await openDisplay(browser, url, 1920, 1080)
+  try {
+    await expectLive(display)
+    const figures = await display.locator('[data-figure]').allTextContents()
+    // 150 s of silence on an open socket: no event, no heartbeat.
+    await display.evaluate(() => ((window as unknown as { liveFrozen: boolean }).liveFrozen = true))
+    await display.clock.fastForward(150_000)
+    await expect(display.getByTestId('data-age')).toContainText(/Reconnecting…\W*updated [2-9] min ago/)
+    await expect(display.getByTestId('data-age')).not.toContainText('Live')
+    expect(await display.locator('[data-figure]').allTextContents()).toEqual(figures)
+    // The display opened its stream anew on its own (it did not wait for the socket to fail).
+    await expect.poll(() => display.evaluate(() => (window as unknown as { liveSources: EventSource[] }).liveSources.length)).toBeGreaterThan(1)
+    // Data flows again: live within a poll and a heartbeat.
+    await display.evaluate(() => ((window as unknown as { liveFrozen: boolean }).liveFrozen = false))
+    await expectLive(display)
+  } finally {
+    await context.close()
+  }
+})
 
 test('a display link on a phone (360×740) still shows figures and stations; revoking stops the display at once', async ({ page, browser }) => {
   const name = `Pocket ${Date.now()}`

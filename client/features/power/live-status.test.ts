@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { tileStatus } from './live-status.ts'
 
-function view(over: { connection?: 'open' | 'reconnecting'; state?: 'live' | 'stale' | 'down'; online?: boolean | null; loaded?: boolean }) {
-  const slot = { state: over.state ?? 'live', loaded: over.loaded ?? true }
+const T0 = 1_800_000_000_000
+
+function view(over: { connection?: 'open' | 'reconnecting'; state?: 'live' | 'stale' | 'down'; online?: boolean | null; loaded?: boolean; lastSeen?: number }) {
+  const slot = { state: over.state ?? 'live', loaded: over.loaded ?? true, updatedAt: T0 }
   const live = { state: 'live' as const, loaded: true }
   return {
     connection: over.connection ?? 'open',
+    lastSeen: over.lastSeen ?? null,
     topics: {
       metrics: slot,
       stations: live,
@@ -26,5 +29,10 @@ describe('tileStatus', () => {
   it('is stale while the stream reconnects', () => {
     expect(tileStatus(view({ connection: 'reconnecting' }), 'metrics')).toBe('stale')
     expect(tileStatus(view({ connection: 'reconnecting', loaded: false }), 'metrics')).toBe('live')
+  })
+  it('follows the data\'s age: an open stream silent for 150 s (frozen figures) is stale, a heartbeat keeps it live', () => {
+    expect(tileStatus(view({ lastSeen: T0 }), 'metrics', T0 + 20_000)).toBe('live')
+    expect(tileStatus(view({ lastSeen: T0 }), 'metrics', T0 + 150_000)).toBe('stale')
+    expect(tileStatus(view({ lastSeen: T0 + 140_000 }), 'metrics', T0 + 150_000)).toBe('live')
   })
 })

@@ -149,7 +149,7 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
     <figure aria-label={t('chart.label')} className={fill ? 'flex h-full flex-col' : undefined}>
       <div ref={box} className={fill ? 'min-h-0 w-full flex-1' : 'h-56 w-full sm:h-64'} />
       {history.length < 2 ? <p className={fill ? 'text-[2.2vh] text-slate-500' : 'mt-2 text-sm text-slate-500'}>{t('chart.collecting')}</p> : null}
-      <ul className={fill ? 'mt-[0.8vh] flex flex-wrap gap-x-[2vw] text-[2.2vh] text-slate-600' : 'mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600'} aria-label={t('chart.legend')}>
+      <ul className={fill ? 'mt-[0.8vh] flex flex-wrap gap-x-[2vw] text-[length:calc(var(--u,1vh)*2.2)] text-slate-600' : 'mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600'} aria-label={t('chart.legend')}>
         {shown.map((s) => {
           const value = last?.[s.key]
           return (

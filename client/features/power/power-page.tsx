@@ -23,14 +23,19 @@ import { hasOverview, PowerFlow, StationsOnlyFlow } from './power-flow.tsx'
 import { StationCard } from './station-card.tsx'
 import { Link } from 'wouter'
 import { tileStatus } from './live-status.ts'
+import { confirmedAt } from '../../live/freshness.ts'
 import type { TileStatus } from './live-status.ts'
 import { clientNow } from '../../api/clock.ts'
 
 const PowerChart = lazy(() => import('./power-chart.tsx'))
 
-/** A tile's live badge and data age, from its topic alone (re-rendered when that topic changes). */
+/**
+ * A tile's live badge and data age, from its topic alone (re-rendered when that topic changes). The age
+ * counts from the last confirmation (an event or the relay's heartbeat while the topic is live,
+ * client/live/freshness.ts), not the last change: a quiet night's stations are current, not hours old.
+ */
 function TileAside({ installationId, topic }: { installationId: number; topic: Topic }) {
-  const updatedAt = useLive(installationId, (inst) => inst?.topics[topic].updatedAt ?? null)
+  const updatedAt = useLive(installationId, (inst) => (inst ? confirmedAt(inst, topic) : null))
   const status = useLive(installationId, (inst): TileStatus => (inst ? tileStatus(inst, topic) : 'live'))
   return (
     <>
