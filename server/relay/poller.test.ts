@@ -15,7 +15,7 @@ const until = async (check: () => boolean, ms: number) => {
 beforeEach(() => { vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] }) })
 afterEach(() => { vi.useRealTimers() })
 
-function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40, energy_return: 40 }, now?: () => number) {
+function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40, energy_return: 40 }, now?: () => number, idleStopMs = 100) {
   const published: string[] = []
   const statuses: string[] = []
   /** Topics published per hub batch (one batch = one poll round). */
@@ -28,7 +28,7 @@ function fixture(intervals = { metrics: 40, stations: 40, sessions: 40, info: 40
   } as unknown as Hub
   let fail = false
   const upstream = { get: async () => { if (fail) throw new Error('down'); return { results: [] } } } as unknown as Upstream
-  const pollers = createPollers({ hub: () => hub, upstream, intervals, idleStopMs: 100, now, today: () => new Date() })
+  const pollers = createPollers({ hub: () => hub, upstream, intervals, idleStopMs, now, today: () => new Date() })
   return { pollers, published, statuses, batches, setFail: (v: boolean) => (fail = v) }
 }
 
@@ -118,6 +118,20 @@ describe('pollers', () => {
     f.pollers.poke(1, 'metrics')
     await sleep(50)
     expect(f.published).toHaveLength(2)
+    f.pollers.stopAll()
+  })
+
+  it('poll a poked topic kept during the idle delay, so a page opened again gets the change, not the cached state', async () => {
+    // A reload closes the stream, the facility goes offline meanwhile, the new stream gets the topic's
+    // last data: without this it said "online" until the next interval (2 minutes for info).
+    const f = fixture({ metrics: 120_000, stations: 120_000, sessions: 120_000, info: 120_000, energy_return: 120_000 }, undefined, 60_000)
+    f.pollers.watch(1, 'info', true)
+    await sleep(50)
+    expect(f.published).toEqual(['info'])
+    f.pollers.watch(1, 'info', false)
+    f.pollers.poke(1, 'info')
+    await sleep(RELAY.pokeMinGapMs + 100)
+    expect(f.published).toEqual(['info', 'info'])
     f.pollers.stopAll()
   })
 })

@@ -154,12 +154,14 @@ export function createPollers({ hub, upstream, intervals, idleStopMs = RELAY.idl
      * The upstream says a topic changed (a charge point's meter value, on the stream within 1 s;
      * docs/decisions.md "Relay: pokes instead of waiting for the interval"): poll it now rather than at its
      * next interval, but at most once per RELAY.pokeMinGapMs, so many changes cost one extra round. Nothing
-     * when nobody watches it, or while it is failing (its back-off stands).
+     * when no loop polls it, or while it is failing (its back-off stands). A loop kept through the idle
+     * delay (nobody watching, e.g. a page being reloaded) is polled too: a stream opened again gets its
+     * data at once, which must not be the state from before the change.
      */
     poke(installationId: number, topic: Topic): void {
       const inst = installations.get(installationId)
       const loop = inst?.topics.get(topic)
-      if (!inst || !loop || loop.failures || loop.stopTimer) return
+      if (!inst || !loop || loop.failures) return
       if (inst.running) {
         loop.pokedWhileRunning = true
         return
