@@ -10,6 +10,9 @@ import { actorOf } from './http.ts'
  */
 const HEAVY_ROUTES = [/^\/api\/statistics\//, /\/reports\/dispatch$/, /^\/api\/rfids-charge\/export$/]
 
+/** Whether the route at `url` (a full /api path as registered) is gated: its OpenAPI answers list 429 too. */
+export const isHeavyRoute = (url: string): boolean => HEAVY_ROUTES.some((r) => r.test(url))
+
 /**
  * A per-user limit on concurrent heavy requests in this process: `run(userId, work)` runs `work` while the
  * user has fewer than `max` running; otherwise it waits in the user's queue (first come, first served) while
@@ -47,7 +50,7 @@ export function createHeavyGate(max = HEAVY_REQUESTS_PER_USER.running, queued = 
  */
 export function gateHeavyRoutes(app: FastifyInstance, domain: Domain, gate = createHeavyGate()): void {
   app.addHook('onRoute', (route) => {
-    if (!HEAVY_ROUTES.some((r) => r.test(route.url))) return
+    if (!isHeavyRoute(route.url)) return
     const handler = route.handler as (...args: Parameters<RouteHandlerMethod>) => unknown
     route.handler = async function gated(req, reply) {
       const actor = await actorOf(domain, req)

@@ -66,6 +66,12 @@ const T = {
     fr: 'La recharge n’est pas dans un état qui le permet (en cours, déjà payée ou déjà terminée).',
     it: 'La ricarica non è in uno stato che lo consente (ancora in corso, già pagata o già terminata).',
   },
+  tooManyHeavy: {
+    en: 'Too many of your heavy requests (statistics, exports, report dispatch) are running or waiting: try again after Retry-After seconds.',
+    de: 'Zu viele Ihrer aufwendigen Anfragen (Statistiken, Exporte, Berichtsversand) laufen oder warten: erneut versuchen nach Retry-After Sekunden.',
+    fr: 'Trop de vos requêtes lourdes (statistiques, exports, envoi de rapports) sont en cours ou en attente : réessayer après Retry-After secondes.',
+    it: 'Troppe Sue richieste onerose (statistiche, esportazioni, invio di report) sono in corso o in attesa: riprovare dopo Retry-After secondi.',
+  },
   serverError: {
     en: 'Server error (no internals are disclosed).',
     de: 'Serverfehler (ohne interne Details).',

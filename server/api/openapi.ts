@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { BadRequestBody, ErrorDetail } from '../../shared/schemas/errors.ts'
 import { LANGS, pickLang, type Lang } from '../lib/messages.ts'
 import { TAGS, TEXTS, translate } from './openapi-texts.ts'
+import { isHeavyRoute } from './heavy-gate.ts'
 
 /**
  * Request validation with the route's zod schema (fastify-type-provider-zod). A missing body counts as
@@ -63,6 +64,7 @@ function errorResponses(route: RouteOptions): Record<string, unknown> {
     400: json(TEXTS.badRequest, BadRequestBody),
     ...(isPublic ? {} : { 401: json(TEXTS.unauthorized, ErrorDetail), 403: json(TEXTS.forbidden, ErrorDetail) }),
     404: json(TEXTS.notFound, ErrorDetail),
+    ...(isHeavyRoute(route.url) ? { 429: json(TEXTS.tooManyHeavy, ErrorDetail) } : {}),
     500: json(TEXTS.serverError, ErrorDetail),
   }
 }

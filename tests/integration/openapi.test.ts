@@ -141,6 +141,16 @@ describe('GET /api/swagger.json and /api/swagger.yaml (SPEC §7)', () => {
     expect(JSON.stringify(r400.content)).toContain('#/components/schemas/FieldErrors')
   })
 
+  it('the heavy operations (statistics, sessions export, report dispatch) list the 429 of the per-user limit; others do not', () => {
+    const heavy = Object.entries(doc.paths ?? {}).filter(([p]) => /^\/api\/statistics\/|\/reports\/dispatch$|^\/api\/rfids-charge\/export$/.test(p))
+    expect(heavy.length).toBeGreaterThan(3)
+    for (const [path, item] of heavy) {
+      const r429 = item?.get?.responses?.['429'] ?? item?.post?.responses?.['429']
+      expect(r429, path).toMatchObject({ description: expect.stringContaining('Retry-After') })
+    }
+    expect(doc.paths?.['/api/cockpit/installations/{installationId}/timers/']?.post?.responses?.['429']).toBeUndefined()
+  })
+
   it('the YAML is the same document', async () => {
     const yaml = await request(app.server).get('/api/swagger.yaml').expect(200).expect('content-type', /yaml/)
     expect(parseYaml(yaml.text)).toEqual(doc)
