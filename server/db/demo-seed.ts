@@ -76,7 +76,7 @@ export async function seedDemo(db: Db, { passwordHash, now }: { passwordHash: st
     const { svc, actor } = demo
     const installation_id = await demo.installation({ name: 'Demo Residence Zürich', latitude: 47.3769, longitude: 8.5417, operator: DEMO_OPERATOR, pay_enabled: true })
     const obj = async (description: string, object_type: ObjectCreate['object_type'], parent: number | null) =>
-      (await svc.objects.create(actor, installation_id, { description, object_type, parent_object_id: parent })).id
+      (await svc.objects.add(actor, installation_id, { description, object_type, parent_object_id: parent })).id
     const building = await obj('Residence Zürich', 'building', null)
     const apartments: number[] = []
     for (let i = 1; i <= 6; i++) apartments.push(await obj(`Apartment ${i}`, 'apartment', building))
@@ -186,7 +186,7 @@ function demoProvisioning(tx: Db, { actor, passwordHash, now }: { actor: Actor; 
     },
     /** A station with its meter (created by the service), then the demo's device id, mode and meter name; its id. */
     async station(installationId: number, s: { name: string; meterName: string; object_id: number; description: string; capacity_kw: number; device_id: string; mode: (typeof MODES)[number]; ocpp_charge_point_id?: string }): Promise<number> {
-      const made = await svc.stations.create(actor, installationId, { name: s.name, object_id: s.object_id, capacity_kw: s.capacity_kw, phases: 3, description: s.description, ocpp_charge_point_id: s.ocpp_charge_point_id })
+      const made = await svc.stations.add(actor, installationId, { name: s.name, object_id: s.object_id, capacity_kw: s.capacity_kw, phases: 3, description: s.description, ocpp_charge_point_id: s.ocpp_charge_point_id })
       const row = await tx.updateTable('charging_stations')
         .set({ device_id: s.device_id, charging_mode: s.mode, ...(s.ocpp_charge_point_id ? {} : { status: s.mode === 'locked' ? 'off' : 'noCar' }), updated_at: now })
         .where('id', '=', made.id).returning('meter_id').executeTakeFirstOrThrow()
@@ -215,7 +215,7 @@ async function seedSecond(tx: Db, demo: DemoProvisioning, { passwordHash, lastYe
   const { svc, actor } = demo
   const installation_id = await demo.installation({ name: DEMO_SECOND.name, latitude: 46.9481, longitude: 7.4474, pay_enabled: false })
   const obj = async (description: string, object_type: ObjectCreate['object_type'], parent: number | null) =>
-    (await svc.objects.create(actor, installation_id, { description, object_type, parent_object_id: parent })).id
+    (await svc.objects.add(actor, installation_id, { description, object_type, parent_object_id: parent })).id
   const office = await obj('Office Bern', 'building', null)
   const parking = await obj('Parking', 'garage', office)
   await svc.meters.create(actor, installation_id, { object_id: office, meter_type: 'main_power', name: 'Main power connection', source: 'simulator' })

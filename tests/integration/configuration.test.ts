@@ -130,6 +130,20 @@ describe('import', () => {
     const id = r.body.installations[0].id
     const meters = (await api().get(`/api/cockpit/installations/${id}/meters/`).set(auth(tokens.super)).expect(200)).body
     expect(meters.results.map((m: { name: string; unit: string }) => [m.name, m.unit])).toEqual([['Main', 'kWh'], ['Water flat 1', 'm3']])
+    // Each new meter has its own audit event, by the importing superuser, with the meter as made.
+    const audit = (await api().get(`/api/cockpit/installations/${id}/audit/?entity_type=meter`).set(auth(tokens.super)).expect(200)).body
+    expect(audit.results.map((e: { action: string; actor_email: string; entity_id: string; after: { name: string } }) => [e.action, e.actor_email, Number(e.entity_id), e.after.name]).reverse())
+      .toEqual(meters.results.map((m: { id: number; name: string }) => ['create', 'super@example.com', m.id, m.name]))
+  })
+
+  it('among new meters made together, the first refused one is named: a wrong unit before an unknown object', async () => {
+    const before = await counts()
+    const both = small('Wohnpark Linth', '      - name: Hot water flat 1\n        type: hot_water\n        object: House / Flat 1\n        unit: kWh\n      - name: Unknown place\n        type: pv\n        object: Garden\n')
+    expect((await importing(tokens.super, both).expect(400)).body).toEqual({ 'line 22, installations[0].meters[2].unit': [expect.stringMatching(/m3/)] })
+    // The unknown object alone, after two good new meters: 404 naming it.
+    const unknown = small('Wohnpark Linth', '      - name: Unknown place\n        type: pv\n        object: Garden\n')
+    expect(Object.keys((await importing(tokens.super, unknown).expect(404)).body)).toEqual(['line 21, installations[0].meters[2].object'])
+    expect(await counts()).toEqual(before)
   })
 
   it('a broken file names the line and field and leaves the database unchanged', async () => {

@@ -60,9 +60,19 @@ const json = (v: unknown) => (v === undefined || v === null ? null : JSON.string
  * ```
  */
 export async function recordAudit(tx: Kysely<Database>, entry: AuditEntry): Promise<void> {
+  await recordAudits(tx, [entry])
+}
+
+/**
+ * Record several audit events, one per change, in one statement (in the order given): for a service
+ * that makes many entities of one kind at once (MeterProvisioning.createMany). As recordAudit otherwise;
+ * nothing for an empty list.
+ */
+export async function recordAudits(tx: Kysely<Database>, entries: AuditEntry[]): Promise<void> {
+  if (!entries.length) return
   await tx
     .insertInto('audit_events')
-    .values({
+    .values(entries.map((entry) => ({
       at: entry.at,
       // A display link's id is negative (auth/service.ts Actor) and names no user.
       actor_user_id: entry.actor && entry.actor.id > 0 ? entry.actor.id : null,
@@ -72,7 +82,7 @@ export async function recordAudit(tx: Kysely<Database>, entry: AuditEntry): Prom
       entity_id: String(entry.entity_id),
       before: json(entry.before),
       after: json(entry.after),
-    })
+    })))
     .execute()
 }
 

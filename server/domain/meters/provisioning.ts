@@ -7,7 +7,7 @@ import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { isAdmin } from '../../../shared/rules/permissions.ts'
 import { QUALITY_FLAG_HOURS, unitOf, type MeterAdmin, type MeterCreate, type MeterPatch, type ModbusSourceConfig } from '../../../shared/schemas/meters.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
-import { recordAudit } from '../audit/service.ts'
+import { recordAudit, recordAudits } from '../audit/service.ts'
 
 type MeterRow = { id: number; name: string; meter_type: MeterAdmin['meter_type']; object_id: number | null; serial: string | null; unit: MeterAdmin['unit']; capacity: number | null; source: MeterAdmin['source']; source_config: ModbusSourceConfig | null; archived_at: Date | null; max_power_kw: number | null }
 /** A meter's ingestion status (meter_status, migration 0172); absent before its first reading. */
@@ -103,6 +103,55 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
     }
   }
 
+  /**
+   * Create `inputs` as `create` creates each (the same checks, errors and one audit event per meter),
+   * in one transaction with one insert and one audit insert per 1,000 meters instead of four statements
+   * per meter: for a configuration import's meters of an installation (docs/performance.md
+   * "Performance: importing 200 installations from a configuration file"). The checks run in the order
+   * given as if each meter were created after the ones before it (a serial given twice is taken the
+   * second time); the first refused meter's error is thrown as `refused(index, error)` answers it (by
+   * default the error itself), and none is made. Returns the new meters in the order given.
+   */
+  async function createMany(actor: Actor, installationId: number, inputs: MeterCreate[], refused: (index: number, err: unknown) => unknown = (_i, err) => err): Promise<MeterAdmin[]> {
+    await requireWritable(actor, installationId)
+    if (!inputs.length) return []
+    const objectIds = [...new Set(inputs.map((m) => m.object_id))]
+    const serials = [...new Set(inputs.flatMap((m) => (m.serial ? [m.serial] : [])))]
+    const [objects, taken] = await Promise.all([
+      db.selectFrom('objects').select('id').where('id', 'in', objectIds).where('installation_id', '=', installationId).execute(),
+      serials.length ? db.selectFrom('meters').select('serial').where('installation_id', '=', installationId).where('serial', 'in', serials).where('archived_at', 'is', null).execute() : [],
+    ])
+    const known = new Set(objects.map((o) => o.id))
+    const used = new Set(taken.map((m) => m.serial))
+    const values = inputs.map((input, i) => {
+      try {
+        if (!known.has(input.object_id)) throw new Invalid({ object_id: ['notFound'] }, {}, 404)
+        const unit = input.unit ?? unitOf(input.meter_type)
+        if (unit !== unitOf(input.meter_type)) throw new Invalid({ unit: [{ key: 'meterUnitWrong', params: { unit: unitOf(input.meter_type) } }] })
+        const sourceConfig = sourceConfigFor(input.source, input.source_config, null)
+        if (input.serial) {
+          if (used.has(input.serial)) throw new Invalid({ serial: ['meterSerialTaken'] }, {}, 409)
+          used.add(input.serial)
+        }
+        return { installation_id: installationId, object_id: input.object_id, meter_type: input.meter_type, name: input.name, serial: input.serial ?? null, unit, capacity: input.capacity ?? null, max_power_kw: input.max_power_kw ?? null, source: input.source, source_config: sourceConfig && JSON.stringify(sourceConfig) }
+      } catch (err) {
+        throw refused(i, err)
+      }
+    })
+    return write(async (tx) => {
+      const meters: MeterAdmin[] = []
+      // A statement takes at most 65,535 parameters (PostgreSQL frontend/backend protocol, Bind): 1,000 rows of 10 or 8 columns fit.
+      for (let k = 0; k < values.length; k += 1000) {
+        // A multi-row insert takes its ids in the order of its rows; sorted by id, the meters are in the order given.
+        const rows = (await tx.insertInto('meters').values(values.slice(k, k + 1000)).returning(COLUMNS).execute()).sort((a, b) => a.id - b.id)
+        const made = rows.map((row) => toMeter(row, undefined, clock.ms()))
+        await recordAudits(tx, made.map((meter) => ({ at: clock.now(), actor, installation_id: installationId, action: 'create', entity_type: 'meter', entity_id: meter.id, after: meter })))
+        meters.push(...made)
+      }
+      return meters
+    })
+  }
+
   return {
     /** GET …/meters/ (admins): the installation's meters by id, archived ones only with `include_archived`. */
     async list(actor: Actor, installationId: number, q: { limit: number; offset: number; include_archived?: boolean }): Promise<PageOf<MeterAdmin>> {
@@ -122,21 +171,10 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
      * (m3 for water, kWh otherwise), `source` to 'ingest' (only 'simulator' meters are simulated).
      */
     async create(actor: Actor, installationId: number, input: MeterCreate): Promise<MeterAdmin> {
-      await requireWritable(actor, installationId)
-      await objectIn(installationId, input.object_id)
-      const unit = input.unit ?? unitOf(input.meter_type)
-      if (unit !== unitOf(input.meter_type)) throw new Invalid({ unit: [{ key: 'meterUnitWrong', params: { unit: unitOf(input.meter_type) } }] })
-      const sourceConfig = sourceConfigFor(input.source, input.source_config, null)
-      if (input.serial) await serialFree(installationId, input.serial)
-      return write(async (tx) => {
-        const row = await tx.insertInto('meters')
-          .values({ installation_id: installationId, object_id: input.object_id, meter_type: input.meter_type, name: input.name, serial: input.serial ?? null, unit, capacity: input.capacity ?? null, max_power_kw: input.max_power_kw ?? null, source: input.source, source_config: sourceConfig && JSON.stringify(sourceConfig) })
-          .returning(COLUMNS).executeTakeFirstOrThrow()
-        const meter = toMeter(row, undefined, clock.ms())
-        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'create', entity_type: 'meter', entity_id: meter.id, after: meter })
-        return meter
-      })
+      return (await createMany(actor, installationId, [input]))[0]
     },
+
+    createMany,
 
     /**
      * PATCH …/meters/{id}/ (admins): any field of the create body; the unit must stay the (new) type's; a

@@ -5,7 +5,7 @@ import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { OcppCredentialStore } from '../ocpp/credentials.ts'
 import type { StationService } from './service.ts'
-import { recordAudit } from '../audit/service.ts'
+import { recordAudit, recordAudits, type AuditEntry } from '../audit/service.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { AppError, Invalid, NotFound } from '../../lib/errors.ts'
 import type { Station, StationCreate, StationSetup } from '../../../shared/schemas/station.ts'
@@ -55,6 +55,70 @@ export function createStationProvisioning({ db, clock, installations, stations, 
     return s
   }
 
+  /**
+   * The checks and writes of new stations (create, add, addMany), each as create describes it, in one
+   * transaction: one insert of their meters, one of the stations, a binding per OCPP id, one insert of
+   * their audit events (in the order one by one would make them). The checks run in the order given as
+   * if each station were made after the ones before it (an OCPP id given twice is taken the second time);
+   * the first refused entry's error is thrown as `refused(index, error)` answers it, and none is made.
+   * Their ids and OCPP credentials (shown once), in the order given.
+   */
+  async function insert(actor: Actor, installationId: number, inputs: StationCreate[], refused: (index: number, err: unknown) => unknown = (_i, err) => err): Promise<{ id: number; ocpp: OcppCredentials | null }[]> {
+    await installations.requireWritable(actor, installationId)
+    if (!inputs.length) return []
+    const known = new Set((await db.selectFrom('objects').select('id').where('id', 'in', [...new Set(inputs.map((i) => i.object_id))]).where('installation_id', '=', installationId).execute()).map((o) => o.id))
+    const bound = new Set<string>()
+    const creds: ({ password: string; password_hash: string } | null)[] = []
+    for (const [i, input] of inputs.entries()) {
+      try {
+        if (!known.has(input.object_id)) throw new Invalid({ object_id: ['notFound'] }, {}, 404)
+        const cpId = input.ocpp_charge_point_id
+        if (cpId && (bound.has(cpId.toLowerCase()) || (await ocpp.idTaken(cpId, undefined, db)))) throw ocppIdTaken()
+        if (cpId) bound.add(cpId.toLowerCase())
+        creds.push(cpId ? await ocpp.newCredentials() : null)
+      } catch (err) {
+        throw refused(i, err)
+      }
+    }
+    const at = clock.now()
+    try {
+      return await inTransaction(db, async (tx) => {
+        const made: { id: number; ocpp: OcppCredentials | null }[] = []
+        const audit: AuditEntry[] = []
+        // At most 65,535 parameters a statement (PostgreSQL frontend/backend protocol, Bind): 1,000 rows fit.
+        for (let k = 0; k < inputs.length; k += 1000) {
+          const part = inputs.slice(k, k + 1000)
+          // A station's meter is fed by the station: by the simulator without a charge point, else by OCPP meter values.
+          // A multi-row insert takes its ids in the order of its rows: by id, the meters and stations are in the order given.
+          const meters = (await tx.insertInto('meters').values(part.map((input) => ({ installation_id: installationId, object_id: input.object_id, meter_type: 'charging_station' as const, name: input.name, capacity: input.capacity_kw, unit: 'kWh' as const, source: input.ocpp_charge_point_id ? 'ingest' as const : 'simulator' as const })))
+            .returning('id').execute()).sort((a, b) => a.id - b.id)
+          const stations = (await tx.insertInto('charging_stations').values(part.map((input, n) => ({
+            installation_id: installationId, object_id: input.object_id, meter_id: meters[n].id, device_id: `ST-${crypto.randomBytes(5).toString('hex').toUpperCase()}`,
+            name: input.name, description: input.description ?? '', capacity_kw: input.capacity_kw, phases: input.phases, charging_mode: 'instant',
+            status: 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null, updated_at: at,
+          }))).returning(['id', 'device_id']).execute()).sort((a, b) => a.id - b.id)
+          for (const [n, input] of part.entries()) {
+            const s = stations[n]
+            const cpId = input.ocpp_charge_point_id
+            const c = creds[k + n]
+            audit.push({ at, actor, installation_id: installationId, action: 'create', entity_type: 'charging_station', entity_id: s.id, after: { id: s.id, device_id: s.device_id, name: input.name, description: input.description ?? '', object_id: input.object_id, capacity_kw: input.capacity_kw, phases: input.phases, meter_id: meters[n].id, ocpp_charge_point_id: cpId ?? null } })
+            if (cpId && c) {
+              await ocpp.writeBinding(tx, { id: cpId, installationId, stationId: s.id, connectorId: 1, password_hash: c.password_hash })
+              audit.push({ at, actor, installation_id: installationId, action: 'create', entity_type: 'ocpp_credentials', entity_id: cpId, after: { charge_point_id: cpId, station_id: s.id } })
+            }
+            made.push({ id: s.id, ocpp: cpId && c ? { charge_point_id: cpId, password: c.password, url: endpoint(cpId) } : null })
+          }
+        }
+        await recordAudits(tx, audit)
+        return made
+      })
+    } catch (err) {
+      // Another request bound the id between the check and the insert.
+      if (isUnique(err, 'ocpp_charge_points_pkey')) throw ocppIdTaken()
+      throw err
+    }
+  }
+
   return {
     /**
      * POST …/charging_stations/ (admins): the station on `object_id` of the installation (404 naming
@@ -64,39 +128,26 @@ export function createStationProvisioning({ db, clock, installations, stations, 
      * the simulator runs it like the demo's stations.
      */
     async create(actor: Actor, installationId: number, input: StationCreate): Promise<Station & { ocpp: OcppCredentials | null }> {
-      await installations.requireWritable(actor, installationId)
-      const o = await db.selectFrom('objects').select('id').where('id', '=', input.object_id).where('installation_id', '=', installationId).executeTakeFirst()
-      if (!o) throw new Invalid({ object_id: ['notFound'] }, {}, 404)
-      const cpId = input.ocpp_charge_point_id
-      if (cpId && (await ocpp.idTaken(cpId, undefined, db))) throw ocppIdTaken()
-      const creds = cpId ? await ocpp.newCredentials() : null
-      const at = clock.now()
-      let stationId: number
-      try {
-        stationId = await inTransaction(db, async (tx) => {
-          // A station's meter is fed by the station: by the simulator without a charge point, else by OCPP meter values.
-          const meter = await tx.insertInto('meters').values({ installation_id: installationId, object_id: input.object_id, meter_type: 'charging_station', name: input.name, capacity: input.capacity_kw, unit: 'kWh', source: cpId ? 'ingest' : 'simulator' }).returning('id').executeTakeFirstOrThrow()
-          const s = await tx.insertInto('charging_stations').values({
-            installation_id: installationId, object_id: input.object_id, meter_id: meter.id, device_id: `ST-${crypto.randomBytes(5).toString('hex').toUpperCase()}`,
-            name: input.name, description: input.description ?? '', capacity_kw: input.capacity_kw, phases: input.phases, charging_mode: 'instant',
-            status: 'noCar', status_code: 0, alerts: '[]', rfid_lernmodus: 0, power_kw: 0, current_session_id: null, updated_at: at,
-          }).returning(['id', 'device_id']).executeTakeFirstOrThrow()
-          const after = { id: s.id, device_id: s.device_id, name: input.name, description: input.description ?? '', object_id: input.object_id, capacity_kw: input.capacity_kw, phases: input.phases, meter_id: meter.id, ocpp_charge_point_id: cpId ?? null }
-          await recordAudit(tx, { at, actor, installation_id: installationId, action: 'create', entity_type: 'charging_station', entity_id: s.id, after })
-          if (cpId && creds) {
-            await ocpp.writeBinding(tx, { id: cpId, installationId, stationId: s.id, connectorId: 1, password_hash: creds.password_hash })
-            await recordAudit(tx, { at, actor, installation_id: installationId, action: 'create', entity_type: 'ocpp_credentials', entity_id: cpId, after: { charge_point_id: cpId, station_id: s.id } })
-          }
-          return s.id
-        })
-      } catch (err) {
-        // Another request bound the id between the check and the insert.
-        if (isUnique(err, 'ocpp_charge_points_pkey')) throw ocppIdTaken()
-        throw err
-      }
-      const station = await stations.get(actor, installationId, stationId)
-      return { ...station, ocpp: cpId && creds ? { charge_point_id: cpId, password: creds.password, url: endpoint(cpId) } : null }
+      const [made] = await insert(actor, installationId, [input])
+      return { ...(await stations.get(actor, installationId, made.id)), ocpp: made.ocpp }
     },
+
+    /**
+     * Create as `create` does (same checks, errors and audit events), answering only the new station's
+     * id and OCPP credentials: for a caller that needs no station back (a configuration import, the demo
+     * seed), without the station read's rights and live-state queries.
+     */
+    async add(actor: Actor, installationId: number, input: StationCreate): Promise<{ id: number; ocpp: OcppCredentials | null }> {
+      return (await insert(actor, installationId, [input]))[0]
+    },
+
+    /**
+     * Create `inputs` as `add` does each (the same checks, errors and audit events) in one transaction
+     * with one insert per kind of row: for a configuration import's stations of an installation
+     * (docs/performance.md "Performance: importing 200 installations from a configuration file"). The
+     * first refused entry's error is thrown as `refused(index, error)` answers it, and none is made.
+     */
+    addMany: insert,
 
     /**
      * PATCH …/charging_stations/{id}/ with setup fields (admins; docs/decisions.md "Provisioning: a
