@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import { startApp } from './helpers.ts'
-import { createPaymentService, CHARGE_LEASE_MS } from '../../server/domain/payments/service.ts'
+import { createPaymentService } from '../../server/domain/payments/service.ts'
+import { CHARGE_LEASE_MS } from '../../server/domain/payments/debits.ts'
 import { createDemoProvider, type PaymentProvider } from '../../server/domain/payments/provider.ts'
 import type { SessionService } from '../../server/domain/sessions/service.ts'
 
