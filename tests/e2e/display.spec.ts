@@ -158,9 +158,18 @@ test('a stalled stream (open, but nothing comes through) is not shown as Live: t
   const { context, page: display } = await openDisplay(browser, url, 1920, 1080)
   try {
     await expectLive(display)
-    const figures = await display.locator('[data-figure]').allTextContents()
     // 150 s of silence on an open socket: no event, no heartbeat.
     await display.evaluate(() => ((window as unknown as { liveFrozen: boolean }).liveFrozen = true))
+    // The figures as the last event before the silence left them (an event that arrived just before it
+    // may still be rendering): the same in two reads a second apart.
+    const read = () => display.locator('[data-figure]').allTextContents()
+    let figures = await read()
+    await expect.poll(async () => {
+      const before = figures
+      await display.waitForTimeout(1000)
+      figures = await read()
+      return JSON.stringify(figures) === JSON.stringify(before)
+    }).toBe(true)
     await display.clock.fastForward(150_000)
     await expect(display.getByTestId('data-age')).toContainText(/Reconnecting…\W*updated [2-9] min ago/)
     await expect(display.getByTestId('data-age')).not.toContainText('Live')
