@@ -54,17 +54,29 @@ async function resetToken(email: string): Promise<string> {
 
 describe('password reset request', () => {
   it('answers the same status, body and about the same time whether or not the address exists', async () => {
-    const known = performance.now()
-    const a = await api().post('/api/password-reset/').send({ email: 'user@example.com' })
-    const tKnown = performance.now() - known
-    const unknown = performance.now()
-    const b = await api().post('/api/password-reset/').send({ email: 'nobody@example.com' })
-    const tUnknown = performance.now() - unknown
-    expect(a.status).toBe(200)
-    expect(b.status).toBe(200)
-    expect(a.body).toEqual(b.body)
-    expect(a.body.detail).toBe(SPEC_TEXT)
-    expect(Math.abs(tKnown - tUnknown)).toBeLessThan(150)
+    // Timed as an attacker would: several requests of each, interleaved, compared by their medians
+    // (one pair of requests on a busy machine differs by more than the answer's own delay).
+    const timed = async (email: string) => {
+      const t0 = performance.now()
+      const res = await api().post('/api/password-reset/').send({ email })
+      return { res, ms: performance.now() - t0 }
+    }
+    const known: number[] = []
+    const unknown: number[] = []
+    // Five accounts of their own, so no address reaches its mails-per-hour limit here.
+    for (let i = 0; i < 5; i++) await app.domain!.db.insertInto('users').values({ email: `timing${i}@example.com`, password_hash: 'x', first_name: 'T', last_name: `${i}`, title: null, is_superuser: false, is_active: true, deactivation_datetime: null, ietf_lang_tag: 'en', last_login: null, previous_login: null }).execute()
+    for (let i = 0; i < 5; i++) {
+      const a = await timed(`timing${i}@example.com`)
+      const b = await timed(`nobody${i}@example.com`)
+      expect(a.res.status).toBe(200)
+      expect(b.res.status).toBe(200)
+      expect(a.res.body).toEqual(b.res.body)
+      expect(a.res.body.detail).toBe(SPEC_TEXT)
+      known.push(a.ms)
+      unknown.push(b.ms)
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]
+    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(150)
     const de = await api().post('/api/password-reset/').set('Accept-Language', 'de-CH').send({ email: 'nobody@example.com' }).expect(200)
     expect(de.body.detail).toBe('Wenn Sie die richtige E-Mail-Adresse eingegeben haben, erhalten Sie in Kürze eine E-Mail mit weiteren Anweisungen.')
   })
