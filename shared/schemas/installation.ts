@@ -57,8 +57,19 @@ export const Installation = z.object({
   address: Address,
   /** When it was archived (ISO): an archived installation is read-only; null while active. */
   archived_at: z.string().nullable(),
+  /**
+   * The debit ceilings of this installation's charging sessions, CHF (docs/decisions.md "Charging:
+   * plausible charger figures and debit ceilings"): a session priced above `session` or taking a
+   * resident's session debits of the installation-local month above `month` is held for an admin's review
+   * instead of being debited. `custom` is false while the product's defaults (config/defaults.ts
+   * DEBIT_CEILING: 200 and 1,000) apply.
+   */
+  debit_ceilings: z.object({ session: z.number(), month: z.number(), custom: z.boolean() }),
 })
 export type Installation = z.infer<typeof Installation>
+
+/** A debit ceiling in CHF: 1 to 100,000, in rappen (two decimals at most); null restores the default. */
+const CeilingChf = z.number().min(1).max(100_000).multipleOf(0.01).nullable()
 
 /** The installation's name (SPEC §3, 1..100 characters, one line). */
 const Name = Text(100).min(1)
@@ -85,8 +96,8 @@ export type InstallationCreate = z.infer<typeof InstallationCreate>
 
 /**
  * PATCH /api/cockpit/installations/{id}/: the settings an admin may change (not in SPEC §7,
- * docs/decisions.md): self-registration, the operator, name, time zone, address and position. 409 when
- * the installation is archived.
+ * docs/decisions.md): self-registration, the operator, name, time zone, address and position; a superuser
+ * also the debit ceilings. 409 when the installation is archived.
  */
 export const InstallationPatch = z
   .object({
@@ -97,6 +108,11 @@ export const InstallationPatch = z
     address: AddressInput,
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
+    /**
+     * Superusers only (403 for an installation admin: the operator decides what a charger may debit from
+     * residents' cards): the session and monthly debit ceilings in CHF, null for the default.
+     */
+    debit_ceilings: z.object({ session: CeilingChf, month: CeilingChf }).partial().strict(),
   })
   .partial()
   .strict()

@@ -160,8 +160,17 @@ describe('debit ceilings', () => {
     expect(await charges(id)).toMatchObject([{ status: 'succeeded', amount_rappen: 25_000 }])
   })
 
-  it("holds what would take a user's month above the installation's monthly ceiling", async () => {
-    await db().updateTable('installations').set({ monthly_debit_ceiling_rappen: 30_000 }).where('id', '=', 1).execute()
+  it("holds what would take a user's month above the installation's monthly ceiling, which only a superuser sets", async () => {
+    const base = '/api/cockpit/installations/1/'
+    const superuser = await login(app, 'super@example.com')
+    expect((await api().get(base).set(auth(admin)).expect(200)).body.debit_ceilings).toEqual({ session: 200, month: 1000, custom: false })
+    // The operator decides what a charger may take from residents' cards: not the installation's admin.
+    await api().patch(base).set(auth(admin)).send({ debit_ceilings: { month: 5000 } }).expect(403)
+    for (const bad of [0, -5, 100_001, 12.345, '300', Number.MAX_VALUE]) {
+      expect((await api().patch(base).set(auth(superuser)).send({ debit_ceilings: { month: bad } }).expect(400)).body, String(bad)).toHaveProperty(['debit_ceilings.month'])
+    }
+    const set = await api().patch(base).set(auth(superuser)).send({ debit_ceilings: { month: 300 } }).expect(200)
+    expect(set.body.debit_ceilings).toEqual({ session: 200, month: 300, custom: true })
     try {
       const first = await endedSession(4_000)
       const second = await endedSession(4_000)
@@ -171,7 +180,8 @@ describe('debit ceilings', () => {
       const statuses = await db().selectFrom('charging_sessions').select(['status', 'hold_reason']).where('id', 'in', [first, second]).orderBy('id').execute()
       expect(statuses).toEqual([{ status: 'paid', hold_reason: null }, { status: 'held', hold_reason: 'monthCeiling' }])
     } finally {
-      await db().updateTable('installations').set({ monthly_debit_ceiling_rappen: null }).where('id', '=', 1).execute()
+      const back = await api().patch(base).set(auth(superuser)).send({ debit_ceilings: { month: null } }).expect(200)
+      expect(back.body.debit_ceilings).toEqual({ session: 200, month: 1000, custom: false })
     }
   })
 })

@@ -22,6 +22,9 @@ export function checkTimezone(tz: string): string {
   }
 }
 
+/** CHF (two decimals at most) → whole rappen; null stays null (the default ceiling). */
+const rappen = (chf: number | null) => (chf === null ? null : Math.round(chf * 100))
+
 const normalizedOperator = (op: Operator | null) => op && { ...op, iban: op.iban.replace(/\s+/g, '').toUpperCase() }
 
 /** The installation as the audit trail records it: its settings, not its live state (online, alerts). */
@@ -31,6 +34,7 @@ function snapshot(row: Selectable<InstallationsTable>) {
     pay_enabled: row.pay_enabled, registration_enabled: row.registration_enabled, operator: row.operator,
     address: { street: row.street, building_number: row.building_number, zip: row.zip, city: row.city, country: row.country },
     archived_at: row.archived_at?.toISOString() ?? null,
+    session_debit_ceiling_rappen: row.session_debit_ceiling_rappen, monthly_debit_ceiling_rappen: row.monthly_debit_ceiling_rappen,
   }
 }
 
@@ -80,11 +84,12 @@ export function createInstallationProvisioning({ db, clock, installations }: { d
 
     /**
      * PATCH /api/cockpit/installations/{id}/ (admins and superusers): self-registration, the operator
-     * printed on invoices, name, time zone, address, position. 400 `timezone`, `operator.iban`,
-     * `operator.vat_number`; 409 installationArchived when archived.
+     * printed on invoices, name, time zone, address, position; the debit ceilings (superusers only, else
+     * 403). 400 `timezone`, `operator.iban`, `operator.vat_number`; 409 installationArchived when archived.
      */
     async update(actor: Actor, id: number, patch: InstallationPatch): Promise<Installation> {
       const role = await installations.requireWritable(actor, id)
+      if (patch.debit_ceilings && role !== 'superuser') throw Forbidden()
       const timezone = patch.timezone === undefined ? undefined : checkTimezone(patch.timezone)
       if (patch.operator) checkOperator(patch.operator)
       const row = await inTransaction(db, async (tx) => {
@@ -99,6 +104,8 @@ export function createInstallationProvisioning({ db, clock, installations }: { d
           ...(patch.registration_enabled !== undefined && { registration_enabled: patch.registration_enabled }),
           ...(patch.operator !== undefined && { operator: patch.operator && JSON.stringify(normalizedOperator(patch.operator)) }),
           ...patch.address,
+          ...(patch.debit_ceilings?.session !== undefined && { session_debit_ceiling_rappen: rappen(patch.debit_ceilings.session) }),
+          ...(patch.debit_ceilings?.month !== undefined && { monthly_debit_ceiling_rappen: rappen(patch.debit_ceilings.month) }),
         }
         if (!Object.keys(set).length) return before
         const after = await tx.updateTable('installations').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow()

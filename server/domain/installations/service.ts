@@ -5,6 +5,7 @@ import type { Actor } from '../auth/service.ts'
 import type { Selectable } from 'kysely'
 import type { InstallationsTable } from '../../db/schema.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
+import { DEBIT_CEILING } from '../../../config/defaults.ts'
 import type { MessageKey } from '../../lib/messages.ts'
 import { isIBANValid } from 'swissqrbill/utils'
 import { isAdmin, resolveAccess, type Access, type PermissionEntry, type Role } from '../../../shared/rules/permissions.ts'
@@ -87,6 +88,11 @@ export function createInstallationService({ db, clock, rights }: { db: Db; clock
       registration_enabled: row.registration_enabled, role, operator: row.operator,
       address: { street: row.street, building_number: row.building_number, zip: row.zip, city: row.city, country: row.country },
       archived_at: row.archived_at?.toISOString() ?? null,
+      debit_ceilings: {
+        session: (row.session_debit_ceiling_rappen ?? DEBIT_CEILING.sessionRappen) / 100,
+        month: (row.monthly_debit_ceiling_rappen ?? DEBIT_CEILING.monthRappen) / 100,
+        custom: row.session_debit_ceiling_rappen !== null || row.monthly_debit_ceiling_rappen !== null,
+      },
     }
   }
 
