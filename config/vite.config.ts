@@ -259,9 +259,9 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 600,
     rolldownOptions: {
-      // shared/ modules build zod schemas at module level for the server; the client uses only
-      // their types and plain helpers (parseEventId), so unused schema construction can be dropped.
-      treeshake: { manualPureFunctions: ['z'] },
+      // No treeshake.manualPureFunctions: a name there is pure in every module, minified libraries
+      // included ('z' for zod's schema calls dropped lightweight-charts' canvas clear, docs/decisions.md
+      // "Display: the chart smeared").
       output: {
         // The libraries every route needs in one chunk: they came as 7 chunks of 0.3–43 KB,
         // and over HTTP/1.1 (six connections per host) every extra request costs a round trip on a phone.

@@ -1,16 +1,13 @@
 import { z } from 'zod'
+import { RATE_PRICES } from '../rules/choices.ts'
 
 /**
  * Rates (SPEC §3, §4): the shapes the API sends and the client shows. Shared by
  * server/domain/rates and client/features/rates so the two cannot drift apart.
  */
 
-/** Rate kinds (SPEC §3) and their price fields: CHF per kWh (power, heat) or per m3 (water). */
-export const RATE_PRICES = {
-  power: ['general', 'peak', 'low', 'flat', 'main_power_purchase', 'solar_recovery_compensation', 'electric_car'],
-  water: ['fresh_water', 'warm_water_production'],
-  heat: ['heat'],
-} as const
+// Rate kinds and their price fields live in a zod-free module for the browser (shared/rules/choices.ts).
+export { RATE_PRICES }
 export type RateKind = keyof typeof RATE_PRICES
 
 /** A power rate's high-price time span: installation-local "HH:mm" (end "24:00" = midnight) and weekdays. */

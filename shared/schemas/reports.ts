@@ -1,12 +1,13 @@
 import { z } from 'zod'
+// The lists live in a zod-free module for the browser (shared/rules/choices.ts).
+import { INTERVALS, REPORT_TYPES } from '../rules/choices.ts'
 
 /**
  * Reports (SPEC §3): the shape the API sends and the client edits. Shared by server/domain/reports and
  * client/features/reports. Intervals (SPEC §9): d day, w week, m month, q quarter, s half year, y year.
  */
-export const REPORT_TYPES = ['zev', 'electrical', 'water', 'heat'] as const
+export { INTERVALS, REPORT_TYPES }
 export type ReportType = (typeof REPORT_TYPES)[number]
-export const INTERVALS = ['d', 'w', 'm', 'q', 's', 'y'] as const
 export type ReportInterval = (typeof INTERVALS)[number]
 
 /** A report: recipients are e-mail addresses; last_runs maps an interval to its last period sent. */

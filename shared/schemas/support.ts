@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { IdNumber, Text, TEXT_MAX } from './common.ts'
+import { SUPPORT_TOPICS } from '../rules/choices.ts'
 
-/** Topics a person chooses when writing to support (SPEC §2 "topic choice"; the list itself is not shown there). */
-export const SUPPORT_TOPICS = ['charging', 'billing', 'rfid', 'account', 'technical', 'other'] as const
+/** Topics a person chooses when writing to support (shared/rules/choices.ts, zod-free for the browser). */
+export { SUPPORT_TOPICS }
 export type SupportTopic = (typeof SUPPORT_TOPICS)[number]
 
 /**

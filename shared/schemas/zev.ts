@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ZEV_FLAT_MAX_PERCENT } from '../rules/choices.ts'
 
 /**
  * ZEV billing (docs/zev-method.md): the model an admin picks per installation under the
@@ -12,8 +13,8 @@ import { z } from 'zod'
  */
 export const ZEV_MODELS = ['flat_rate', 'actual_costs'] as const
 export type ZevModel = (typeof ZEV_MODELS)[number]
-/** Highest flat rate, % of the external standard product (EnV Art. 16 para. 1 let. b). */
-export const ZEV_FLAT_MAX_PERCENT = 80
+/** Highest flat rate, % of the external standard product (EnV Art. 16 para. 1 let. b; shared/rules/choices.ts). */
+export { ZEV_FLAT_MAX_PERCENT }
 
 /** GET/PUT /api/zev/settings/?installation={id}: the model and the flat rate's percentage (0–80). */
 export const ZevSettingsSchema = z.object({

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
-import type { Browser, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { existsSync, mkdirSync } from 'node:fs'
-import { logIn, PASSWORD } from './fixtures.ts'
+import { createDisplayLink, openDisplay, PASSWORD } from './fixtures.ts'
 
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -9,53 +9,6 @@ test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is m
 /** Where screenshots of the display go (findings at three sizes); SHOTS_DIR overrides. */
 const SHOTS = process.env.SHOTS_DIR ?? 'test-results/display-shots'
 const DAY_MS = 24 * 3600_000
-
-/** An admin creates a display link on Management → Display links and reads its URL (shown once). */
-async function createLink(page: Page, name: string): Promise<string> {
-  await logIn(page, 'admin@example.com')
-  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Display links' }).click()
-  await expect(page.getByRole('heading', { level: 1, name: 'Display links' })).toBeVisible()
-  await page.getByLabel('Name (e.g. the screen\'s place)').fill(name)
-  await page.getByRole('button', { name: 'Create link' }).click()
-  const url = await page.getByRole('textbox', { name: 'Display link' }).inputValue()
-  expect(url).toMatch(/\/display#cdk_[A-Za-z0-9_-]{43}$/)
-  await expect(page.getByRole('list', { name: 'Active display links' })).toContainText(name)
-  return url
-}
-
-/** A fresh browser (no session) of `width`×`height` showing the display link, with the Wake Lock calls recorded. */
-async function openDisplay(browser: Browser, url: string, width: number, height: number) {
-  const context = await browser.newContext({ viewport: { width, height }, locale: 'en-GB', timezoneId: 'Europe/Zurich' })
-  const page = await context.newPage()
-  await page.addInitScript(() => {
-    const calls: string[] = []
-    ;(window as unknown as { wakeLockCalls: string[] }).wakeLockCalls = calls
-    // Open streams, so a test can drop one as a network failure would (error event, then closed).
-    const sources: EventSource[] = []
-    ;(window as unknown as { liveSources: EventSource[] }).liveSources = sources
-    // `liveFrozen`: the streams stay open but nothing comes through (a stalled proxy or relay).
-    const w = window as unknown as { liveFrozen: boolean }
-    w.liveFrozen = false
-    const Native = window.EventSource
-    window.EventSource = class extends Native {
-      constructor(url: string | URL, init?: EventSourceInit) {
-        super(url, init)
-        sources.push(this)
-        // The app's listeners (functions) are called only while the streams are not frozen.
-        type Add = (type: string, fn: (e: Event) => void) => void
-        const add = this.addEventListener.bind(this) as Add
-        ;(this as unknown as { addEventListener: Add }).addEventListener = (type, fn) => add(type, (e) => void (w.liveFrozen || fn(e)))
-      }
-    }
-    Object.defineProperty(navigator, 'wakeLock', {
-      configurable: true,
-      value: { request: async (type: string) => (calls.push(type), Object.assign(new EventTarget(), { released: false, type, release: async () => undefined })) },
-    })
-  })
-  await page.clock.install()
-  await page.goto(url)
-  return { context, page }
-}
 
 /**
  * Figures wider than their tile's content box, as "text: overflow px" (a hand check saw "2.39 kW"
@@ -74,7 +27,7 @@ async function expectLive(page: Page) {
 for (const [width, height] of [[1920, 1080], [3840, 2160]] as const) {
   test(`a display link at ${width}×${height} fills the screen and stays live for a simulated week without a login`, async ({ page, browser }) => {
     test.setTimeout(120_000)
-    const url = await createLink(page, `Lobby ${width}`)
+    const url = await createDisplayLink(page, `Lobby ${width}`)
     const { context, page: display } = await openDisplay(browser, url, width, height)
     try {
       await expectLive(display)
@@ -120,7 +73,7 @@ for (const [width, height] of [[1920, 1080], [3840, 2160]] as const) {
 for (const [width, height] of [[1080, 1920], [2160, 3840]] as const) {
   test(`a portrait display at ${width}×${height} shows figures, chart and every station on one screen`, async ({ page, browser }) => {
     test.setTimeout(90_000)
-    const url = await createLink(page, `Upright ${width}`)
+    const url = await createDisplayLink(page, `Upright ${width}`)
     const { context, page: display } = await openDisplay(browser, url, width, height)
     try {
       await expectLive(display)
@@ -154,7 +107,7 @@ for (const [width, height] of [[1080, 1920], [2160, 3840]] as const) {
 
 test('a stalled stream (open, but nothing comes through) is not shown as Live: the display says it reconnects, with the data age, and recovers', async ({ page, browser }) => {
   test.setTimeout(90_000)
-  const url = await createLink(page, `Stall ${Date.now()}`)
+  const url = await createDisplayLink(page, `Stall ${Date.now()}`)
   const { context, page: display } = await openDisplay(browser, url, 1920, 1080)
   try {
     await expectLive(display)
@@ -186,7 +139,7 @@ test('a stalled stream (open, but nothing comes through) is not shown as Live: t
 
 test('a display link on a phone (360×740) still shows figures and stations; revoking stops the display at once', async ({ page, browser }) => {
   const name = `Pocket ${Date.now()}`
-  const url = await createLink(page, name)
+  const url = await createDisplayLink(page, name)
   const { context, page: display } = await openDisplay(browser, url, 360, 740)
   try {
     await expectLive(display)
@@ -208,7 +161,7 @@ test('a display link on a phone (360×740) still shows figures and stations; rev
 
 test('after the stream drops, the display reconnects within 3 s of the server answering again', async ({ page, browser }) => {
   test.setTimeout(90_000)
-  const url = await createLink(page, 'Reconnect')
+  const url = await createDisplayLink(page, 'Reconnect')
   const { context, page: display } = await openDisplay(browser, url, 1280, 720)
   try {
     await expectLive(display)
@@ -241,7 +194,7 @@ test('after the stream drops, the display reconnects within 3 s of the server an
 
 test('a display shows the facility offline across the room (≥ 4 % of the screen height) and recovers', async ({ page, browser, request }) => {
   test.setTimeout(360_000)
-  const url = await createLink(page, `Offline ${Date.now()}`)
+  const url = await createDisplayLink(page, `Offline ${Date.now()}`)
   const token = (await (await request.post('/api/authentication/token/', { data: { email: 'admin@example.com', password: PASSWORD } })).json()).access as string
   const connection = (online: boolean) => request.post('/api/cockpit/installations/1/simulator/connection', { headers: { Authorization: `Bearer ${token}` }, data: { online } })
   const { context, page: display } = await openDisplay(browser, url, 1920, 1080)

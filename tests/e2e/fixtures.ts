@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test'
-import type { Page } from '@playwright/test'
+import type { Browser, BrowserContext, Page } from '@playwright/test'
 import ocppRpc from 'ocpp-rpc'
 
 /**
@@ -28,6 +28,63 @@ export async function logIn(page: Page, email: string, password: string = PASSWO
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Log in' }).click()
   await expect(page).toHaveURL(/\/facility\/\d+$/)
+}
+
+/** An admin logs in, creates a display link on Management → Display links and reads its URL (shown once). */
+export async function createDisplayLink(page: Page, name: string): Promise<string> {
+  await logIn(page, 'admin@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Display links' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Display links' })).toBeVisible()
+  await page.getByLabel('Name (e.g. the screen\'s place)').fill(name)
+  await page.getByRole('button', { name: 'Create link' }).click()
+  const url = await page.getByRole('textbox', { name: 'Display link' }).inputValue()
+  expect(url).toMatch(/\/display#cdk_[A-Za-z0-9_-]{43}$/)
+  await expect(page.getByRole('list', { name: 'Active display links' })).toContainText(name)
+  return url
+}
+
+/**
+ * A fresh browser (no session) of `width`×`height` showing the display link `url`, with the page's clock
+ * installed (Playwright page.clock) and, on `window`: the Wake Lock calls (`wakeLockCalls`), the open live
+ * streams (`liveSources`, so a test can drop one), the number of live metrics events received
+ * (`metricsEvents`, snapshots and patches of the metrics topic) and `liveFrozen`: while true the streams
+ * stay open but nothing comes through to the app (a stalled proxy or relay).
+ */
+export async function openDisplay(browser: Browser, url: string, width: number, height: number): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height }, locale: 'en-GB', timezoneId: 'Europe/Zurich' })
+  const page = await context.newPage()
+  await page.addInitScript(() => {
+    const w = window as unknown as { wakeLockCalls: string[]; liveSources: EventSource[]; metricsEvents: number; liveFrozen: boolean }
+    const calls: string[] = []
+    w.wakeLockCalls = calls
+    // Open streams, so a test can drop one as a network failure would (error event, then closed).
+    const sources: EventSource[] = []
+    w.liveSources = sources
+    w.metricsEvents = 0
+    w.liveFrozen = false
+    const countMetrics = (e: Event) => {
+      if (/"topic":\s*"metrics"/.test(String((e as MessageEvent).data))) w.metricsEvents++
+    }
+    const Native = window.EventSource
+    window.EventSource = class extends Native {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init)
+        sources.push(this)
+        for (const type of ['snapshot', 'patch', 'merge']) this.addEventListener(type, countMetrics)
+        // The app's listeners (added after this) are called only while the streams are not frozen.
+        type Add = (type: string, fn: (e: Event) => void) => void
+        const add = this.addEventListener.bind(this) as Add
+        ;(this as unknown as { addEventListener: Add }).addEventListener = (type, fn) => add(type, (e) => void (w.liveFrozen || fn(e)))
+      }
+    }
+    Object.defineProperty(navigator, 'wakeLock', {
+      configurable: true,
+      value: { request: async (type: string) => (calls.push(type), Object.assign(new EventTarget(), { released: false, type, release: async () => undefined })) },
+    })
+  })
+  await page.clock.install()
+  await page.goto(url)
+  return { context, page }
 }
 
 /** The logged-out routes (client/app/paths.ts). */

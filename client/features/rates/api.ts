@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { apiFetch } from '../../api/http.ts'
 import { figuresChanged } from '../../api/figures.ts'
-import { RATE_PRICES, type Rate, type RateKind, type TimeSpan } from '../../../shared/schemas/rates.ts'
+import type { Rate, RateKind, TimeSpan } from '../../../shared/schemas/rates.ts'
+import { RATE_PRICES } from '../../../shared/rules/choices.ts'
 
 export type { Rate, RateKind, TimeSpan }
 

@@ -1,5 +1,6 @@
 import { apiFetch } from '../../api/http.ts'
-import { INTERVALS, REPORT_TYPES, type Report, type ReportInput, type ReportInterval, type ReportType } from '../../../shared/schemas/reports.ts'
+import type { Report, ReportInput, ReportInterval, ReportType } from '../../../shared/schemas/reports.ts'
+import { INTERVALS, REPORT_TYPES } from '../../../shared/rules/choices.ts'
 
 export { INTERVALS, REPORT_TYPES, type Report, type ReportInput, type ReportInterval, type ReportType }
 

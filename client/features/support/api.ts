@@ -1,5 +1,6 @@
 import { apiFetch } from '../../api/http.ts'
-import { SUPPORT_TOPICS, type SupportTicket, type SupportTicketSummary, type SupportTopic } from '../../../shared/schemas/support.ts'
+import type { SupportTicket, SupportTicketSummary, SupportTopic } from '../../../shared/schemas/support.ts'
+import { SUPPORT_TOPICS } from '../../../shared/rules/choices.ts'
 
 export { SUPPORT_TOPICS, type SupportTicket, type SupportTicketSummary, type SupportTopic }
 
