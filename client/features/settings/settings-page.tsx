@@ -58,7 +58,8 @@ export default function SettingsPage({ installation }: { installation: Installat
         <>
           <DetailsSection user={user as User} />
           <PaymentMethodsCard installationId={installation.id} userId={(user as User).id} />
-          <LanguageSection user={user as User} timezone={installation.timezone} />
+          {/* Keyed by the saved tag: a language chosen in the header shows here at once (one language state). */}
+          <LanguageSection key={(user as User).ietf_lang_tag} user={user as User} timezone={installation.timezone} />
           <PasswordSection />
           <TermsSection timezone={installation.timezone} />
           <DeleteSection user={user as User} />
