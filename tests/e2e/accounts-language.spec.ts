@@ -4,6 +4,9 @@ import { existsSync } from 'node:fs'
 import { apiSession, PASSWORD, savedLanguageTag, saveLanguageTag } from './fixtures.ts'
 
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
+// A step that cannot happen fails within 15 s, not at the test's timeout: `finally` then still has the
+// time to put the demo account's language back for the other specs.
+test.use({ actionTimeout: 15_000 })
 
 // One language state (SPEC §9 "language and region", client/session/language.ts): signed in, the
 // language saved on the account is the UI's, whatever the browser says; the header's picker saves to it.
