@@ -7,6 +7,7 @@ import { intlWarmupFor } from './app/intl-warmup.ts'
 import { afterFirstPaint } from './app/first-paint.ts'
 import { DEFAULT_TIMEZONE } from '../config/defaults.ts'
 import { watchOtherTabs } from './session/session.ts'
+import { followUserLanguage } from './session/language.ts'
 import { App } from './app/app.tsx'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { queryClient } from './api/query.ts'
@@ -36,6 +37,8 @@ void afterFirstPaint().then(() => syncServerClock())
 // route's own texts where it paints before its chunk: Power).
 await initI18n(firstPaintNamespaces(location.pathname))
 watchOtherTabs()
+// Signed in, the account's saved language is the UI's (client/session/language.ts).
+followUserLanguage()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('#root missing in index.html')

@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test'
-import type { Browser, BrowserContext, Page } from '@playwright/test'
+import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test'
 import ocppRpc from 'ocpp-rpc'
 
 /**
@@ -85,6 +85,35 @@ export async function openDisplay(browser: Browser, url: string, width: number, 
   await page.clock.install()
   await page.goto(url)
   return { context, page }
+
+/**
+ * Sign `email` in through the API (not a page) and return its access token and user id, for set-up and
+ * clean-up calls a spec makes beside what it tests.
+ */
+export async function apiSession(request: APIRequestContext, email: string, password: string = PASSWORD): Promise<{ headers: Record<string, string>; userId: number }> {
+  const r = await request.post('/api/authentication/token/', { data: { email, password } })
+  expect(r.ok(), `API sign-in of ${email}`).toBe(true)
+  const { access } = (await r.json()) as { access: string }
+  const claims = JSON.parse(Buffer.from(access.split('.')[1], 'base64url').toString()) as { user_id: number }
+  return { headers: { Authorization: `Bearer ${access}` }, userId: claims.user_id }
+}
+
+/** `email`'s saved language and region (users.ietf_lang_tag, "en-GB" style, Settings). */
+export async function savedLanguageTag(request: APIRequestContext, email: string): Promise<string> {
+  const { headers, userId } = await apiSession(request, email)
+  const r = await request.get(`/api/users/${userId}/`, { headers })
+  expect(r.ok()).toBe(true)
+  return ((await r.json()) as { ietf_lang_tag: string }).ietf_lang_tag
+}
+
+/**
+ * Save `tag` as `email`'s language and region (PATCH /api/users/{id}/, what Settings does). The demo
+ * accounts are shared by every spec: one that changes a language puts it back with this in `finally`.
+ */
+export async function saveLanguageTag(request: APIRequestContext, email: string, tag: string): Promise<void> {
+  const { headers, userId } = await apiSession(request, email)
+  const r = await request.patch(`/api/users/${userId}/`, { headers, data: { ietf_lang_tag: tag } })
+  expect(r.ok(), `saving ${tag} for ${email}`).toBe(true)
 }
 
 /** The logged-out routes (client/app/paths.ts). */

@@ -2,7 +2,7 @@ import { AxeBuilder } from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { existsSync } from 'node:fs'
-import { connectChargePoint, logIn, PASSWORD, serverNow, type ChargePoint } from './fixtures.ts'
+import { connectChargePoint, logIn, PASSWORD, savedLanguageTag, saveLanguageTag, serverNow, type ChargePoint } from './fixtures.ts'
 
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -89,10 +89,12 @@ test('on a phone and a desktop the screen fits its width and has no serious axe 
   }
 })
 
-test('a car held by its circuit says why on its station\'s Status tab, in all four languages; switching off asks first', async ({ page, baseURL }) => {
+test('a car held by its circuit says why on its station\'s Status tab, in all four languages; switching off asks first', async ({ page, baseURL, request }) => {
   // Up to a few control rounds of 10 s, and a page load per language, on a loaded machine.
   test.setTimeout(150_000)
   let cp: ChargePoint | undefined
+  // The header's picker saves the language on the admin's account (client/session/language.ts): put it back.
+  const language = await savedLanguageTag(request, 'admin@example.com')
   try {
     cp = await connectChargePoint(`${baseURL!.replace(/^http/, 'ws')}/ocpp/${CHARGE_POINT}`, CHARGE_POINT, PASSWORD)
     for (const method of ['SetChargingProfile', 'ClearChargingProfile']) cp.handle(method, async () => ({ status: 'Accepted' }))
@@ -123,6 +125,7 @@ test('a car held by its circuit says why on its station\'s Status tab, in all fo
     await cp.call('StatusNotification', { connectorId: 1, status: 'Available', errorCode: 'NoError' })
   } finally {
     await cp?.close({ force: true })
+    await saveLanguageTag(request, 'admin@example.com', language)
   }
 
   // Back as before: no circuit, no limit, switched off (asked first).

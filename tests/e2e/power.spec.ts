@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { existsSync } from 'node:fs'
+import { savedLanguageTag, saveLanguageTag } from './fixtures.ts'
 
 // Debian's Chromium only (config/playwright.config.ts); without it there is nothing to run here.
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -22,42 +23,48 @@ async function openPower(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: 'Power' })).toBeVisible()
 }
 
-test('an admin logs in, sees live power values change, switches to German and logs out', async ({ page }) => {
-  await logIn(page, 'admin@example.com')
-  await expect(page.getByRole('heading', { level: 1, name: /Andreas/ })).toBeVisible()
-  await expect(page.getByText(/Your last login:|This is your first login/)).toBeVisible()
+test('an admin logs in, sees live power values change, switches to German and logs out', async ({ page, request }) => {
+  // The header's picker saves the language on the admin's account (client/session/language.ts): put it back.
+  const language = await savedLanguageTag(request, 'admin@example.com')
+  try {
+    await logIn(page, 'admin@example.com')
+    await expect(page.getByRole('heading', { level: 1, name: /Andreas/ })).toBeVisible()
+    await expect(page.getByText(/Your last login:|This is your first login/)).toBeVisible()
 
-  await openPower(page)
-  const flow = page.getByRole('region', { name: 'Current power flow' })
-  const nodes = ['Grid', 'PV', 'Battery', 'Building'].map((name) => flow.getByRole('group', { name, exact: true }))
-  for (const node of nodes) await expect(node).toContainText('kW')
-  await expect(page.getByRole('region', { name: 'Energy today' })).toContainText('kWh')
+    await openPower(page)
+    const flow = page.getByRole('region', { name: 'Current power flow' })
+    const nodes = ['Grid', 'PV', 'Battery', 'Building'].map((name) => flow.getByRole('group', { name, exact: true }))
+    for (const node of nodes) await expect(node).toContainText('kW')
+    await expect(page.getByRole('region', { name: 'Energy today' })).toContainText('kWh')
 
-  // A live value changes within 15 s without reloading (the simulator steps every 5 s). At night the
-  // flow's figures can hold for three steps (no PV, an idle battery, a steady load within 0.01 kW: CI
-  // failed once so at 03:00 in Zürich), so today's energy, which grows with every step, counts too.
-  // Its figures only: the tile's "updated … ago" ticks without any new data.
-  const energyToday = page.getByRole('region', { name: 'Energy today' }).getByRole('definition')
-  const reading = async () => [...(await Promise.all(nodes.map((n) => n.innerText()))), ...(await energyToday.allInnerTexts())].join(' | ')
-  const before = await reading()
-  await expect.poll(reading, { timeout: 15_000, intervals: [500] }).not.toBe(before)
+    // A live value changes within 15 s without reloading (the simulator steps every 5 s). At night the
+    // flow's figures can hold for three steps (no PV, an idle battery, a steady load within 0.01 kW: CI
+    // failed once so at 03:00 in Zürich), so today's energy, which grows with every step, counts too.
+    // Its figures only: the tile's "updated … ago" ticks without any new data.
+    const energyToday = page.getByRole('region', { name: 'Energy today' }).getByRole('definition')
+    const reading = async () => [...(await Promise.all(nodes.map((n) => n.innerText()))), ...(await energyToday.allInnerTexts())].join(' | ')
+    const before = await reading()
+    await expect.poll(reading, { timeout: 15_000, intervals: [500] }).not.toBe(before)
 
-  const stations = page.getByRole('region', { name: 'Charging stations', exact: true })
-  await expect(stations.getByRole('article')).toHaveCount(7)
-  await expect(stations.getByText('Disabled', { exact: true })).toHaveCount(1)
-  await expect(stations.getByText(/As an administrator you can unlock it/)).toBeVisible()
+    const stations = page.getByRole('region', { name: 'Charging stations', exact: true })
+    await expect(stations.getByRole('article')).toHaveCount(7)
+    await expect(stations.getByText('Disabled', { exact: true })).toHaveCount(1)
+    await expect(stations.getByText(/As an administrator you can unlock it/)).toBeVisible()
 
-  await page.getByRole('combobox', { name: 'Language' }).selectOption('de')
-  await expect(page.getByRole('heading', { level: 1, name: 'Leistung' })).toBeVisible()
-  await expect(page.getByRole('navigation', { name: 'Seitenleiste' }).getByRole('link', { name: 'Leistung' })).toBeVisible()
-  await expect(page.getByRole('region', { name: 'Aktueller Energiefluss' }).getByRole('group', { name: 'Netz', exact: true })).toContainText('kW')
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('de')
+    await expect(page.getByRole('heading', { level: 1, name: 'Leistung' })).toBeVisible()
+    await expect(page.getByRole('navigation', { name: 'Seitenleiste' }).getByRole('link', { name: 'Leistung' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Aktueller Energiefluss' }).getByRole('group', { name: 'Netz', exact: true })).toContainText('kW')
 
-  await page.getByRole('button', { name: 'Abmelden' }).click()
-  await expect(page).toHaveURL(/\/login$/)
-  await expect(page.getByRole('heading', { level: 1, name: 'Willkommen bei Cockpit' })).toBeVisible()
-  // Logged out for real: a facility page sends the user back to login with where they came from.
-  await page.goto('/facility/1/power')
-  await expect(page).toHaveURL(/\/login\?installation=1&redirectFrom=%2Ffacility%2F1%2Fpower$/)
+    await page.getByRole('button', { name: 'Abmelden' }).click()
+    await expect(page).toHaveURL(/\/login$/)
+    await expect(page.getByRole('heading', { level: 1, name: 'Willkommen bei Cockpit' })).toBeVisible()
+    // Logged out for real: a facility page sends the user back to login with where they came from.
+    await page.goto('/facility/1/power')
+    await expect(page).toHaveURL(/\/login\?installation=1&redirectFrom=%2Ffacility%2F1%2Fpower$/)
+  } finally {
+    await saveLanguageTag(request, 'admin@example.com', language)
+  }
 })
 
 test('a facility user sees exactly their two stations and not the facility power flow', async ({ page }) => {

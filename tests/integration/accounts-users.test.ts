@@ -151,6 +151,47 @@ describe('welcome e-mail', () => {
   })
 })
 
+describe('a new user\'s language (SPEC §9 language and region)', () => {
+  const db = () => app.domain!.db
+  const tagOf = async (email: string) => (await db().selectFrom('users').select('ietf_lang_tag').where('email', '=', email).executeTakeFirstOrThrow()).ietf_lang_tag
+  const welcome = (email: string) => db().selectFrom('mail_outbox').select(['subject', 'body_text']).where('recipient', '=', email).where('kind', '=', 'welcome').executeTakeFirstOrThrow()
+
+  it('without one in the form, the user gets the creating admin\'s language and region, and the welcome mail is in it', async () => {
+    const before = await tagOf('admin@example.com')
+    await db().updateTable('users').set({ ietf_lang_tag: 'en-GB' }).where('email', '=', 'admin@example.com').execute()
+    try {
+      // Asked in German (Accept-Language) by an admin whose own setting is English: the setting counts.
+      const r = await create(tokens.admin, 1, { email: 'english-resident@example.com', first_name: 'Emma', last_name: 'English', send_welcome: true })
+        .set('Accept-Language', 'de').expect(201)
+      expect(r.body.ietf_lang_tag).toBe('en-GB')
+      expect(await tagOf('english-resident@example.com')).toBe('en-GB')
+      const mail = await welcome('english-resident@example.com')
+      expect(mail.subject).toBe('Welcome to Cockpit')
+      expect(mail.body_text).toContain('Set your password')
+    } finally {
+      await db().updateTable('users').set({ ietf_lang_tag: before }).where('email', '=', 'admin@example.com').execute()
+    }
+  })
+
+  it('a German-speaking admin\'s resident gets German; a language the form names wins over the admin\'s', async () => {
+    // The Bern admin's setting is "de" (tests/integration/helpers.ts addOtherInstallation).
+    const de = await create(tokens.bern, other, { email: 'bern-resident@example.com', first_name: 'Beat', last_name: 'Berner', send_welcome: true }).expect(201)
+    expect(de.body.ietf_lang_tag).toBe('de')
+    expect((await welcome('bern-resident@example.com')).subject).toBe('Willkommen bei Cockpit')
+    const fr = await create(tokens.bern, other, { email: 'bern-romand@example.com', first_name: 'Fabienne', last_name: 'Romande', ietf_lang_tag: 'fr-CH', send_welcome: true }).expect(201)
+    expect(fr.body.ietf_lang_tag).toBe('fr-CH')
+    expect((await welcome('bern-romand@example.com')).subject).toBe('Bienvenue sur Cockpit')
+  })
+
+  it('a superuser\'s resident gets the superuser\'s language; an unknown language in the form is a 400 naming the field, and no user is made', async () => {
+    const r = await create(tokens.super, 1, { email: 'super-resident@example.com', first_name: 'S', last_name: 'R' }).expect(201)
+    expect(r.body.ietf_lang_tag).toBe(await tagOf('super@example.com'))
+    const bad = await create(tokens.admin, 1, { email: 'klingon@example.com', first_name: 'K', last_name: 'L', ietf_lang_tag: 'tlh-KX' }).expect(400)
+    expect(Object.keys(bad.body)).toEqual(['ietf_lang_tag'])
+    expect(await db().selectFrom('users').select('id').where('email', '=', 'klingon@example.com').executeTakeFirst()).toBeUndefined()
+  })
+})
+
 describe('identity of a person who also belongs to another installation (ARCHITECTURE §4)', () => {
   // The Zürich admin administers installation 1 only; `shared` is a resident of 1 and of the other
   // installation, the other installation's admin also lives in 1. Neither's identity is the Zürich admin's.

@@ -9,6 +9,8 @@ import { validateLogin } from './validate.ts'
 import type { LoginErrors } from './validate.ts'
 import { AuthFrame } from './auth-frame.tsx'
 import { session, startSession } from '../../session/session.ts'
+import { ensureUser } from '../../session/api.ts'
+import { applyUserLanguage } from '../../session/language.ts'
 import { ApiError, errorMessage, fieldErrors } from '../../api/errors.ts'
 import { paths, safeRedirect } from '../../app/paths.ts'
 import { cx, useDocumentTitle } from '../../components/ui.tsx'
@@ -71,6 +73,9 @@ export default function LoginPage() {
       const res = await obtainToken(email.trim(), password, installation)
       setJustLoggedIn(true)
       startSession(res.access, res.refresh)
+      // The account's saved language (Settings) before the first screen, whatever this browser chose:
+      // no screen flashes in the browser's language first. A failed read leaves it to the layout's.
+      await ensureUser().then((user) => applyUserLanguage(user.ietf_lang_tag), () => undefined)
       const target = redirectFrom ?? (res.installation_id !== null ? paths.facility(res.installation_id) : paths.root)
       navigate(target, { replace: true })
     } catch (err) {

@@ -148,8 +148,17 @@ function LanguageSection({ user, timezone }: { user: User; timezone: string }) {
   const { t: tc } = useTranslation()
   const titleId = useId()
   const [tagLang, tagRegion] = (user.ietf_lang_tag ?? '').split('-')
-  const [language, setLang] = useState<string>(isLanguage(tagLang) ? tagLang : (i18n.resolvedLanguage ?? 'en'))
-  const [region, setRegion] = useState<string>((COUNTRIES as readonly string[]).includes(tagRegion) ? tagRegion : 'CH')
+  const savedLanguage = isLanguage(tagLang) ? tagLang : (i18n.resolvedLanguage ?? 'en')
+  const savedRegion = (COUNTRIES as readonly string[]).includes(tagRegion) ? tagRegion : 'CH'
+  const [language, setLang] = useState<string>(savedLanguage)
+  const [region, setRegion] = useState<string>(savedRegion)
+  // One language state: when the saved tag changes elsewhere (the header's picker), the form shows it.
+  const [shownTag, setShownTag] = useState(user.ietf_lang_tag)
+  if (shownTag !== user.ietf_lang_tag) {
+    setShownTag(user.ietf_lang_tag)
+    setLang(savedLanguage)
+    setRegion(savedRegion)
+  }
   const { busy, feedback, run } = useAction()
   const queryClient = useQueryClient()
   const now = useRef(clientDate()).current

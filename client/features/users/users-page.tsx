@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { UserRoleFilter } from '../../../shared/schemas/accounts.ts'
-import { LANGUAGES } from '../../i18n/index.ts'
+import { LANGUAGES, currentLanguage } from '../../i18n/index.ts'
+import { COUNTRIES } from '../../../shared/rules/regions.ts'
+import { regionOfTag } from '../../../shared/rules/formats.ts'
 import { paths } from '../../app/paths.ts'
 import { errorMessage, fieldErrors } from '../../api/errors.ts'
 import { Badge, Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
@@ -16,6 +18,7 @@ import { OutboxCard } from './outbox-card.tsx'
 import { RegistrationCard } from './registration-card.tsx'
 import { useSnapshot } from 'valtio'
 import { session } from '../../session/session.ts'
+import { useSession } from '../../session/use-session.ts'
 
 const ROLES: UserRoleFilter[] = ['all', 'superuser', 'installation_admin', 'installation_user']
 
@@ -89,7 +92,13 @@ function NewUserForm({ installation, onCancel }: { installation: Installation; o
   const queryClient = useQueryClient()
   const [, navigate] = useLocation()
   const titleId = useId()
-  const [form, setForm] = useState({ email: '', title: '', first_name: '', last_name: '', description: '', role: 'installation_user', language: 'de', send_welcome: true })
+  // The new user's language and region start at the admin's own (the UI's language, the region of their
+  // Settings), what the server would choose too (server/domain/users/language.ts); shown, so it can change.
+  const myTag = useSession((s) => s.user?.ietf_lang_tag)
+  const [form, setForm] = useState(() => ({
+    email: '', title: '', first_name: '', last_name: '', description: '', role: 'installation_user',
+    language: currentLanguage() as string, region: (regionOfTag(myTag) ?? 'CH') as string, send_welcome: true,
+  }))
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [failure, setFailure] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
@@ -107,7 +116,7 @@ function NewUserForm({ installation, onCancel }: { installation: Installation; o
       const created = await createUser(installation.id, {
         email: form.email.trim(), first_name: form.first_name.trim(), last_name: form.last_name.trim(), description: form.description.trim(),
         title: form.title === 'mr' || form.title === 'ms' ? form.title : null,
-        role: form.role as 'installation_user', ietf_lang_tag: `${form.language}-CH`, send_welcome: form.send_welcome,
+        role: form.role as 'installation_user', ietf_lang_tag: `${form.language}-${form.region}`, send_welcome: form.send_welcome,
       })
       // Every role filter of this installation's list may show the new user; a welcome mail joins the outbox.
       void queryClient.invalidateQueries({ queryKey: userKeys.lists(installation.id) })
@@ -135,6 +144,8 @@ function NewUserForm({ installation, onCancel }: { installation: Installation; o
           options={(['installation_user', 'installation_admin'] as const).map((r) => ({ value: r, label: t(`roles.${r}`) }))} />
         <SelectField label={t('fields.language')} value={form.language} onChange={(e) => setForm({ ...form, language: e.target.value })}
           options={LANGUAGES.map((l) => ({ value: l, label: tc(`language.${l}`) }))} />
+        <SelectField label={t('fields.region')} value={form.region} onChange={(e) => setForm({ ...form, region: e.target.value })}
+          options={COUNTRIES.map((c) => ({ value: c, label: t(`countries.${c}`) }))} />
         <label className="flex items-center gap-2 text-sm text-slate-700 sm:col-span-2">
           <input type="checkbox" checked={form.send_welcome} onChange={(e) => setForm({ ...form, send_welcome: e.target.checked })} />
           {t('new.sendWelcome')}

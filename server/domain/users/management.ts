@@ -15,6 +15,7 @@ import { activeAt } from './active.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { recordAudit, type AuditEntry } from '../audit/service.ts'
 import { expireRegistration } from './registration.ts'
+import { newUserLangTag } from './language.ts'
 
 /** Welcome links stay valid 7 days (a reset link only 60 minutes). */
 export const WELCOME_TTL_MS = 7 * 24 * 3600_000
@@ -162,7 +163,8 @@ export function createUserManagementService({ db, clock, installations, mail, pa
 
     /**
      * POST /api/users/create/ (installation): a new user with a role in that installation and no usable
-     * password until they follow the welcome link (sent when `send_welcome` is true). 400
+     * password until they follow the welcome link (sent when `send_welcome` is true), in the language
+     * the form names, else the creating admin's (./language.ts; the welcome mail follows it). 400
      * `{email: [emailTaken]}` when the address is in use.
      */
     async create(actor: Actor, installationId: number, body: NewUser): Promise<ManagedUser> {
@@ -171,15 +173,18 @@ export function createUserManagementService({ db, clock, installations, mail, pa
       await expireRegistration(db, email, clock.now())
       if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new Invalid({ email: ['emailTaken'] })
       const password_hash = await hashPassword(crypto.randomBytes(32).toString('base64url'))
-      const u = await db.insertInto('users').values({
-        email, password_hash, first_name: body.first_name, last_name: body.last_name, title: body.title ?? null, is_superuser: false, is_active: true,
-        deactivation_datetime: null, ietf_lang_tag: body.ietf_lang_tag ?? 'de-CH', last_login: null, previous_login: null,
-        address: body.address ?? '', zip_code: body.zip_code ?? '', city: body.city ?? '', country: body.country ?? '', telephone: body.telephone ?? '',
-        company: body.company ?? '', comment: body.comment ?? '', description: body.description ?? '',
-      }).returning('id').executeTakeFirstOrThrow()
-      await db.transaction().execute(async (tx) => {
-        await tx.insertInto('installation_users').values({ user_id: u.id, installation_id: installationId, role: body.role }).execute()
-        await recordAudit(tx, membershipAudit(actor, u.id, installationId, 'create', undefined, body.role))
+      const ietf_lang_tag = await newUserLangTag(db, actor, body.ietf_lang_tag)
+      // The account and its membership in one transaction: no user without an installation.
+      const u = await db.transaction().execute(async (tx) => {
+        const row = await tx.insertInto('users').values({
+          email, password_hash, first_name: body.first_name, last_name: body.last_name, title: body.title ?? null, is_superuser: false, is_active: true,
+          deactivation_datetime: null, ietf_lang_tag, last_login: null, previous_login: null,
+          address: body.address ?? '', zip_code: body.zip_code ?? '', city: body.city ?? '', country: body.country ?? '', telephone: body.telephone ?? '',
+          company: body.company ?? '', comment: body.comment ?? '', description: body.description ?? '',
+        }).returning('id').executeTakeFirstOrThrow()
+        await tx.insertInto('installation_users').values({ user_id: row.id, installation_id: installationId, role: body.role }).execute()
+        await recordAudit(tx, membershipAudit(actor, row.id, installationId, 'create', undefined, body.role))
+        return row
       })
       if (body.send_welcome) await service.sendWelcome(actor, u.id, installationId)
       return one(actor, u.id)
