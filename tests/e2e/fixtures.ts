@@ -85,6 +85,7 @@ export async function openDisplay(browser: Browser, url: string, width: number, 
   await page.clock.install()
   await page.goto(url)
   return { context, page }
+}
 
 /**
  * Sign `email` in through the API (not a page) and return its access token and user id, for set-up and
