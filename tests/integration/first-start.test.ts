@@ -65,7 +65,9 @@ describe('ADMIN_EMAIL and ADMIN_PASSWORD', () => {
     try {
       await login(app, 'boss@example.ch', 'Boss-pass-1!')
       const boss = await app.domain!.db.selectFrom('users').selectAll().where('email', '=', 'boss@example.ch').executeTakeFirstOrThrow()
-      expect(boss).toMatchObject({ is_superuser: true, is_active: true, is_service: false })
+      // Nobody chose a language yet: the SPEC §9 default locale (en-US), which the screens switch to at
+      // sign-in (docs/decisions.md "Client: the account's language is the truth once signed in").
+      expect(boss).toMatchObject({ is_superuser: true, is_active: true, is_service: false, ietf_lang_tag: 'en-US' })
       hash = boss.password_hash
       expect((await request(app.server).get('/api/setup').expect(200)).body).toEqual({ needed: false })
       // No setup link while the superuser exists.
@@ -228,10 +230,10 @@ describe('a production start (server/main.ts, DEMO off) and the recovery command
 
     const database = await openDatabase({ dataDir })
     try {
-      const users = await database.db.selectFrom('users').select(['email', 'password_hash', 'is_superuser', 'is_active', 'first_name']).where('is_service', '=', false).orderBy('id').execute()
-      expect(users.map(({ email, is_superuser, is_active, first_name }) => ({ email, is_superuser, is_active, first_name }))).toEqual([
-        { email: 'operator@example.ch', is_superuser: true, is_active: true, first_name: 'Olga' },
-        { email: 'rescue@example.ch', is_superuser: true, is_active: true, first_name: 'Administrator' },
+      const users = await database.db.selectFrom('users').select(['email', 'password_hash', 'is_superuser', 'is_active', 'first_name', 'ietf_lang_tag']).where('is_service', '=', false).orderBy('id').execute()
+      expect(users.map(({ email, is_superuser, is_active, first_name, ietf_lang_tag }) => ({ email, is_superuser, is_active, first_name, ietf_lang_tag }))).toEqual([
+        { email: 'operator@example.ch', is_superuser: true, is_active: true, first_name: 'Olga', ietf_lang_tag: 'fr-CH' },
+        { email: 'rescue@example.ch', is_superuser: true, is_active: true, first_name: 'Administrator', ietf_lang_tag: 'en-US' },
       ])
       expect(await verifyPassword(users[0].password_hash, 'Recovered-9!')).toBe(true)
       expect(await verifyPassword(users[0].password_hash, 'First-start-1!')).toBe(false)

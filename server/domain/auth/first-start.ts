@@ -13,6 +13,13 @@ import { createDbThrottle } from './db-throttle.ts'
 import type { AuthService } from './service.ts'
 
 /** A setup link is valid this long after the start that logged it: one hour of the process clock. */
+/**
+ * The language and region of a superuser made without a choice (ADMIN_* at start, `create-superuser`):
+ * SPEC §9's default locale. The screens follow the account's language at sign-in (docs/decisions.md
+ * "Client: the account's language is the truth once signed in"); the operator changes it in Settings.
+ */
+const DEFAULT_LANG_TAG = 'en-US'
+
 export const SETUP_TTL_MS = 60 * 60_000
 
 /**
@@ -57,7 +64,7 @@ export async function makeSuperuser(db: Db, { email, password, now }: { email: s
     if (user?.is_service) throw new SuperuserRefused(`${address} is an internal service account and cannot be changed.`)
     if (!user) {
       await tx.insertInto('users').values({ email: address, password_hash, ...DEFAULT_NAMES, title: null, is_superuser: true, is_active: true,
-        deactivation_datetime: null, ietf_lang_tag: 'de-CH', last_login: null, previous_login: null }).execute()
+        deactivation_datetime: null, ietf_lang_tag: DEFAULT_LANG_TAG, last_login: null, previous_login: null }).execute()
       return 'created'
     }
     // As a password reset (server/domain/auth/password-reset.ts confirm): every session of the account ends.
@@ -135,7 +142,7 @@ export function createFirstStartService({ db, clock, auth, publicUrl }: { db: Db
         if (await hasSuperuser(tx)) return { kind: 'ready' }
         if (await tx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) return { kind: 'taken', email }
         await tx.insertInto('users').values({ email, password_hash, ...DEFAULT_NAMES, title: null, is_superuser: true, is_active: true,
-          deactivation_datetime: null, ietf_lang_tag: 'de-CH', last_login: null, previous_login: null }).execute()
+          deactivation_datetime: null, ietf_lang_tag: DEFAULT_LANG_TAG, last_login: null, previous_login: null }).execute()
         return { kind: 'created', email }
       })
     },
