@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AddressInfo } from 'node:net'
 import request from 'supertest'
-import { SMTPServer } from 'smtp-server'
 import type { FastifyInstance } from 'fastify'
 import { createMailJob } from '../../server/jobs/mail-outbox.ts'
 import { createTestClock } from '../../server/lib/clock.ts'
-import { AT, auth, login, PASSWORD, startApp } from './helpers.ts'
+import { AT, auth, login, PASSWORD, startApp, captureSmtp, decodeQp } from './helpers.ts'
 
 /**
  * Accounts as an attacker meets them (docs/decisions.md "Accounts: e-mail change with password and undo,
@@ -13,20 +11,8 @@ import { AT, auth, login, PASSWORD, startApp } from './helpers.ts'
  * the sign-in address, the old address can undo a change, logout ends the access token at once, and a
  * deactivation dated in the future starts at that date on the clock.
  */
-const received: { to: string; raw: string }[] = []
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    let raw = ''
-    stream.on('data', (c: Buffer) => (raw += c.toString()))
-    stream.on('end', () => {
-      received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw })
-      callback()
-    })
-  },
-})
-const decodeQp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+const smtp = captureSmtp()
+const received = smtp.received
 const undoTokenIn = (raw: string) => /\/login\/email-undo\?token=([A-Za-z0-9_-]+)/.exec(decodeQp(raw))?.[1]
 
 const clock = createTestClock(AT.morning)
@@ -36,15 +22,14 @@ const api = () => request(app.server)
 const idOf = async (email: string) => (await app.domain!.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id
 
 beforeAll(async () => {
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
+  const smtpUrl = await smtp.listen()
   ;({ app } = await startApp({ roles: ['api'], clock }))
   job = createMailJob({ domain: app.domain!, smtpUrl, from: 'Cockpit <no-reply@cockpit.local>', log: app.log })
 })
 afterAll(async () => {
   job?.close()
   await app?.close()
-  await new Promise<void>((r) => smtp.close(() => r()))
+  await smtp.close()
 })
 
 /** A fresh resident of the demo installation with the demo password. */

@@ -1,42 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AddressInfo } from 'node:net'
 import request from 'supertest'
-import { SMTPServer } from 'smtp-server'
 import type { FastifyInstance } from 'fastify'
 import { createMailJob } from '../../server/jobs/mail-outbox.ts'
-import { auth, login, PASSWORD, startApp } from './helpers.ts'
+import { auth, login, PASSWORD, startApp, captureSmtp, decodeQp } from './helpers.ts'
 
-/** A real SMTP server started by the test; messages are kept raw (quoted-printable decoded below). */
-const received: { to: string; raw: string }[] = []
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    let raw = ''
-    stream.on('data', (c: Buffer) => (raw += c.toString()))
-    stream.on('end', () => {
-      received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw })
-      callback()
-    })
-  },
-})
+const smtp = captureSmtp()
+const received = smtp.received
 
-/** Undo quoted-printable soft breaks and =XX escapes so links can be read from the raw message. */
-const decodeQp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
 const tokenIn = (raw: string) => /\/login\/reset\?token=([A-Za-z0-9_-]+)/.exec(decodeQp(raw))?.[1]
 
 let app: FastifyInstance
 let job: ReturnType<typeof createMailJob>
 beforeAll(async () => {
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
+  const smtpUrl = await smtp.listen()
   ;({ app } = await startApp({ roles: ['api'] }))
   job = createMailJob({ domain: app.domain!, smtpUrl, from: 'Cockpit <no-reply@cockpit.local>', log: app.log })
 })
 afterAll(async () => {
   job?.close()
   await app?.close()
-  await new Promise<void>((r) => smtp.close(() => r()))
+  await smtp.close()
 })
 
 const api = () => request(app.server)
