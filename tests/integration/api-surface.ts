@@ -75,7 +75,27 @@ function resolve(doc: ApiDocument, node: JsonSchema): JsonSchema {
  * generate, three quarters of the fuzz's time (docs/performance.md "Test suite time").
  */
 export function sample(doc: ApiDocument, schema: JsonSchema, seed: number): unknown {
-  return generateSync({ ...schema, components: doc.components } as never, { seed, maxDepth: 4, alwaysFakeOptionals: false, maxItems: 4 } as never)
+  return generateSync({ ...capped(schema), components: capped(doc.components) } as never, { seed, maxDepth: 4, alwaysFakeOptionals: false, maxItems: 4 } as never)
+}
+
+/** Longest string `sample` generates: as long as the fuzz's hostile text (tests/integration/api-fuzz.ts). */
+const MAX_SAMPLE_LENGTH = 6000
+const cappedCache = new WeakMap<object, unknown>()
+/**
+ * `schema` with every `maxLength` lowered to MAX_SAMPLE_LENGTH (cached per schema object).
+ * json-schema-faker builds a string of the schema's full maxLength before any option shortens it: the
+ * configuration import's YAML body (32 MiB allowed) took 18 s per sample, two thirds of the fuzz's time
+ * (docs/performance.md "Test suite time").
+ */
+function capped<T>(schema: T): T {
+  if (!schema || typeof schema !== 'object') return schema
+  const hit = cappedCache.get(schema)
+  if (hit) return hit as T
+  const out = Array.isArray(schema)
+    ? schema.map(capped)
+    : Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === 'maxLength' && typeof v === 'number' ? Math.min(v, MAX_SAMPLE_LENGTH) : capped(v)]))
+  cappedCache.set(schema, out)
+  return out as T
 }
 
 /** `path` with each `{name}` replaced by `values[name]` (URL-encoded). */
