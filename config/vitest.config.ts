@@ -17,10 +17,8 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'client/**/*.test.{ts,tsx}'] } },
       // Integration tests share a worker's modules (docs/decisions.md "Integration tests share their
       // modules"): each file builds its own apps and closes them, none replaces a module, and importing
-      // the server anew for each of ~100 files took a sixth of the run.
-      // On Postgres each file keeps its own process: a connection the cluster ends after a file (a
-      // dropped database, a stopped server) errors in the worker later and took the shared one down.
-      { extends: true, test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], isolate: process.env.TEST_DB === 'postgres' } },
+      // the server anew for each of ~100 files took a sixth of the run (on Postgres too).
+      { extends: true, test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], isolate: false } },
     ],
   },
 })
