@@ -3,7 +3,6 @@ import crypto from 'node:crypto'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { SMTPServer } from 'smtp-server'
 import { inject } from 'vitest'
 import type { FastifyInstance } from 'fastify'
 import request from 'supertest'
@@ -343,33 +342,5 @@ export async function connectChargePoint(url: string, id: string, password: stri
   return cp
 }
 
-/**
- * A real SMTP server for a test file (start it with `listen`, on a free 127.0.0.1 port): every message
- * is kept raw in `received` with its recipients in `to`; `url` is its smtp:// address once listening.
- */
-export function captureSmtp() {
-  const received: { to: string; raw: string }[] = []
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = ''
-      stream.on('data', (c: Buffer) => (raw += c.toString()))
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw })
-        callback()
-      })
-    },
-  })
-  return {
-    received,
-    async listen(): Promise<string> {
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-      return `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`
-    },
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  }
-}
-
-/** Undo quoted-printable soft breaks and =XX escapes (RFC 2045 §6.7), so links can be read from a raw message. */
-export const decodeQp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+/** The SMTP capture and quoted-printable decoder the integration and browser tests share (tests/smtp-capture.ts). */
+export { captureSmtp, decodeQp } from '../smtp-capture.ts'

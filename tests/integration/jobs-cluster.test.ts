@@ -1,35 +1,21 @@
-import type { AddressInfo } from 'node:net'
-import { SMTPServer } from 'smtp-server'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { startBackground } from '../../server/app.ts'
-import { startApp, testDatabaseUrl, until } from './helpers.ts'
+import { captureSmtp, startApp, testDatabaseUrl, until } from './helpers.ts'
 
 // Three API processes on one Postgres (three apps, each with its own pool and pg-boss, on
 // one database) run each job once: a mail is delivered once, an unpaid session charged once.
 // Only on the Postgres run (npm run test:pg).
-const received: string[] = []
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    stream.on('data', () => {})
-    stream.on('end', () => {
-      received.push(session.envelope.rcptTo.map((r) => r.address).join(','))
-      callback()
-    })
-  },
-})
+const smtp = captureSmtp()
 const apps: FastifyInstance[] = []
 afterAll(async () => {
   await Promise.all(apps.map((a) => a.close()))
-  await new Promise<void>((r) => smtp.close(() => r()))
+  await smtp.close()
 })
 
 describe.skipIf(!inject('pgUrl'))('jobs across three API processes on one Postgres', () => {
   it('deliver a mail once and charge an unpaid session once', async () => {
-    await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
-    const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
+    const smtpUrl = await smtp.listen()
     const databaseUrl = (await testDatabaseUrl())!
     for (let i = 0; i < 3; i++) apps.push((await startApp({ databaseUrl, roles: ['api'], smtpUrl })).app)
     const db = apps[0].domain!.db
@@ -45,11 +31,11 @@ describe.skipIf(!inject('pgUrl'))('jobs across three API processes on one Postgr
     for (const app of apps) for (const job of app.jobs) if (job.name === 'payments') job.schedule = { everySeconds: 1 }
     await Promise.all(apps.map((app) => startBackground(app)))
 
-    await until(() => received.length > 0, 30_000, 'the mail')
+    await until(() => smtp.received.length > 0, 30_000, 'the mail')
     await until(async () => (await db.selectFrom('charging_sessions').select('status').where('id', '=', session.id).executeTakeFirstOrThrow()).status === 'paid', 30_000, 'the session paid')
     // Several more rounds of every job in all three processes.
     await new Promise((r) => setTimeout(r, 8000))
-    expect(received).toEqual(['once@example.com'])
+    expect(smtp.received.map((m) => m.to)).toEqual(['once@example.com'])
     const charges = await db.selectFrom('payment_charges').select(['id', 'status']).where('session_id', '=', session.id).execute()
     expect(charges).toHaveLength(1)
   }, 120_000)

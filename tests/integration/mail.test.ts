@@ -1,37 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AddressInfo } from 'node:net'
-import { SMTPServer } from 'smtp-server'
 import type { FastifyInstance } from 'fastify'
 import { createMailJob } from '../../server/jobs/mail-outbox.ts'
-import { startApp } from './helpers.ts'
+import { captureSmtp, startApp } from './helpers.ts'
 
 /** A real SMTP server started by the test, that can be told to refuse messages. */
-const received: { to: string; raw: string }[] = []
 let refuse = false
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    let raw = ''
-    stream.on('data', (c: Buffer) => (raw += c.toString()))
-    stream.on('end', () => {
-      if (refuse) return callback(new Error('mailbox unavailable'))
-      received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw })
-      callback()
-    })
-  },
-})
+const smtp = captureSmtp({ refuse: () => refuse })
+const received = smtp.received
 
 let app: FastifyInstance
 let smtpUrl: string
 beforeAll(async () => {
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r))
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`
+  smtpUrl = await smtp.listen()
   ;({ app } = await startApp({ roles: ['api'] }))
 })
 afterAll(async () => {
   await app?.close()
-  await new Promise<void>((r) => smtp.close(() => r()))
+  await smtp.close()
 })
 
 describe('mail outbox', () => {

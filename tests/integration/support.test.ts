@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AddressInfo } from 'node:net'
 import nodemailer from 'nodemailer'
 import request from 'supertest'
-import { SMTPServer } from 'smtp-server'
-import { auth, startWithTokens } from './helpers.ts'
+import { auth, captureSmtp, startWithTokens } from './helpers.ts'
 import { startSmtpReceiver } from '../../server/jobs/support-inbound.ts'
 import { createMailJob } from '../../server/jobs/mail-outbox.ts'
 import { REPLY_MARKER } from '../../server/domain/support/reply.ts'
@@ -16,26 +14,18 @@ import { ConfigError, loadConfig } from '../../config/env.ts'
 let env: Awaited<ReturnType<typeof startWithTokens>>
 let receiver: Awaited<ReturnType<typeof startSmtpReceiver>>
 /** Outgoing mail as a real SMTP server receives it from the outbox job. */
-const delivered: { to: string; raw: string }[] = []
-const capture = new SMTPServer({
-  authOptional: true, disabledCommands: ['STARTTLS'],
-  onData(stream, session, cb) {
-    let raw = ''
-    stream.on('data', (c: Buffer) => (raw += c.toString()))
-    stream.on('end', () => (delivered.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw }), cb()))
-  },
-})
+const capture = captureSmtp()
+const delivered = capture.received
 let smtpUrl = ''
 
 beforeAll(async () => {
   env = await startWithTokens(['api'])
   receiver = await startSmtpReceiver({ domain: env.app.domain!, supportAddress: env.config.supportAddress!, port: 0, host: '127.0.0.1' })
-  await new Promise<void>((r) => capture.listen(0, '127.0.0.1', r))
-  smtpUrl = `smtp://127.0.0.1:${(capture.server.address() as AddressInfo).port}`
+  smtpUrl = await capture.listen()
 })
 afterAll(async () => {
   await receiver?.close()
-  await new Promise<void>((r) => capture.close(() => r()))
+  await capture.close()
   await env?.app.close()
 })
 
