@@ -133,6 +133,31 @@ export function createDebits({ db, provider, sessions, hold }: {
     return Number(debited?.rappen ?? 0) + s.price_rappen > (s.monthly_debit_ceiling_rappen ?? DEBIT_CEILING.monthRappen) ? 'monthCeiling' : null
   }
 
+  /**
+   * Debit a session or an app fee of a charge run with method `methodId`, when its retry is due
+   * (retryDue) and this run wins its lease (CHARGE_LEASE_MS; a run in another process that found the same
+   * item leaves it): chargeOnce, then `settle` with the result, which marks the item paid or not and frees
+   * the lease. → chargeOnce's result; null when it was not tried (not due, leased elsewhere, unsettled).
+   */
+  async function debitLeased(item: { sessionId: number } | { appFeeId: number }, methodId: number, now: Date,
+    input: { userId: number; purpose: 'session' | 'app_fee'; amountRappen: number; description: string },
+    settle: (r: Awaited<ReturnType<typeof chargeOnce>>) => Promise<void>) {
+    const charges = 'sessionId' in item ? ['session_id', item.sessionId] as const : ['app_fee_id', item.appFeeId] as const
+    const tries = await db.selectFrom('payment_charges').select(['status', 'at', 'payment_method_id']).where(charges[0], '=', charges[1]).orderBy('at', 'desc').orderBy('id', 'desc').execute()
+    if (!retryDue(tries, methodId, now)) return null
+    const until = new Date(now.getTime() + CHARGE_LEASE_MS)
+    const claimed = 'sessionId' in item
+      ? await db.updateTable('charging_sessions').set({ charge_claimed_until: until }).where('id', '=', item.sessionId).where('status', '=', 'unpaid')
+        .where((eb) => eb.or([eb('charge_claimed_until', 'is', null), eb('charge_claimed_until', '<=', now)])).returning('id').executeTakeFirst()
+      : await db.updateTable('app_fees').set({ claimed_until: until }).where('id', '=', item.appFeeId).where('status', '=', 'unpaid')
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)])).returning('id').executeTakeFirst()
+    if (!claimed) return null
+    const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', methodId).executeTakeFirstOrThrow()
+    const r = await chargeOnce(item, m, { ...input, at: now })
+    await settle(r)
+    return r
+  }
+
   /** One charge run (see chargeDue); also drops checkouts expired for a day. */
   async function chargeDueNow(now: Date): Promise<ChargeRun> {
     await db.deleteFrom('payment_checkouts').where('expires_at', '<', new Date(now.getTime() - 86_400_000)).execute()
@@ -152,19 +177,12 @@ export function createDebits({ db, provider, sessions, hold }: {
         await hold(s.id, over)
         continue
       }
-      const tries = await db.selectFrom('payment_charges').select(['status', 'at', 'payment_method_id']).where('session_id', '=', s.id).orderBy('at', 'desc').orderBy('id', 'desc').execute()
-      if (!retryDue(tries, s.method_id, now)) continue
-      // The lease: a run in another process that found the same session leaves it (see chargeAppFees).
-      const claimed = await db.updateTable('charging_sessions').set({ charge_claimed_until: new Date(now.getTime() + CHARGE_LEASE_MS) })
-        .where('id', '=', s.id).where('status', '=', 'unpaid')
-        .where((eb) => eb.or([eb('charge_claimed_until', 'is', null), eb('charge_claimed_until', '<=', now)]))
-        .returning('id').executeTakeFirst()
-      if (!claimed) continue
-      const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', s.method_id).executeTakeFirstOrThrow()
-      const r = await chargeOnce({ sessionId: s.id }, m, { userId: s.user_id!, purpose: 'session', amountRappen: s.price_rappen, description: `Charging session CS-${s.id}`, at: now })
-      if (r?.ok && (await sessions.markPaid(s.id, r.kind, now))) paid++
-      else if (r && !r.ok) declined++
-      await db.updateTable('charging_sessions').set({ charge_claimed_until: null }).where('id', '=', s.id).execute()
+      const r = await debitLeased({ sessionId: s.id }, s.method_id, now, { userId: s.user_id!, purpose: 'session', amountRappen: s.price_rappen, description: `Charging session CS-${s.id}` },
+        async (r) => {
+          if (r?.ok && (await sessions.markPaid(s.id, r.kind, now))) paid++
+          await db.updateTable('charging_sessions').set({ charge_claimed_until: null }).where('id', '=', s.id).execute()
+        })
+      if (r && !r.ok) declined++
     }
     return { paid, declined, ...(await chargeAppFees(now)) }
   }
@@ -200,17 +218,8 @@ export function createDebits({ db, provider, sessions, hold }: {
     let charged = 0
     let declined = 0
     for (const f of open) {
-      const tries = await db.selectFrom('payment_charges').select(['status', 'at', 'payment_method_id']).where('app_fee_id', '=', f.id).orderBy('at', 'desc').orderBy('id', 'desc').execute()
-      if (!retryDue(tries, f.method_id, now)) continue
-      // The lease: only one run gets the row; the others see it claimed (or paid) and leave it.
-      const claimed = await db.updateTable('app_fees').set({ claimed_until: new Date(now.getTime() + CHARGE_LEASE_MS) })
-        .where('id', '=', f.id).where('status', '=', 'unpaid')
-        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]))
-        .returning('id').executeTakeFirst()
-      if (!claimed) continue
-      const m = await db.selectFrom('payment_methods').selectAll().where('id', '=', f.method_id).executeTakeFirstOrThrow()
-      const r = await chargeOnce({ appFeeId: f.id }, m, { userId: f.user_id, purpose: 'app_fee', amountRappen: f.amount_rappen, description: `App fee ${f.month} ${f.name}`, at: now })
-      await db.updateTable('app_fees').set(r?.ok ? { status: 'paid', paid_on: now, fee_rappen: r.fee, claimed_until: null } : { claimed_until: null }).where('id', '=', f.id).execute()
+      const r = await debitLeased({ appFeeId: f.id }, f.method_id, now, { userId: f.user_id, purpose: 'app_fee', amountRappen: f.amount_rappen, description: `App fee ${f.month} ${f.name}` },
+        (r) => db.updateTable('app_fees').set(r?.ok ? { status: 'paid', paid_on: now, fee_rappen: r.fee, claimed_until: null } : { claimed_until: null }).where('id', '=', f.id).execute().then(() => undefined))
       if (r?.ok) charged++
       else if (r) declined++
     }
