@@ -1,6 +1,7 @@
 import type { Lang } from '../../lib/messages.ts'
 import { reasonText, type DisplayReason } from '../../lib/reasons.ts'
 import type { StationReason } from '../../../shared/schemas/load-management.ts'
+import { STATUS_CODES } from '../../../shared/rules/status-codes.ts'
 
 /** What the load controller stored for a station at its last run (load_limits, migration 0174). */
 export interface StoredLimit {
@@ -56,12 +57,16 @@ export function stationReason(s: StationForReason, limit: StoredLimit | null, tz
 /**
  * The station's status code and alerts with the controller's merged in: its load-management code
  * (SPEC §4: 13–15, 19, 20, 22–25) shows while the device reports everything OK (0), and its alerts
- * (gridThrottle, gridOverload, peakManagement) join the device's.
+ * (gridThrottle, gridOverload, peakManagement) join the device's. A code of 0 beside an alert that says
+ * why the car is waiting becomes that alert's condition (SPEC §4: noSolarPower → PV_CONDITIONS_NOT_MET,
+ * 10; noOptimizedPower → OPTIMIZED_CONDITIONS_NOT_MET, 11), so the status tab never says "Everything OK"
+ * next to it.
  */
 export function mergedState(device: { status_code: number; alerts: string[] }, limit: StoredLimit | null): { status_code: number; alerts: string[] } {
-  if (!limit) return { status_code: device.status_code, alerts: device.alerts }
-  return {
-    status_code: device.status_code === 0 && limit.status_code !== null ? limit.status_code : device.status_code,
-    alerts: [...device.alerts, ...limit.alerts.filter((a) => !device.alerts.includes(a))],
-  }
+  const alerts = limit ? [...device.alerts, ...limit.alerts.filter((a) => !device.alerts.includes(a))] : device.alerts
+  let code = device.status_code
+  if (code === 0 && limit?.status_code != null) code = limit.status_code
+  if (code === 0 && alerts.includes('noSolarPower')) code = STATUS_CODES.indexOf('PV_CONDITIONS_NOT_MET')
+  if (code === 0 && alerts.includes('noOptimizedPower')) code = STATUS_CODES.indexOf('OPTIMIZED_CONDITIONS_NOT_MET')
+  return { status_code: code, alerts }
 }
