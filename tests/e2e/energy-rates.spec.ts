@@ -24,6 +24,11 @@ test('an admin creates a future power rate, edits it, and cannot change the pric
 
   await page.getByRole('button', { name: 'New rate' }).click()
   const form = page.getByRole('form', { name: 'New rate' })
+  // Saved empty: the first answer names the name and every empty price, not the name alone.
+  await form.getByRole('button', { name: 'Save' }).click()
+  await expect(form.getByLabel('Name')).toHaveAccessibleDescription('The field is required.')
+  await expect(form.getByLabel('General', { exact: true })).toHaveAccessibleDescription(/Please enter a valid rate/)
+  await expect(form.getByLabel('Electric car', { exact: true })).toHaveAttribute('aria-invalid', 'true')
   await form.getByLabel('Name').fill('Summer 2027')
   await form.getByLabel('Valid from').fill(zurichDay(await serverNow(page), 40))
   const prices = { General: '0.27', Peak: '0.295', Low: '0.21', Flat: '0.255', 'Main power purchase': '0.24', 'Solar recovery compensation': '0.12', 'Electric car': '0.26' }

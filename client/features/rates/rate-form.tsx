@@ -40,6 +40,10 @@ export function RateForm({ installationId, kind, rate, today, onSaved, onCancel 
     setBusy(true)
     setProblem(null)
     setErrors({})
+    // Empty prices are named with the server's field errors: when the name is missing too, the server
+    // answers the name alone (its body check comes before the prices'), and the prices would only be
+    // flagged at the next submit.
+    let emptyPrices: Record<string, string> = {}
     try {
       let saved: Rate
       if (rate && locked) saved = await renameRate(installationId, kind, rate.id, name)
@@ -51,6 +55,7 @@ export function RateForm({ installationId, kind, rate, today, onSaved, onCancel 
           setProblem(t('checkFields'))
           return
         }
+        emptyPrices = Object.fromEntries(fields.filter((k) => read.values[k] == null).map((k) => [k, t('invalidRate')]))
         const body: RateInput = {
           name,
           start_date: start || null,
@@ -63,7 +68,7 @@ export function RateForm({ installationId, kind, rate, today, onSaved, onCancel 
       }
       onSaved(saved)
     } catch (err) {
-      const fields = fieldErrors(err)
+      const fields = { ...emptyPrices, ...fieldErrors(err) }
       setErrors(fields)
       setProblem(Object.keys(fields).length ? t('checkFields') : errorMessage(err, tc))
     } finally {
