@@ -62,6 +62,11 @@ test('on a phone the held session fits the width, and the screen has no serious 
 test('the admin finds it from Charging sessions, sees why, corrects it, and it leaves the list', async ({ page }) => {
   expect(heldId).toBeGreaterThan(0)
   await logIn(page, 'admin@example.com')
+  // The session's own page (where the admins' mail leads) shows why and the way to the review screen.
+  await page.goto(`/facility/1/sessions/${heldId}`)
+  await expect(page.getByRole('heading', { level: 1, name: 'Session details' })).toBeVisible()
+  await expect(page.getByText(REASON)).toBeVisible()
+  await expect(page.getByRole('main').getByRole('link', { name: 'Sessions held for review' })).toBeVisible()
   await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Charging Sessions' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Charging sessions' })).toBeVisible()
   const note = page.getByRole('note').filter({ hasText: 'Sessions held for review' })
