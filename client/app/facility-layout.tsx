@@ -27,6 +27,7 @@ const UserPage = lazy(() => import('../features/users/user-page.tsx'))
 const PermissionsPage = lazy(() => import('../features/permissions/permissions-page.tsx'))
 const RfidsPage = lazy(() => import('../features/rfids/rfids-page.tsx'))
 const SessionsPage = lazy(() => import('../features/sessions/sessions-page.tsx'))
+const SessionReviewPage = lazy(() => import('../features/sessions/review-page.tsx'))
 const SessionDetailPage = lazy(() => import('../features/sessions/session-detail-page.tsx'))
 const StationPage = lazy(() => import('../features/power/station-page.tsx'))
 const ChartsPage = lazy(() => import('../features/charts/charts-page.tsx'))
@@ -118,6 +119,11 @@ export function FacilityLayout({ installationId }: { installationId: string }) {
           </Route>
           <Route path={patterns.station}>
             {(params) => <StationPage installation={installation} stationId={params.stationId} />}
+          </Route>
+          <Route path={patterns.sessionReview}>
+            <Guard installation={installation} screen="sessionReview">
+              <SessionReviewPage installation={installation} />
+            </Guard>
           </Route>
           <Route path={patterns.sessionDetail}>
             {(params) => <SessionDetailPage installation={installation} sessionId={params.sessionId} />}

@@ -18,6 +18,8 @@ export const paths = {
   power: (installationId: number | string) => `/facility/${installationId}/power`,
   rfids: (installationId: number | string) => `/facility/${installationId}/rfids`,
   sessions: (installationId: number | string) => `/facility/${installationId}/sessions`,
+  /** Charging sessions held for an admin's review. */
+  sessionReview: (installationId: number | string) => `/facility/${installationId}/sessions/review`,
   charts: (installationId: number | string) => `/facility/${installationId}/charts`,
   pricing: (installationId: number | string) => `/facility/${installationId}/pricing`,
   rates: (installationId: number | string) => `/facility/${installationId}/rates`,
@@ -59,6 +61,7 @@ export const patterns = {
   power: '/facility/:installationId/power',
   rfids: '/facility/:installationId/rfids',
   sessions: '/facility/:installationId/sessions',
+  sessionReview: '/facility/:installationId/sessions/review',
   sessionDetail: '/facility/:installationId/sessions/:sessionId',
   station: '/facility/:installationId/power/stations/:stationId',
   charts: '/facility/:installationId/charts',

@@ -27,6 +27,8 @@ export const GUARDED_SCREENS = {
   stationSetup: (a: Access) => isAdmin(a.role),
   /** Management → Load management: the grid limit and circuits (admins, as the API's GET and PUT …/load_management). */
   loadManagement: (a: Access) => isAdmin(a.role),
+  /** Charging sessions → Review: held sessions are corrected, released or voided by admins (POST …/review). */
+  sessionReview: (a: Access) => isAdmin(a.role),
   /** Management → Legal texts: superusers publish terms and privacy policy for everyone. */
   legal: (a: Access) => a.role === 'superuser',
 } as const satisfies Record<string, (a: Access) => boolean>

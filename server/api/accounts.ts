@@ -20,7 +20,8 @@ export function accountRoutes(fastify: FastifyInstance, domain: Domain) {
   const requested = (lang: string | undefined) => ({ status: 'OK' as const, detail: message('resetRequested', pickLang(lang)) })
 
   app.post('/password-reset/', { schema: { summary: 'Mail a password reset link (same answer whether or not the address exists)', security: [], body: ResetRequest, response: { 200: ResetRequested } } }, async (req) => {
-    await domain.passwordReset.request(req.body.email)
+    // Answered before the work: the address is looked up and mailed in the background.
+    domain.passwordReset.request(req.body.email)
     return requested(req.headers['accept-language'])
   })
 
@@ -29,7 +30,7 @@ export function accountRoutes(fastify: FastifyInstance, domain: Domain) {
     { schema: { summary: "Mail a password reset link with the installation's branding", security: [], querystring: InstallationScope, body: ResetRequest, response: { 200: ResetRequested } } },
     async (req) => {
       const installation = installationIdOf(req)
-      await domain.passwordReset.request(req.body.email, installation)
+      domain.passwordReset.request(req.body.email, installation)
       return requested(req.headers['accept-language'])
     },
   )

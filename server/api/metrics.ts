@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { DateTime, Page } from '../../shared/schemas/common.ts'
 import { Metrics } from '../../shared/schemas/metrics.ts'
-import { ChargingSession, SessionQuery, SessionTotals } from '../../shared/schemas/session.ts'
+import { ChargingSession, SESSION_STATUSES, SessionQuery, SessionTotals } from '../../shared/schemas/session.ts'
 import { actorOf, installationIdOf } from './http.ts'
 import { InstallationScope } from './openapi.ts'
 
@@ -20,7 +20,8 @@ export function liveDataRoutes(fastify: FastifyInstance, domain: Domain) {
     {
       schema: {
         summary: 'Charging sessions of the installation, running first, then newest first, with the totals of the period',
-        querystring: SessionQuery.extend({ active_since: DateTime.optional(), ...InstallationScope.shape }),
+        // status=held: the sessions waiting for an admin's review (Charging sessions → Review).
+        querystring: SessionQuery.extend({ active_since: DateTime.optional(), status: z.enum(SESSION_STATUSES).optional(), ...InstallationScope.shape }),
         response: { 200: Page(ChargingSession).extend({ totals: SessionTotals }) },
       },
     },

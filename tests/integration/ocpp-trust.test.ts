@@ -85,6 +85,13 @@ describe('charger figures are checked', () => {
     expect(mails[0].subject).toMatch(/held for review/)
     // The resident sees it held, with why.
     expect((await api().get(`/api/rfids-charge/${s.id}/`).set(auth(user)).expect(200)).body).toMatchObject({ status: 'held', hold_reason: 'energyImplausible', price: 0 })
+    // The admin's review list (status=held): this session with why, who and where; held ones only.
+    const heldList = async (token: string) => (await api().get('/api/rfids-charge/?installation=1&status=held').set(auth(token)).expect(200)).body
+    const waiting = await heldList(admin)
+    expect(waiting.results.map((r: { id: number }) => r.id)).toContain(s.id)
+    expect(waiting.results.every((r: { status: string }) => r.status === 'held')).toBe(true)
+    expect(waiting.results.find((r: { id: number }) => r.id === s.id)).toMatchObject({ hold_reason: 'energyImplausible', station_name: 'Garage OCPP', rfid_tag: CARD, user_name: 'Laura Brunner' })
+    await api().get('/api/rfids-charge/?installation=1&status=stuck').set(auth(admin)).expect(400)
 
     // Only an admin of its installation may correct it: not the resident, not another installation's admin.
     const body = { action: 'correct', energy_kwh: 0.15, reason: 'Meter photo: 0.15 kWh' }
@@ -98,6 +105,7 @@ describe('charger figures are checked', () => {
     expect(corrected).toMatchObject({ status: 'unpaid', energy_kwh: 0.15, hold_reason: null })
     expect(corrected.price).toBeGreaterThan(0)
     expect(corrected.price).toBeLessThan(1)
+    expect((await heldList(admin)).results.map((r: { id: number }) => r.id)).not.toContain(s.id)
     const reviews = await app.domain!.sessionReview.history(s.id)
     expect(reviews).toMatchObject([{ action: 'correct', reason: 'Meter photo: 0.15 kWh', energy_after_kwh: 0.15 }])
     await app.domain!.payments.chargeDue(clock.now())

@@ -38,6 +38,8 @@ export interface InstallationSettings {
   name: string
   timezone: string
   address: Address
+  /** Superusers only: the debit ceilings in CHF, null for the default (403 for anyone else). */
+  debit_ceilings?: { session: number | null; month: number | null }
 }
 
 /** One row of the operator's Installations list (GET …/installations/status/). last_data_at ISO or null. */
@@ -179,7 +181,7 @@ export function fetchInstallationDetail(installationId: number, signal?: AbortSi
   return apiFetch(`${base(installationId)}/`, { signal })
 }
 
-/** PATCH /api/cockpit/installations/{id}/ {name, timezone, address} (admins) → the installation; 400 by field. */
+/** PATCH /api/cockpit/installations/{id}/ {name, timezone, address, debit_ceilings?} (admins; ceilings superusers) → the installation; 400 by field. */
 export function saveInstallationSettings(installationId: number, body: InstallationSettings): Promise<InstallationDetail> {
   return apiFetch(`${base(installationId)}/`, { method: 'PATCH', body })
 }

@@ -12,6 +12,8 @@ import { OperatorCard } from '../pricing/operator-card.tsx'
 import { fetchInstallationDetail, provisioningKeys, saveInstallationSettings, type InstallationDetail } from './api.ts'
 import { AddressFields, addressValues, toAddress } from './address-fields.tsx'
 import { timeZones, validateInstallation, type FormErrors } from './validate.ts'
+import { ceilingTexts, DebitCeilings, readCeilings } from './debit-ceilings.tsx'
+import { useFormats } from '../../components/use-formats.ts'
 
 /** Put the saved fields into the session's installation list (the header and the facility selector show the name). */
 function intoSession(saved: Partial<Installation> & { id: number }) {
@@ -19,8 +21,9 @@ function intoSession(saved: Partial<Installation> & { id: number }) {
 }
 
 /**
- * Management → Installation settings (admins): name, time zone and address of the installation, and
- * the operator who bills charging (the card Pricing shows too: legal name, address, VAT, IBAN).
+ * Management → Installation settings (admins): name, time zone and address of the installation, its debit
+ * ceilings (typed by superusers, read-only for admins), and the operator who bills charging (the card
+ * Pricing shows too: legal name, address, VAT, IBAN).
  */
 export default function InstallationSettingsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('provisioning')
@@ -50,6 +53,9 @@ function SettingsForm({ detail }: { detail: InstallationDetail }) {
   const [name, setName] = useState(detail.name)
   const [timezone, setTimezone] = useState(detail.timezone)
   const [address, setAddress] = useState(() => addressValues(detail.address))
+  const f = useFormats()
+  const superuser = detail.role === 'superuser'
+  const [ceilings, setCeilings] = useState(() => ceilingTexts(detail.debit_ceilings, f.number))
   const [errors, setErrors] = useState<FormErrors>({})
   const [feedback, setFeedback] = useState<{ tone: 'info' | 'error'; text: string } | null>(null)
   const [busy, setBusy] = useState(false)
@@ -60,12 +66,16 @@ function SettingsForm({ detail }: { detail: InstallationDetail }) {
     e.preventDefault()
     setFeedback(null)
     const found = validateInstallation({ name, timezone, address })
+    // Debit ceilings: superusers only (the API refuses anyone else); the API checks their range.
+    const read = superuser ? readCeilings(ceilings, f.locale) : null
+    for (const field of read?.invalid ?? []) found[field] = t('settings.ceilings.invalid')
     setErrors(found)
     if (Object.keys(found).length) return setFeedback({ tone: 'error', text: t('checkFields') })
     setBusy(true)
     try {
-      const saved = await saveInstallationSettings(detail.id, { name: name.trim(), timezone, address: toAddress(address) })
+      const saved = await saveInstallationSettings(detail.id, { name: name.trim(), timezone, address: toAddress(address), ...(read && { debit_ceilings: read.value }) })
       queryClient.setQueryData(provisioningKeys.detail(detail.id), saved)
+      setCeilings(ceilingTexts(saved.debit_ceilings, f.number))
       intoSession({ id: saved.id, name: saved.name, timezone: saved.timezone })
       // The operator's list shows the name and the city.
       void queryClient.invalidateQueries({ queryKey: provisioningKeys.statusAll() })
@@ -91,6 +101,7 @@ function SettingsForm({ detail }: { detail: InstallationDetail }) {
           </div>
           <p className="text-xs text-slate-500">{t('settings.timezoneHint')}</p>
           <AddressFields values={address} onChange={setAddress} error={msg} />
+          <DebitCeilings ceilings={detail.debit_ceilings} texts={ceilings} editable={superuser} error={msg} onChange={setCeilings} />
         </fieldset>
         {feedback ? <Notice tone={feedback.tone} role={feedback.tone === 'error' ? 'alert' : 'status'}>{feedback.text}</Notice> : null}
         {readOnly ? null : (

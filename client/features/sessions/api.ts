@@ -4,7 +4,7 @@ import { readTokens, isExpiring } from '../../session/tokens.ts'
 import { forceLogout } from '../../session/session.ts'
 import { currentLanguage } from '../../i18n/index.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
-import type { ChargingSession, SessionTotals } from '../../../shared/schemas/session.ts'
+import type { ChargingSession, SessionReviewInput, SessionTotals } from '../../../shared/schemas/session.ts'
 
 /** A page of the sessions list with the totals of the whole period. */
 export type SessionPage = PageOf<ChargingSession> & { totals: SessionTotals }
@@ -18,6 +18,28 @@ export const sessionKeys = {
   page: (installationId: number, range: { start: string; end: string }, offset: number, limit: number) =>
     [...sessionKeys.all(installationId), 'list', range.start, range.end, offset, limit] as const,
   detail: (installationId: number, sessionId: string) => [...sessionKeys.all(installationId), 'detail', sessionId] as const,
+  held: (installationId: number) => [...sessionKeys.all(installationId), 'held'] as const,
+}
+
+/** Held sessions fetched at once by the review screen: more wait rarely; the screen says when some are not shown. */
+export const HELD_LIMIT = 100
+
+/**
+ * GET /api/rfids-charge/?status=held (installation query) → the sessions held for an admin's review
+ * (a charger figure broke a rule or a debit ceiling held it), newest first, up to HELD_LIMIT; `count`
+ * is how many wait in all.
+ */
+export function listHeldSessions(installationId: number, signal?: AbortSignal): Promise<SessionPage> {
+  return apiFetch<SessionPage>('/api/rfids-charge/', { query: { installation: installationId, status: 'held', limit: HELD_LIMIT, offset: 0 }, signal })
+}
+
+/**
+ * POST /api/cockpit/installations/{id}/charging_sessions/{sessionId}/review {action, energy_kwh?, reason}
+ * → the session after the review (admins): corrected, released as it is, or void. 400 by field
+ * (`energy_kwh`, `reason`), 409 while it charges or once it is paid.
+ */
+export function reviewSession(installationId: number, sessionId: number, body: SessionReviewInput): Promise<ChargingSession> {
+  return apiFetch<ChargingSession>(`/api/cockpit/installations/${installationId}/charging_sessions/${sessionId}/review`, { method: 'POST', body })
 }
 
 /**

@@ -10,6 +10,8 @@ import { Card, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { downloadInvoice, getSession, sessionKeys } from './api.ts'
 import { SessionStatus, useChf } from './sessions-page.tsx'
+import { useRights } from '../../app/use-rights.ts'
+import { paths } from '../../app/paths.ts'
 
 /**
  * Session details (SPEC §2): station, RFID, times, energy (high/low), price, transaction fee, total, paid-on
@@ -30,6 +32,8 @@ export default function SessionDetailPage({ installation, sessionId }: { install
   })
   const session = query.data ?? null
   const notFound = !valid || (query.error instanceof ApiError && query.error.status === 404)
+  // Admins reach a held session from the mail that says it is held: the way to correct, release or void it.
+  const admin = useRights(installation).rights?.admin ?? false
   const [downloading, setDownloading] = useState(false)
   const [downloadError, setDownloadError] = useState<string | null>(null)
 
@@ -77,6 +81,11 @@ export default function SessionDetailPage({ installation, sessionId }: { install
             />
             {session.status === 'held' && session.hold_reason ? <Field label={t('sessions.status.held')} value={t(`sessions.holdReason.${session.hold_reason}`, { defaultValue: session.hold_reason })} /> : null}
           </dl>
+          {admin && session.status === 'held' ? (
+            <p className="mt-3 text-sm">
+              <Link href={paths.sessionReview(installation.id)} className="font-semibold text-brand-700 underline">{t('review.link')}</Link>
+            </p>
+          ) : null}
           {session.price_lines?.length ? (
             <table className="mt-4 w-full text-left text-sm">
               <caption className="mb-1 text-left text-xs font-medium uppercase tracking-wide text-slate-500">{t('sessions.lines')}</caption>

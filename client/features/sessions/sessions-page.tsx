@@ -9,7 +9,8 @@ import { useFormats } from '../../components/use-formats.ts'
 import { Badge, Card, Loading, Notice, ScrollArea, useDocumentTitle } from '../../components/ui.tsx'
 import { useRights } from '../../app/use-rights.ts'
 import { QueryProblem } from '../../components/query-problem.tsx'
-import { exportSessions, listSessions, sessionKeys } from './api.ts'
+import { paths } from '../../app/paths.ts'
+import { exportSessions, listHeldSessions, listSessions, sessionKeys } from './api.ts'
 import { periodRange, recentYears, type Period } from './periods.ts'
 
 type PeriodKind = Period['kind']
@@ -68,6 +69,9 @@ export default function SessionsPage({ installation }: { installation: Installat
     queryKey: sessionKeys.page(installation.id, range, page * PAGE_SIZE, PAGE_SIZE),
     queryFn: ({ signal }) => listSessions(installation.id, range, { limit: PAGE_SIZE, offset: page * PAGE_SIZE }, signal),
   })
+  // Admins: how many sessions wait for their review, with the way to the review screen.
+  const held = useQuery({ queryKey: sessionKeys.held(installation.id), queryFn: ({ signal }) => listHeldSessions(installation.id, signal), enabled: admin })
+  const heldCount = admin ? (held.data?.count ?? 0) : 0
   const data = query.data
   const sessions: ChargingSession[] | null = data?.results ?? null
 
@@ -83,6 +87,14 @@ export default function SessionsPage({ installation }: { installation: Installat
   return (
     <div className="mx-auto max-w-5xl space-y-5">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('sessions.title')}</h1>
+      {admin ? (
+        <Notice tone={heldCount ? 'warning' : 'info'} role="note">
+          <Link href={paths.sessionReview(installation.id)} className="font-semibold underline">
+            {t('review.link')}
+          </Link>{' '}
+          {held.data ? <Badge tone={heldCount ? 'red' : 'gray'}>{t('review.count', { count: heldCount })}</Badge> : null}
+        </Notice>
+      ) : null}
       <div className="flex flex-wrap items-end gap-3">
         <div>
           <label htmlFor={ids.period} className="block text-sm font-medium text-slate-700">

@@ -14,17 +14,15 @@ import type { Clock } from '../../lib/clock.ts'
 /** Reset link lifetime: 60 minutes. */
 export const RESET_TTL_MS = 60 * 60_000
 /**
- * Every reset request answers after this long, whether or not the address exists (no enumeration by
- * timing); the real work (token, mail) runs beside the wait.
+ * Reset requests whose work (look-up, token, mail into the outbox) waits in the background at most; more
+ * get the same answer and no mail, so a flood of requests cannot pile up work (docs/decisions.md
+ * "Accounts: a reset request answers before its work").
  */
-export const RESET_ANSWER_MS = 250
+export const RESET_QUEUE_MAX = 1000
 /** Reset mails per address and hour; more requests get the same answer but no mail (no mail bombing). */
 export const RESET_MAILS_PER_HOUR = 5
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex')
-// Real time, not the clock's: the answer's delay hides from a caller whether work was done, whatever
-// CLOCK_SPEED is (ARCHITECTURE §1 "Time": durations are measured, not read from the clock).
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * Password reset (SPEC §7 /password-reset/…). Tokens are 256 random bits sent by mail,
@@ -34,6 +32,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
  */
 export function createPasswordResetService({ db, clock, mail, publicUrl, log = () => {} }: { db: Db; clock: Clock; mail: MailService; publicUrl: string; log?: (err: unknown) => void }) {
   const perAddress = createThrottle({ max: RESET_MAILS_PER_HOUR, windowMs: 3600_000, now: () => clock.ms() })
+  // The requests' work, one after the other (a flood costs the database one query at a time), and how many wait.
+  let queue: Promise<void> = Promise.resolve()
+  let waiting = 0
 
   /** Store a new token for `userId` valid `ttlMs` and answer the create-new-password link carrying it. */
   async function issueLink(userId: number, { ttlMs, installation }: { ttlMs: number; installation?: number }): Promise<string> {
@@ -75,12 +76,23 @@ export function createPasswordResetService({ db, clock, mail, publicUrl, log = (
 
     /**
      * POST /api/password-reset/ and /api/users/password-reset/ (installation): mail a reset link when
-     * `email` belongs to an active account. Always resolves after RESET_ANSWER_MS with nothing to tell
-     * apart; the route answers 200 with the SPEC §8 text either way.
+     * `email` belongs to an active account. Returns at once, before looking the address up: the look-up,
+     * the token and the mail (into the outbox, sent by server/jobs/mail-outbox.ts) run in the background,
+     * one request after the other, so the answer's time says nothing of the address, however long the work
+     * takes (docs/decisions.md "Accounts: a reset request answers before its work"). Beyond RESET_QUEUE_MAX
+     * waiting requests one is dropped (logged). The route answers 200 with the SPEC §8 text either way.
      */
-    async request(email: string, installation?: number): Promise<void> {
-      const work = send(email.trim().toLowerCase(), installation).catch(log)
-      await Promise.all([sleep(RESET_ANSWER_MS), work])
+    request(email: string, installation?: number): void {
+      if (waiting >= RESET_QUEUE_MAX) return log(new Error('password reset request dropped: too many waiting'))
+      waiting++
+      queue = queue.then(() => send(email.trim().toLowerCase(), installation)).catch(log).finally(() => {
+        waiting--
+      })
+    },
+
+    /** Resolves once every reset request made so far has done its work (its mail is in the outbox); for shutdown and tests. */
+    settled(): Promise<void> {
+      return queue
     },
 
     /** POST /api/password-reset/validate_token/: true only for an unused, unexpired token of an active user. */

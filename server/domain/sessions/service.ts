@@ -96,7 +96,7 @@ export function createSessionService({ db, clock, installations, tariffs }: { db
   }
 
   /** The sessions of a period the caller may see, running first, then newest end first. */
-  async function visibleRows(actor: Actor, installationId: number, q: { start__gte?: string; end__lte?: string; active_since?: string; running?: 'true' | 'false' }) {
+  async function visibleRows(actor: Actor, installationId: number, q: { start__gte?: string; end__lte?: string; active_since?: string; running?: 'true' | 'false'; status?: ChargingSession['status'] }) {
     const access = await installations.access(actor, installationId)
     let query = db
       .selectFrom('charging_sessions as cs')
@@ -112,6 +112,7 @@ export function createSessionService({ db, clock, installations, tariffs }: { db
         ? query.where((eb) => eb.or([eb('cs.end', '<=', end), eb.and([eb('cs.end', 'is', null), eb('cs.start', '<=', end)])]))
         : query.where('cs.end', '<=', end)
     }
+    if (q.status) query = query.where('cs.status', '=', q.status)
     if (q.active_since) {
       const since = new Date(q.active_since)
       query = query.where((eb) => eb.or([eb('cs.end', 'is', null), eb('cs.end', '>=', since)]))
@@ -131,14 +132,15 @@ export function createSessionService({ db, clock, installations, tariffs }: { db
      * GET /api/rfids-charge/: sessions of an installation, running ones first (marked `status: charging`),
      * then newest end first. start__gte / end__lte bound the period (ended sessions); with
      * `running=true` the sessions still charging that started in the period come too;
-     * active_since keeps sessions still open or ended since then (the relay's topic). `totals` sums the
+     * active_since keeps sessions still open or ended since then (the relay's topic); `status` keeps the
+     * sessions in that state (`held`: those waiting for an admin's review). `totals` sums the
      * whole period the caller may see, not just the page: kWh, and CHF of the prices the caller sees
      * (null when they see none).
      */
     async list(
       actor: Actor,
       installationId: number,
-      q: { start__gte?: string; end__lte?: string; active_since?: string; running?: 'true' | 'false'; limit: number; offset: number },
+      q: { start__gte?: string; end__lte?: string; active_since?: string; running?: 'true' | 'false'; status?: ChargingSession['status']; limit: number; offset: number },
     ): Promise<PageOf<ChargingSession> & { totals: SessionTotals }> {
       const { access, rows } = await visibleRows(actor, installationId, q)
       const page = await withLines(rows.slice(q.offset, q.offset + q.limit), installationId)
