@@ -14,6 +14,7 @@ import { localDate, periodRange, PERIODS, type Period } from '../../../shared/ru
 import { Card, Loading, useDocumentTitle } from '../../components/ui.tsx'
 import { useFormats } from '../../components/use-formats.ts'
 import { PeriodPicker } from './period-picker.tsx'
+import { periodLabel } from './period-label.ts'
 import { SeriesTable } from './series-table.tsx'
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { chartKeys, fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevData } from './api.ts'
@@ -132,14 +133,7 @@ function FacilityCharts({ installation }: { installation: Installation }) {
     return [lines, bars]
   }, [shown, data])
   const step = (offset: number) => setDate(periodRange(period, date, tz, { offset }).date)
-  const periodLabel = useMemo(() => {
-    const at = Date.parse(range.start)
-    const fmt = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(f.locale, { ...o, timeZone: tz }).format(at)
-    if (period === 'day') return f.date(range.start)
-    if (period === 'week') return `${f.date(range.start)} – ${f.date(Date.parse(range.end) - 1)}`
-    if (period === 'month') return fmt({ month: 'long', year: 'numeric' })
-    return fmt({ year: 'numeric' })
-  }, [range, period, f, tz])
+  const label = useMemo(() => periodLabel(period, range, f, tz), [range, period, f, tz])
   const value = (name: string, v: number) => {
     const unit = data?.stats.units[name] ?? data?.totals.units[name] ?? ''
     if (unit === '%') return f.percent(v)
@@ -165,10 +159,10 @@ function FacilityCharts({ installation }: { installation: Installation }) {
     <div className="mx-auto max-w-5xl space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
-        <PinButton installationId={installation.id} name={`${t(`kind.${kind}`)} · ${periodLabel}`} url={`${paths.charts(installation.id)}?${new URLSearchParams({ kind, period, date: range.date })}`} />
+        <PinButton installationId={installation.id} name={`${t(`kind.${kind}`)} · ${label}`} url={`${paths.charts(installation.id)}?${new URLSearchParams({ kind, period, date: range.date })}`} />
       </div>
       <div className="flex flex-wrap items-center gap-3">
-        <PeriodPicker period={period} label={periodLabel} onPeriod={setPeriod} onStep={step} />
+        <PeriodPicker period={period} label={label} onPeriod={setPeriod} onStep={step} />
         <label className="inline-flex items-center gap-2 text-sm text-slate-700">
           {t('kind.label')}
           <select value={kind} onChange={(e) => setKind(e.target.value as ChartKind)} className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">

@@ -35,7 +35,7 @@ export default function HomePage({ installation }: { installation: Installation 
         </p>
       </section>
 
-      <ShortcutList installationId={installation.id} />
+      <ShortcutList installationId={installation.id} timezone={installation.timezone} />
 
       <section aria-labelledby="home-shortcuts">
         <h2 id="home-shortcuts" className="mb-3 text-sm font-semibold uppercase tracking-wide text-slate-500">

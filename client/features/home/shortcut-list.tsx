@@ -5,11 +5,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { errorMessage } from '../../api/errors.ts'
 import { Notice } from '../../components/ui.tsx'
 import { QueryProblem } from '../../components/query-problem.tsx'
+import { useFormats } from '../../components/use-formats.ts'
+import { shortcutLabel } from './shortcut-label.ts'
 import { listShortcuts, removeShortcut, shortcutKeys, type Shortcut } from './api.ts'
 
 /** The person's shortcuts on Home (SPEC §2): each opens its screen; one can be removed here. */
-export function ShortcutList({ installationId }: { installationId: number }) {
+export function ShortcutList({ installationId, timezone }: { installationId: number; timezone: string }) {
   const { t } = useTranslation('home')
+  const { t: charts } = useTranslation('charts')
+  const { t: reports } = useTranslation('reports')
+  const f = useFormats(timezone)
+  const label = (s: Shortcut) => shortcutLabel(s, { charts, reports, f, tz: timezone })
   const { t: tc } = useTranslation()
   const queryClient = useQueryClient()
   const key = shortcutKeys.list(installationId)
@@ -52,9 +58,9 @@ export function ShortcutList({ installationId }: { installationId: number }) {
           {shortcuts.map((s) => (
             <li key={s.id} className="flex items-center justify-between gap-3 px-4 py-2">
               <Link href={s.url} className="font-medium text-brand-700 hover:underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
-                {s.name}
+                {label(s)}
               </Link>
-              <button type="button" onClick={() => void remove(s)} className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100" aria-label={t('pinned.remove', { name: s.name })}>
+              <button type="button" onClick={() => void remove(s)} className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100" aria-label={t('pinned.remove', { name: label(s) })}>
                 {t('pinned.removeShort')}
               </button>
             </li>
