@@ -5,6 +5,8 @@ import { displayStatus, isSeriousAlert } from '../../../shared/rules/status.ts'
 import type { StatusDisplay } from '../../../shared/rules/status.ts'
 import type { Formats } from '../../components/use-formats.ts'
 import { Badge } from '../../components/ui.tsx'
+import { clientNow } from '../../api/clock.ts'
+import { elapsed } from './elapsed.ts'
 import type { Tone } from '../../components/ui.tsx'
 
 const STATUS_TONE: Record<StatusDisplay, Tone> = { ready: 'green', running: 'blue', error: 'red', disabled: 'gray' }
@@ -28,6 +30,13 @@ export function StationCard({ station, admin, f, facilityOffline = false }: { st
   const display = facilityOffline ? null : displayStatus(station.status)
   const alerts = [...station.alerts].sort((a, b) => Number(isSeriousAlert(b)) - Number(isSeriousAlert(a)))
   const serious = alerts.some(isSeriousAlert)
+  // The start and how long ago (the card renders again with each live update, so the minutes move on).
+  const sessionStart = () => {
+    if (!station.session_start) return t('station.none')
+    const start = f.dateTime(station.session_start)
+    const e = elapsed(Date.parse(station.session_start), clientNow())
+    return e ? t('station.sessionSince', { start, elapsed: t(`station.${e.key}`, e) }) : start
+  }
   const rfid = station.rfid ? (station.rfid.description ? `${station.rfid.tag} (${station.rfid.description})` : station.rfid.tag) : null
 
   return (
@@ -54,7 +63,7 @@ export function StationCard({ station, admin, f, facilityOffline = false }: { st
         <Field label={t('station.energy')} value={f.kwh(station.energy_kwh)} strong />
         <Field label={t('station.mode')} value={t(`mode.${station.charging_mode}`)} />
         <Field label={t('station.capacity')} value={f.kw(station.capacity_kw)} />
-        <Field label={t('station.sessionStart')} value={station.session_start ? f.dateTime(station.session_start) : t('station.none')} wide />
+        <Field label={t('station.sessionStart')} value={sessionStart()} wide />
         <Field label={t('station.rfid')} value={rfid ?? t('station.none')} wide />
       </dl>
 
