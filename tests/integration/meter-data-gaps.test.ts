@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { auth, login } from './helpers.ts'
+import { startIngest, type IngestEnv } from './ingest-setup.ts'
+
+// Gaps and flagged data shown as such (server/domain/measurements/coverage.ts): a meter's quarter hours
+// without readings come back as gaps in the statistics answers and in reports, readings the data-quality
+// checks set aside as flagged with their reason, and GET …/meter_data says a meter is stale and how old its
+// newest reading is.
+let env: IngestEnv
+let k: string
+const Q = 15 * 60_000
+let meter: { id: number }
+let t0: number
+/** When the meter's newest reading (the counter reset) was taken. */
+let lastTs: number
+beforeAll(async () => {
+  env = await startIngest()
+  k = await env.key()
+  meter = await env.meter('main_power')
+  // Quarter hours from 3 h before the clock's quarter: readings in the first hour (a register standing
+  // still in its last quarter), none in the second, then readings up to now; a register going down flagged.
+  t0 = Math.floor(env.clock.ms() / Q) * Q - 3 * 3600_000
+  const reading = (ms: number, value: number) => ({ meter_id: meter.id, timestamp: new Date(ms).toISOString(), measurand: 'Energy.Active.Import.Register', unit: 'kWh', value })
+  const first = [0, 1, 2, 3].map((q) => reading(t0 + q * Q + 60_000, 100 + Math.min(q, 2)))
+  const last = [8, 9, 10, 11, 12].map((q) => reading(t0 + q * Q + 60_000, 110 + q))
+  const r = await env.send(k, [...first, ...last]).expect(202)
+  expect(r.body).toMatchObject({ accepted: 9, rejected: [] })
+  // A counter reset after them, in the quarter the clock stands in: flagged, not booked.
+  lastTs = t0 + 12 * Q + 120_000
+  const down = await env.send(k, [reading(lastTs, 5)]).expect(202)
+  expect(down.body.rejected).toHaveLength(1)
+}, 180_000)
+afterAll(async () => env?.app.close())
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const period = () => `start=${encodeURIComponent(iso(t0))}&end=${encodeURIComponent(iso(t0 + 4 * 3600_000))}&granularity=fifteen_minutes`
+
+describe('statistics answers name gaps and flagged readings', () => {
+  it("a meter's series gives the hour without readings as a gap, a register standing still is none", async () => {
+    const r = await env.api().get(`/api/statistics/${env.demo}/meter/${meter.id}?${period()}`).set(auth(env.tokens.admin)).expect(200)
+    expect(r.body.data_quality.gaps).toEqual([{ meter_id: meter.id, meter_name: expect.any(String), meter_type: 'main_power', start: iso(t0 + 4 * Q), end: iso(t0 + 8 * Q) }])
+    // The buckets of the gap hold 0 only because nothing was measured: the answer says so beside them.
+    const gapBucket = r.body.series.grid_import.find((b: { start: string }) => new Date(b.start).getTime() === t0 + 5 * Q)
+    expect(gapBucket.value).toBe(0)
+    expect(r.body.data_quality.flagged).toEqual([
+      { meter_id: meter.id, meter_name: expect.any(String), timestamp: iso(lastTs), measurand: 'Energy.Active.Import.Register', reason: expect.stringContaining('register went down from 122 to 5 kWh') },
+    ])
+  })
+
+  it('the installation answer and the electrical section list it; the water section and a resident without overview do not', async () => {
+    const mine = (gaps: { meter_id: number }[]) => gaps.filter((g) => g.meter_id === meter.id)
+    const all = await env.api().get(`/api/statistics/${env.demo}?${period()}`).set(auth(env.tokens.admin)).expect(200)
+    expect(mine(all.body.data_quality.gaps)).toHaveLength(1)
+    const totals = await env.api().get(`/api/statistics/${env.demo}/totals?${period()}`).set(auth(env.tokens.admin)).expect(200)
+    expect(mine(totals.body.data_quality.gaps)).toHaveLength(1)
+    const electrical = await env.api().get(`/api/statistics/${env.demo}/electrical?${period()}`).set(auth(env.tokens.admin)).expect(200)
+    expect(mine(electrical.body.data_quality.gaps)).toHaveLength(1)
+    const water = await env.api().get(`/api/statistics/${env.demo}/water?${period()}`).set(auth(env.tokens.admin)).expect(200)
+    expect(mine(water.body.data_quality.gaps)).toEqual([])
+    expect(water.body.data_quality.flagged).toEqual([])
+    // The resident reads only their stations: no main meter's gap or finding reaches them.
+    const resident = await env.api().get(`/api/statistics/${env.demo}?${period()}`).set(auth(env.tokens.user)).expect(200)
+    expect(resident.body.data_quality).toEqual({ gaps: [], flagged: [] })
+  })
+
+  it('a report of the period names the gap instead of counting it as 0 kWh silently', async () => {
+    const totals = await env.app.domain!.statistics.reportTotals(env.demo, 'electrical', new Date(t0), new Date(t0 + 4 * 3600_000))
+    expect(totals.data_quality.gaps.filter((g) => g.meter_id === meter.id)).toEqual([expect.objectContaining({ start: iso(t0 + 4 * Q), end: iso(t0 + 8 * Q) })])
+  })
+})
+
+describe('GET /api/cockpit/installations/{id}/meter_data', () => {
+  it('refuses a resident without the overview switch, another installation\'s admin, and answers 404 for an unknown installation', async () => {
+    const url = `/api/cockpit/installations/${env.demo}/meter_data`
+    await env.api().get(url).set(auth(env.tokens.user)).expect(403)
+    await env.api().get(url).set(auth(env.tokens.bern)).expect(403)
+    await env.api().get('/api/cockpit/installations/2147483000/meter_data').set(auth(env.tokens.super)).expect(404)
+    await env.api().get(url).expect(401)
+  })
+
+  it('says a meter reporting now is current and flagged with its finding, then stale with its age once it falls silent', async () => {
+    const url = `/api/cockpit/installations/${env.demo}/meter_data`
+    const now = await env.api().get(url).set(auth(env.tokens.admin)).expect(200)
+    const mine = now.body.find((m: { id: number }) => m.id === meter.id)
+    expect(mine).toMatchObject({ meter_type: 'main_power', source: 'ingest', stale: false, data_quality: { state: 'flagged', reason: expect.stringContaining('register went down') } })
+    expect(mine.age_s).toBe(Math.max(0, Math.round((env.clock.ms() - lastTs) / 1000)))
+    expect(now.body.some((m: { meter_type: string }) => m.meter_type === 'charging_station')).toBe(false)
+
+    await env.clock.advance(40 * 60_000)
+    // Signed in again: the access token does not outlive 40 minutes of the clock.
+    const admin = await login(env.app, 'admin@example.com')
+    const later = (await env.api().get(url).set(auth(admin)).expect(200)).body.find((m: { id: number }) => m.id === meter.id)
+    expect(later.stale).toBe(true)
+    expect(later.age_s).toBe(Math.round((env.clock.ms() - lastTs) / 1000))
+    // Silent since: the statistics answer now ends in a gap up to the quarter hour running.
+    const r = await env.api().get(`/api/statistics/${env.demo}/meter/${meter.id}?${period()}`).set(auth(admin)).expect(200)
+    const gaps = r.body.data_quality.gaps
+    expect(gaps).toHaveLength(2)
+    expect(gaps[1]).toMatchObject({ start: iso(t0 + 13 * Q), end: iso(Math.floor(env.clock.ms() / Q) * Q) })
+  })
+})
