@@ -23,7 +23,7 @@ async function render(language: 'en' | 'de' | 'fr' | 'it', list = shownMeters(me
   const i18n = createInstance()
   const texts = JSON.parse(readFileSync(new URL(`../../i18n/locales/${language}/power.json`, import.meta.url), 'utf8'))
   await i18n.use(initReactI18next).init({ lng: language, resources: { [language]: { power: texts } }, interpolation: { escapeValue: false }, react: { useSuspense: false } })
-  const f = { dateTime: (v: string | number | Date) => formatDateTime(v, 'de-CH', 'Europe/Zurich') }
+  const f = { dateTime: (v: string | number | Date) => formatDateTime(v, 'CH', 'Europe/Zurich') }
   const html = renderToStaticMarkup(<I18nextProvider i18n={i18n}><MeterDataList meters={list} f={f} /></I18nextProvider>)
   return html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/\s+/g, ' ')
 }
