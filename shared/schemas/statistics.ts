@@ -79,7 +79,7 @@ export const TotalsAnswer = z.object({
   end: z.string(),
   units: z.record(z.string(), z.string()),
   series: z.record(z.string(), z.number()),
-  /** Missing and flagged readings of the period's meters (see PeriodDataQuality). */
+  /** Not in the API's answer (the series answers carry it); scheduled reports read it (see PeriodDataQuality). */
   data_quality: PeriodDataQuality.optional(),
 })
 

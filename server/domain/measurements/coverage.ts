@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
 import type { Db } from '../../db/connection.ts'
+import { localDate, localMidnight } from '../../../shared/rules/granularity.ts'
 import { QUALITY_FLAG_HOURS, type DataQuality } from '../../../shared/schemas/meters.ts'
 import type { DataGap, FlaggedReading, MeterDataState, PeriodDataQuality } from '../../../shared/schemas/statistics.ts'
 
 const QUARTER_MS = 15 * 60_000
 const HOUR_MS = 3600_000
-/** Periods longer than this find gaps in the hourly rollups (to the hour) instead of the 15-minute rows. */
-const QUARTER_GAPS_MAX_MS = 31 * 24 * HOUR_MS
+const DAY_MS = 24 * HOUR_MS
 /** At most this many flagged readings in an answer (the newest), and this many gaps (the earliest). */
 const MAX_FLAGGED = 50
 const MAX_GAPS = 200
@@ -25,23 +25,42 @@ const CONTINUOUS = sql`mt.meter_type <> 'charging_station'`
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /**
+ * How finely gaps are found for a period of `lengthMs`: by the quarter hour up to 8 days (the 15-minute
+ * rows), by the hour up to 62 days (hourly rollups), else by the installation-local day (daily rollups:
+ * a year's gaps from ~365 rows per meter). `floor` and `next` give a bucket's start and the next one's
+ * (local midnights for days, 23 to 25 h apart); `missing` the SQL interval past which buckets are apart.
+ */
+async function grainOf(db: Db, installationId: number, lengthMs: number) {
+  if (lengthMs <= 62 * DAY_MS) {
+    const step = lengthMs <= 8 * DAY_MS ? QUARTER_MS : HOUR_MS
+    return {
+      table: step === QUARTER_MS ? 'measurements_15m' : 'measurements_1h',
+      missing: step === QUARTER_MS ? '15 minutes' : '1 hour',
+      floor: (ms: number) => Math.floor(ms / step) * step,
+      next: (ms: number) => ms + step,
+    }
+  }
+  const { timezone: tz } = await db.selectFrom('installations').select('timezone').where('id', '=', installationId).executeTakeFirstOrThrow()
+  const floor = (ms: number) => Date.parse(localMidnight(localDate(ms, tz), tz))
+  return { table: 'measurements_1d', missing: '26 hours', floor, next: (ms: number) => floor(floor(ms) + 36 * HOUR_MS) }
+}
+
+/**
  * Where the readings of an installation's meters are missing or were set aside over [start, end)
  * (SPEC §2 statistics, §3 meter kinds; docs/decisions.md "Meters: gaps and flagged data"):
  * - `gaps`: per live meter other than a charging station's, each stretch [start, end) (UTC ISO 8601) of
  *   whole quarter hours without any reading, from the meter's first reading ever (a meter not yet
  *   reporting has no gap) up to the end or the quarter hour now runs in, whichever is first. Periods
- *   over 31 days are judged by the hour (the hourly rollups). At most 200, earliest first.
+ *   over 8 days are judged by the hour, over 62 days by the local day (grainOf). At most 200, earliest first.
  * - `flagged`: readings the data-quality checks set aside in the period (a register that went down or
  *   rose faster than the meter's maximum; kept 48 h as the raw readings are), newest first, at most 50.
  * `meterIds` narrows to those meters (none given: all of the installation). `nowMs`: the clock's now.
  */
 export async function periodDataQuality(db: Db, installationId: number, start: Date, end: Date, nowMs: number, meterIds?: number[]): Promise<PeriodDataQuality> {
   if (meterIds && !meterIds.length) return { gaps: [], flagged: [] }
-  const byHour = end.getTime() - start.getTime() > QUARTER_GAPS_MAX_MS
-  const step = byHour ? HOUR_MS : QUARTER_MS
-  const table = byHour ? 'measurements_1h' : 'measurements_15m'
-  const from = Math.floor(start.getTime() / step) * step
-  const until = Math.min(end.getTime(), Math.floor(nowMs / step) * step)
+  const g = await grainOf(db, installationId, end.getTime() - start.getTime())
+  const from = g.floor(start.getTime())
+  const until = Math.min(end.getTime(), g.floor(nowMs))
   const only = meterIds ? sql`and mt.id in (${sql.join(meterIds)})` : sql``
   const meters = await sql<{ id: number; name: string; meter_type: string; first: Date | null }>`
     select mt.id, mt.name, mt.meter_type, (select min(f.bucket) from measurements_15m f where f.meter_id = mt.id) as first
@@ -56,15 +75,15 @@ export async function periodDataQuality(db: Db, installationId: number, start: D
         select a.meter_id, a.bucket, lag(a.bucket) over w as prev,
           min(a.bucket) over (partition by a.meter_id) as first_in, max(a.bucket) over (partition by a.meter_id) as last_in,
           row_number() over w as n
-        from ${sql.table(table)} a
+        from ${sql.table(g.table)} a
         where a.meter_id in (${sql.join(ids)}) and a.bucket >= ${new Date(from)} and a.bucket < ${new Date(until)}
         window w as (partition by a.meter_id order by a.bucket)) x
-      where n = 1 or bucket > prev + ${sql.lit(byHour ? '1 hour' : '15 minutes')}::interval or bucket = last_in
+      where n = 1 or bucket > prev + ${sql.lit(g.missing)}::interval or bucket = last_in
       order by meter_id, bucket`.execute(db)
     const found = new Map<number, typeof rows>()
     for (const r of rows) found.set(r.meter_id, [...(found.get(r.meter_id) ?? []), r])
     for (const m of live) {
-      const since = Math.max(from, Math.floor(new Date(m.first!).getTime() / step) * step)
+      const since = Math.max(from, g.floor(new Date(m.first!).getTime()))
       const add = (s: number, e: number) => {
         if (e > s) gaps.push({ meter_id: m.id, meter_name: m.name, meter_type: m.meter_type, start: iso(s), end: iso(e) })
       }
@@ -74,8 +93,8 @@ export async function periodDataQuality(db: Db, installationId: number, start: D
         continue
       }
       add(since, new Date(list[0].first_in).getTime())
-      for (const r of list) if (r.prev && new Date(r.bucket).getTime() > new Date(r.prev).getTime() + step) add(new Date(r.prev).getTime() + step, new Date(r.bucket).getTime())
-      add(new Date(list[0].last_in).getTime() + step, until)
+      for (const r of list) if (r.prev && new Date(r.bucket).getTime() > g.next(new Date(r.prev).getTime())) add(g.next(new Date(r.prev).getTime()), new Date(r.bucket).getTime())
+      add(g.next(new Date(list[0].last_in).getTime()), until)
     }
   }
   gaps.sort((a, b) => a.start.localeCompare(b.start) || a.meter_id - b.meter_id)

@@ -59,7 +59,7 @@ export interface TotalsAnswer {
   end: string
   units: Record<string, string>
   series: Record<string, number>
-  /** Missing and flagged readings of the answer's meters (server/domain/measurements/coverage.ts). */
+  /** Missing and flagged readings of the answer's meters (reports only: the series answers carry it for screens). */
   data_quality?: PeriodDataQuality
 }
 
@@ -636,8 +636,7 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
     /** GET /api/statistics/{installation_id}/totals: the same series summed over the range. */
     async totals(actor: Actor, installationId: number, p: StatisticsParams): Promise<TotalsAnswer> {
       const { scope, q, defs } = await installationScope(actor, installationId, p)
-      const [body, data_quality] = await Promise.all([totals(scope, q, defs), quality(scope, q)])
-      return wrap(installationId, scope.tz, { ...body, data_quality })
+      return wrap(installationId, scope.tz, await totals(scope, q, defs))
     },
 
     /** GET …/flow: average power per bucket (kW): grid (+ import / − export), PV, battery, stations. */
