@@ -16,7 +16,7 @@ export type FlaggedReading = z.infer<typeof FlaggedReading>
 
 /**
  * Missing and set-aside readings of the answer's meters over its period: `gaps` (whole quarter hours
- * without readings, by the hour over 31 days; charging stations' meters excluded) and `flagged`
+ * without readings, by the hour over 8 days, by the local day over 62; charging stations' meters excluded) and `flagged`
  * readings (48 h back at most). A series' buckets inside a gap hold 0 only because nothing was measured.
  */
 export const PeriodDataQuality = z.object({ gaps: z.array(DataGap), flagged: z.array(FlaggedReading) }).meta({ id: 'PeriodDataQuality' })
