@@ -187,6 +187,11 @@ export const DEVICES = {
   offlineAfterMs: 60_000,
   /** How often the watchdog looks for silent installations (ms). */
   watchdogMs: 5_000,
+  /**
+   * Readings from a real device (ingestion API, gateway, MQTT) count as a heartbeat at most this often
+   * per installation (ms): a batch every second need not write the installation's row every second.
+   */
+  reportHeartbeatMs: 5_000,
 } as const
 
 /** The facility gateway (ROLES=gateway, server/devices/gateway; docs/decisions.md "Gateway: a disk journal"). */

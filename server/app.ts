@@ -204,7 +204,8 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
   // Meter readings over MQTT (MQTT_URL): into the same ingestion service as the HTTP API's.
   if (config.roles.includes('api') && domain && config.mqtt) {
     const d = domain
-    const mqtt = createMqttSubscriber({ ...config.mqtt, ingest: (installationId, readings, via) => d.ingest.ingest(installationId, readings, via), clock, log: app.log })
+    // A message is the installation's devices reporting (SPEC §4: online, waiting changes sent).
+    const mqtt = createMqttSubscriber({ ...config.mqtt, ingest: async (installationId, readings, via) => (await d.devices.reported(installationId, clock.now()), d.ingest.ingest(installationId, readings, via)), clock, log: app.log })
     // Stopped by the first onClose hook, before the database closes: messages in hand are stored.
     app.decorate('mqtt', mqtt)
   }

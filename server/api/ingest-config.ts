@@ -23,6 +23,8 @@ export function ingestConfigRoutes(fastify: FastifyInstance, domain: Domain) {
     },
   }, async (req, reply) => {
     const { installationId } = await deviceOf(domain, req)
+    // The gateway asking is its facility reporting (SPEC §4): online again, waiting changes sent.
+    await domain.devices.reported(installationId, domain.clock.now())
     return reply.header('Cache-Control', 'no-store').send(await gatewayConfigOf(domain.db, installationId))
   })
 }

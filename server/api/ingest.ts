@@ -23,7 +23,8 @@ export async function deviceOf(domain: Domain, req: FastifyRequest): Promise<{ i
  * with a device key → 202 {accepted, duplicates, rejected}; 401 without a valid key (checked before the
  * body), 413 beyond {@link INGEST_MAX_READINGS} readings or {@link INGEST_MAX_BYTES} bytes, naming the
  * limit. Device keys of an installation (admins and superusers): GET/POST …/device_keys/, DELETE
- * …/device_keys/{id}/ revokes; the created key is shown once (Cache-Control: no-store).
+ * …/device_keys/{id}/ revokes; the created key is shown once (Cache-Control: no-store). A batch with a
+ * valid key counts as the installation's device reporting (domain.devices.reported, SPEC §4).
  */
 export function ingestRoutes(fastify: FastifyInstance, domain: Domain) {
   void fastify.register(async (scope) => {
@@ -52,6 +53,8 @@ export function ingestRoutes(fastify: FastifyInstance, domain: Domain) {
     }, async (req, reply) => {
       if (req.body.readings.length > INGEST_MAX_READINGS) throw new AppError(413, 'ingestTooManyReadings', { max: INGEST_MAX_READINGS })
       const { installationId } = (req as FastifyRequest & { device: { installationId: number } }).device
+      // The device reports: its installation is online, and changes that waited for it are sent (SPEC §4).
+      await domain.devices.reported(installationId, domain.clock.now())
       return reply.code(202).send(await domain.ingest.ingest(installationId, req.body.readings, 'ingest'))
     })
   })

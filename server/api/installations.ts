@@ -7,6 +7,7 @@ import { Station, StationChange } from '../../shared/schemas/station.ts'
 import { changeStation } from './stations.ts'
 import { Access, EnergyReturn, Installation, InstallationCreate, InstallationInfo, InstallationListQuery, InstallationPatch, InstallationStatus, InstallationStatusQuery, Overview } from '../../shared/schemas/installation.ts'
 import { actorOf } from './http.ts'
+import { MeterDataState } from '../../shared/schemas/statistics.ts'
 import { NoContent, provisioningErrors, superusersOnly } from './openapi.ts'
 import { pickLang } from '../lib/messages.ts'
 
@@ -54,6 +55,10 @@ export function installationRoutes(fastify: FastifyInstance, domain: Domain) {
   )
   app.get(`${base}/:installationId/energy_return`, { schema: { ...one('PV energy fed back to the grid: today, this month, this year'), response: { 200: EnergyReturn } } }, async (req) =>
     domain.metrics.energyReturn(await actorOf(domain, req), req.params.installationId),
+  )
+  // Each meter's source, newest reading and data quality for the Power page (server/domain/measurements/coverage.ts).
+  app.get(`${base}/:installationId/meter_data`, { schema: { ...one("Each meter's source, newest reading, its age, stale or not, and data quality (overview)"), response: { 200: z.array(MeterDataState) } } }, async (req) =>
+    domain.metrics.meterData(await actorOf(domain, req), req.params.installationId),
   )
   // What the caller may see here (docs/decisions.md: the relay's permission profile comes from this).
   app.get(`${base}/:installationId/access`, { schema: { ...one('What the caller may see in the installation'), response: { 200: Access } } }, async (req) =>

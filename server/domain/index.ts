@@ -108,7 +108,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     rfidOrders: createRfidOrderService({ db, installations, mail, payments }),
     payments,
     stationObjects: createStationObjectsService({ db, installations, stations }),
-    devices: { ...createDeviceService({ db, clock }), heartbeat: deviceLink.heartbeat, sweep: deviceLink.sweep, disconnect: deviceLink.disconnect, onOnlineChanged: deviceLink.onOnlineChanged },
+    devices: { ...createDeviceService({ db, clock }), heartbeat: deviceLink.heartbeat, reported: deviceLink.reported, sweep: deviceLink.sweep, disconnect: deviceLink.disconnect, onOnlineChanged: deviceLink.onOnlineChanged },
     rfids: createRfidService({ db, clock, installations, link: deviceLink }),
     timers: createTimerService({ db, clock, installations, link: deviceLink, stationTimersChanged: ocpp.timersChanged }),
     statistics,

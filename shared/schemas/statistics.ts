@@ -1,9 +1,42 @@
 import { z } from 'zod'
 import { GRANULARITIES } from '../rules/granularity.ts'
 import { ZevRowSchema, ZevSummarySchema } from './zev.ts'
+import { DataQuality, METER_SOURCES } from './meters.ts'
 
 /** One bucket of a series: its start (ISO-8601 with the installation's offset) and value. */
 export const Bucket = z.object({ start: z.string(), value: z.number() })
+
+/** A stretch [start, end) (UTC ISO 8601) in which a meter sent no reading (server/domain/measurements/coverage.ts). */
+export const DataGap = z.object({ meter_id: z.number().int(), meter_name: z.string(), meter_type: z.string(), start: z.string(), end: z.string() }).meta({ id: 'DataGap' })
+export type DataGap = z.infer<typeof DataGap>
+
+/** A reading the data-quality checks set aside (booked nothing), with the reason the device was answered (English). */
+export const FlaggedReading = z.object({ meter_id: z.number().int(), meter_name: z.string(), timestamp: z.string(), measurand: z.string(), reason: z.string() }).meta({ id: 'FlaggedReading' })
+export type FlaggedReading = z.infer<typeof FlaggedReading>
+
+/**
+ * Missing and set-aside readings of the answer's meters over its period: `gaps` (whole quarter hours
+ * without readings, by the hour over 8 days, by the local day over 62; charging stations' meters excluded) and `flagged`
+ * readings (48 h back at most). A series' buckets inside a gap hold 0 only because nothing was measured.
+ */
+export const PeriodDataQuality = z.object({ gaps: z.array(DataGap), flagged: z.array(FlaggedReading) }).meta({ id: 'PeriodDataQuality' })
+export type PeriodDataQuality = z.infer<typeof PeriodDataQuality>
+
+/**
+ * GET /api/cockpit/installations/{id}/meters/data: a meter's data state for the Power page: source, newest
+ * reading, its age (s), `stale` past 5 minutes without a reading (or none yet), data quality.
+ */
+export const MeterDataState = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  meter_type: z.string(),
+  source: z.enum(METER_SOURCES),
+  last_reading_at: z.string().nullable(),
+  age_s: z.number().int().nullable(),
+  stale: z.boolean(),
+  data_quality: DataQuality,
+}).meta({ id: 'MeterDataState' })
+export type MeterDataState = z.infer<typeof MeterDataState>
 
 /**
  * A statistics answer: every series named in `series` with its unit in `units` (kWh, kW, m3,
@@ -20,6 +53,8 @@ export const StatisticsAnswer = z.object({
   granularity: z.enum(GRANULARITIES),
   units: z.record(z.string(), z.string()),
   series: z.record(z.string(), z.array(Bucket)),
+  /** Missing and flagged readings of the period's meters (not on every call: see PeriodDataQuality). */
+  data_quality: PeriodDataQuality.optional(),
 })
 
 /**
@@ -44,6 +79,8 @@ export const TotalsAnswer = z.object({
   end: z.string(),
   units: z.record(z.string(), z.string()),
   series: z.record(z.string(), z.number()),
+  /** Not in the API's answer (the series answers carry it); scheduled reports read it (see PeriodDataQuality). */
+  data_quality: PeriodDataQuality.optional(),
 })
 
 /**

@@ -1,3 +1,4 @@
+import type { PeriodDataQuality } from '../../../shared/schemas/statistics.ts'
 import type { ZevRow, ZevSummary } from '../../../shared/schemas/zev.ts'
 import { apiFetch } from '../../api/http.ts'
 import type { Granularity } from '../../../shared/rules/granularity.ts'
@@ -8,7 +9,10 @@ export interface Bucket {
   value: number
 }
 
-/** GET /api/statistics/{id}: series by bucket with their units. */
+/**
+ * GET /api/statistics/{id}: series by bucket with their units, and where the answer's meters sent no
+ * readings or had readings set aside (`data_quality`, shared/schemas/statistics.ts PeriodDataQuality).
+ */
 export interface Statistics {
   start: string
   end: string
@@ -16,6 +20,7 @@ export interface Statistics {
   timezone: string
   units: Record<string, string>
   series: Record<string, Bucket[]>
+  data_quality?: PeriodDataQuality
 }
 
 /**

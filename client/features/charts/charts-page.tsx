@@ -21,7 +21,8 @@ import { chartKeys, fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals,
 import { ZevReport } from './zev-report.tsx'
 import ScopedCharts from './scoped-charts.tsx'
 import { rememberPeriod } from '../../components/chart-period.ts'
-import { availableKinds, buildingFlow, CHART_KINDS, isLineSeries, timeWeightedAverage, upTo, type ChartKind } from './kinds.ts'
+import { availableKinds, buildingFlow, CHART_KINDS, incompleteBuckets, isLineSeries, timeWeightedAverage, upTo, type ChartKind } from './kinds.ts'
+import { DataQualityNotice } from './data-quality-notice.tsx'
 import { PinButton } from '../../components/pin-button.tsx'
 import { paths } from '../../app/paths.ts'
 import { clientNow, clientDate } from '../../api/clock.ts'
@@ -132,6 +133,11 @@ function FacilityCharts({ installation }: { installation: Installation }) {
     for (const [s, b] of Object.entries(shown)) (isLineSeries(s, data?.stats.units[s]) ? lines : bars)[s] = b
     return [lines, bars]
   }, [shown, data])
+  // Rows of the table whose time lacks readings (the longest series' buckets, as the table's rows).
+  const incomplete = useMemo(() => {
+    const rows = Object.values(shown).reduce<Bucket[]>((a, b) => (b.length > a.length ? b : a), [])
+    return incompleteBuckets(rows, data?.stats.data_quality?.gaps ?? [], range.end)
+  }, [shown, data, range.end])
   const step = (offset: number) => setDate(periodRange(period, date, tz, { offset }).date)
   const label = useMemo(() => periodLabel(period, range, f, tz), [range, period, f, tz])
   const value = (name: string, v: number) => {
@@ -193,6 +199,7 @@ function FacilityCharts({ installation }: { installation: Installation }) {
               </KpiCard>
             ))}
           </section>
+          <DataQualityNotice quality={data.stats.data_quality} f={f} />
           <Card titleId="charts-chart" title={t(`kind.${kind}`)}>
             {Object.values(shown).every((b) => b.every((x) => x.value === 0)) ? (
               <p className="py-8 text-center text-sm text-slate-500">{t('empty')}</p>
@@ -202,7 +209,7 @@ function FacilityCharts({ installation }: { installation: Installation }) {
                 {Object.keys(lineSeries).length ? <StatsChart series={lineSeries} labels={labels} granularity={range.granularity} lines /> : null}
               </Suspense>
             )}
-            <SeriesTable series={shown} label={(s) => labels[s]} bucketLabel={bucketLabel} value={value} className="mt-3 text-sm" />
+            <SeriesTable series={shown} label={(s) => labels[s]} bucketLabel={bucketLabel} value={value} incomplete={incomplete} className="mt-3 text-sm" />
           </Card>
           {data.zev ? <ZevReport data={data.zev} tz={tz} /> : null}
         </>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { availableKinds, chartPoints, timeWeightedAverage } from './kinds.ts'
+import { availableKinds, chartPoints, timeWeightedAverage, withBreaks } from './kinds.ts'
 
 describe('chartPoints', () => {
   it('puts buckets on the local wall clock and keeps the repeated autumn hour strictly increasing', () => {
@@ -38,5 +38,17 @@ describe('timeWeightedAverage', () => {
     ]
     expect(timeWeightedAverage(days, '2025-10-28T00:00:00+01:00')).toBeCloseTo((25 * 5 + 24 * 1) / 49, 9)
     expect(timeWeightedAverage([], '2025-10-28T00:00:00+01:00')).toBe(0)
+  })
+})
+
+describe('withBreaks', () => {
+  it('breaks a kW line where hours without readings are missing, and nowhere else', () => {
+    const p = chartPoints(['08:00', '09:00', '12:00', '13:00'].map((h) => ({ start: `2026-03-04T${h}:00+01:00`, value: 1 })))
+    const out = withBreaks(p, 'hour')
+    expect(out.map((x) => ('value' in x ? 'point' : 'break'))).toEqual(['point', 'point', 'break', 'point', 'point'])
+    expect(out[2].time).toBe(p[1].time + 3600)
+    // Days across the spring change (23 h) and months of 28 to 31 days are no gap.
+    const days = chartPoints([{ start: '2026-03-28T00:00:00+01:00', value: 1 }, { start: '2026-03-29T00:00:00+01:00', value: 1 }, { start: '2026-03-30T00:00:00+02:00', value: 1 }])
+    expect(withBreaks(days, 'day')).toHaveLength(3)
   })
 })

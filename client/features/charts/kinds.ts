@@ -101,6 +101,46 @@ export function chartPoints(buckets: readonly Bucket[]): ChartPoint[] {
   return out
 }
 
+/** A point without a value: the chart draws nothing there and breaks the line (lightweight-charts whitespace). */
+export interface ChartBreak {
+  time: number
+}
+
+/** A bucket's nominal length in seconds (a day or month as its longest, so DST and long months are no gap). */
+const STEP_S: Record<Granularity, number> = { fifteen_minutes: 900, hour: 3600, day: 25 * 3600, month: 31 * 86_400 }
+
+/**
+ * Chart points with a break after each point whose next one is more than one bucket away: a kW series
+ * has no bucket where nothing was read (server/domain/statistics/service.ts), and a line drawn straight
+ * across that time would show readings that never came (SPEC §2: gaps show as such).
+ */
+export function withBreaks(points: readonly ChartPoint[], granularity: Granularity): (ChartPoint | ChartBreak)[] {
+  const step = STEP_S[granularity]
+  const out: (ChartPoint | ChartBreak)[] = []
+  points.forEach((p, i) => {
+    out.push(p)
+    const next = points[i + 1]
+    if (next && next.time - p.time > step * 1.5) out.push({ time: p.time + (granularity === 'day' ? 86_400 : granularity === 'month' ? 28 * 86_400 : step) })
+  })
+  return out
+}
+
+/**
+ * The starts of the buckets that overlap a stretch without readings (GET /api/statistics data_quality
+ * gaps, UTC instants): each bucket runs from its start to the next one's (the last to `periodEnd`).
+ */
+export function incompleteBuckets(buckets: readonly Bucket[], gaps: readonly { start: string; end: string }[], periodEnd: string): Set<string> {
+  const out = new Set<string>()
+  if (!gaps.length) return out
+  const spans = gaps.map((g) => [Date.parse(g.start), Date.parse(g.end)] as const)
+  buckets.forEach((b, i) => {
+    const from = Date.parse(b.start)
+    const to = i + 1 < buckets.length ? Date.parse(buckets[i + 1].start) : Date.parse(periodEnd)
+    if (spans.some(([s, e]) => s < to && e > from)) out.add(b.start)
+  })
+  return out
+}
+
 /** Whether a granularity shows times of day (else only dates) on the axis. */
 export const showsTime = (g: Granularity) => g === 'hour' || g === 'fifteen_minutes'
 

@@ -13,6 +13,8 @@ import { rememberedPeriod, rememberPeriod } from '../../components/chart-period.
 import { paths } from '../../app/paths.ts'
 import { chartKeys, fetchObjectName, fetchScoped, type Bucket, type ChartScope } from './api.ts'
 import { clientDate } from '../../api/clock.ts'
+import { incompleteBuckets } from './kinds.ts'
+import { DataQualityNotice } from './data-quality-notice.tsx'
 
 const StatsBars = lazy(() => import('./bar-chart.tsx'))
 const StatsChart = lazy(() => import('./stats-chart.tsx'))
@@ -80,6 +82,10 @@ export default function ScopedCharts({ installation, scope }: { installation: In
     return [...out.entries()]
   }, [data])
   const empty = data ? Object.values(data.series).every((b) => b.every((x) => x.value === 0)) : false
+  const incomplete = useMemo(() => {
+    const rows = Object.values(data?.series ?? {}).reduce<Bucket[]>((a, b) => (b.length > a.length ? b : a), [])
+    return incompleteBuckets(rows, data?.data_quality?.gaps ?? [], range.end)
+  }, [data, range.end])
   const total = (b: Bucket[]) => b.reduce((s, x) => s + x.value, 0)
   const periodLabel = period === 'day' ? f.date(range.start) : `${f.date(range.start)} – ${f.date(Date.parse(range.end) - 1)}`
   const facilityHref = `${paths.charts(installation.id)}?${new URLSearchParams({ period, date: range.date })}`
@@ -111,6 +117,7 @@ export default function ScopedCharts({ installation, scope }: { installation: In
               </li>
             ))}
           </ul>
+          <DataQualityNotice quality={data.data_quality} f={f} />
           {empty ? (
             <p role="status" className="rounded-lg border border-dashed border-slate-300 bg-slate-50 px-4 py-6 text-center text-sm text-slate-600">
               {t('scoped.empty')}
@@ -124,7 +131,7 @@ export default function ScopedCharts({ installation, scope }: { installation: In
               </Card>
             ))
           )}
-          <SeriesTable series={data.series} label={label} bucketLabel={bucketLabel} value={value} />
+          <SeriesTable series={data.series} label={label} bucketLabel={bucketLabel} value={value} incomplete={incomplete} />
         </>
       )}
     </div>

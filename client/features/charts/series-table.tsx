@@ -6,12 +6,15 @@ import type { Bucket } from './api.ts'
  * The charts' figures as a table behind a "Table" disclosure (SPEC §2 Charts; the accessible
  * alternative to the bars and lines): one row per bucket of the longest series, one column per series.
  * A series without a bucket at that time (a state series where nothing was read) shows a dash, not 0.
+ * Buckets in `incomplete` (their meters sent no readings for part of them, kinds.ts incompleteBuckets)
+ * say so beside their time.
  */
-export function SeriesTable({ series, label, bucketLabel, value, className = 'text-sm' }: {
+export function SeriesTable({ series, label, bucketLabel, value, incomplete, className = 'text-sm' }: {
   series: Record<string, Bucket[]>
   label: (series: string) => string
   bucketLabel: (start: string) => string
   value: (series: string, v: number) => string
+  incomplete?: ReadonlySet<string>
   className?: string
 }) {
   const { t } = useTranslation('charts')
@@ -36,7 +39,10 @@ export function SeriesTable({ series, label, bucketLabel, value, className = 'te
           <tbody>
             {rows.map((b) => (
               <tr key={b.start} className="border-t border-slate-100">
-                <th scope="row" className="py-1 pr-3 font-normal">{bucketLabel(b.start)}</th>
+                <th scope="row" className="py-1 pr-3 font-normal">
+                  {bucketLabel(b.start)}
+                  {incomplete?.has(b.start) ? <span className="ml-2 text-xs font-medium text-amber-700">{t('dataQuality.incomplete')}</span> : null}
+                </th>
                 {names.map((s) => {
                   const x = byStart[s].get(b.start)
                   return <td key={s} className="py-1 pr-3 tabular-nums">{x !== undefined ? value(s, x) : '–'}</td>

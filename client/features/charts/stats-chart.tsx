@@ -3,7 +3,7 @@ import { createChart, HistogramSeries, LineSeries } from 'lightweight-charts'
 import type { IChartApi, UTCTimestamp } from 'lightweight-charts'
 import type { Granularity } from '../../../shared/rules/granularity.ts'
 import type { Bucket } from './api.ts'
-import { chartPoints, showsTime } from './kinds.ts'
+import { chartPoints, showsTime, withBreaks } from './kinds.ts'
 
 const COLORS = ['#187560', '#6366f1', '#f59e0b', '#0ea5e9', '#10b981']
 
@@ -30,7 +30,9 @@ export default function StatsChart({ series, labels, granularity, lines }: { ser
     chart.current = c
     const names = Object.keys(series)
     names.forEach((name, i) => {
-      const data = chartPoints(series[name]).map((p) => ({ time: p.time as UTCTimestamp, value: p.value }))
+      // Lines break where buckets are missing (no readings), bars need no break.
+      const points = lines || names.length > 1 ? withBreaks(chartPoints(series[name]), granularity) : chartPoints(series[name])
+      const data = points.map((p) => ({ ...p, time: p.time as UTCTimestamp }))
       const opts = { color: COLORS[i % COLORS.length], title: labels[name] ?? name, priceLineVisible: false, lastValueVisible: false }
       const s = lines || names.length > 1 ? c.addSeries(LineSeries, { ...opts, lineWidth: 2 }) : c.addSeries(HistogramSeries, opts)
       s.setData(data)

@@ -2,6 +2,7 @@ import { apiFetch } from '../../api/http.ts'
 import type { Station } from '../../../shared/schemas/station.ts'
 import type { Display, DisplayCreated, DisplaySelf } from '../../../shared/schemas/display.ts'
 import type { ChargingMode } from '../../../shared/rules/status.ts'
+import type { MeterDataState } from '../../../shared/schemas/statistics.ts'
 import type { MetricsSample } from '../../live/store.ts'
 import { HISTORY_MS } from '../../live/store.ts'
 import { POLL_INTERVALS_MS } from '../../../config/defaults.ts'
@@ -34,6 +35,13 @@ export const powerKeys = {
   displays: (installationId: number) => ['installations', installationId, 'displays'] as const,
   /** The stored last hour of power the Power page's chart starts from (seeded into the live store). */
   recentFlow: (installationId: number) => ['installations', installationId, 'flow', 'recent'] as const,
+  /** Each meter's source, newest reading and data quality (the Power page's meters tile). */
+  meterData: (installationId: number) => ['installations', installationId, 'meter_data'] as const,
+}
+
+/** GET …/installations/{id}/meter_data (overview): each meter's source, newest reading, its age, stale, data quality. */
+export function fetchMeterData(installationId: number, signal?: AbortSignal): Promise<MeterDataState[]> {
+  return apiFetch<MeterDataState[]>(`/api/cockpit/installations/${installationId}/meter_data`, { signal })
 }
 
 /** GET …/installations/{id}/displays (admins): the display links, without keys. */

@@ -21,6 +21,7 @@ import { PowerFlowPending, PowerFrame } from './power-frame.tsx'
 import { DataAge, LiveBadge } from '../../components/tile-meta.tsx'
 import { hasOverview, PowerFlow, StationsOnlyFlow } from './power-flow.tsx'
 import { StationCard } from './station-card.tsx'
+import { MeterDataTile } from './meter-data.tsx'
 import { Link } from 'wouter'
 import { tileStatus } from './live-status.ts'
 import { confirmedAt } from '../../live/freshness.ts'
@@ -194,6 +195,8 @@ function PowerContent({ installation, f }: { installation: Installation; f: Form
       <Card titleId="chart-title" title={t('chart.title')} aside={<TileAside installationId={id} topic="metrics" />}>
         <LastHourChart installation={installation} overview={overview} />
       </Card>
+
+      {overview ? <MeterDataTile installationId={id} f={f} /> : null}
 
       <Stations installation={installation} f={f} />
     </>

@@ -24,9 +24,10 @@ interface IngestAnswer {
  * meanwhile: fixed at the portal, the readings wait) and 404: the batch is kept and tried again after
  * a wait on the clock, doubling from GATEWAY.retryMinMs to GATEWAY.retryMaxMs. 413: the batch is
  * halved. Any other 4xx refuses the batch itself (it would be refused forever): it is logged with the
- * answer and skipped. `begin`/`end` mark work under way for the gateway's `settled()`.
+ * answer and skipped. `begin`/`end` mark work under way for the gateway's `settled()`. `onReconnect` is
+ * called when a send succeeds after failures (the portal reachable again).
  */
-export function createForwarder({ url, key, journal, clock, log, begin, end }: { url: string; key: string; journal: Journal<GatewayReading>; clock: Clock; log: FastifyBaseLogger; begin: () => void; end: () => void }) {
+export function createForwarder({ url, key, journal, clock, log, begin, end, onReconnect }: { url: string; key: string; journal: Journal<GatewayReading>; clock: Clock; log: FastifyBaseLogger; begin: () => void; end: () => void; onReconnect?: () => void }) {
   let stopped = false
   let sent = 0
   let batch: number = GATEWAY.batchReadings
@@ -79,7 +80,10 @@ export function createForwarder({ url, key, journal, clock, log, begin, end }: {
     if (res.status === 202 || res.status === 200) {
       const answer = (body ?? {}) as IngestAnswer
       if (answer.rejected?.length) log.warn({ rejected: answer.rejected.length, first: answer.rejected.slice(0, 3).map((r) => ({ ...r, reading: readings[r.index] })) }, 'gateway: the portal refused readings')
-      if (failing) log.info({ pending: journal.pending() }, 'gateway: portal reachable again; sending kept readings')
+      if (failing) {
+        log.info({ pending: journal.pending() }, 'gateway: portal reachable again; sending kept readings')
+        onReconnect?.()
+      }
       failing = false
       return 'sent'
     }

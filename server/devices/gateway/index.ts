@@ -28,7 +28,9 @@ export interface GatewayStats {
  * each Modbus meter every `interval_s` of its source_config, appends the readings to the journal in
  * `dir` (GATEWAY_DIR) and forwards them in order, in batches, to POST /api/ingest/v1/readings. While
  * the portal cannot be reached they stay on disk, across restarts, and go out in order once it answers
- * (docs/decisions.md "Gateway: a disk journal"). All waiting is on `clock`.
+ * (docs/decisions.md "Gateway: a disk journal"); then it asks for its meters at once, so what the portal
+ * changed meanwhile applies, and its first report brings the facility online at the portal, which sends
+ * the changes that waited for it (SPEC §4 offline queue, domain.devices.reported). All waiting is on `clock`.
  */
 export function createGateway({ url, key, dir, clock, log }: { url: string; key: string; dir: string; clock: Clock; log: FastifyBaseLogger }) {
   const base = url.replace(/\/+$/, '')
@@ -121,7 +123,8 @@ export function createGateway({ url, key, dir, clock, log }: { url: string; key:
     /** Open the journal, start sending what it holds, fetch the meters and start polling them. */
     async start(): Promise<void> {
       journal = await openJournal<GatewayReading>(dir)
-      forwarder = createForwarder({ url: base, key, journal, clock, log, begin, end })
+      // Back in touch: the meters' settings changed at the portal meanwhile apply now, not at the next refresh.
+      forwarder = createForwarder({ url: base, key, journal, clock, log, begin, end, onReconnect: () => void refreshConfig() })
       if (journal.pending()) log.info({ pending: journal.pending() }, 'gateway: unsent readings on disk')
       forwarder.start()
       await refreshConfig()

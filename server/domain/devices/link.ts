@@ -33,6 +33,8 @@ export interface SentChange extends PendingChange {
  * Installations no device ever reported for (last_heartbeat_at null) keep their stored online flag.
  */
 export function createDeviceLink({ db }: { db: Db }) {
+  // When each installation's real devices last counted as a heartbeat (`reported`), in this process.
+  const lastReport = new Map<number, number>()
   // Per target type (charging_station, …): how to apply a change and how to journal its outcome. Set by
   // the target's service (`handle`), which itself defers through this link.
   const targets = new Map<string, { apply: ApplyChange; journal: (installationId: number, change: SentChange, at: Date) => Promise<void> }>()
@@ -80,7 +82,7 @@ export function createDeviceLink({ db }: { db: Db }) {
     return out
   }
 
-  return {
+  const link = {
     /** Register how changes of `targetType` are applied on reconnect and journaled (one handler per type). */
     handle(targetType: string, handler: { apply: ApplyChange; journal: (installationId: number, change: SentChange, at: Date) => Promise<void> }): void {
       targets.set(targetType, handler)
@@ -101,6 +103,21 @@ export function createDeviceLink({ db }: { db: Db }) {
       }
       // Also when it was online: a change deferred just before this heartbeat is not left waiting.
       return flush(installationId, at)
+    },
+
+    /**
+     * A real device of `installationId` reported at `at` (readings through the ingestion API or MQTT, the
+     * facility gateway asking for its meters): a heartbeat at most once per DEVICES.reportHeartbeatMs per
+     * installation, so an installation is online while any of its devices reports (SPEC §4), and one
+     * whose gateway was cut off comes back with the gateway's first report, when the changes that waited
+     * for it are sent (docs/decisions.md "Devices: changes made while offline wait"). Returns them
+     * (empty when skipped or none).
+     */
+    async reported(installationId: number, at: Date): Promise<SentChange[]> {
+      const last = lastReport.get(installationId)
+      if (last !== undefined && at.getTime() - last < DEVICES.reportHeartbeatMs && at.getTime() >= last) return []
+      lastReport.set(installationId, at.getTime())
+      return link.heartbeat(installationId, at)
     },
 
     /**
@@ -166,5 +183,6 @@ export function createDeviceLink({ db }: { db: Db }) {
       return rows.map(toPending)
     },
   }
+  return link
 }
 export type DeviceLink = ReturnType<typeof createDeviceLink>

@@ -170,7 +170,9 @@ export function createIngestService({ db, clock, metrics }: { db: Db; clock: Clo
             stored.push({ meter_id: c.meter.id, ts: c.ts, measurand: c.measurand, value: c.value, delta_value: delta, flag: reason, via })
             if (reason) flag(c, reason)
             else accepted++
-            if (delta > 0) add(c.meter, c.ts, col.column, delta)
+            // Also a rise of 0 (or a flagged reading) leaves a row: its quarter hour had a reading, it is no gap
+            // (server/domain/measurements/coverage.ts).
+            add(c.meter, c.ts, col.column, delta)
             last = { ts: c.ts, value: c.value }
             moved.set(k, { meter_id: c.meter.id, measurand: c.measurand, ...last })
           }
@@ -205,7 +207,7 @@ export function createIngestService({ db, clock, metrics }: { db: Db; clock: Clo
           const col = columnOf(c.measurand, c.meter.meter_type)!
           const delta = before ? c.value - before.value : 0
           await tx.insertInto('meter_readings').values({ meter_id: c.meter.id, ts: c.ts, measurand: c.measurand, value: c.value, delta_value: delta, flag: null, via }).execute()
-          if (delta > 0) add(c.meter, c.ts, col.column, delta)
+          add(c.meter, c.ts, col.column, delta)
           // The reading after it now books only its rise since this one (a flagged one keeps booking nothing).
           if (after && !after.flag) {
             const next = after.value - c.value

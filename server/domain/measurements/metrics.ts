@@ -9,6 +9,8 @@ import { startOfLocalDay } from '../../../shared/rules/formats.ts'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
 import type { EnergyReturn } from '../../../shared/schemas/installation.ts'
 import type { Clock } from '../../lib/clock.ts'
+import type { MeterDataState } from '../../../shared/schemas/statistics.ts'
+import { meterDataStates } from './coverage.ts'
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 
@@ -86,6 +88,17 @@ export function createMetricsService({ db, clock, installations, measurements }:
       const shown = projectEnergyReturn(full, access)
       if (!shown) throw Forbidden()
       return shown
+    },
+
+    /**
+     * GET …/{id}/meter_data: each live meter's data state (coverage.ts meterDataStates: source, newest
+     * reading and its age, stale, data quality) for the Power page's meter tile (SPEC §2). Needs the
+     * overview switch, as the main meters' figures do (SPEC §6): 403 without it, 404 for an unknown installation.
+     */
+    async meterData(actor: Actor, installationId: number): Promise<MeterDataState[]> {
+      const access = await installations.access(actor, installationId)
+      if (!access.overview) throw Forbidden()
+      return meterDataStates(db, installationId, clock.ms())
     },
   }
 }

@@ -52,6 +52,21 @@ export const REPORT_TEXT = {
       it: 'Attenzione: in {{missing}} dei {{expected}} quarti d’ora del periodo mancano dati di misura',
     },
   },
+  /** Electricity, water and heat reports: stretches without meter readings, not counted as 0 silently (SPEC §2). */
+  gaps: {
+    gap: {
+      en: 'Missing data: {{meter}} sent no readings from {{from}} to {{to}}; the figures above lack this time',
+      de: 'Fehlende Daten: {{meter}} lieferte von {{from}} bis {{to}} keine Messwerte; diese Zeit fehlt in den Zahlen oben',
+      fr: 'Données manquantes : {{meter}} n’a envoyé aucune mesure du {{from}} au {{to}} ; ce temps manque dans les chiffres ci-dessus',
+      it: 'Dati mancanti: {{meter}} non ha inviato misure dal {{from}} al {{to}}; questo periodo manca nelle cifre sopra',
+    },
+    more: {
+      en: '… and {{count}} more stretches with missing data',
+      de: '… und {{count}} weitere Zeiträume mit fehlenden Daten',
+      fr: '… et {{count}} autres périodes avec des données manquantes',
+      it: '… e altri {{count}} periodi con dati mancanti',
+    },
+  },
   series: {
     consumption: { en: 'Consumption', de: 'Verbrauch', fr: 'Consommation', it: 'Consumo' },
     grid_import: { en: 'Grid purchase', de: 'Netzbezug', fr: 'Achat au réseau', it: 'Prelievo dalla rete' },

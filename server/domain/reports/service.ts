@@ -1,7 +1,8 @@
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
-import type { StatisticsService } from '../statistics/service.ts'
+import { localIso, type StatisticsService } from '../statistics/service.ts'
+import type { DataGap } from '../../../shared/schemas/statistics.ts'
 import type { MailService } from '../mail/service.ts'
 import { Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { LANGS, type Lang } from '../../lib/messages.ts'
@@ -115,8 +116,26 @@ export function createReportService({ db, clock, installations, statistics, mail
           return [REPORT_TEXT.series[name]?.[lang] ?? name, now.units[name], fixed(v), ...(showDeltas ? [fixed(prev[name] ?? 0), fixed(v - (prev[name] ?? 0))] : [])]
         }),
       ],
-      notes: [],
+      notes: await gapNotes(installationId, now.data_quality?.gaps ?? [], lang),
     }
+  }
+
+  /** At most this many stretches without readings are named in a report; the rest are counted. */
+  const GAP_NOTES = 10
+
+  /**
+   * A note per stretch a meter sent no readings in (statistics reportTotals' data_quality), in the
+   * installation's local time, so a report never shows a period without data as measured 0 kWh (SPEC §2).
+   */
+  async function gapNotes(installationId: number, gaps: DataGap[], lang: Lang): Promise<string[]> {
+    if (!gaps.length) return []
+    const { timezone } = await db.selectFrom('installations').select('timezone').where('id', '=', installationId).executeTakeFirstOrThrow()
+    const local = (t: string) => localIso(new Date(t), timezone).slice(0, 16).replace('T', ' ')
+    const g = REPORT_TEXT.gaps
+    return [
+      ...gaps.slice(0, GAP_NOTES).map((x) => fill(g.gap[lang], { meter: x.meter_name, from: local(x.start), to: local(x.end) })),
+      ...(gaps.length > GAP_NOTES ? [fill(g.more[lang], { count: String(gaps.length - GAP_NOTES) })] : []),
+    ]
   }
 
   /**

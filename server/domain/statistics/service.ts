@@ -7,6 +7,8 @@ import { canRead, isAdmin, mayReadStation, objectLevel, type Access, type Permis
 import { localMidnight, type Granularity } from '../../../shared/rules/granularity.ts'
 import { computeZevReport } from '../zev/service.ts'
 import { createAnswerCache } from './answer-cache.ts'
+import { periodDataQuality } from '../measurements/coverage.ts'
+import type { PeriodDataQuality } from '../../../shared/schemas/statistics.ts'
 import type { Clock } from '../../lib/clock.ts'
 
 /** One bucket of a series: its start (ISO-8601 with the installation's offset) and value. */
@@ -45,6 +47,8 @@ export interface StatisticsAnswer {
   granularity: Granularity
   units: Record<string, string>
   series: Record<string, Bucket[]>
+  /** Missing and flagged readings of the answer's meters (server/domain/measurements/coverage.ts). */
+  data_quality?: PeriodDataQuality
 }
 
 /** /totals: the same series summed over [start, end) (kW series: the average over the quarter hours with readings). */
@@ -55,6 +59,8 @@ export interface TotalsAnswer {
   end: string
   units: Record<string, string>
   series: Record<string, number>
+  /** Missing and flagged readings of the answer's meters (reports only: the series answers carry it for screens). */
+  data_quality?: PeriodDataQuality
 }
 
 /**
@@ -597,6 +603,23 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
 
   const wrap = <T extends object>(installationId: number, tz: string, body: T) => ({ installation_id: installationId, timezone: tz, ...body })
 
+  /** Meter types behind each section's series (SPEC §2 statistics sections). */
+  const SECTION_TYPES = { electrical: ['main_power', 'pv', 'battery', 'charging_station'], water: ['cold_water', 'hot_water'], heat: ['heat'] } as const
+
+  /**
+   * Missing and flagged readings over the query's period (coverage.ts periodDataQuality) of the scope's
+   * meters, narrowed to `types` when given. Computed apart from the kept answers: a gap up to now grows
+   * with the clock while the stored data stand still.
+   */
+  async function quality(scope: Scope, q: StatisticsQuery, types?: readonly string[]): Promise<PeriodDataQuality> {
+    let ids = scope.meterIds
+    if (types) {
+      const rows = await db.selectFrom('meters').select('id').where('installation_id', '=', scope.installationId).where('meter_type', 'in', types as never[]).execute()
+      ids = rows.map((r) => r.id).filter((id) => !scope.meterIds || scope.meterIds.includes(id))
+    }
+    return periodDataQuality(db, scope.installationId, q.start, q.end, clock.ms(), ids)
+  }
+
   return {
     /** Shutdown: long answers start no further piece (computeSeries) and fail with 503. */
     stop() {
@@ -606,7 +629,8 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
     /** GET /api/statistics/{installation_id}: the installation's series by bucket. */
     async installation(actor: Actor, installationId: number, p: StatisticsParams): Promise<StatisticsAnswer> {
       const { scope, q, defs } = await installationScope(actor, installationId, p)
-      return wrap(installationId, scope.tz, await series(scope, q, defs))
+      const [body, data_quality] = await Promise.all([series(scope, q, defs), quality(scope, q)])
+      return wrap(installationId, scope.tz, { ...body, data_quality })
     },
 
     /** GET /api/statistics/{installation_id}/totals: the same series summed over the range. */
@@ -619,7 +643,8 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
     async flow(actor: Actor, installationId: number, p: StatisticsParams): Promise<StatisticsAnswer> {
       const { scope, q, access } = await installationScope(actor, installationId, p)
       const defs = access.overview ? [S.grid_flow, S.pv_flow, S.battery_charge_flow, S.battery_discharge_flow, S.charging_stations_flow] : [S.charging_stations_flow]
-      return wrap(installationId, scope.tz, await series(scope, q, defs))
+      const [body, data_quality] = await Promise.all([series(scope, q, defs), quality(scope, q, SECTION_TYPES.electrical)])
+      return wrap(installationId, scope.tz, { ...body, data_quality })
     },
 
     /**
@@ -668,7 +693,8 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
       const types = what === 'heat' ? ['heat'] : what === 'water' ? ['cold_water', 'hot_water'] : ['power', 'heat', 'cold_water', 'hot_water', 'charging_station']
       const meterIds = await subtreeMeters(installationId, objectId, types)
       const defs = what === 'heat' ? [S.heat] : what === 'water' ? [S.cold_water, S.hot_water] : [S.electricity, S.heat, S.cold_water, S.hot_water, S.charging_stations]
-      return wrap(installationId, tz, await series({ installationId, tz, meterIds }, q, defs))
+      const [body, data_quality] = await Promise.all([series({ installationId, tz, meterIds }, q, defs), quality({ installationId, tz, meterIds }, q)])
+      return wrap(installationId, tz, { ...body, data_quality })
     },
 
     /** GET …/charging_station/{id}: one station's energy (kWh), with its cost (CHF) under the cost switch. */
@@ -690,8 +716,8 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
       const { access, tz } = await context(actor, installationId)
       const q = resolve(p, tz)
       const m = await requireMeter(actor, access, installationId, meterId)
-      const body = await series({ installationId, tz, meterIds: [m.id] }, q, meterDefs(m.meter_type, access, q))
-      return { ...wrap(installationId, tz, body), meter: { id: m.id, name: m.name, meter_type: m.meter_type } }
+      const [body, data_quality] = await Promise.all([series({ installationId, tz, meterIds: [m.id] }, q, meterDefs(m.meter_type, access, q)), quality({ installationId, tz, meterIds: [m.id] }, q)])
+      return { ...wrap(installationId, tz, { ...body, data_quality }), meter: { id: m.id, name: m.name, meter_type: m.meter_type } }
     },
 
     /**
@@ -717,7 +743,8 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
         section === 'water' ? [S.cold_water, S.hot_water]
         : section === 'heat' ? [S.heat]
         : [S.consumption, S.grid_import, S.grid_export, S.pv_production, S.own_consumption, S.battery_charge, S.battery_discharge, S.charging_stations, ...(access.cost ? [S.grid_cost] : [])]
-      return wrap(installationId, tz, await series({ installationId, tz }, q, defs))
+      const [body, data_quality] = await Promise.all([series({ installationId, tz }, q, defs), quality({ installationId, tz }, q, SECTION_TYPES[section])])
+      return wrap(installationId, tz, { ...body, data_quality })
     },
 
     /**
@@ -748,7 +775,10 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
       const inst = await installations.describe(installationId)
       const defs: SeriesDef[] = section === 'water' ? [S.cold_water, S.hot_water] : section === 'heat' ? [S.heat]
         : [S.consumption, S.grid_import, S.grid_export, S.pv_production, S.own_consumption, S.battery_charge, S.battery_discharge, S.charging_stations, S.grid_cost]
-      return totals({ installationId, tz: inst.timezone }, { start, end, granularity: 'day' }, defs)
+      const scope = { installationId, tz: inst.timezone }
+      const q: StatisticsQuery = { start, end, granularity: 'day' }
+      const [body, data_quality] = await Promise.all([totals(scope, q, defs), quality(scope, q, SECTION_TYPES[section])])
+      return { ...body, data_quality }
     },
     async reportZev(installationId: number, start: Date, end: Date) {
       const inst = await installations.describe(installationId)
