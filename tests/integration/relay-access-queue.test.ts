@@ -12,7 +12,11 @@ const METRICS_TOKEN = 'test-metrics-token-0123456789abcdef0123'
 // relay sends upstream: how many at once, in which order, and for which callers.
 const ACCESS_DELAY_MS = 600
 const CONCURRENCY = 2
-const MAX_WAIT_MS = 1500
+// Long enough for ten callers to queue one after the other on a loaded machine before any is refused.
+const MAX_WAIT_MS = 4000
+/** While set, access checks wait for the test to release them (in call order) instead of ACCESS_DELAY_MS. */
+let hold = false
+const held: (() => void)[] = []
 
 let active = 0
 let maxActive = 0
@@ -29,7 +33,8 @@ beforeAll(async () => {
       calls.push({ token, lang: String(req.headers['accept-language'] ?? '') })
       active++
       maxActive = Math.max(maxActive, active)
-      await sleep(ACCESS_DELAY_MS)
+      if (hold) await new Promise<void>((release) => held.push(release))
+      else await sleep(ACCESS_DELAY_MS)
       active--
       return revoked.has(token) ? { status: 403, body: { detail: 'forbidden' } } : adminAccess(Number(/\d+/.exec(token)?.[0] ?? 1))
     },
@@ -82,28 +87,33 @@ async function askTicket(token: string) {
 describe('access checks of joining streams', () => {
   it('runs at most N upstream at once, in arrival order; over-waiting ones get 503 + Retry-After before any upstream call; all stream in the end', async () => {
     reset()
+    hold = true
     const tokens = Array.from({ length: 10 }, (_, i) => `u${i + 1}`)
     const answers: Promise<Awaited<ReturnType<typeof askTicket>>>[] = []
-    for (const t of tokens) {
+    // Arrival order is the order sent: each caller has reached the relay (its upstream call started, or
+    // it waits in the queue) before the next one is sent, however slow the machine.
+    for (const [i, t] of tokens.entries()) {
       answers.push(askTicket(t))
-      // Arrival order is the order sent.
-      await sleep(20)
+      if (i < CONCURRENCY) await until(() => calls.length === i + 1, 10_000, `${t}'s upstream call`)
+      else await until(async () => (await metric('cockpit_relay_access_queue_length')) === i + 1 - CONCURRENCY, 10_000, `${t} in the queue`)
     }
-    await sleep(200)
-    expect(await metric('cockpit_relay_access_queue_length')).toBeGreaterThanOrEqual(1)
-    const first = await Promise.all(answers)
+    expect(maxActive).toBe(CONCURRENCY)
+    expect(calls.map((c) => c.token)).toEqual(tokens.slice(0, CONCURRENCY))
+    // A slot freed goes to the caller waiting longest.
+    for (const k of [CONCURRENCY, CONCURRENCY + 1]) {
+      held.shift()!()
+      await until(() => calls.length === k + 1, 10_000, `the call of ${tokens[k]}`)
+      expect(calls[k].token).toBe(tokens[k])
+    }
+    // The rest wait behind the two held calls until the bound, and are refused without an upstream call.
+    const refused = await Promise.all(answers.slice(CONCURRENCY + 2))
+    expect(calls).toHaveLength(CONCURRENCY + 2)
+    hold = false
+    for (const release of held.splice(0)) release()
+    const served = await Promise.all(answers.slice(0, CONCURRENCY + 2))
 
     expect(maxActive).toBe(CONCURRENCY)
-    const served = first.filter((a) => a.status === 201)
-    const refused = first.filter((a) => a.status !== 201)
-    // The first pairs start within the bound (0 and 600 ms); from 1,800 ms on, none can have started.
-    expect(served.length).toBeGreaterThanOrEqual(4)
-    expect(served.length).toBeLessThanOrEqual(6)
-    // Served in order: the ones served are the first to arrive, and reached the API in that order.
-    expect(served.map((a) => a.token)).toEqual(tokens.slice(0, served.length))
-    // Calls started in the same instant may reach the API in either order: compare slot by slot.
-    for (let k = CONCURRENCY; k <= served.length; k += CONCURRENCY) expect(calls.slice(0, k).map((c) => c.token).sort()).toEqual(tokens.slice(0, k).sort())
-    expect(calls).toHaveLength(served.length)
+    expect(served.map((a) => [a.token, a.status])).toEqual(tokens.slice(0, CONCURRENCY + 2).map((t) => [t, 201]))
     for (const a of refused) {
       expect(a.status).toBe(503)
       expect(a.body.detail).toBe(message('upstreamUnavailable', 'en'))
