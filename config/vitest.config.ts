@@ -9,6 +9,8 @@ export default defineConfig({
     // 10–50 s; some write a year of 15-minute rows (energy-statistics: 30 s on a quiet machine, over 120 s on a loaded one).
     hookTimeout: 240_000,
     pool: 'forks',
+    // The second reporter names a file whose worker died under it (Vitest counts it as missing only).
+    reporters: ['default', './tests/unfinished-files-reporter.ts'],
     // TEST_DB=postgres (npm run test:pg): the same suites on a throwaway Postgres cluster.
     globalSetup: process.env.TEST_DB === 'postgres' ? ['tests/postgres/global-setup.ts'] : [],
     // No retries (docs/decisions.md "No retries"): a test that fails once is fixed, not run again.
