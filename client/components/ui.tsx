@@ -71,7 +71,7 @@ export function Card({
 export function Loading({ label, className }: { label: string; className?: string }) {
   return (
     <div role="status" className={cx('flex items-center justify-center gap-3 py-10 text-sm text-slate-500', className)}>
-      <span aria-hidden="true" className="h-5 w-5 animate-spin rounded-full border-2 border-slate-300 border-t-brand-600" />
+      <span aria-hidden="true" className="h-5 w-5 animate-spin motion-reduce:animate-none rounded-full border-2 border-slate-300 border-t-brand-600" />
       <span>{label}</span>
     </div>
   )

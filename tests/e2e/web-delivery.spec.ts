@@ -133,6 +133,18 @@ test('Power\'s running animations are compositor-only, and the flow lines still 
   for (const l of lengths) expect(l).toBeGreaterThan(20)
 })
 
+// WCAG 2.3.3 (Animation from Interactions) and the system setting people choose against motion
+// sickness: with "reduce motion" nothing on Power moves, neither the flow lines nor the "Live" dot.
+test('with reduced motion, nothing on Power is animated', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' })
+  await logIn(page, 'admin@example.com')
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Power', exact: true }).click()
+  await expect(page.getByRole('region', { name: 'Current power flow' }).getByRole('group', { name: 'Grid', exact: true })).toContainText('kW')
+  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible()
+  const running = await page.evaluate(() => document.getAnimations().map((a) => ((a.effect as KeyframeEffect).target as Element | null)?.className.toString() ?? ''))
+  expect(running).toEqual([])
+})
+
 // On a phone the "last hour" chart is below the fold; its library and first drawing wait
 // until the tile nears the viewport (they were long main-thread work during Power's load), and it
 // opens filled from the stored hour when the user scrolls to it.

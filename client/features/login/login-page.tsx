@@ -175,7 +175,7 @@ export default function LoginPage() {
         </div>
         <button type="submit" className="btn-primary w-full py-2.5" disabled={busy}>
           {busy ? (
-            <span aria-hidden="true" className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white" />
+            <span aria-hidden="true" className="h-4 w-4 animate-spin motion-reduce:animate-none rounded-full border-2 border-white/40 border-t-white" />
           ) : null}
           {busy ? t('submitting') : t('submit')}
         </button>

@@ -130,7 +130,7 @@ function ConnectionPill({ installationId }: { installationId: number }) {
   const [dot, label] = offline ? (['bg-red-500', t('connection.facilityOffline')] as const) : map[connection]
   return (
     <p role="status" className="inline-flex items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-xs font-medium text-slate-600">
-      <span aria-hidden="true" className={`h-2 w-2 rounded-full ${dot} ${connection === 'open' && !offline ? 'animate-pulse' : ''}`} />
+      <span aria-hidden="true" className={`h-2 w-2 rounded-full ${dot} ${connection === 'open' && !offline ? 'motion-safe:animate-pulse' : ''}`} />
       {label}
     </p>
   )
