@@ -16,6 +16,8 @@ export const paths = {
   user: (installationId: number | string, userId: number | string) => `/facility/${installationId}/management/users/${userId}`,
   userPermissions: (installationId: number | string, userId: number | string) => `/facility/${installationId}/management/users/${userId}/permissions`,
   power: (installationId: number | string) => `/facility/${installationId}/power`,
+  /** One charging station on the Power page (its status, timer, journal … tabs). */
+  station: (installationId: number | string, stationId: number | string) => `/facility/${installationId}/power/stations/${stationId}`,
   rfids: (installationId: number | string) => `/facility/${installationId}/rfids`,
   sessions: (installationId: number | string) => `/facility/${installationId}/sessions`,
   /** Charging sessions held for an admin's review. */

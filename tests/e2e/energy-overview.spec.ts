@@ -20,7 +20,7 @@ test('an admin sees the overview cards and the installation tree', async ({ page
   await logIn(page, 'admin@example.com')
   await nav(page, 'Overview')
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible()
-  for (const title of ['Main power connection', 'Power monitoring', 'PV', 'Battery', 'Energy return', 'Water meter', 'Heating meter', 'Charging stations']) {
+  for (const title of ['Main power connection', 'Power monitoring', 'Flow meter', 'PV', 'Battery', 'Energy return', 'Water meter', 'Heating meter', 'Charging stations']) {
     await expect(page.getByRole('region', { name: title, exact: true })).toBeVisible()
   }
   await expect(page.getByRole('region', { name: 'Water meter' })).toContainText('m3')
@@ -32,8 +32,8 @@ test('an admin sees the overview cards and the installation tree', async ({ page
   await expect(building.getByRole('link', { name: 'Main power connection' })).toBeVisible()
   const garage = page.getByRole('region', { name: 'Garage' })
   await expect(garage.getByRole('link')).toHaveCount(7)
-  await garage.getByRole('link', { name: 'Station 1' }).click()
-  await expect(page).toHaveURL(/\/power$/)
+  await garage.getByRole('link', { name: 'Station 1', exact: true }).click()
+  await expect(page).toHaveURL(/\/power\/stations\/\d+$/)
 })
 
 test('a user without the overview switch sees only their charging stations', async ({ page }) => {
@@ -44,5 +44,5 @@ test('a user without the overview switch sees only their charging stations', asy
   await expect(page.getByRole('region', { name: 'Main power connection' })).toHaveCount(0)
   await expect(page.getByRole('region', { name: 'Energy return' })).toHaveCount(0)
   await nav(page, 'Installation view')
-  await expect(page.getByText('No objects are shared with you yet.')).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Your charging stations' }).getByRole('link')).toHaveCount(2)
 })

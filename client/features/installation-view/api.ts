@@ -25,10 +25,11 @@ export interface MeterView extends MeterRef {
   today: { energy_in_kwh: number; energy_out_kwh: number; volume_m3: number }
 }
 
-/** Query keys of the installation view: the object tree and each root's meters under it. */
+/** Query keys of the installation view: the object tree, each root's meters under it, the readable stations by node. */
 export const objectKeys = {
   tree: (installationId: number) => ['installations', installationId, 'objects'] as const,
   meters: (installationId: number, objectId: number) => ['installations', installationId, 'objects', objectId, 'meters'] as const,
+  stations: (installationId: number) => ['installations', installationId, 'objects', 'charging_stations'] as const,
 }
 
 /** GET …/objects/: the readable object tree. */
@@ -39,4 +40,20 @@ export async function fetchObjects(installationId: number, signal?: AbortSignal)
 /** GET …/objects/{id}/meters/: visible meters in the object and below, with today's figures. */
 export function fetchMeters(installationId: number, objectId: number, signal?: AbortSignal): Promise<MeterView[]> {
   return apiFetch<MeterView[]>(`/api/cockpit/installations/${installationId}/objects/${objectId}/meters/`, { signal })
+}
+
+/** A node that directly holds charging stations the caller may read (…/objects/charging_stations, server/domain/stations/by-object.ts). */
+export interface StationGroup {
+  id: number
+  description: string
+  charging_stations: { id: number; name: string }[]
+}
+
+/**
+ * GET …/objects/charging_stations: the stations the caller may read (through a permission on the station,
+ * on an object above it or their role), grouped by the node that holds them, including those whose node
+ * the caller may not read: what a resident with only station rights has here.
+ */
+export function fetchStationGroups(installationId: number, signal?: AbortSignal): Promise<StationGroup[]> {
+  return apiFetch<StationGroup[]>(`/api/cockpit/installations/${installationId}/objects/charging_stations`, { signal })
 }
