@@ -48,14 +48,14 @@ test('a resident sets a charge plan for her car on a phone, sees it on a desktop
     await energy.fill('')
     await energy.pressSequentially('30')
     await energy.press('Enter')
-    await expect(plan.getByTestId('plan-summary')).toHaveText(/^30(\.00)? kWh by 07:00, weekdays$/)
+    await expect(plan.getByTestId('plan-summary')).toHaveText(/^30(\.00)?\s?kWh by 07:00, weekdays$/)
     await expect(plan.getByRole('button', { name: 'Remove plan' })).toBeVisible()
     // Nothing pushes the phone's page sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
 
     await page.setViewportSize({ width: 1280, height: 800 })
     await page.reload()
-    await expect(plan.getByTestId('plan-summary')).toHaveText(/^30(\.00)? kWh by 07:00, weekdays$/)
+    await expect(plan.getByTestId('plan-summary')).toHaveText(/^30(\.00)?\s?kWh by 07:00, weekdays$/)
     await plan.getByRole('button', { name: 'Remove plan' }).click()
     await expect(plan.getByTestId('plan-summary')).toHaveCount(0)
     await expect(plan.getByRole('button', { name: 'Set a charge plan' })).toBeVisible()
