@@ -34,6 +34,7 @@ import { setupRoutes } from './setup.ts'
 import { ingestRoutes } from './ingest.ts'
 import { ingestConfigRoutes } from './ingest-config.ts'
 import { loadManagementRoutes } from './load-management.ts'
+import { chargePlanRoutes } from './charge-plans.ts'
 import { gateHeavyRoutes } from './heavy-gate.ts'
 import { refuseWritesWhenArchived } from './archived-guard.ts'
 
@@ -78,4 +79,5 @@ export async function apiPlugin(app: FastifyInstance, { domain }: { domain: Doma
   ingestConfigRoutes(app, domain)
 
   loadManagementRoutes(app, domain)
+  chargePlanRoutes(app, domain)
 }

@@ -99,6 +99,9 @@ describe('allocate: charging modes', () => {
     // Next round it draws the 6 kW and the export is 0: it keeps 8.6 A.
     const next = { ...input, pv_surplus_kw: 0, stations_power_kw: { 1: 5.94 } }
     expect(allocate(next).limits[0]).toMatchObject({ limit_a: 8.6, reason: 'solar_surplus' })
+    // The sun goes: the meter imports 5.94 kW (its own draw), so it has no surplus and stops.
+    const night = { ...input, pv_surplus_kw: -5.94, grid_import_kw: 5.94, stations_power_kw: { 1: 5.94 }, previous: undefined }
+    expect(allocate(night).limits[0]).toMatchObject({ limit_a: 0, reason: 'waiting_for_solar' })
   })
 
   it('optimized outside the low tariff waits for it (until its start), charging only from PV surplus meanwhile', () => {

@@ -81,6 +81,8 @@ export interface AllocationInput {
   /**
    * kW exported to the grid now that PV-limited stations may use on top of what they already draw (the
    * allocator adds their draw from `stations_power_kw`, so a solar car does not eat its own surplus).
+   * Negative while importing: a PV-limited car that draws from the grid (one a charge plan or the low
+   * tariff started) then finds no surplus in its own draw and stops.
    */
   pv_surplus_kw: number
   /**
@@ -195,7 +197,7 @@ export function allocate(input: AllocationInput): { limits: StationLimit[]; stat
   stations.forEach((s, i) => {
     if (pvLimited[i]) pvDraw += Math.max(0, input.stations_power_kw[s.station_id] ?? 0)
   })
-  const pv = addLimit(net, 'pv', Math.max(0, input.pv_surplus_kw) + pvDraw)
+  const pv = addLimit(net, 'pv', Math.max(0, input.pv_surplus_kw + pvDraw))
   stations.forEach((s, i) => {
     if (pvLimited[i]) net.of[i].push([pv, kwPerAmp(s)])
   })

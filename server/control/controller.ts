@@ -9,6 +9,7 @@ import { allocate, type AllocationState, type Circuit, type ReasonCode, type Sta
 import { allocationMode, nextLowTariff, timerModeAt } from './modes.ts'
 import { createOcppLimits, safeShareA, type BoundCharger, type SentProfile } from './ocpp-limits.ts'
 import { LOAD_STATUS, loadStatus, loadAlerts } from './status.ts'
+import { activePlans, planMaxKw, planRound, planSteps, savePlan } from './plans.ts'
 
 /** Every allocator reason has a sentence (server/lib/reasons.ts): a new code without one fails to compile. */
 const REASONS_COVERED: ReasonCode extends DisplayReason ? true : never = true
@@ -34,6 +35,7 @@ interface StationRow {
   connector_id: number | null
   connected: boolean | null
   last_boot_at: Date | null
+  current_session_id: number | null
 }
 
 /**
@@ -62,7 +64,7 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
 
   async function stationsOf(installationId: number): Promise<StationRow[]> {
     return db.selectFrom('charging_stations as s').leftJoin('ocpp_charge_points as c', 'c.station_id', 's.id')
-      .select(['s.id', 's.name', 's.capacity_kw', 's.phases', 's.charging_mode', 's.status', 's.power_kw', 's.load_circuit_id', 'c.id as cp_id', 'c.connector_id', 'c.connected', 'c.last_boot_at'])
+      .select(['s.id', 's.name', 's.capacity_kw', 's.phases', 's.charging_mode', 's.status', 's.power_kw', 's.load_circuit_id', 'c.id as cp_id', 'c.connector_id', 'c.connected', 'c.last_boot_at', 's.current_session_id'])
       .where('s.installation_id', '=', installationId).where('s.archived_at', 'is', null).orderBy('s.id').execute()
   }
 
@@ -131,12 +133,23 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
       })
     }
     // Solar power the cars may take: what goes out to the grid, and what the battery is charging with
-    // (cars come before the home battery).
-    const pvSurplusKw = gridKw === null ? 0 : Math.max(0, -gridKw) + Math.max(0, batteryKw ?? 0)
+    // (cars come before the home battery); negative while importing (see AllocationInput.pv_surplus_kw).
+    const pvSurplusKw = gridKw === null ? 0 : -gridKw + Math.max(0, batteryKw ?? 0)
+    // Charge plans (docs/decisions.md "Load management: charge plans"): solar, then low tariff, then grid.
+    const previousState = (lm.state as AllocationState | null) ?? undefined
+    const plans = await activePlans(db, installationId, stations, at, tz)
+    const planned = []
+    for (const d of demands) {
+      const active = plans.get(d.station_id)
+      if (!active || !d.charging) continue
+      const maxKw = planMaxKw(d, pathOf(d.circuit_id), previousState?.building_a ?? 0)
+      const steps = planSteps(at, active.deadline, tz, tariff && tariff.flat == null ? tariff.schedule : null, Math.max(0, pvSurplusKw))
+      planned.push({ active, plan: planRound(d, active, at, maxKw, steps) })
+    }
     const result = allocate({
       now: at.toISOString(), circuits, stations: demands, grid_import_kw: gridKw,
       stations_power_kw: Object.fromEntries(stations.map((s) => [s.id, s.power_kw])), pv_surplus_kw: pvSurplusKw,
-      previous: (lm.state as AllocationState | null) ?? undefined,
+      previous: previousState,
       // Without a tariff, or with a flat one, optimized charges from the grid (SPEC §4: low tariff or solar).
       tariff: tariff && tariff.flat == null ? { low: !highTariff, ...(lowFrom ? { until: lowFrom.toISOString() } : {}) } : undefined,
     })
@@ -177,6 +190,7 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
       }
       await db.insertInto('load_limits').values({ station_id: s.id, installation_id: installationId, ...values }).onConflict((oc) => oc.column('station_id').doUpdateSet(values)).execute()
     }
+    for (const p of planned) await savePlan(db, p.active, p.plan, at)
     await db.updateTable('load_management').set({ state: JSON.stringify(result.state) }).where('installation_id', '=', installationId).execute()
   }
 

@@ -236,6 +236,42 @@ export interface LoadLimitsTable {
   updated_at: Ts
 }
 
+/** Migration 0181: a resident's charge plan for their RFID card or a running session (docs/decisions.md "Load management: charge plans"). */
+export interface ChargePlansTable {
+  id: Generated<number>
+  installation_id: number
+  /** A plan for the session running at this station (exactly one of station_id and rfid_id). */
+  station_id: number | null
+  /** A plan for every session of this card. */
+  rfid_id: number | null
+  /** The station plan's session (the plan ends with it). */
+  session_id: number | null
+  /** kWh to charge; null: "full". */
+  energy_kwh: number | null
+  /** "HH:mm", installation-local. */
+  deadline_time: string
+  /** A once-plan's deadline; null: the plan repeats on its weekdays. */
+  deadline_at: Ts | null
+  repeat_monday: ColumnType<boolean, boolean | undefined, boolean>
+  repeat_tuesday: ColumnType<boolean, boolean | undefined, boolean>
+  repeat_wednesday: ColumnType<boolean, boolean | undefined, boolean>
+  repeat_thursday: ColumnType<boolean, boolean | undefined, boolean>
+  repeat_friday: ColumnType<boolean, boolean | undefined, boolean>
+  repeat_saturday: ColumnType<boolean, boolean | undefined, boolean>
+  repeat_sunday: ColumnType<boolean, boolean | undefined, boolean>
+  /** The session and deadline the plan's energy is counted for, and the session's kWh when it began. */
+  window_session_id: ColumnType<number | null, number | null | undefined, number | null>
+  window_deadline: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  window_base_kwh: ColumnType<number | null, number | null | undefined, number | null>
+  /** The controller's last planned slots: {start, end (ISO), kw, source}. */
+  slots: ColumnType<{ start: string; end: string; kw: number; source: 'solar' | 'low_tariff' | 'grid' }[], string | undefined, string>
+  reachable: ColumnType<boolean | null, boolean | null | undefined, boolean | null>
+  remaining_kwh: ColumnType<number | null, number | null | undefined, number | null>
+  planned_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  created_by: number | null
+  updated_at: Ts
+}
+
 export interface RfidsTable {
   id: Generated<number>
   installation_id: number
@@ -785,6 +821,7 @@ export interface Database {
   load_management: LoadManagementTable
   load_circuits: LoadCircuitsTable
   load_limits: LoadLimitsTable
+  charge_plans: ChargePlansTable
   rfids: RfidsTable
   rfid_stations: RfidStationsTable
   timers: TimersTable

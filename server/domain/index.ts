@@ -52,6 +52,7 @@ import { createConfigurationService } from './configuration/service.ts'
 import { createIngestService } from './ingest/service.ts'
 import { createDeviceKeyService } from './ingest/keys.ts'
 import { createLoadSettings } from './load/settings.ts'
+import { createChargePlanService } from './load/charge-plans.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -136,6 +137,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     deviceKeys: createDeviceKeyService({ db, clock, installations }),
 
     loadSettings: createLoadSettings({ db, clock, installations }),
+    chargePlans: createChargePlanService({ db, clock, installations }),
   }
 }
 export type Domain = ReturnType<typeof createDomain>

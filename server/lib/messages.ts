@@ -615,6 +615,37 @@ const M = {
     fr: 'La borne {{id}} est déjà sur un autre circuit ; une borne ne dépend que d’un seul circuit.',
     it: 'La stazione {{id}} è già su un altro circuito; una stazione dipende da un solo circuito.',
   },
+  // Charge plans (docs/decisions.md "Load management: charge plans").
+  planEnergyRange: {
+    en: 'Enter the energy in kWh, more than 0 and at most {{max}}, or choose "full".',
+    de: 'Geben Sie die Energie in kWh ein, mehr als 0 und höchstens {{max}}, oder wählen Sie «voll».',
+    fr: 'Saisissez l’énergie en kWh, plus de 0 et au plus {{max}}, ou choisissez « plein ».',
+    it: 'Inserisca l’energia in kWh, più di 0 e al massimo {{max}}, oppure scelga «pieno».',
+  },
+  planDeadlinePast: {
+    en: 'The deadline has already passed. Choose a time in the future.',
+    de: 'Die Frist ist bereits vorbei. Wählen Sie einen Zeitpunkt in der Zukunft.',
+    fr: 'L’échéance est déjà passée. Choisissez un moment dans le futur.',
+    it: 'La scadenza è già passata. Scelga un momento nel futuro.',
+  },
+  planDeadlineFar: {
+    en: 'The deadline is more than a week away. Choose a time within the next 7 days.',
+    de: 'Die Frist liegt mehr als eine Woche entfernt. Wählen Sie einen Zeitpunkt in den nächsten 7 Tagen.',
+    fr: 'L’échéance est à plus d’une semaine. Choisissez un moment dans les 7 prochains jours.',
+    it: 'La scadenza è a più di una settimana. Scelga un momento nei prossimi 7 giorni.',
+  },
+  planNoSession: {
+    en: 'No car is charging at this station. Set the plan on your RFID card instead, so it applies when you plug in.',
+    de: 'An dieser Ladestation lädt kein Auto. Legen Sie den Plan stattdessen für Ihren RFID-Badge an, damit er beim Einstecken gilt.',
+    fr: 'Aucune voiture ne charge à cette borne. Définissez plutôt le plan sur votre badge RFID, il s’appliquera au branchement.',
+    it: 'Nessuna auto è in carica a questa stazione. Imposti invece il piano sul Suo badge RFID, così vale quando collega l’auto.',
+  },
+  planUnreachable: {
+    en: '{{target}} kWh cannot be reached by {{time}} within the building connection\'s limits: about {{kwh}} kWh by then.',
+    de: '{{target}} kWh sind bis {{time}} innerhalb der Grenzen des Hausanschlusses nicht erreichbar: bis dahin etwa {{kwh}} kWh.',
+    fr: '{{target}} kWh ne peuvent pas être atteints d’ici {{time}} dans les limites du raccordement : environ {{kwh}} kWh d’ici là.',
+    it: '{{target}} kWh non sono raggiungibili entro le {{time}} nei limiti dell’allacciamento: circa {{kwh}} kWh entro allora.',
+  },
 } satisfies Record<string, Record<Lang, string>>
 
 export type MessageKey = keyof typeof M

@@ -5,6 +5,7 @@ import type { JournalEntry } from '../../../shared/schemas/journal.ts'
 import type { Rfid } from '../../../shared/schemas/rfid.ts'
 import type { OcppBinding } from '../../../shared/schemas/ocpp.ts'
 import { ApiError } from '../../api/errors.ts'
+import type { ChargePlan, ChargePlanPut } from '../../../shared/schemas/charge-plan.ts'
 
 const base = (installationId: number) => `/api/cockpit/installations/${installationId}`
 
@@ -24,6 +25,7 @@ export const stationKeys = {
   journal: (installationId: number, stationId: number, paymentStatus: string) => [...stationKeys.journals(installationId, stationId), paymentStatus] as const,
   rfids: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'rfids'] as const,
   ocpp: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'ocpp'] as const,
+  plan: (installationId: number, stationId: number) => [...stationKeys.all(installationId, stationId), 'plan'] as const,
   statistics: (installationId: number, stationId: number, range: { start: string; end: string; granularity: string }) =>
     [...stationKeys.all(installationId, stationId), stationKeys.statisticsSegment, range.start, range.end, range.granularity] as const,
 }
@@ -100,4 +102,19 @@ export function unbindOcpp(installationId: number, stationId: number): Promise<v
  */
 export function ocppCommand(installationId: number, stationId: number, body: { action: 'RemoteStartTransaction' | 'RemoteStopTransaction' | 'UnlockConnector'; id_tag?: string }): Promise<{ id: number; action: string; status: string; error: string | null }> {
   return apiFetch(`${base(installationId)}/charging_stations/${stationId}/ocpp/commands`, { method: 'POST', body })
+}
+
+/** GET …/charging_stations/{id}/charge_plan → the plan of the session charging there, or null. */
+export function stationPlan(installationId: number, stationId: number, signal?: AbortSignal): Promise<ChargePlan | null> {
+  return apiFetch<ChargePlan | null>(`${base(installationId)}/charging_stations/${stationId}/charge_plan`, { signal })
+}
+
+/** PUT …/charging_stations/{id}/charge_plan → the plan (400 with field errors; 409 without a car). */
+export function setStationPlan(installationId: number, stationId: number, body: ChargePlanPut): Promise<ChargePlan> {
+  return apiFetch<ChargePlan>(`${base(installationId)}/charging_stations/${stationId}/charge_plan`, { method: 'PUT', body })
+}
+
+/** DELETE …/charging_stations/{id}/charge_plan. */
+export function deleteStationPlan(installationId: number, stationId: number): Promise<void> {
+  return apiFetch<void>(`${base(installationId)}/charging_stations/${stationId}/charge_plan`, { method: 'DELETE' })
 }

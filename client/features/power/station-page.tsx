@@ -22,6 +22,7 @@ import type { Formats } from '../../components/use-formats.ts'
 import { Badge, Loading, Notice, useDocumentTitle } from '../../components/ui.tsx'
 import { StationCard } from './station-card.tsx'
 import { StationTimers } from './station-timers.tsx'
+import { StationPlan } from './station-plan.tsx'
 import { StationCharts } from './station-charts.tsx'
 import { StationOcpp } from './station-ocpp.tsx'
 import { updateStation } from './api.ts'
@@ -104,7 +105,7 @@ export default function StationPage({ installation, stationId }: { installation:
             ))}
           </div>
           <div role="tabpanel" id={`${baseId}-panel-${tab}`} aria-labelledby={`${baseId}-tab-${tab}`} tabIndex={0} className="focus:outline-none">
-            {tab === 'status' ? <StatusTab installationId={installation.id} station={station} admin={admin} f={f} /> : null}
+            {tab === 'status' ? <StatusTab installationId={installation.id} station={station} admin={admin} rights={rights ?? null} f={f} /> : null}
             {tab === 'timer' ? <StationTimers installationId={installation.id} stationId={station.id} admin={rights?.manageTimers ?? false} timerMode={station.charging_mode === 'timer'} /> : null}
             {tab === 'journal' ? <JournalTab installationId={installation.id} stationId={station.id} f={f} /> : null}
             {tab === 'charts' ? <StationCharts installationId={installation.id} stationId={station.id} f={f} /> : null}
@@ -126,7 +127,7 @@ export default function StationPage({ installation, stationId }: { installation:
   )
 }
 
-function StatusTab({ installationId, station, admin, f }: { installationId: number; station: Station; admin: boolean; f: Formats }) {
+function StatusTab({ installationId, station, admin, rights, f }: { installationId: number; station: Station; admin: boolean; rights: Rights | null; f: Formats }) {
   const { t } = useTranslation('charging')
   const code = statusCodeName(station.status_code)
   const facilityOffline = useLive(installationId, (inst) => inst?.topics.info.data?.online === false)
@@ -137,6 +138,7 @@ function StatusTab({ installationId, station, admin, f }: { installationId: numb
         {t('station.statusCode')}: {code ? t('station.codeLabel', { code: station.status_code, name: t(`station.codes.${code}`) }) : station.status_code}{' '}
         {isSeriousStatusCode(station.status_code) ? <Badge tone="red">{t('station.serious')}</Badge> : null}
       </p>
+      <StationPlan installationId={installationId} station={station} rights={rights} f={f} />
     </div>
   )
 }
