@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import type { Page } from '@playwright/test'
+import type { Page, Route } from '@playwright/test'
 import { existsSync } from 'node:fs'
 import { savedLanguageTag, saveLanguageTag } from './fixtures.ts'
 
@@ -142,7 +142,7 @@ test('offline facility, stale data, serious alerts and the empty state are shown
       rfid_lernmodus: 0, power_kw: 0, energy_kwh: 0, session_start: null, rfid: null, updated_at: '2026-03-02T09:15:00Z',
     },
   }
-  await page.route('**/live/installations/**', (route) =>
+  const live = (route: Route) =>
     route.fulfill({
       status: 200,
       headers: { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' },
@@ -152,8 +152,8 @@ test('offline facility, stale data, serious alerts and the empty state are shown
         { event: 'snapshot', id: 'e2e.3', data: { topic: 'info', seq: 3, data: { online: false, offline_since: '2026-03-02T09:15:00Z', alerts: [] } } },
         { event: 'status', data: { topic: 'stations', state: 'stale', since: '2026-03-02T09:20:00Z' } },
       ]),
-    }),
-  )
+    })
+  await page.route('**/live/installations/**', live)
   // Every screen's offline alert also polls GET …/info: it must tell the same story.
   await page.route('**/api/cockpit/installations/*/info', async (route) => {
     const real = await route.fetch()
@@ -177,7 +177,11 @@ test('offline facility, stale data, serious alerts and the empty state are shown
   await expect(card.getByText(/Serious:\s*Offline/)).toBeVisible()
   await expect(card.getByText('Voltage low')).toBeVisible()
 
+  // The page's poll of …/info may be in flight: its real response is disposed by the reload, so that
+  // handler goes first, its errors ignored (Playwright's unrouteAll), and the stream is routed again.
   stations = {}
+  await page.unrouteAll({ behavior: 'ignoreErrors' })
+  await page.route('**/live/installations/**', live)
   await page.reload()
   await expect(page.getByRole('region', { name: 'Charging stations', exact: true })).toContainText('There are no charging stations to show.')
 })
