@@ -12,6 +12,7 @@ import { LanguageSelect } from '../components/language-select.tsx'
 import { cx } from '../components/ui.tsx'
 import { LegalReminder } from './legal-reminder.tsx'
 import { useAfterFirstPaint } from './first-paint.ts'
+import { usePageFocus } from './page-focus.ts'
 
 // Its own chunk: it brings the live store, which stays out of the Login route's bundle.
 const OfflineBanner = lazy(() => import('./offline-banner.tsx'))
@@ -36,6 +37,7 @@ export function Shell({ installationId, installation, children }: ShellProps) {
   const userName = useSession((s) => s.user?.full_name ?? null)
   // Its read waits for the first paint, as the layout's (client/app/first-paint.ts).
   const painted = useAfterFirstPaint()
+  const announced = usePageFocus(location, 'main')
 
   // Navigating closes the drawer.
   useEffect(() => setOpen(false), [location])
@@ -109,6 +111,9 @@ export function Shell({ installationId, installation, children }: ShellProps) {
           {userName !== null ? <p className="hidden text-sm text-slate-500 lg:block">{userName}</p> : null}
           <LanguageSelect compact />
         </header>
+        <p id="page-announcer" aria-live="polite" className="sr-only">
+          {announced}
+        </p>
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-5 focus:outline-none md:px-6 md:py-6">
           {installation ? (
             <Suspense fallback={null}>

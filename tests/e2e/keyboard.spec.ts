@@ -86,3 +86,17 @@ test('keyboard only: a confirmation dialog takes focus, keeps it and closes on E
   // Nothing was deleted.
   await expect(remove).toBeVisible()
 })
+
+// WCAG 2.4.3 (Focus Order): after a menu link the keyboard continues in the new page, not 14 Tabs
+// back in the menu, and a screen reader hears which page opened.
+test('keyboard only: a menu link moves focus to the new page and its name is announced', async ({ page }) => {
+  await keyboardLogin(page, 'admin@example.com')
+  const sidebar = page.getByRole('navigation', { name: 'Sidebar' })
+  await tabTo(page, sidebar.getByRole('link', { name: 'Charts', exact: true }))
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(/\/facility\/1\/charts$/)
+  await expect(page.locator('main#main')).toBeFocused()
+  await expect(page.locator('#page-announcer')).toHaveText(await page.getByRole('heading', { level: 1 }).first().innerText())
+  await page.keyboard.press('Tab')
+  expect(await page.evaluate(() => document.activeElement?.closest('main') !== null)).toBe(true)
+})
