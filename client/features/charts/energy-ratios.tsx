@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { useQuery } from '@tanstack/react-query'
 import type { Period } from '../../../shared/rules/granularity.ts'
 import type { RatiosAnswer } from '../../../shared/schemas/statistics.ts'
-import { Card } from '../../components/ui.tsx'
+import { Card, ScrollArea } from '../../components/ui.tsx'
 import type { Formats } from '../../components/use-formats.ts'
 import { chartKeys, fetchRatios } from './api.ts'
 
@@ -34,27 +34,30 @@ export function EnergyRatios({ installationId, period, date, f, enabled }: { ins
           </div>
         ))}
       </div>
-      <table className="mt-4 w-full text-left text-sm">
-        <caption className="mb-1 text-left text-xs font-medium uppercase tracking-wide text-slate-500">{t('ratios.compareCaption', { vs })}</caption>
-        <thead className="border-b border-slate-200 text-xs text-slate-500">
-          <tr>
-            <th scope="col" className="py-1.5 pr-3 font-medium">{t('ratios.figure')}</th>
-            <th scope="col" className="py-1.5 pr-3 text-right font-medium">{t('ratios.thisPeriod')}</th>
-            <th scope="col" className="py-1.5 pr-3 text-right font-medium">{t('ratios.previousPeriod')}</th>
-            <th scope="col" className="py-1.5 text-right font-medium">{t('ratios.change')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {TOTALS.map((k) => (
-            <tr key={k} className="border-t border-slate-100">
-              <th scope="row" className="py-1.5 pr-3 font-normal">{t(`series.${k}`)}</th>
-              <td className="py-1.5 pr-3 text-right tabular-nums">{f.kwh(r.current[k])}</td>
-              <td className="py-1.5 pr-3 text-right tabular-nums">{f.kwh(r.previous[k])}</td>
-              <td className="py-1.5 text-right tabular-nums">{r.change[k] === null ? '–' : `${r.change[k]! > 0 ? '+' : r.change[k]! < 0 ? '−' : '±'}${f.percent(Math.abs(r.change[k]!), 1)}`}</td>
+      {/* A phone's width holds the four columns in small type; narrower screens scroll the table, not the page. */}
+      <ScrollArea labelledBy="charts-ratios-compare" className="mt-4">
+        <table className="w-full text-left text-xs sm:text-sm">
+          <caption id="charts-ratios-compare" className="mb-1 text-left text-xs font-medium uppercase tracking-wide text-slate-500">{t('ratios.compareCaption', { vs })}</caption>
+          <thead className="border-b border-slate-200 text-xs text-slate-500">
+            <tr>
+              <th scope="col" className="py-1.5 pr-2 sm:pr-3 font-medium">{t('ratios.figure')}</th>
+              <th scope="col" className="py-1.5 pr-2 sm:pr-3 text-right font-medium">{t('ratios.thisPeriod')}</th>
+              <th scope="col" className="py-1.5 pr-2 sm:pr-3 text-right font-medium">{t('ratios.previousPeriod')}</th>
+              <th scope="col" className="py-1.5 text-right font-medium">{t('ratios.change')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {TOTALS.map((k) => (
+              <tr key={k} className="border-t border-slate-100">
+                <th scope="row" className="py-1.5 pr-2 sm:pr-3 font-normal">{t(`series.${k}`)}</th>
+                <td className="py-1.5 pr-2 sm:pr-3 text-right tabular-nums">{f.kwh(r.current[k])}</td>
+                <td className="py-1.5 pr-2 sm:pr-3 text-right tabular-nums">{f.kwh(r.previous[k])}</td>
+                <td className="py-1.5 text-right tabular-nums">{r.change[k] === null ? '–' : `${r.change[k]! > 0 ? '+' : r.change[k]! < 0 ? '−' : '±'}${f.percent(Math.abs(r.change[k]!), 1)}`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollArea>
       {r.partial ? <p className="mt-2 text-xs text-slate-500">{t('ratios.partial', { time: f.dateTime(r.current.end), previous: f.dateTime(r.previous.end) })}</p> : null}
     </Card>
   )
