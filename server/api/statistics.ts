@@ -4,7 +4,7 @@ import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { DayOrDateTime, Id } from '../../shared/schemas/common.ts'
 import { GRANULARITIES } from '../../shared/rules/granularity.ts'
-import { BatteryStatesAnswer, StatisticsAnswer, StationStatisticsAnswer, TotalsAnswer, ZevAnswer } from '../../shared/schemas/statistics.ts'
+import { BatteryStatesAnswer, RatiosAnswer, RatiosQuery, StatisticsAnswer, StationStatisticsAnswer, TotalsAnswer, ZevAnswer } from '../../shared/schemas/statistics.ts'
 import { actorOf } from './http.ts'
 import { statisticsSerializerCompiler } from './statistics-json.ts'
 
@@ -33,7 +33,7 @@ const MeterRef = z.object({ id: z.number().int(), name: z.string(), meter_type: 
 const SectionParams = z.object({ installationId: Id, objectType: z.enum(['electrical', 'water', 'heat', 'charging_station']) })
 
 /**
- * GET /api/statistics/{installation_id} and its sub-paths (SPEC §7): /totals, /flow, /battery/states,
+ * GET /api/statistics/{installation_id} and its sub-paths (SPEC §7): /totals, /ratios, /flow, /battery/states,
  * /heat/{object_id}, /water/{object_id}, /object/charging_stations, /{object_type} (electrical, water,
  * heat, charging_station) and /{object_type}/{object_id} (object, charging_station, meter). Rights and shapes:
  * server/domain/statistics/service.ts.
@@ -51,6 +51,11 @@ export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
   )
   app.get(`${base}/totals`, schema('The series summed over the period', InstallationParams, TotalsAnswer), async (req) =>
     domain.statistics.totals(await actorOf(domain, req), req.params.installationId, req.query),
+  )
+  app.get(
+    `${base}/ratios`,
+    { schema: { summary: 'Self-sufficiency and self-consumption of a chart period, compared with the previous period', params: InstallationParams, querystring: RatiosQuery, response: { 200: RatiosAnswer } } },
+    async (req) => domain.ratios.ratios(await actorOf(domain, req), req.params.installationId, req.query),
   )
   app.get(`${base}/flow`, schema('Power flow series (kW)', InstallationParams, StatisticsAnswer), async (req) =>
     domain.statistics.flow(await actorOf(domain, req), req.params.installationId, req.query),

@@ -9,6 +9,7 @@ import { createMeasurementService } from './measurements/service.ts'
 import { createMetricsService } from './measurements/metrics.ts'
 import { createOverviewService } from './measurements/overview.ts'
 import { createSessionService } from './sessions/service.ts'
+import { createRatioService } from './statistics/ratios.ts'
 import { createSessionReviewService } from './sessions/review.ts'
 import { createStationService, type StationEvents } from './stations/service.ts'
 import { createTariffService } from './tariffs/service.ts'
@@ -113,6 +114,8 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     rfids: createRfidService({ db, clock, installations, link: deviceLink }),
     timers: createTimerService({ db, clock, installations, link: deviceLink, stationTimersChanged: ocpp.timersChanged }),
     statistics,
+    // Self-sufficiency, self-consumption and the previous period's figures (Charts).
+    ratios: createRatioService({ installations, statistics, clock }),
     rates: createRateService({ db, clock, installations }),
     pricing: createPricingService({ db, clock, installations, tariffs }),
     // Statistics are stateless, so reports get their own instance.

@@ -14,6 +14,10 @@ describe('personal data of charging sessions (ARCHITECTURE §4)', () => {
     expect(maySeeSessionPerson(session({}), resident)).toBe(false)
     expect(projectSession(session({}), resident)).toMatchObject({ rfid_id: null, rfid_tag: null, user_id: null, price: null, energy_kwh: 1 })
   })
+  it('hides the average price per kWh with the price, and keeps the solar share', () => {
+    expect(projectSession(session({ price_per_kwh: 0.3, solar_share: 40 }), resident)).toMatchObject({ price: null, price_per_kwh: null, solar_share: 40 })
+    expect(projectSession(session({ user_id: 3, price_per_kwh: 0.3 }), resident)).toMatchObject({ price_per_kwh: 0.3 })
+  })
   it('the person who charged and admins see who it was', () => {
     expect(projectSession(session({ user_id: 3, rfid_id: null, rfid_tag: null }), resident)).toMatchObject({ user_id: 3, price: 0.3 })
     for (const role of ['installation_admin', 'superuser'] as const) {

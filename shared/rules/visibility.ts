@@ -84,7 +84,7 @@ export function maySeeSessionPerson(s: { user_id: number | null; rfid_id: number
 export function projectSession(s: ChargingSession, access: Access): ChargingSession {
   let out = s
   if (!access.cost && s.user_id !== access.user_id) {
-    out = { ...out, price: null, transaction_fee: null, total: null, ...(s.price_lines === undefined ? {} : { price_lines: null }), invoice_url: s.invoice_url === undefined ? undefined : null }
+    out = { ...out, price: null, transaction_fee: null, total: null, ...(s.price_lines === undefined ? {} : { price_lines: null }), ...(s.price_per_kwh === undefined ? {} : { price_per_kwh: null }), invoice_url: s.invoice_url === undefined ? undefined : null }
   }
   if (!maySeeSessionPerson(s, access)) out = { ...out, rfid_id: null, rfid_tag: null, user_id: null, ...(s.user_name === undefined ? {} : { user_name: null }) }
   return out

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DayOrDateTime, ListQuery } from './common.ts'
+import { DayOrDateTime, Id, ListQuery } from './common.ts'
 
 /** The statuses of a charging session (SPEC §3 and migration 0171). */
 export const SESSION_STATUSES = ['charging', 'unpaid', 'paid', 'held', 'void', 'empty'] as const
@@ -11,6 +11,10 @@ export const SessionQuery = z.object({
   open: z.enum(['true', 'false']).optional(),
   /** With end__lte: also the sessions still charging that started by then. */
   running: z.enum(['true', 'false']).optional(),
+  /** Only the sessions of this charging station of the installation (404 when it is not one of its stations, 403 when not readable). */
+  station_id: Id.optional(),
+  /** Only the sessions of this person (404 when not a user of the installation; others than admins may ask only for themselves, else 403). */
+  user_id: Id.optional(),
   ...ListQuery.shape,
 })
 
@@ -60,6 +64,20 @@ export const ChargingSession = z.object({
   end_reason: z.string().nullable().optional(),
   /** What was corrected or found: clockCorrected (the charger's time replaced by the server's) and hold reasons. */
   flags: z.array(z.string()).optional(),
+  /**
+   * Percent (0–100, 1 decimal) of the session's kWh that came from the installation's PV, from its
+   * 15-minute buckets: min(PV surplus, charging) shared among the stations (shared/rules/energy-insights.ts,
+   * docs/decisions.md "Screens: solar share, ratios, comparisons"). Null without a PV meter or measured energy.
+   */
+  solar_share: z.number().nullable().optional(),
+  /** kWh from PV (solar_share of energy_kwh); null as solar_share. */
+  solar_kwh: z.number().nullable().optional(),
+  /** Average energy price in CHF per kWh (price / energy_kwh, 4 decimals; the card fee not included); null when the price is hidden or without energy. */
+  price_per_kwh: z.number().nullable().optional(),
+  /** Running sessions: seconds the car actually drew power (its station's readings above 0.05 kW); null once ended. */
+  effective_s: z.number().int().nullable().optional(),
+  /** Running sessions with a known target (a charge plan): seconds still needed at the current power; null (hidden) when none is known. */
+  remaining_s: z.number().int().nullable().optional(),
 })
 export type ChargingSession = z.infer<typeof ChargingSession>
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { GRANULARITIES } from '../rules/granularity.ts'
+import { GRANULARITIES, PERIODS } from '../rules/granularity.ts'
 import { ZevRowSchema, ZevSummarySchema } from './zev.ts'
 import { DataQuality, METER_SOURCES } from './meters.ts'
 
@@ -92,3 +92,52 @@ export const ZevAnswer = StatisticsAnswer.extend({
   allocation: z.array(ZevRowSchema),
   zev: ZevSummarySchema,
 })
+
+/** GET …/ratios: the query, a chart period (SPEC §9) by its kind and a local date in it. */
+export const RatiosQuery = z.object({
+  period: z.enum(PERIODS),
+  /** A local calendar date "YYYY-MM-DD" inside the period. */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+})
+
+/**
+ * One period's energy figures: kWh totals and the Home Assistant ratios in percent (0–100, 1 decimal):
+ * self_sufficiency = 1 − grid_import / consumption (null without consumption), self_consumption =
+ * 1 − grid_export / pv_production (null without PV production). `start` and `end` (exclusive) are what
+ * was summed: the period, cut at the clock's now while it runs.
+ */
+export const PeriodEnergy = z.object({
+  start: z.string(),
+  end: z.string(),
+  consumption: z.number(),
+  grid_import: z.number(),
+  grid_export: z.number(),
+  pv_production: z.number(),
+  self_sufficiency: z.number().nullable(),
+  self_consumption: z.number().nullable(),
+}).meta({ id: 'PeriodEnergy' })
+
+/**
+ * GET …/ratios: the period against the previous one of the same kind (the day, week, month or year
+ * before). While the period runs, both are compared over the same elapsed time (today until now against
+ * yesterday until the same hour). `change`: ratios in percentage points, totals in percent of the previous
+ * figure (null without a previous figure). Needs the overview switch (SPEC §6).
+ */
+export const RatiosAnswer = z.object({
+  installation_id: z.number().int(),
+  timezone: z.string(),
+  period: z.enum(PERIODS),
+  current: PeriodEnergy,
+  previous: PeriodEnergy,
+  /** True when the period runs (its end lies after now): both are cut at the same elapsed time. */
+  partial: z.boolean(),
+  change: z.object({
+    consumption: z.number().nullable(),
+    grid_import: z.number().nullable(),
+    grid_export: z.number().nullable(),
+    pv_production: z.number().nullable(),
+    self_sufficiency: z.number().nullable(),
+    self_consumption: z.number().nullable(),
+  }),
+})
+export type RatiosAnswer = z.infer<typeof RatiosAnswer>

@@ -87,7 +87,7 @@ test('an admin pages through the period with its totals, sees who charged and ex
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
   expect(download.suggestedFilename()).toBe('charging-sessions.csv')
   const csv = readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n')
-  expect(csv[0]).toBe('Start (Europe/Zurich),End (Europe/Zurich),Charging station,User,RFID,Energy kWh,Price CHF,Transaction fee CHF,Total CHF,Status')
+  expect(csv[0]).toBe('Start (Europe/Zurich),End (Europe/Zurich),Charging station,User,RFID,Energy kWh,Price CHF,Transaction fee CHF,Total CHF,Average CHF/kWh,Solar share %,Status')
   // Local times of the installation, as the list shows them, in a form spreadsheets read as dates.
   expect(csv[1]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},/)
   expect(csv[csv.length - 1]).toMatch(/^Total,/)

@@ -37,11 +37,13 @@ test('an admin opens Charts, switches day → month, goes back one period and se
   await expect(consumption).toContainText('kWh')
   // Today: hourly buckets from local midnight (the table lists them), in Swiss 24-hour time by default.
   await page.getByText('Show the values as a table').click()
-  await expect(page.getByRole('rowheader').first()).toContainText('00:00')
+  // The chart's own table (the ratios card below has a table of its own).
+  const chart = page.getByRole('region', { name: 'Consumption', exact: true })
+  await expect(chart.getByRole('rowheader').first()).toContainText('00:00')
   // The hours of the server's local day in Zürich (23 or 25 on the days the clocks change).
   const today = dayjs.tz(zurichDay(await serverNow(page)), 'Europe/Zurich')
   const hours = today.add(1, 'day').diff(today, 'hour')
-  await expect(page.getByRole('rowheader')).toHaveCount(hours)
+  await expect(chart.getByRole('rowheader')).toHaveCount(hours)
 
   await periods.getByRole('button', { name: 'Month' }).click()
   await expect(periods.getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true')

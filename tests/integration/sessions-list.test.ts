@@ -96,25 +96,25 @@ describe('export of the period', () => {
     expect(res.headers['content-type']).toMatch(/^text\/csv/)
     expect(res.headers['content-disposition']).toContain('charging-sessions.csv')
     const lines = res.text.replace(/^\uFEFF/, '').trim().split('\r\n')
-    expect(lines[0]).toBe('Start (Europe/Zurich),End (Europe/Zurich),Charging station,User,RFID,Energy kWh,Price CHF,Transaction fee CHF,Total CHF,Status')
+    expect(lines[0]).toBe('Start (Europe/Zurich),End (Europe/Zurich),Charging station,User,RFID,Energy kWh,Price CHF,Transaction fee CHF,Total CHF,Average CHF/kWh,Solar share %,Status')
     expect(lines).toHaveLength(1 + 4 + 1)
     expect(lines[1]).toMatch(/,running$/)
     // Local times of the installation's zone, as the sessions screen shows them (10:00 UTC is 11:00 in Zürich in March).
     expect(lines[1]).toContain('2026-03-05 11:00:00,,Station 2')
     // A station name a spreadsheet would run as a formula is defused.
     expect(lines[2]).toContain(`"'=HYPERLINK(""x"")"`)
-    expect(lines[5]).toMatch(/^Total,,,,,23,\d+(\.\d+)?,0,\d+(\.\d+)?,$/)
+    expect(lines[5]).toMatch(/^Total,,,,,23,\d+(\.\d+)?,0,\d+(\.\d+)?,,,$/)
   })
 
   it('CSV for a resident in German: only what they may see, no user column', async () => {
     const res = await api().get('/api/rfids-charge/export').query({ ...MARCH, running: 'true', format: 'csv' }).set({ ...auth(tokens.user), 'Accept-Language': 'de' }).expect(200)
     const lines = res.text.replace(/^\uFEFF/, '').trim().split('\r\n')
-    expect(lines[0]).toBe('Beginn (Europe/Zurich),Ende (Europe/Zurich),Ladestation,Energie kWh,Preis CHF,Transaktionsgebühr CHF,Total CHF,Status')
+    expect(lines[0]).toBe('Beginn (Europe/Zurich),Ende (Europe/Zurich),Ladestation,Energie kWh,Preis CHF,Transaktionsgebühr CHF,Total CHF,Durchschnitt CHF/kWh,Solaranteil %,Status')
     // Only their own session and the total row: not the admin's at station 1, not the anonymous running one.
     expect(lines).toHaveLength(1 + 1 + 1)
     expect(res.text).not.toContain('HYPERLINK')
-    expect(lines[1]).toMatch(/^2026-03-03 11:00:00,2026-03-03 12:00:00,Station 1,4,[\d.]+,0,[\d.]+,unbezahlt$/)
-    expect(lines[2]).toMatch(/^Total,,,4,[\d.]+,0,[\d.]+,$/)
+    expect(lines[1]).toMatch(/^2026-03-03 11:00:00,2026-03-03 12:00:00,Station 1,4,[\d.]+,0,[\d.]+,[\d.]+,[\d.]*,unbezahlt$/)
+    expect(lines[2]).toMatch(/^Total,,,4,[\d.]+,0,[\d.]+,,,$/)
   })
 
   it('XLSX for a resident: their own session and the total row only', async () => {

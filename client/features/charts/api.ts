@@ -1,4 +1,4 @@
-import type { PeriodDataQuality } from '../../../shared/schemas/statistics.ts'
+import type { PeriodDataQuality, RatiosAnswer } from '../../../shared/schemas/statistics.ts'
 import type { ZevRow, ZevSummary } from '../../../shared/schemas/zev.ts'
 import { apiFetch } from '../../api/http.ts'
 import type { Granularity } from '../../../shared/rules/granularity.ts'
@@ -55,6 +55,8 @@ export const chartKeys = {
   all: (installationId: number) => ['installations', installationId, 'charts'] as const,
   /** One kind of the facility charts for one period (its series, the period's totals, the ZEV report). */
   facility: (installationId: number, kind: string, range: RangeQuery) => [...chartKeys.all(installationId), 'facility', kind, range.start, range.end, range.granularity] as const,
+  /** Self-sufficiency, self-consumption and the previous period's figures of one chart period. */
+  ratios: (installationId: number, period: string, date: string) => [...chartKeys.all(installationId), 'ratios', period, date] as const,
   /** A meter's or a flat's charts for one period. */
   scoped: (installationId: number, scope: ChartScope, range: RangeQuery) => [...chartKeys.all(installationId), scope.kind, scope.id, range.start, range.end, range.granularity] as const,
   /** A flat's name for its charts' heading (not a chart figure: under the objects). */
@@ -113,4 +115,12 @@ export function fetchScoped(installationId: number, scope: ChartScope, range: Ra
 /** GET …/objects/{id}: the object's description (a flat's name) for the scoped chart's heading. */
 export async function fetchObjectName(installationId: number, objectId: number, signal?: AbortSignal): Promise<string> {
   return (await apiFetch<{ description: string }>(`/api/cockpit/installations/${installationId}/objects/${objectId}`, { signal })).description
+}
+
+/**
+ * GET /api/statistics/{id}/ratios?period&date → self-sufficiency and self-consumption (%) of the chart
+ * period containing `date` and of the one before, with the change (points, and percent for kWh totals).
+ */
+export function fetchRatios(installationId: number, period: string, date: string, signal?: AbortSignal): Promise<RatiosAnswer> {
+  return apiFetch<RatiosAnswer>(`/api/statistics/${installationId}/ratios`, { query: { period, date }, signal })
 }

@@ -19,6 +19,7 @@ import { SeriesTable } from './series-table.tsx'
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { chartKeys, fetchBatteryStates, fetchFlow, fetchStatistics, fetchTotals, fetchZev, type Bucket, type RangeQuery, type Statistics, type Totals, type ZevData } from './api.ts'
 import { ZevReport } from './zev-report.tsx'
+import { EnergyRatios } from './energy-ratios.tsx'
 import ScopedCharts from './scoped-charts.tsx'
 import { rememberPeriod } from '../../components/chart-period.ts'
 import { availableKinds, buildingFlow, CHART_KINDS, incompleteBuckets, isLineSeries, timeWeightedAverage, upTo, type ChartKind } from './kinds.ts'
@@ -199,6 +200,8 @@ function FacilityCharts({ installation }: { installation: Installation }) {
               </KpiCard>
             ))}
           </section>
+          {/* Self-sufficiency, self-consumption and the previous period: for callers who see the main meter (overview). */}
+          <EnergyRatios installationId={installation.id} period={period} date={range.date} f={f} enabled={data.totals.units.consumption !== undefined} />
           <DataQualityNotice quality={data.stats.data_quality} f={f} />
           <Card titleId="charts-chart" title={t(`kind.${kind}`)}>
             {Object.values(shown).every((b) => b.every((x) => x.value === 0)) ? (

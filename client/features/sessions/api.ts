@@ -5,6 +5,14 @@ import { forceLogout } from '../../session/session.ts'
 import { currentLanguage } from '../../i18n/index.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { ChargingSession, SessionReviewInput, SessionTotals } from '../../../shared/schemas/session.ts'
+import type { Station } from '../../../shared/schemas/station.ts'
+import type { ManagedUser } from '../../../shared/schemas/accounts.ts'
+
+/** The list's and export's station and person filters (ids; absent: all the caller may see). */
+export interface SessionFilters {
+  station_id?: number
+  user_id?: number
+}
 
 /** A page of the sessions list with the totals of the whole period. */
 export type SessionPage = PageOf<ChargingSession> & { totals: SessionTotals }
@@ -15,8 +23,10 @@ export type SessionPage = PageOf<ChargingSession> & { totals: SessionTotals }
  */
 export const sessionKeys = {
   all: (installationId: number) => ['installations', installationId, 'sessions'] as const,
-  page: (installationId: number, range: { start: string; end: string }, offset: number, limit: number) =>
-    [...sessionKeys.all(installationId), 'list', range.start, range.end, offset, limit] as const,
+  page: (installationId: number, range: { start: string; end: string }, offset: number, limit: number, filters: SessionFilters = {}) =>
+    [...sessionKeys.all(installationId), 'list', range.start, range.end, offset, limit, filters.station_id ?? null, filters.user_id ?? null] as const,
+  stations: (installationId: number) => [...sessionKeys.all(installationId), 'stations'] as const,
+  people: (installationId: number) => [...sessionKeys.all(installationId), 'people'] as const,
   detail: (installationId: number, sessionId: string) => [...sessionKeys.all(installationId), 'detail', sessionId] as const,
   held: (installationId: number) => [...sessionKeys.all(installationId), 'held'] as const,
 }
@@ -43,20 +53,33 @@ export function reviewSession(installationId: number, sessionId: number, body: S
 }
 
 /**
- * GET /api/rfids-charge/?start__gte&end__lte&running=true&limit&offset (installation query) → one page of
- * the period's sessions, running ones first, with the period's totals.
+ * GET /api/rfids-charge/?start__gte&end__lte&running=true&station_id&user_id&limit&offset (installation
+ * query) → one page of the period's sessions (of one station or person when `filters` say so), running
+ * ones first, with the totals of all of them.
  */
-export function listSessions(installationId: number, range: { start: string; end: string }, page: { limit: number; offset: number }, signal?: AbortSignal): Promise<SessionPage> {
+export function listSessions(installationId: number, range: { start: string; end: string }, page: { limit: number; offset: number }, signal?: AbortSignal, filters: SessionFilters = {}): Promise<SessionPage> {
   return apiFetch<SessionPage>('/api/rfids-charge/', {
-    query: { installation: installationId, start__gte: range.start, end__lte: range.end, running: 'true', limit: page.limit, offset: page.offset },
+    query: { installation: installationId, start__gte: range.start, end__lte: range.end, running: 'true', ...filters, limit: page.limit, offset: page.offset },
     signal,
   })
 }
 
-/** Download the period's sessions as CSV or XLSX (GET /api/rfids-charge/export, in the UI language). */
-export function exportSessions(installationId: number, range: { start: string; end: string }, format: 'csv' | 'xlsx', filename: string): Promise<void> {
+/** Download the period's sessions (with the same filters) as CSV or XLSX (GET /api/rfids-charge/export, in the UI language). */
+export function exportSessions(installationId: number, range: { start: string; end: string }, format: 'csv' | 'xlsx', filename: string, filters: SessionFilters = {}): Promise<void> {
   const query = new URLSearchParams({ installation: String(installationId), start__gte: range.start, end__lte: range.end, running: 'true', format, lang: currentLanguage() })
+  if (filters.station_id) query.set('station_id', String(filters.station_id))
+  if (filters.user_id) query.set('user_id', String(filters.user_id))
   return downloadFile(`/api/rfids-charge/export?${query}`, filename)
+}
+
+/** GET /api/cockpit/installations/{id}/charging_stations/?limit=1000 → the stations the caller may read (the station filter). */
+export async function fetchSessionStations(installationId: number, signal?: AbortSignal): Promise<Pick<Station, 'id' | 'name'>[]> {
+  return (await apiFetch<PageOf<Station>>(`/api/cockpit/installations/${installationId}/charging_stations/`, { query: { limit: 1000 }, signal })).results
+}
+
+/** GET /api/cockpit/users/?installation&role=all → the installation's people (admins: the person filter). */
+export async function fetchSessionPeople(installationId: number, signal?: AbortSignal): Promise<Pick<ManagedUser, 'id' | 'full_name' | 'email'>[]> {
+  return (await apiFetch<PageOf<ManagedUser>>('/api/cockpit/users/', { query: { installation: installationId, role: 'all', limit: 1000 }, signal })).results
 }
 
 /** GET /api/rfids-charge/{id}/ → one session; 404 "Session is not found" (SPEC §8). */

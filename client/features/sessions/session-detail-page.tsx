@@ -12,10 +12,13 @@ import { downloadInvoice, getSession, sessionKeys } from './api.ts'
 import { SessionStatus, useChf } from './sessions-page.tsx'
 import { useRights } from '../../app/use-rights.ts'
 import { paths } from '../../app/paths.ts'
+import { useNow } from '../../components/use-now.ts'
+import { useDuration } from './duration.ts'
 
 /**
  * Session details (SPEC §2): station, RFID, times, energy (high/low), price, transaction fee, total, paid-on
- * or unpaid, and the invoice download. An unknown id shows "Session is not found" (SPEC §8).
+ * or unpaid, and the invoice download; the solar share and average price per kWh, and while it charges the
+ * elapsed, effective and (with a known target) remaining charging time. An unknown id shows "Session is not found" (SPEC §8).
  */
 export default function SessionDetailPage({ installation, sessionId }: { installation: Installation; sessionId: string }) {
   const { t } = useTranslation('charging')
@@ -71,6 +74,9 @@ export default function SessionDetailPage({ installation, sessionId }: { install
             <Field label={t('sessions.energy')} value={f.kwh(session.energy_kwh)} />
             <Field label={t('sessions.high')} value={f.kwh(session.high_kwh)} />
             <Field label={t('sessions.low')} value={f.kwh(session.low_kwh)} />
+            {session.solar_share != null ? <Field label={t('sessions.solarShare')} value={t('sessions.solarValue', { share: f.percent(session.solar_share), kwh: f.kwh(session.solar_kwh ?? 0) })} /> : null}
+            {session.price_per_kwh != null ? <Field label={t('sessions.pricePerKwh')} value={f.unit(session.price_per_kwh, 'CHF/kWh', 4)} /> : null}
+            {session.end === null ? <RunningTimes session={session} /> : null}
             {/* SPEC §3 as the invoice prints it: the energy price, the card fee, and their total. */}
             {session.price !== null ? <Field label={t('sessions.price')} value={chf(session.price)} /> : null}
             {session.transaction_fee !== null ? <Field label={t('sessions.fee')} value={chf(session.transaction_fee)} /> : null}
@@ -115,6 +121,21 @@ export default function SessionDetailPage({ installation, sessionId }: { install
         </Card>
       )}
     </div>
+  )
+}
+
+/** A running session's elapsed time, the time the car drew power and, when a target is known, the time still needed. */
+function RunningTimes({ session }: { session: ChargingSession }) {
+  const { t } = useTranslation('charging')
+  const duration = useDuration()
+  const now = useNow()
+  const elapsed = Math.max(0, (now - new Date(session.start).getTime()) / 1000)
+  return (
+    <>
+      <Field label={t('sessions.elapsed')} value={duration(elapsed)} />
+      {session.effective_s != null ? <Field label={t('sessions.effective')} value={duration(session.effective_s)} /> : null}
+      {session.remaining_s != null ? <Field label={t('sessions.remaining')} value={duration(session.remaining_s)} /> : null}
+    </>
   )
 }
 

@@ -10,7 +10,8 @@ import { Badge, Card, Loading, Notice, ScrollArea, useDocumentTitle } from '../.
 import { useRights } from '../../app/use-rights.ts'
 import { QueryProblem } from '../../components/query-problem.tsx'
 import { paths } from '../../app/paths.ts'
-import { exportSessions, listHeldSessions, listSessions, sessionKeys } from './api.ts'
+import { exportSessions, fetchSessionPeople, fetchSessionStations, listHeldSessions, listSessions, sessionKeys, type SessionFilters } from './api.ts'
+import { useDuration } from './duration.ts'
 import { periodRange, recentYears, type Period } from './periods.ts'
 
 type PeriodKind = Period['kind']
@@ -41,7 +42,8 @@ export function SessionStatus({ status, idle, wrap }: { status: ChargingSession[
  * installation's time zone; columns end date, price, status, energy, and who charged for admins; each row
  * opens its details. On a phone (below `sm`) who and the status move under the date and the price under the
  * energy, so both amounts are on screen without sideways scrolling and never wrap. Running sessions come first, marked running; the list pages by PAGE_SIZE with the
- * period's totals (kWh, CHF) and exports the period as CSV or XLSX.
+ * period's totals (kWh, CHF) and exports the period as CSV or XLSX. A station filter (and for admins a person filter) narrows
+ * the list, its totals and the export alike; each session shows its solar share, a running one its effective charging time.
  */
 export default function SessionsPage({ installation }: { installation: Installation }) {
   const { t } = useTranslation('charging')
@@ -49,7 +51,7 @@ export default function SessionsPage({ installation }: { installation: Installat
   useDocumentTitle(t('sessions.title'))
   const f = useFormats(installation.timezone)
   const chf = useChf()
-  const ids = { period: useId(), year: useId() }
+  const ids = { period: useId(), year: useId(), station: useId(), person: useId() }
   const years = useMemo(() => recentYears(), [])
   const [kind, setKind] = useState<PeriodKind>('month')
   const [year, setYear] = useState(years[0])
@@ -58,16 +60,22 @@ export default function SessionsPage({ installation }: { installation: Installat
   const { rights } = useRights(installation)
   const admin = rights?.admin ?? false
   const who = (s: ChargingSession) => s.user_name ?? (s.rfid_tag ? s.rfid_tag : '—')
+  const duration = useDuration()
+  const [stationId, setStationId] = useState('')
+  const [personId, setPersonId] = useState('')
+  const filters: SessionFilters = { ...(stationId ? { station_id: Number(stationId) } : {}), ...(admin && personId ? { user_id: Number(personId) } : {}) }
+  const stations = useQuery({ queryKey: sessionKeys.stations(installation.id), queryFn: ({ signal }) => fetchSessionStations(installation.id, signal) })
+  const people = useQuery({ queryKey: sessionKeys.people(installation.id), queryFn: ({ signal }) => fetchSessionPeople(installation.id, signal), enabled: admin })
 
   const period: Period = kind === 'given' ? { kind, year } : { kind }
   const range = periodRange(period, installation.timezone)
   // Another period starts at its first page.
-  const periodKey = `${range.start}/${range.end}`
+  const periodKey = `${range.start}/${range.end}/${filters.station_id ?? ''}/${filters.user_id ?? ''}`
   const page = paging.period === periodKey ? paging.page : 0
   const setPage = (next: (p: number) => number) => setPaging({ period: periodKey, page: next(page) })
   const query = useQuery({
-    queryKey: sessionKeys.page(installation.id, range, page * PAGE_SIZE, PAGE_SIZE),
-    queryFn: ({ signal }) => listSessions(installation.id, range, { limit: PAGE_SIZE, offset: page * PAGE_SIZE }, signal),
+    queryKey: sessionKeys.page(installation.id, range, page * PAGE_SIZE, PAGE_SIZE, filters),
+    queryFn: ({ signal }) => listSessions(installation.id, range, { limit: PAGE_SIZE, offset: page * PAGE_SIZE }, signal, filters),
   })
   // Admins: how many sessions wait for their review, with the way to the review screen.
   const held = useQuery({ queryKey: sessionKeys.held(installation.id), queryFn: ({ signal }) => listHeldSessions(installation.id, signal), enabled: admin })
@@ -78,7 +86,7 @@ export default function SessionsPage({ installation }: { installation: Installat
   async function download(format: 'csv' | 'xlsx') {
     setExportError(null)
     try {
-      await exportSessions(installation.id, range, format, `${t('sessions.exportFile')}.${format}`)
+      await exportSessions(installation.id, range, format, `${t('sessions.exportFile')}.${format}`, filters)
     } catch (err) {
       if (!(err as { loggedOut?: boolean }).loggedOut) setExportError(errorMessage(err, tc))
     }
@@ -116,6 +124,34 @@ export default function SessionsPage({ installation }: { installation: Installat
               {years.map((y) => (
                 <option key={y} value={y}>
                   {y}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        <div>
+          <label htmlFor={ids.station} className="block text-sm font-medium text-slate-700">
+            {t('sessions.stationFilter')}
+          </label>
+          <select id={ids.station} value={stationId} onChange={(e) => setStationId(e.target.value)} className="mt-1 max-w-[14rem] rounded-lg border border-slate-300 bg-white py-2 pl-3 pr-8 text-sm">
+            <option value="">{t('sessions.allStations')}</option>
+            {(stations.data ?? []).map((st) => (
+              <option key={st.id} value={st.id}>
+                {st.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        {admin ? (
+          <div>
+            <label htmlFor={ids.person} className="block text-sm font-medium text-slate-700">
+              {t('sessions.personFilter')}
+            </label>
+            <select id={ids.person} value={personId} onChange={(e) => setPersonId(e.target.value)} className="mt-1 max-w-[14rem] rounded-lg border border-slate-300 bg-white py-2 pl-3 pr-8 text-sm">
+              <option value="">{t('sessions.allPeople')}</option>
+              {[...(people.data ?? [])].sort((a, b) => f.compareNames(a.full_name || a.email, b.full_name || b.email)).map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.full_name || u.email}
                 </option>
               ))}
             </select>
@@ -166,6 +202,8 @@ export default function SessionsPage({ installation }: { installation: Installat
                         <span className="block text-xs text-slate-500">
                           {s.station_name}
                           {s.end ? '' : ` · ${t('sessions.startedAt', { date: f.dateTime(s.start) })}`}
+                          {s.end === null && s.effective_s != null ? ` · ${t('sessions.effectiveShort', { duration: duration(s.effective_s) })}` : ''}
+                          {s.solar_share != null ? ` · ${t('sessions.solarShort', { share: f.percent(s.solar_share) })}` : ''}
                         </span>
                         {/* A phone shows who and the status here and the price under the energy, so that both stay on screen. */}
                         {admin ? <span className="block break-all text-xs text-slate-700 sm:hidden">{who(s)}</span> : null}

@@ -14,6 +14,8 @@ const COLUMNS = {
   price: { en: 'Price CHF', de: 'Preis CHF', fr: 'Prix CHF', it: 'Prezzo CHF' },
   fee: { en: 'Transaction fee CHF', de: 'Transaktionsgebühr CHF', fr: 'Frais de transaction CHF', it: 'Commissione di transazione CHF' },
   total: { en: 'Total CHF', de: 'Total CHF', fr: 'Total CHF', it: 'Totale CHF' },
+  perKwh: { en: 'Average CHF/kWh', de: 'Durchschnitt CHF/kWh', fr: 'Moyenne CHF/kWh', it: 'Media CHF/kWh' },
+  solar: { en: 'Solar share %', de: 'Solaranteil %', fr: 'Part solaire %', it: 'Quota solare %' },
   status: { en: 'Status', de: 'Status', fr: 'Statut', it: 'Stato' },
 } as const satisfies Record<string, Record<Lang, string>>
 const STATUS = {
@@ -34,14 +36,15 @@ const localTime = (iso: string, tz: string) => formatInZone(iso, 'YYYY-MM-DD HH:
  * then a total row (kWh, CHF of the money the caller sees). Money as SPEC §3 and the invoice name it: price
  * (energy), transaction fee and total. Start and end are local times of the installation's zone `tz`
  * (IANA name, SPEC §9), as the sessions screen shows them, with the zone named in their column
- * headers; the user column only for admins; a hidden price is an empty cell.
+ * headers; the user column only for admins; a hidden price is an empty cell. The average price per kWh
+ * and the solar share are the session's (shared/schemas/session.ts), empty when unknown or hidden.
  */
 export function sessionTable(sessions: ChargingSession[], totals: SessionTotals, lang: Lang, withUser: boolean, tz: string): { header: string[]; rows: (string | number)[][] } {
-  const cols: (keyof typeof COLUMNS)[] = ['start', 'end', 'station', ...(withUser ? (['user', 'rfid'] as const) : []), 'energy', 'price', 'fee', 'total', 'status']
+  const cols: (keyof typeof COLUMNS)[] = ['start', 'end', 'station', ...(withUser ? (['user', 'rfid'] as const) : []), 'energy', 'price', 'fee', 'total', 'perKwh', 'solar', 'status']
   const rows = sessions.map((s) => {
     const cell: Record<keyof typeof COLUMNS, string | number> = {
       start: localTime(s.start, tz), end: s.end ? localTime(s.end, tz) : '', station: s.station_name, user: s.user_name ?? '', rfid: s.rfid_tag ?? '',
-      energy: s.energy_kwh, price: s.price ?? '', fee: s.transaction_fee ?? '', total: s.total ?? '', status: STATUS[s.status][lang],
+      energy: s.energy_kwh, price: s.price ?? '', fee: s.transaction_fee ?? '', total: s.total ?? '', perKwh: s.price_per_kwh ?? '', solar: s.solar_share ?? '', status: STATUS[s.status][lang],
     }
     return cols.map((c) => cell[c])
   })

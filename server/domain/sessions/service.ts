@@ -1,13 +1,15 @@
 import { sql, type Selectable } from 'kysely'
 import type { ChargingSessionsTable } from '../../db/schema.ts'
-import { AppError } from '../../lib/errors.ts'
+import { AppError, Forbidden, NotFound } from '../../lib/errors.ts'
 import { transactionFeeRappen, type PaymentMethodKind } from '../../../shared/rules/card-fees.ts'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { TariffInForce, TariffService } from '../tariffs/service.ts'
 import { maySeeSession, maySeeSessionPerson, projectSession } from '../../../shared/rules/visibility.ts'
-import { isAdmin } from '../../../shared/rules/permissions.ts'
+import { isAdmin, mayReadStation } from '../../../shared/rules/permissions.ts'
+import { pricePerKwh } from '../../../shared/rules/energy-insights.ts'
+import { sessionInsights } from './insights.ts'
 import type { ChargingSession, SessionTotals } from '../../../shared/schemas/session.ts'
 import { priceLines } from '../../../shared/rules/price-lines.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
@@ -46,6 +48,12 @@ export function priceRappen(highKwh: number, lowKwh: number, t: TariffInForce | 
 }
 
 /**
+ * The list's and export's filters: period (start__gte, end__lte, running), relay topic (active_since),
+ * state (status), station and person (station_id, user_id; see checkFilters).
+ */
+type SessionFilter = { start__gte?: string; end__lte?: string; active_since?: string; running?: 'true' | 'false'; status?: ChargingSession['status']; station_id?: number; user_id?: number }
+
+/**
  * Charging sessions (SPEC §3): the list with rights and cost visibility, and the device side that opens
  * a session on badge-in, adds energy step by step (split into high and low tariff by the schedule in
  * installation-local time) and closes it when the car leaves.
@@ -74,6 +82,7 @@ function toSession(s: SessionJoinRow, now?: Date): ChargingSession {
     price: s.price_rappen / 100,
     transaction_fee: s.fee_rappen / 100,
     total: (s.price_rappen + s.fee_rappen) / 100,
+    price_per_kwh: pricePerKwh(s.price_rappen / 100, s.energy_kwh, EMPTY_KWH),
     status: s.status,
     paid_on: s.paid_on?.toISOString() ?? null,
     set_by_timer: s.set_by_timer,
@@ -88,16 +97,44 @@ function toSession(s: SessionJoinRow, now?: Date): ChargingSession {
 }
 
 export function createSessionService({ db, clock, installations, tariffs }: { db: Db; clock: Clock; installations: InstallationService; tariffs: TariffService }) {
-  /** Sessions as answered, each with its price lines at the tariff valid on its start day. */
+  /**
+   * Sessions as answered, each with its price lines at the tariff valid on its start day and its solar share
+   * and effective charging time (insights.ts). `remaining_s` stays null: no target is known to this service.
+   */
   async function withLines(rows: SessionJoinRow[], installationId: number): Promise<ChargingSession[]> {
     if (!rows.length) return []
     const tz = (await installations.describe(installationId)).timezone
-    return Promise.all(rows.map(async (r) => ({ ...toSession(r, clock.now()), price_lines: priceLines(r.high_kwh, r.low_kwh, await tariffs.inForce(installationId, r.start, tz)).lines })))
+    const now = clock.now()
+    const insights = await sessionInsights(db, rows, now)
+    return Promise.all(rows.map(async (r) => ({
+      ...toSession(r, now),
+      price_lines: priceLines(r.high_kwh, r.low_kwh, await tariffs.inForce(installationId, r.start, tz)).lines,
+      ...insights.get(r.id),
+      remaining_s: null,
+    })))
+  }
+
+  /**
+   * The station and person filters of the list and the export: 404 when `station_id` is not a station of
+   * the installation the caller may read or `user_id` not a user of it; 403 when someone other than an
+   * admin asks for another person's sessions (they see only their own).
+   */
+  async function checkFilters(access: Awaited<ReturnType<InstallationService['access']>>, installationId: number, q: { station_id?: number; user_id?: number }) {
+    if (q.station_id !== undefined) {
+      const st = await db.selectFrom('charging_stations').select('id').where('id', '=', q.station_id).where('installation_id', '=', installationId).executeTakeFirst()
+      if (!st || !mayReadStation(access, st.id)) throw NotFound()
+    }
+    if (q.user_id !== undefined) {
+      const member = await db.selectFrom('installation_users').select('user_id').where('installation_id', '=', installationId).where('user_id', '=', q.user_id).executeTakeFirst()
+      if (!member && q.user_id !== access.user_id) throw NotFound()
+      if (!isAdmin(access.role) && q.user_id !== access.user_id) throw Forbidden()
+    }
   }
 
   /** The sessions of a period the caller may see, running first, then newest end first. */
-  async function visibleRows(actor: Actor, installationId: number, q: { start__gte?: string; end__lte?: string; active_since?: string; running?: 'true' | 'false'; status?: ChargingSession['status'] }) {
+  async function visibleRows(actor: Actor, installationId: number, q: SessionFilter) {
     const access = await installations.access(actor, installationId)
+    await checkFilters(access, installationId, q)
     let query = db
       .selectFrom('charging_sessions as cs')
       .innerJoin('charging_stations as s', 's.id', 'cs.station_id')
@@ -113,6 +150,8 @@ export function createSessionService({ db, clock, installations, tariffs }: { db
         : query.where('cs.end', '<=', end)
     }
     if (q.status) query = query.where('cs.status', '=', q.status)
+    if (q.station_id !== undefined) query = query.where('cs.station_id', '=', q.station_id)
+    if (q.user_id !== undefined) query = query.where('cs.user_id', '=', q.user_id)
     if (q.active_since) {
       const since = new Date(q.active_since)
       query = query.where((eb) => eb.or([eb('cs.end', 'is', null), eb('cs.end', '>=', since)]))
@@ -140,7 +179,7 @@ export function createSessionService({ db, clock, installations, tariffs }: { db
     async list(
       actor: Actor,
       installationId: number,
-      q: { start__gte?: string; end__lte?: string; active_since?: string; running?: 'true' | 'false'; status?: ChargingSession['status']; limit: number; offset: number },
+      q: SessionFilter & { limit: number; offset: number },
     ): Promise<PageOf<ChargingSession> & { totals: SessionTotals }> {
       const { access, rows } = await visibleRows(actor, installationId, q)
       const page = await withLines(rows.slice(q.offset, q.offset + q.limit), installationId)
@@ -152,9 +191,10 @@ export function createSessionService({ db, clock, installations, tariffs }: { db
      * the owner's name where the personal-data rule shows it: the rows of the CSV/XLSX export, and the
      * installation's time zone they are shown in.
      */
-    async all(actor: Actor, installationId: number, q: { start__gte?: string; end__lte?: string; running?: 'true' | 'false' }): Promise<{ sessions: ChargingSession[]; totals: SessionTotals; admin: boolean; timezone: string }> {
+    async all(actor: Actor, installationId: number, q: Omit<SessionFilter, 'active_since' | 'status'>): Promise<{ sessions: ChargingSession[]; totals: SessionTotals; admin: boolean; timezone: string }> {
       const { access, rows } = await visibleRows(actor, installationId, q)
-      const sessions = rows.map((r) => projectSession(toSession(r, clock.now()), access))
+      const insights = await sessionInsights(db, rows, clock.now())
+      const sessions = rows.map((r) => projectSession({ ...toSession(r, clock.now()), ...insights.get(r.id) }, access))
       return { sessions, totals: totalsOf(sessions), admin: isAdmin(access.role), timezone: (await installations.describe(installationId)).timezone }
     },
 
