@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { GRANULARITIES, PERIODS } from '../rules/granularity.ts'
 import { ZevRowSchema, ZevSummarySchema } from './zev.ts'
 import { DataQuality, METER_SOURCES } from './meters.ts'
+import { Day } from './common.ts'
 
 /** One bucket of a series: its start (ISO-8601 with the installation's offset) and value. */
 export const Bucket = z.object({ start: z.string(), value: z.number() })
@@ -96,8 +97,8 @@ export const ZevAnswer = StatisticsAnswer.extend({
 /** GET …/ratios: the query, a chart period (SPEC §9) by its kind and a local date in it. */
 export const RatiosQuery = z.object({
   period: z.enum(PERIODS),
-  /** A local calendar date "YYYY-MM-DD" inside the period. */
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  /** A local calendar date "YYYY-MM-DD" inside the period, one that exists ({@link Day}). */
+  date: Day,
 })
 
 /**

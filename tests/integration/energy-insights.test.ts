@@ -190,6 +190,8 @@ describe('self-sufficiency, self-consumption and the previous period', () => {
     const bad = await ratios(tokens.admin, 'fortnight', '2026-03-03').expect(400)
     expect(Object.keys(bad.body)).toContain('period')
     await ratios(tokens.admin, 'day', '3.3.2026').expect(400)
+    // Dates of the right shape that do not exist (found by the API fuzz: month 89 was a 500).
+    for (const date of ['0227-89-03', '2026-02-30', '0000-01-01']) expect(Object.keys((await ratios(tokens.admin, 'day', date).expect(400)).body)).toContain('date')
     await api().get(`/api/statistics/${other.installationId}/ratios`).query({ period: 'day', date: '2026-03-03' }).set(auth(tokens.admin)).expect(403)
   })
 })
