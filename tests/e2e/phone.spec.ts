@@ -133,6 +133,9 @@ test('on a phone, tables with money or energy keep them on screen: sessions, tar
   await page.goto('/facility/1/sessions')
   await settle(page)
   const first = page.getByRole('row').nth(1)
+  // The filters (period, station, person) stand above the list: the row is scrolled to, then it must
+  // show its energy and price without scrolling sideways.
+  await first.scrollIntoViewIfNeeded()
   await expect(first.getByRole('cell').filter({ hasText: /kWh/, visible: true })).toBeInViewport({ ratio: 1 })
   await expect(first.getByText(/^CHF\u00a0/).filter({ visible: true })).toBeInViewport({ ratio: 1 })
 })
