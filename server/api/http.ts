@@ -39,6 +39,8 @@ function fieldMessage(i: IssueLike, field: string): FieldMessage {
   if (i.code === 'too_small' && i.origin === 'string' && i.minimum === 1) return 'required'
   if (i.code === 'too_big' && i.origin === 'string') return { key: 'tooLong', params: { field, max: Number(i.maximum) } }
   if (i.code === 'invalid_format' && i.format === 'email') return 'invalidEmail'
+  // A day that does not exist (30 February, month 13) in a `Day` field (shared/schemas/common.ts).
+  if (i.code === 'invalid_format' && i.format === 'date') return 'invalidDate'
   // A key a strict schema does not know (a configuration file's typo, server/domain/configuration/file.ts).
   if (i.code === 'unknown_key') return 'configurationUnknownKey'
   return 'invalidValue'

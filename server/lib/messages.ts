@@ -24,6 +24,12 @@ const M = {
     fr: "La valeur n'est pas valide.",
     it: 'Il valore non è valido.',
   },
+  invalidDate: {
+    en: 'Enter a date that exists, as YYYY-MM-DD.',
+    de: 'Geben Sie ein Datum ein, das es gibt, im Format JJJJ-MM-TT.',
+    fr: 'Saisissez une date qui existe, au format AAAA-MM-JJ.',
+    it: 'Inserisca una data esistente, nel formato AAAA-MM-GG.',
+  },
   badCredentials: {
     en: 'No active account found with the given credentials',
     de: 'Kein aktives Konto mit diesen Anmeldedaten gefunden',

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Text } from './common.ts'
+import { Day, Text } from './common.ts'
 import { AddressInput, Operator } from './installation.ts'
 import { METER_SOURCES, METER_UNITS, PROVISIONED_METER_TYPES } from './meters.ts'
 import { LangTag } from './accounts.ts'
@@ -21,7 +21,6 @@ export const PATH_SEPARATOR = ' / '
 export const ObjectPath = z.string().trim().min(1).max(1000)
   .refine((p) => p.split(PATH_SEPARATOR).every((s) => s.length >= 1 && s.length <= 100 && s === s.trim()), { message: `a path is descriptions (1..100 characters) joined by "${PATH_SEPARATOR}"` })
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'a date YYYY-MM-DD' })
 const Time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, { message: 'a time HH:mm' })
 const Bit = z.union([z.literal(0), z.literal(1)])
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { ScheduleEntry } from '../rules/tariff.ts'
+import { Day } from './common.ts'
 
 /**
  * GET /api/electricity-tariff/ (SPEC §7): the tariff in force today for the Pricing screen. Prices in
@@ -45,7 +46,7 @@ export const PricingUpdate = z.object({
   low_tariff: Chf.nullable(),
   flat_tariff: Chf.nullable().optional(),
   flat: z.boolean().default(false),
-  valid_from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  valid_from: Day,
   valid_to: z.string().nullable().optional(),
   schedule: z.array(ScheduleEntrySchema).max(50),
   editable: z.boolean().optional(),

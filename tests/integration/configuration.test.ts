@@ -146,6 +146,16 @@ describe('import', () => {
     expect(await counts()).toEqual(before)
   })
 
+  it('a date that does not exist (30 February, month 13, year 0) is refused by its line, not stored or a 500', async () => {
+    const before = await counts()
+    for (const [day, message] of [['2026-02-30', 'Enter a date that exists, as YYYY-MM-DD.'], ['2026-13-01', 'Enter a date that exists, as YYYY-MM-DD.'], ['0000-01-01', 'The value is not valid.']]) {
+      const file = small('Wohnpark Birs', `    tariffs:\n      - name: Winter\n        valid_from: "${day}"\n        basic_rappen: 500\n        high_rappen_per_kwh: 30\n        low_rappen_per_kwh: 20\n`)
+      const r = await importing(tokens.super, file).expect(400)
+      expect(r.body).toEqual({ 'line 21, installations[0].tariffs[0].valid_from': [message] })
+    }
+    expect(await counts()).toEqual(before)
+  })
+
   it('a broken file names the line and field and leaves the database unchanged', async () => {
     const before = await counts()
     // A wrong unit for a water meter (schema-valid, refused by the meter service) on line 19.
