@@ -53,6 +53,9 @@ export const FETCH_BLOCKED_PORTS: ReadonlySet<number> = new Set([
 /** An optional variable that may be given empty (compose's `${X:-}`): empty means unset. */
 const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema)
 
+/** The demo accounts' password unless DEMO_PASSWORD sets another (README "Demo accounts"; the login page shows it). */
+export const DEFAULT_DEMO_PASSWORD = 'Cockpit-2026!'
+
 const EnvSchema = z.object({
   PORT: z.coerce
     .number()
@@ -73,7 +76,7 @@ const EnvSchema = z.object({
     .refine((u) => URL.canParse(u), 'is not a valid URL; write it as postgres://user:password@host:5432/database (percent-encode special characters in the password)')
     .optional(),
   DEMO: onOff.default(false),
-  DEMO_PASSWORD: z.string().min(8).default('Cockpit-2026!'),
+  DEMO_PASSWORD: z.string().min(8).default(DEFAULT_DEMO_PASSWORD),
   ADMIN_EMAIL: z
     .string()
     .trim()

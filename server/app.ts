@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { Config } from '../config/env.ts'
 import { SHUTDOWN_GRACE_MS } from '../config/defaults.ts'
 import { openDatabase } from './db/connection.ts'
-import { seedDemo } from './db/demo-seed.ts'
+import { demoSignIn, seedDemo } from './db/demo-seed.ts'
 import { createDomain, type Domain } from './domain/index.ts'
 import { hashPassword } from './domain/auth/passwords.ts'
 import { apiPlugin } from './api/index.ts'
@@ -159,7 +159,7 @@ export async function buildApp(config: Config): Promise<FastifyInstance> {
     metrics.gauge('cockpit_db_pool_max', 'Size limit of the database pool', () => poolUse().max)
     metrics.gauge('cockpit_db_pool_waiting', 'Callers waiting for a database connection', () => poolUse().waiting)
     const { loadJwtSecret } = await import('./domain/auth/service.ts')
-    domain = createDomain({ db: database.db, clock, log: app.log, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir, payments: config.payments, processMetrics: metrics })
+    domain = createDomain({ db: database.db, clock, log: app.log, jwtSecret: await loadJwtSecret(database.db, config.jwtSecret), publicUrl: config.publicUrl, supportAddress: config.supportAddress, reportsDir: config.reportsDir, payments: config.payments, processMetrics: metrics, demo: config.demo ? demoSignIn(config.demoPassword) : null })
     app.decorate('domain', domain)
     if (config.demo) {
       const seeded = await seedDemo(database.db, { passwordHash: await hashPassword(config.demoPassword), now: clock.now() })

@@ -14,8 +14,8 @@ export function setupRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   app.get(
     '/setup',
-    { schema: { summary: 'Whether the first superuser is still to be created (no superuser exists)', security: [], response: { 200: SetupStatus } } },
-    async () => ({ needed: await domain.setup.needed() }),
+    { schema: { summary: 'Whether the first superuser is still to be created (no superuser exists), and how to sign in to the demo', security: [], response: { 200: SetupStatus } } },
+    async () => ({ needed: await domain.setup.needed(), demo: domain.setup.demo }),
   )
   app.post(
     '/setup',

@@ -8,6 +8,8 @@ import type { MeterCreate } from '../../shared/schemas/meters.ts'
 import type { Operator } from '../../shared/schemas/installation.ts'
 import type { ObjectCreate } from '../../shared/schemas/objects.ts'
 import type { ScheduleEntry } from '../../shared/rules/tariff.ts'
+import type { DemoSignIn } from '../../shared/schemas/setup.ts'
+import { DEFAULT_DEMO_PASSWORD } from '../../config/env.ts'
 
 /** Advisory lock key of the demo seed (any fixed bigint, unique within this program). */
 const DEMO_SEED_LOCK = 0x636f636b /* "cock" */
@@ -36,6 +38,25 @@ export const DEMO_SECOND = {
   name: 'Demo Office Bern',
   admin: { email: 'admin2@example.com', first_name: 'Beat', last_name: 'Zurbriggen', title: 'Mr' },
 } as const
+
+/**
+ * How to sign in to the demo, for the login page (GET /api/setup `demo`): the accounts of
+ * {@link DEMO_USERS} and {@link DEMO_SECOND} with their role and installation, and `password` when it is
+ * the documented default (a DEMO_PASSWORD the operator chose is not shown: null).
+ */
+export function demoSignIn(password: string): DemoSignIn {
+  const residence = DEMO_NAME
+  return {
+    accounts: [
+      ...DEMO_USERS.map((u) => ({ email: u.email, role: u.is_superuser ? 'superuser' as const : u.role, installation: u.is_superuser ? null : residence })),
+      { email: DEMO_SECOND.admin.email, role: 'installation_admin' as const, installation: DEMO_SECOND.name },
+    ],
+    password: password === DEFAULT_DEMO_PASSWORD ? password : null,
+  }
+}
+
+/** The demo's first installation. */
+const DEMO_NAME = 'Demo Residence Zürich'
 
 const MODES = ['instant', 'optimized', 'solar', 'timer', 'rfid', 'locked'] as const
 
@@ -74,7 +95,7 @@ export async function seedDemo(db: Db, { passwordHash, now }: { passwordHash: st
     for (const u of DEMO_USERS) userIds[u.email] = await insertUser(tx, u, { passwordHash, now })
     const demo = demoProvisioning(tx, { actor: { id: userIds['super@example.com'], is_superuser: true }, passwordHash, now })
     const { svc, actor } = demo
-    const installation_id = await demo.installation({ name: 'Demo Residence Zürich', latitude: 47.3769, longitude: 8.5417, operator: DEMO_OPERATOR, pay_enabled: true })
+    const installation_id = await demo.installation({ name: DEMO_NAME, latitude: 47.3769, longitude: 8.5417, operator: DEMO_OPERATOR, pay_enabled: true })
     const obj = async (description: string, object_type: ObjectCreate['object_type'], parent: number | null) =>
       (await svc.objects.add(actor, installation_id, { description, object_type, parent_object_id: parent })).id
     const building = await obj('Residence Zürich', 'building', null)

@@ -54,6 +54,7 @@ import { createIngestService } from './ingest/service.ts'
 import { createDeviceKeyService } from './ingest/keys.ts'
 import { createLoadSettings } from './load/settings.ts'
 import { createChargePlanService } from './load/charge-plans.ts'
+import type { DemoSignIn } from '../../shared/schemas/setup.ts'
 
 /**
  * All domain services wired with their dependencies; routes and devices use this. `clock` is the
@@ -61,7 +62,7 @@ import { createChargePlanService } from './load/charge-plans.ts'
  * `processMetrics`, the process's Prometheus registry (server/lib/metrics.ts), counts ingested readings; scripts that
  * open a domain of their own pass none.
  */
-export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir, log, payments: paymentsConfig = { provider: 'demo' }, processMetrics }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string; log?: ErrorLog; payments?: PaymentsConfig; processMetrics?: Pick<Metrics, 'observeIngest'> }) {
+export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localhost:3000', supportAddress = 'support@cockpit.local', reportsDir, log, payments: paymentsConfig = { provider: 'demo' }, processMetrics, demo = null }: { db: Db; clock: Clock; jwtSecret: Uint8Array; publicUrl?: string; supportAddress?: string; reportsDir?: string; log?: ErrorLog; payments?: PaymentsConfig; processMetrics?: Pick<Metrics, 'observeIngest'>; demo?: DemoSignIn | null }) {
   const mail = createMailService({ db, clock })
   // Sign-in and rights facts kept while the rights revision stands.
   const rights = createRightsCache(db)
@@ -124,7 +125,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     zev: createZevService({ db, installations }),
     mail,
     passwordReset,
-    setup: createFirstStartService({ db, clock, auth, publicUrl }),
+    setup: createFirstStartService({ db, clock, auth, publicUrl, demo }),
     permissions: createPermissionService({ db, clock, installations }),
     legal,
     registration: createRegistrationService({ db, clock, mail, legal, publicUrl }),

@@ -18,7 +18,11 @@ test.afterEach(async () => {
 test('from an empty database the operator sets up a facility and its OCPP charge point shows Available', async ({ page }) => {
   // The first start (README "Production start"): the superuser of ADMIN_* signs in and, with no
   // installation yet, lands on the operator's Installations list.
+  const setupStatus = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/setup')
   await page.goto('/login')
+  // No demo here: the login page offers no demo accounts.
+  expect(((await (await setupStatus).json()) as { demo: unknown }).demo).toBeNull()
+  await expect(page.getByRole('region', { name: 'Demo facility' })).toHaveCount(0)
   await page.getByLabel('E-mail').fill(E2E_EMPTY_ADMIN.email)
   await page.getByLabel('Password', { exact: true }).fill(E2E_EMPTY_ADMIN.password)
   await page.getByRole('button', { name: 'Log in' }).click()

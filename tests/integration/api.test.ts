@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
 import type { FastifyInstance } from 'fastify'
 import { addOtherInstallation, auth, login, seededSecond, startApp } from './helpers.ts'
+import { demoSignIn } from '../../server/db/demo-seed.ts'
 
 let app: FastifyInstance
 let other: Awaited<ReturnType<typeof addOtherInstallation>>
@@ -23,6 +24,31 @@ beforeAll(async () => {
 afterAll(async () => app?.close())
 
 const api = () => request(app.server)
+
+// A first start that explains itself (README "Start"): the demo's login page says how to sign in.
+describe('GET /api/setup with the demo on', () => {
+  it('lists the demo accounts with role and installation, and the documented password; signing in with them works', async () => {
+    const r = await request(app.server).get('/api/setup').expect(200)
+    expect(r.body).toEqual({
+      needed: false,
+      demo: {
+        accounts: [
+          { email: 'super@example.com', role: 'superuser', installation: null },
+          { email: 'admin@example.com', role: 'installation_admin', installation: 'Demo Residence Zürich' },
+          { email: 'user@example.com', role: 'installation_user', installation: 'Demo Residence Zürich' },
+          { email: 'admin2@example.com', role: 'installation_admin', installation: 'Demo Office Bern' },
+        ],
+        password: 'Cockpit-2026!',
+      },
+    })
+    for (const a of r.body.demo.accounts) await login(app, a.email, r.body.demo.password)
+  })
+
+  it('never shows a password the operator chose with DEMO_PASSWORD', () => {
+    expect(demoSignIn('An-own-demo-pass-1').password).toBeNull()
+    expect(demoSignIn('An-own-demo-pass-1').accounts).toHaveLength(4)
+  })
+})
 
 describe('POST /api/authentication/token/', () => {
   it('signs in and names the installation to open', async () => {

@@ -69,7 +69,7 @@ describe('ADMIN_EMAIL and ADMIN_PASSWORD', () => {
       // sign-in (docs/decisions.md "Client: the account's language is the truth once signed in").
       expect(boss).toMatchObject({ is_superuser: true, is_active: true, is_service: false, ietf_lang_tag: 'en-US' })
       hash = boss.password_hash
-      expect((await request(app.server).get('/api/setup').expect(200)).body).toEqual({ needed: false })
+      expect((await request(app.server).get('/api/setup').expect(200)).body).toEqual({ needed: false, demo: null })
       // No setup link while the superuser exists.
       expect(await app.domain!.db.selectFrom('setup_tokens').selectAll().execute()).toEqual([])
     } finally {
@@ -107,7 +107,7 @@ describe('the setup link', () => {
     expect(await db().selectFrom('setup_tokens').select(['expires_at', 'used_at']).execute()).toEqual([{ expires_at: new Date(clock.ms() + 3600_000), used_at: null }])
     expect(await db().selectFrom('users').select('is_service').where('is_superuser', '=', true).execute()).toEqual([{ is_service: true }])
     const r = await api().get('/api/setup').expect(200)
-    expect(r.body).toEqual({ needed: true })
+    expect(r.body).toEqual({ needed: true, demo: null })
     const link = await app.domain!.setup.issueLink()
     expect(link).toMatch(/^https:\/\/cockpit\.example\.ch\/setup#[\w-]{43}$/)
     // Only the token's hash is kept.
@@ -123,7 +123,7 @@ describe('the setup link', () => {
     expect(Object.keys((await api().post('/api/setup').send(setupBody(token, { email: 'nope', first_name: '' })).expect(400)).body).sort()).toEqual(['email', 'first_name'])
     const de = await api().post('/api/setup').set('Accept-Language', 'de').send(setupBody(token, { password: 'kurz' })).expect(400)
     expect(de.body.password[0]).toMatch(/mindestens 8 Zeichen/)
-    expect((await api().get('/api/setup').expect(200)).body).toEqual({ needed: true })
+    expect((await api().get('/api/setup').expect(200)).body).toEqual({ needed: true, demo: null })
     expect(await db().selectFrom('setup_tokens').select('id').where('used_at', 'is not', null).execute()).toEqual([])
   })
 
@@ -131,7 +131,7 @@ describe('the setup link', () => {
     const token = tokenOf(await app.domain!.setup.issueLink())
     await clock.advance(3600_000)
     await api().post('/api/setup').send(setupBody(token)).expect(403)
-    expect((await api().get('/api/setup').expect(200)).body).toEqual({ needed: true })
+    expect((await api().get('/api/setup').expect(200)).body).toEqual({ needed: true, demo: null })
   })
 
   it('creates the superuser and signs them in; the token is spent (403) and other links answer 409', async () => {
@@ -147,7 +147,7 @@ describe('the setup link', () => {
     await api().post('/api/authentication/token/refresh/').send({ refresh: r.body.refresh }).expect(200)
     await login(app, 'operator@example.ch', 'First-start-1!')
 
-    expect((await api().get('/api/setup').expect(200)).body).toEqual({ needed: false })
+    expect((await api().get('/api/setup').expect(200)).body).toEqual({ needed: false, demo: null })
     const reuse = await api().post('/api/setup').send(setupBody(token, { email: 'second@example.ch' })).expect(403)
     expect(reuse.body.detail).toMatch(/invalid, used or expired/)
     const late = await api().post('/api/setup').set('Accept-Language', 'de').send(setupBody(other, { email: 'second@example.ch' })).expect(409)
@@ -199,10 +199,10 @@ describe('a production start (server/main.ts, DEMO off) and the recovery command
       const url = new URL(links[0])
       expect(url.port).toBe(String(port))
       const base = `http://127.0.0.1:${port}/api/setup`
-      expect(await (await fetch(base)).json()).toEqual({ needed: true })
+      expect(await (await fetch(base)).json()).toEqual({ needed: true, demo: null })
       const created = await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(setupBody(url.hash.slice(1))) })
       expect(created.status).toBe(201)
-      expect(await (await fetch(base)).json()).toEqual({ needed: false })
+      expect(await (await fetch(base)).json()).toEqual({ needed: false, demo: null })
     } finally {
       child.kill('SIGTERM')
       await exited
@@ -250,7 +250,7 @@ describe('a DEMO=on start', () => {
   it('keeps its demo accounts and issues no setup link', async () => {
     const { app } = await startApp({ roles: ['api'] })
     try {
-      expect((await request(app.server).get('/api/setup').expect(200)).body).toEqual({ needed: false })
+      expect((await request(app.server).get('/api/setup').expect(200)).body).toEqual({ needed: false, demo: null })
       expect(await app.domain!.db.selectFrom('setup_tokens').selectAll().execute()).toEqual([])
       await login(app, 'super@example.com', PASSWORD)
       await login(app, 'user@example.com', PASSWORD)

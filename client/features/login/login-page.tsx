@@ -8,6 +8,7 @@ import { canRegister } from './reset-api.ts'
 import { validateLogin } from './validate.ts'
 import type { LoginErrors } from './validate.ts'
 import { AuthFrame } from './auth-frame.tsx'
+import { DemoAccounts } from './demo-accounts.tsx'
 import { session, startSession } from '../../session/session.ts'
 import { ensureUser } from '../../session/api.ts'
 import { applyUserLanguage } from '../../session/language.ts'
@@ -40,6 +41,7 @@ export default function LoginPage() {
   const [justLoggedIn, setJustLoggedIn] = useState(false)
   const emailRef = useRef<HTMLInputElement>(null)
   const passwordRef = useRef<HTMLInputElement>(null)
+  const submitRef = useRef<HTMLButtonElement>(null)
   const ids = { email: useId(), password: useId(), emailError: useId(), passwordError: useId(), failure: useId() }
   useDocumentTitle(t('title'))
   // Registration is offered only for a facility that allows it (GET /api/users/can-register).
@@ -173,7 +175,7 @@ export default function LoginPage() {
             </p>
           ) : null}
         </div>
-        <button type="submit" className="btn-primary w-full py-2.5" disabled={busy}>
+        <button ref={submitRef} type="submit" className="btn-primary w-full py-2.5" disabled={busy}>
           {busy ? (
             <span aria-hidden="true" className="h-4 w-4 animate-spin motion-reduce:animate-none rounded-full border-2 border-white/40 border-t-white" />
           ) : null}
@@ -185,6 +187,17 @@ export default function LoginPage() {
           {t('registerLink')}
         </Link>
       ) : null}
+      <DemoAccounts
+        onPick={(pickedEmail, pickedPassword) => {
+          // The form filled in as typed: Enter (or the button) signs in; without a shown password, type it.
+          setEmail(pickedEmail)
+          setPassword(pickedPassword ?? '')
+          setErrors({})
+          setServerFieldErrors({})
+          setFailure(null)
+          ;(pickedPassword ? submitRef : passwordRef).current?.focus()
+        }}
+      />
     </AuthFrame>
   )
 }

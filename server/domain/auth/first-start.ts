@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { AUTH } from '../../../config/defaults.ts'
 import { AppError, Forbidden, Invalid, TooManyRequests } from '../../lib/errors.ts'
 import { isStrongPassword } from '../../../shared/rules/password.ts'
-import type { SetupRequest } from '../../../shared/schemas/setup.ts'
+import type { DemoSignIn, SetupRequest } from '../../../shared/schemas/setup.ts'
 import type { TokenResponse } from '../../../shared/schemas/auth.ts'
 import { hashPassword } from './passwords.ts'
 import { createDbThrottle } from './db-throttle.ts'
@@ -98,7 +98,7 @@ export type FirstStart =
  * - the command line's recovery, {@link makeSuperuser}, at any time.
  * POST /api/setup is public and throttled per IP like sign-in (AUTH.setup: wrong, used or expired tokens).
  */
-export function createFirstStartService({ db, clock, auth, publicUrl }: { db: Db; clock: Clock; auth: AuthService; publicUrl: string }) {
+export function createFirstStartService({ db, clock, auth, publicUrl, demo = null }: { db: Db; clock: Clock; auth: AuthService; publicUrl: string; demo?: DemoSignIn | null }) {
   const perIp = createDbThrottle({ db, now: () => clock.ms(), scope: 'setup', windowMs: AUTH.setup.windowMs, policy: { kind: 'limit', max: AUTH.setup.max } })
 
   /** A new setup link valid {@link SETUP_TTL_MS}, or null when a superuser exists. */
@@ -116,6 +116,9 @@ export function createFirstStartService({ db, clock, auth, publicUrl }: { db: Db
   }
 
   return {
+    /** GET /api/setup's `demo`: the demo's accounts and password for the login page (DEMO=on), else null. */
+    demo,
+
     /** GET /api/setup: true while no superuser exists. */
     async needed(): Promise<boolean> {
       return !(await hasSuperuser(db))
