@@ -6,6 +6,7 @@ import { Id, ListQuery, Page } from '../../shared/schemas/common.ts'
 import { ErrorDetail } from '../../shared/schemas/errors.ts'
 import { DeviceKey, DeviceKeyCreate, DeviceKeyCreated, INGEST_MAX_BYTES, INGEST_MAX_READINGS, IngestBody, IngestResult } from '../../shared/schemas/ingest.ts'
 import { AppError } from '../lib/errors.ts'
+import { pickLang } from '../lib/messages.ts'
 import { actorOf } from './http.ts'
 import { devicesOnly, NoContent } from './openapi.ts'
 
@@ -55,7 +56,8 @@ export function ingestRoutes(fastify: FastifyInstance, domain: Domain) {
       const { installationId } = (req as FastifyRequest & { device: { installationId: number } }).device
       // The device reports: its installation is online, and changes that waited for it are sent (SPEC §4).
       await domain.devices.reported(installationId, domain.clock.now())
-      return reply.code(202).send(await domain.ingest.ingest(installationId, req.body.readings, 'ingest'))
+      // Reasons in the request's language, like the API's other errors.
+      return reply.code(202).send(await domain.ingest.ingest(installationId, req.body.readings, 'ingest', pickLang(req.headers['accept-language'])))
     })
   })
 

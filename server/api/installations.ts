@@ -58,7 +58,7 @@ export function installationRoutes(fastify: FastifyInstance, domain: Domain) {
   )
   // Each meter's source, newest reading and data quality for the Power page (server/domain/measurements/coverage.ts).
   app.get(`${base}/:installationId/meter_data`, { schema: { ...one("Each meter's source, newest reading, its age, stale or not, and data quality (overview)"), response: { 200: z.array(MeterDataState) } } }, async (req) =>
-    domain.metrics.meterData(await actorOf(domain, req), req.params.installationId),
+    domain.metrics.meterData(await actorOf(domain, req), req.params.installationId, pickLang(req.headers['accept-language'])),
   )
   // What the caller may see here (docs/decisions.md: the relay's permission profile comes from this).
   app.get(`${base}/:installationId/access`, { schema: { ...one('What the caller may see in the installation'), response: { 200: Access } } }, async (req) =>

@@ -7,6 +7,7 @@ import { IncludeArchived, MeterAdmin, MeterCreate, MeterPatch, PurgeQuery } from
 import { OcppCredentials, StationCreate, StationCreated } from '../../shared/schemas/station.ts'
 import { NoContent } from './openapi.ts'
 import { ErrorDetail, FieldErrors } from '../../shared/schemas/errors.ts'
+import { pickLang } from '../lib/messages.ts'
 import { actorOf } from './http.ts'
 
 const InstallationParams = z.object({ installationId: Id })
@@ -36,13 +37,13 @@ export function provisioningDeviceRoutes(fastify: FastifyInstance, domain: Domai
   }
 
   app.get(`${inst}/meters/`, { schema: { summary: "The installation's meters with serial, unit, source (admins)", params: InstallationParams, querystring: ListQuery.extend(IncludeArchived.shape), response: { 200: Page(MeterAdmin), ...refusals } } }, async (req) =>
-    domain.meterProvisioning.list(await actorOf(domain, req), req.params.installationId, { ...req.query, include_archived: req.query.include_archived === 'true' }),
+    domain.meterProvisioning.list(await actorOf(domain, req), req.params.installationId, { ...req.query, include_archived: req.query.include_archived === 'true' }, pickLang(req.headers['accept-language'])),
   )
   app.post(`${inst}/meters/`, { schema: { summary: 'Create a meter on an object of the installation (admins)', params: InstallationParams, body: MeterCreate, response: { 201: MeterAdmin, ...refusals } } }, async (req, reply) =>
     reply.code(201).send(await domain.meterProvisioning.create(await actorOf(domain, req), req.params.installationId, req.body)),
   )
   app.patch(`${inst}/meters/:meterId/`, { schema: { summary: 'Change a meter (admins)', params: MeterParams, body: MeterPatch, response: { 200: MeterAdmin, ...refusals } } }, async (req) =>
-    domain.meterProvisioning.update(await actorOf(domain, req), req.params.installationId, req.params.meterId, req.body),
+    domain.meterProvisioning.update(await actorOf(domain, req), req.params.installationId, req.params.meterId, req.body, pickLang(req.headers['accept-language'])),
   )
   app.delete(`${inst}/meters/:meterId/`, { schema: { summary: 'Delete a meter: archived with its measurements kept, or purged with them (admins)', params: MeterParams, querystring: PurgeQuery, response: { 204: NoContent, ...refusals } } }, async (req, reply) => {
     await domain.meterProvisioning.remove(await actorOf(domain, req), req.params.installationId, req.params.meterId, req.query.purge === 'true')

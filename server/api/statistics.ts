@@ -6,6 +6,7 @@ import { DayOrDateTime, Id } from '../../shared/schemas/common.ts'
 import { GRANULARITIES } from '../../shared/rules/granularity.ts'
 import { BatteryStatesAnswer, RatiosAnswer, RatiosQuery, StatisticsAnswer, StationStatisticsAnswer, TotalsAnswer, ZevAnswer } from '../../shared/schemas/statistics.ts'
 import { actorOf } from './http.ts'
+import { pickLang } from '../lib/messages.ts'
 import { statisticsSerializerCompiler } from './statistics-json.ts'
 
 const instantFormat = DayOrDateTime
@@ -38,6 +39,9 @@ const SectionParams = z.object({ installationId: Id, objectType: z.enum(['electr
  * heat, charging_station) and /{object_type}/{object_id} (object, charging_station, meter). Rights and shapes:
  * server/domain/statistics/service.ts.
  */
+/** The query with the request's language, for the reasons in `data_quality` (server/domain/ingest/reasons.ts). */
+const withLang = <Q extends object>(req: { query: Q; headers: { 'accept-language'?: string } }) => ({ ...req.query, lang: pickLang(req.headers['accept-language']) })
+
 export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
   const base = '/statistics/:installationId'
@@ -47,7 +51,7 @@ export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
     serializerCompiler: statisticsSerializerCompiler as never, // typed for the response schema it is given
   })
   app.get(base, schema("The installation's series by bucket", InstallationParams, StatisticsAnswer), async (req) =>
-    domain.statistics.installation(await actorOf(domain, req), req.params.installationId, req.query),
+    domain.statistics.installation(await actorOf(domain, req), req.params.installationId, withLang(req)),
   )
   app.get(`${base}/totals`, schema('The series summed over the period', InstallationParams, TotalsAnswer), async (req) =>
     domain.statistics.totals(await actorOf(domain, req), req.params.installationId, req.query),
@@ -58,7 +62,7 @@ export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
     async (req) => domain.ratios.ratios(await actorOf(domain, req), req.params.installationId, req.query),
   )
   app.get(`${base}/flow`, schema('Power flow series (kW)', InstallationParams, StatisticsAnswer), async (req) =>
-    domain.statistics.flow(await actorOf(domain, req), req.params.installationId, req.query),
+    domain.statistics.flow(await actorOf(domain, req), req.params.installationId, withLang(req)),
   )
   app.get(`${base}/zev`, schema('ZEV series and the allocation per consumption unit', InstallationParams, ZevAnswer), async (req) =>
     domain.statistics.zev(await actorOf(domain, req), req.params.installationId, req.query),
@@ -67,10 +71,10 @@ export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
     domain.statistics.batteryStates(await actorOf(domain, req), req.params.installationId, req.query),
   )
   app.get(`${base}/heat/:objectId`, schema('Heat series of an object', ObjectParams, StatisticsAnswer), async (req) =>
-    domain.statistics.ofObject(await actorOf(domain, req), req.params.installationId, req.params.objectId, req.query, 'heat'),
+    domain.statistics.ofObject(await actorOf(domain, req), req.params.installationId, req.params.objectId, withLang(req), 'heat'),
   )
   app.get(`${base}/water/:objectId`, schema('Water series of an object', ObjectParams, StatisticsAnswer), async (req) =>
-    domain.statistics.ofObject(await actorOf(domain, req), req.params.installationId, req.params.objectId, req.query, 'water'),
+    domain.statistics.ofObject(await actorOf(domain, req), req.params.installationId, req.params.objectId, withLang(req), 'water'),
   )
   app.get(`${base}/object/charging_stations`, schema('Series per readable charging station', InstallationParams, StationStatisticsAnswer), async (req) =>
     domain.statistics.perStation(await actorOf(domain, req), req.params.installationId, req.query),
@@ -80,14 +84,14 @@ export function statisticsRoutes(fastify: FastifyInstance, domain: Domain) {
     const actor = await actorOf(domain, req)
     return objectType === 'charging_station'
       ? domain.statistics.perStation(actor, installationId, req.query)
-      : domain.statistics.section(actor, installationId, objectType, req.query)
+      : domain.statistics.section(actor, installationId, objectType, withLang(req))
   })
   app.get(`${base}/:objectType/:objectId`, schema('Series of an object, a charging station or one meter', TypedParams, StatisticsAnswer.extend({ meter: MeterRef.optional() })), async (req) => {
     const { installationId, objectType, objectId } = req.params
     const actor = await actorOf(domain, req)
-    if (objectType === 'meter') return domain.statistics.meter(actor, installationId, objectId, req.query)
+    if (objectType === 'meter') return domain.statistics.meter(actor, installationId, objectId, withLang(req))
     return objectType === 'object'
-      ? domain.statistics.ofObject(actor, installationId, objectId, req.query, 'all')
-      : domain.statistics.station(actor, installationId, objectId, req.query)
+      ? domain.statistics.ofObject(actor, installationId, objectId, withLang(req), 'all')
+      : domain.statistics.station(actor, installationId, objectId, withLang(req))
   })
 }

@@ -590,6 +590,141 @@ const M = {
     it: 'La chiave del dispositivo manca, è sconosciuta o revocata.',
   },
 
+  // Why a reading was refused or set aside (server/domain/ingest/reasons.ts): field names, measurands,
+  // units and figures stay as the device sent them.
+  ingestFieldRequired: {
+    en: '{{field}}: required',
+    de: '{{field}}: erforderlich',
+    fr: '{{field}} : obligatoire',
+    it: '{{field}}: obbligatorio',
+  },
+  ingestFieldInvalid: {
+    en: '{{field}}: not valid',
+    de: '{{field}}: ungültig',
+    fr: "{{field}} : n'est pas valide",
+    it: '{{field}}: non valido',
+  },
+  ingestTimestampFormat: {
+    en: 'timestamp: not an ISO 8601 date and time with an offset',
+    de: 'timestamp: kein Datum mit Uhrzeit nach ISO 8601 mit Zeitverschiebung',
+    fr: 'timestamp : pas une date et heure ISO 8601 avec décalage horaire',
+    it: 'timestamp: non è una data e ora ISO 8601 con fuso orario',
+  },
+  ingestTimestampInvalid: {
+    en: 'timestamp: not a valid date and time',
+    de: 'timestamp: kein gültiges Datum mit Uhrzeit',
+    fr: 'timestamp : pas une date et heure valides',
+    it: 'timestamp: non è una data e ora valida',
+  },
+  ingestMeasurandUnknown: {
+    en: 'measurand: not one of {{list}}',
+    de: 'measurand: keine der Messgrößen {{list}}',
+    fr: "measurand : n'est pas l'une des grandeurs {{list}}",
+    it: 'measurand: non è una delle grandezze {{list}}',
+  },
+  ingestNoMeterId: {
+    en: 'meter_id: no meter {{id}} in this installation',
+    de: 'meter_id: kein Zähler {{id}} in dieser Anlage',
+    fr: 'meter_id : aucun compteur {{id}} dans cette installation',
+    it: 'meter_id: nessun contatore {{id}} in questo impianto',
+  },
+  ingestNoMeterSerial: {
+    en: 'meter_serial: no meter with serial {{serial}} in this installation',
+    de: 'meter_serial: kein Zähler mit der Seriennummer {{serial}} in dieser Anlage',
+    fr: 'meter_serial : aucun compteur avec le numéro de série {{serial}} dans cette installation',
+    it: 'meter_serial: nessun contatore con il numero di serie {{serial}} in questo impianto',
+  },
+  ingestMeterSimulated: {
+    en: 'meter {{id}} is simulated: it takes no readings from devices (change its source first)',
+    de: 'Zähler {{id}} ist simuliert: Er nimmt keine Messwerte von Geräten an (ändern Sie zuerst seine Quelle)',
+    fr: "le compteur {{id}} est simulé : il n'accepte aucun relevé d'appareil (changez d'abord sa source)",
+    it: 'il contatore {{id}} è simulato: non accetta letture da dispositivi (cambi prima la sua fonte)',
+  },
+  ingestMeasurandNotMeasured: {
+    en: 'measurand: a {{type}} meter does not measure {{measurand}}',
+    de: 'measurand: ein Zähler vom Typ {{type}} misst kein {{measurand}}',
+    fr: 'measurand : un compteur de type {{type}} ne mesure pas {{measurand}}',
+    it: 'measurand: un contatore di tipo {{type}} non misura {{measurand}}',
+  },
+  ingestUnitWrong: {
+    en: 'unit: {{unit}} is not a unit of {{measurand}} ({{units}})',
+    de: 'unit: {{unit}} ist keine Einheit von {{measurand}} ({{units}})',
+    fr: "unit : {{unit}} n'est pas une unité de {{measurand}} ({{units}})",
+    it: 'unit: {{unit}} non è un’unità di {{measurand}} ({{units}})',
+  },
+  ingestAhead: {
+    en: "timestamp: {{timestamp}} is more than 5 minutes ahead of the server's clock ({{now}})",
+    de: 'timestamp: {{timestamp}} liegt mehr als 5 Minuten vor der Uhr des Servers ({{now}})',
+    fr: "timestamp : {{timestamp}} est en avance de plus de 5 minutes sur l'horloge du serveur ({{now}})",
+    it: "timestamp: {{timestamp}} è più di 5 minuti avanti rispetto all'orologio del server ({{now}})",
+  },
+  ingestTooOld: {
+    en: 'timestamp: {{timestamp}} is older than the retention window ({{oldest}})',
+    de: 'timestamp: {{timestamp}} ist älter als die Aufbewahrungsfrist ({{oldest}})',
+    fr: 'timestamp : {{timestamp}} est plus ancien que la durée de conservation ({{oldest}})',
+    it: 'timestamp: {{timestamp}} è più vecchio del periodo di conservazione ({{oldest}})',
+  },
+  ingestValueNotFinite: {
+    en: 'value: not a finite number',
+    de: 'value: keine endliche Zahl',
+    fr: 'value : pas un nombre fini',
+    it: 'value: non è un numero finito',
+  },
+  ingestRegisterRange: {
+    en: 'value: a register of {{value}} {{unit}} is out of range (0 to {{max}} {{unit}})',
+    de: 'value: ein Zählerstand von {{value}} {{unit}} liegt außerhalb des Bereichs (0 bis {{max}} {{unit}})',
+    fr: 'value : un index de {{value}} {{unit}} est hors limites (0 à {{max}} {{unit}})',
+    it: 'value: una lettura di {{value}} {{unit}} è fuori intervallo (da 0 a {{max}} {{unit}})',
+  },
+  ingestPowerBeyondMax: {
+    en: "value: {{value}} kW is beyond the meter's maximum power of {{max}} kW",
+    de: 'value: {{value}} kW liegt über der Höchstleistung des Zählers von {{max}} kW',
+    fr: 'value : {{value}} kW dépasse la puissance maximale du compteur de {{max}} kW',
+    it: 'value: {{value}} kW supera la potenza massima del contatore di {{max}} kW',
+  },
+  ingestSocRange: {
+    en: 'value: a state of charge of {{value}} % is outside 0 to 100 %',
+    de: 'value: ein Ladestand von {{value}} % liegt außerhalb von 0 bis 100 %',
+    fr: 'value : un état de charge de {{value}} % est hors de 0 à 100 %',
+    it: 'value: uno stato di carica di {{value}} % è fuori da 0 a 100 %',
+  },
+  ingestVoltageRange: {
+    en: 'value: {{value}} V is out of range (0 to {{max}} V)',
+    de: 'value: {{value}} V liegt außerhalb des Bereichs (0 bis {{max}} V)',
+    fr: 'value : {{value}} V est hors limites (0 à {{max}} V)',
+    it: 'value: {{value}} V è fuori intervallo (da 0 a {{max}} V)',
+  },
+  ingestCurrentRange: {
+    en: 'value: {{value}} A is out of range (at most {{max}} A)',
+    de: 'value: {{value}} A liegt außerhalb des Bereichs (höchstens {{max}} A)',
+    fr: 'value : {{value}} A est hors limites (au plus {{max}} A)',
+    it: 'value: {{value}} A è fuori intervallo (al massimo {{max}} A)',
+  },
+  ingestRegisterDown: {
+    en: 'register went down from {{from}} to {{to}} {{unit}} (counter reset or swapped meter): nothing booked, the next reading counts from {{to}} {{unit}}',
+    de: 'Zählerstand ist von {{from}} auf {{to}} {{unit}} gesunken (Zähler zurückgesetzt oder getauscht): nichts verbucht, der nächste Messwert zählt ab {{to}} {{unit}}',
+    fr: "l'index a baissé de {{from}} à {{to}} {{unit}} (compteur remis à zéro ou remplacé) : rien comptabilisé, le prochain relevé compte à partir de {{to}} {{unit}}",
+    it: 'la lettura è scesa da {{from}} a {{to}} {{unit}} (contatore azzerato o sostituito): nulla contabilizzato, la prossima lettura conta da {{to}} {{unit}}',
+  },
+  ingestRegisterTooFast: {
+    en: "register rose by {{rise}} {{unit}} in {{seconds}} s, faster than the meter's maximum: nothing booked, the next reading counts from {{to}} {{unit}}",
+    de: 'Zählerstand ist in {{seconds}} s um {{rise}} {{unit}} gestiegen, schneller als das Maximum des Zählers: nichts verbucht, der nächste Messwert zählt ab {{to}} {{unit}}',
+    fr: "l'index a augmenté de {{rise}} {{unit}} en {{seconds}} s, plus vite que le maximum du compteur : rien comptabilisé, le prochain relevé compte à partir de {{to}} {{unit}}",
+    it: 'la lettura è salita di {{rise}} {{unit}} in {{seconds}} s, più del massimo del contatore: nulla contabilizzato, la prossima lettura conta da {{to}} {{unit}}',
+  },
+  ingestLowerThanBefore: {
+    en: 'register {{value}} {{unit}} is lower than the reading before it ({{before}} {{unit}} at {{at}}): not stored',
+    de: 'Zählerstand {{value}} {{unit}} ist tiefer als der Messwert davor ({{before}} {{unit}} um {{at}}): nicht gespeichert',
+    fr: "l'index {{value}} {{unit}} est inférieur au relevé précédent ({{before}} {{unit}} à {{at}}) : non enregistré",
+    it: 'la lettura {{value}} {{unit}} è inferiore a quella precedente ({{before}} {{unit}} alle {{at}}): non salvata',
+  },
+  ingestHigherThanAfter: {
+    en: 'register {{value}} {{unit}} is higher than the reading after it ({{after}} {{unit}} at {{at}}): not stored',
+    de: 'Zählerstand {{value}} {{unit}} ist höher als der Messwert danach ({{after}} {{unit}} um {{at}}): nicht gespeichert',
+    fr: "l'index {{value}} {{unit}} est supérieur au relevé suivant ({{after}} {{unit}} à {{at}}) : non enregistré",
+    it: 'la lettura {{value}} {{unit}} è superiore a quella successiva ({{after}} {{unit}} alle {{at}}): non salvata',
+  },
+
   // Load management (docs/decisions.md "Load management: model, controller and reasons").
   loadCircuitDuplicate: {
     en: 'Another circuit already has this id.',

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { Day, Text } from './common.ts'
 import { AddressInput, Operator } from './installation.ts'
-import { METER_SOURCES, METER_UNITS, PROVISIONED_METER_TYPES } from './meters.ts'
+import { METER_SOURCES, METER_UNITS, ModbusSourceConfig, PROVISIONED_METER_TYPES } from './meters.ts'
 import { LangTag } from './accounts.ts'
 import { CircuitId, LOAD_LIMIT_MAX, MAX_CIRCUITS } from './load-management.ts'
 
@@ -40,6 +40,10 @@ export const ConfigMeter = z.strictObject({
   /** kW (kWp for PV), kWh for a battery. */
   capacity: z.number().positive().max(100_000).nullable().default(null),
   source: z.enum(METER_SOURCES).default('ingest'),
+  /** Where a gateway reads a 'modbus' meter (shared/schemas/meters.ts ModbusSourceConfig); left out for the other sources. */
+  source_config: ModbusSourceConfig.optional(),
+  /** kW: ingested power beyond it is refused (server/domain/ingest/check.ts); left out for none. */
+  max_power_kw: z.number().positive().max(1_000_000).optional(),
 })
 
 export const ConfigStation = z.strictObject({

@@ -44,7 +44,7 @@ export type ModbusSourceConfig = z.infer<typeof ModbusSourceConfig>
 
 /**
  * A meter's data quality (readings through the ingestion API, shared/schemas/ingest.ts): `flagged` while
- * its newest refused or set-aside reading (`reason`, English as the device was answered; `at` when) is
+ * its newest refused or set-aside reading (`reason`, in the request's language; `at` when) is
  * less than {@link QUALITY_FLAG_HOURS} hours old, else `ok` (with the last finding, if any, for reference).
  */
 export const DataQuality = z.object({ state: z.enum(['ok', 'flagged']), reason: z.string().nullable(), at: z.string().nullable() }).meta({ id: 'DataQuality' })

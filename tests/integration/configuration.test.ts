@@ -136,6 +136,35 @@ describe('import', () => {
       .toEqual(meters.results.map((m: { id: number; name: string }) => ['create', 'super@example.com', m.id, m.name]))
   })
 
+  it('a Modbus meter\'s device settings (source_config) and its maximum power go out in the export and come back in an import', async () => {
+    const modbus = `      - name: PV inverter
+        type: pv
+        object: House
+        serial: INV-7
+        source: modbus
+        source_config: { host: 192.168.1.20, port: 1502, unit_id: 3, model: sunspec, interval_s: 10 }
+        max_power_kw: 12.5
+`
+    const made = await importing(tokens.super, small('Wohnpark Modbus', modbus)).expect(200)
+    const id = made.body.installations[0].id
+    const exported = parse((await api().get(`/api/cockpit/installations/${id}/configuration?format=yaml`).set(auth(tokens.super)).expect(200)).text)
+    const meters = exported.installations[0].meters as Record<string, unknown>[]
+    expect(meters.find((m) => m.name === 'PV inverter')).toMatchObject({ source: 'modbus', source_config: { host: '192.168.1.20', port: 1502, unit_id: 3, model: 'sunspec', interval_s: 10 }, max_power_kw: 12.5 })
+    // Meters without them keep the file short: no empty settings.
+    expect(meters.find((m) => m.name === 'Main')).not.toHaveProperty('source_config')
+    expect(meters.find((m) => m.name === 'Main')).not.toHaveProperty('max_power_kw')
+    // The exported file imports as no change; a changed interval is an update of source_config alone.
+    expect((await importing(tokens.super, stringify(exported)).expect(200)).body.summary).toMatchObject({ created: 0, updated: 0 })
+    meters.find((m) => m.name === 'PV inverter')!.source_config = { host: '192.168.1.20', port: 1502, unit_id: 3, model: 'sunspec', interval_s: 30 }
+    const changed = await importing(tokens.super, stringify(exported)).expect(200)
+    expect(changed.body.changes).toContainEqual({ installation: 'Wohnpark Modbus', entity: 'meter', key: 'serial INV-7', change: 'updated', fields: ['source_config'] })
+    const row = await app.domain!.db.selectFrom('meters').select(['source_config', 'max_power_kw']).where('installation_id', '=', id).where('serial', '=', 'INV-7').executeTakeFirstOrThrow()
+    expect(row).toEqual({ source_config: { host: '192.168.1.20', port: 1502, unit_id: 3, model: 'sunspec', interval_s: 30 }, max_power_kw: 12.5 })
+    // Settings for a meter that is not read over Modbus are refused, naming the line and field.
+    const wrong = await importing(tokens.super, small('Wohnpark Modbus', modbus.replace('source: modbus', 'source: ingest'))).expect(400)
+    expect(JSON.stringify(wrong.body)).toMatch(/source_config/)
+  })
+
   it('among new meters made together, the first refused one is named: a wrong unit before an unknown object', async () => {
     const before = await counts()
     const both = small('Wohnpark Linth', '      - name: Hot water flat 1\n        type: hot_water\n        object: House / Flat 1\n        unit: kWh\n      - name: Unknown place\n        type: pv\n        object: Garden\n')

@@ -206,3 +206,47 @@ describe('gateway', () => {
     await gw.stop()
   })
 })
+
+describe('gateway: SunSpec float models (meter 213, inverter 113)', () => {
+  it('reads a float meter and a float inverter over Modbus TCP and forwards their figures; NaN points are left out', async () => {
+    const meterDev = await startModbusDevice('sunspec-float-meter')
+    const inverterDev = await startModbusDevice('sunspec-float-inverter')
+    const floatDir = await fs.mkdtemp(path.join(os.tmpdir(), 'cockpit-gateway-float-'))
+    const floatPortal = await startFakePortal(() => ({
+      installation_id: 1,
+      meters: [
+        { id: 201, serial: null, meter_type: 'main_power', source: 'modbus', source_config: { host: '127.0.0.1', port: meterDev.port, unit_id: 1, model: 'sunspec', interval_s: 5 } },
+        { id: 202, serial: null, meter_type: 'pv', source: 'modbus', source_config: { host: '127.0.0.1', port: inverterDev.port, unit_id: 1, model: 'sunspec', interval_s: 5 } },
+      ],
+    }))
+    try {
+      // Model 213: A 0, AphA..C 2/4/6, PhV 8, W 26, TotWhExp 58, TotWhImp 66 (Wh).
+      meterDev.setFloats({ 2: 10.5, 4: 16.25, 6: 9, 8: 231.4, 26: 4321.5, 58: 1500, 66: 2_345_678.5 })
+      // Model 113: AphA..C 2/4/6, PhVphA..C 14/16/18, W 20, WH 30 (Wh); the current of phase C not implemented (NaN).
+      inverterDev.setFloats({ 2: 8.2, 4: 8.4, 14: 230, 16: 232, 18: 231, 20: 5600, 30: 9_876_543 })
+      const gw = createGateway({ url: `http://127.0.0.1:${floatPortal.port}`, key: KEY, dir: floatDir, clock, log })
+      await gw.start()
+      await clock.advance(5000)
+      await gw.settled()
+      await gw.stop()
+      const value = (meter: number, measurand: string) => floatPortal.arrivals.filter((r) => r.meter_id === meter && r.measurand === measurand).map((r) => (r as unknown as { value: number }).value).at(-1)
+      expect(value(201, 'Energy.Active.Import.Register')).toBe(2345.679)
+      expect(value(201, 'Energy.Active.Export.Register')).toBe(1.5)
+      expect(value(201, 'Power.Active.Import')).toBe(4.322)
+      expect(value(201, 'Power.Active.Export')).toBe(0)
+      expect(value(201, 'Voltage')).toBe(231.4)
+      expect(value(201, 'Current.Import')).toBe(16.25)
+      // The inverter's production is its export.
+      expect(value(202, 'Energy.Active.Export.Register')).toBe(9876.543)
+      expect(value(202, 'Power.Active.Export')).toBe(5.6)
+      expect(value(202, 'Voltage')).toBe(231)
+      expect(value(202, 'Current.Import')).toBe(8.4)
+      expect(value(202, 'Energy.Active.Import.Register')).toBeUndefined()
+    } finally {
+      await floatPortal.close()
+      await meterDev.close()
+      await inverterDev.close()
+      await fs.rm(floatDir, { recursive: true, force: true })
+    }
+  })
+})

@@ -36,6 +36,26 @@ describe('bad readings', () => {
     expect((await meterJson(m.id)).data_quality).toMatchObject({ state: 'flagged', reason: 'measurand: a main_power meter does not measure SoC' })
   })
 
+  it('gives the reasons in the request\'s language (de, fr, it), in the answer and in the meter\'s data-quality state', async () => {
+    const { meter, send, at, api, demo, tokens } = env
+    const m = await meter('main_power')
+    const bad = [{ meter_id: m.id, timestamp: at(), measurand: 'Volume', unit: 'm3', value: 3 }]
+    const de = await send(k, bad).set('Accept-Language', 'de-CH,de;q=0.9').expect(202)
+    expect(de.body.rejected).toEqual([{ index: 0, reason: 'measurand: ein Zähler vom Typ main_power misst kein Volume' }])
+    const fr = await send(k, [{ ...bad[0], measurand: 'Power.Active.Import', unit: 'kWh' }]).set('Accept-Language', 'fr').expect(202)
+    expect(fr.body.rejected[0].reason).toBe('unit : "kWh" n\'est pas une unité de Power.Active.Import (W, kW, MW)')
+    // The meter's state is kept keyed: each reader sees it in their language, English by default.
+    const quality = async (lang?: string) => {
+      const req = api().get(`/api/cockpit/installations/${demo}/meters/?limit=1000`).set(auth(tokens.admin))
+      if (lang) req.set('Accept-Language', lang)
+      return (await req.expect(200)).body.results.find((x: { id: number }) => x.id === m.id).data_quality.reason
+    }
+    expect(await quality('it')).toBe('unit: "kWh" non è un’unità di Power.Active.Import (W, kW, MW)')
+    expect(await quality()).toBe('unit: "kWh" is not a unit of Power.Active.Import (W, kW, MW)')
+    const states = (await api().get(`/api/cockpit/installations/${demo}/meter_data`).set(auth(tokens.admin)).set('Accept-Language', 'de').expect(200)).body
+    expect(states.find((x: { id: number }) => x.id === m.id).data_quality.reason).toBe('unit: "kWh" ist keine Einheit von Power.Active.Import (W, kW, MW)')
+  })
+
   it('refuses timestamps more than 5 minutes ahead of the clock, older than the retention, or without an offset', async () => {
     const { meter, send, at, clock } = env
     const m = await meter('main_power')
@@ -88,7 +108,8 @@ describe('bad readings', () => {
     expect(r.body).toEqual({ accepted: 0, duplicates: 0, rejected: [{ index: 0, reason: 'register went down from 5000.01 to 2 kWh (counter reset or swapped meter): nothing booked, the next reading counts from 2 kWh' }] })
     expect((await meterJson(m.id)).data_quality).toMatchObject({ state: 'flagged', reason: expect.stringContaining('register went down') })
     const flagged = await db.selectFrom('meter_readings').select(['value', 'flag']).where('meter_id', '=', m.id).where('flag', 'is not', null).execute()
-    expect(flagged).toEqual([{ value: 2, flag: expect.stringContaining('register went down') }])
+    // Kept keyed (server/domain/ingest/reasons.ts), shown in the reader's language.
+    expect(flagged).toEqual([{ value: 2, flag: expect.stringContaining('"key":"ingestRegisterDown"') }])
     // Sent again (a gateway retrying): a duplicate, not a second finding.
     expect((await send(k, reset).expect(202)).body).toEqual({ accepted: 0, duplicates: 1, rejected: [] })
     await clock.advance(5000)

@@ -47,6 +47,13 @@ describe('statistics answers name gaps and flagged readings', () => {
     ])
   })
 
+  it('gives a flagged reading\'s reason in the request\'s language', async () => {
+    const de = await env.api().get(`/api/statistics/${env.demo}/meter/${meter.id}?${period()}`).set(auth(env.tokens.admin)).set('Accept-Language', 'de').expect(200)
+    expect(de.body.data_quality.flagged.map((f: { reason: string }) => f.reason)).toEqual([expect.stringContaining('Zählerstand ist von 122 auf 5 kWh gesunken')])
+    const electrical = await env.api().get(`/api/statistics/${env.demo}/electrical?${period()}`).set(auth(env.tokens.admin)).set('Accept-Language', 'it').expect(200)
+    expect(electrical.body.data_quality.flagged.filter((f: { meter_id: number }) => f.meter_id === meter.id).map((f: { reason: string }) => f.reason)).toEqual([expect.stringContaining('la lettura è scesa da 122 a 5 kWh')])
+  })
+
   it('the installation answer and the electrical section list it; the water section and a resident without overview do not', async () => {
     const mine = (gaps: { meter_id: number }[]) => gaps.filter((g) => g.meter_id === meter.id)
     const all = await env.api().get(`/api/statistics/${env.demo}?${period()}`).set(auth(env.tokens.admin)).expect(200)

@@ -5,9 +5,11 @@ import Modbus from 'jsmodbus'
 /**
  * Modbus TCP devices for tests, served by jsmodbus on a free port of 127.0.0.1: an Eastron SDM630 (its
  * input registers as float32, high word first) and a SunSpec PV inverter (holding registers from 40000:
- * 'SunS', common model 1, inverter model 103 with scale factors, end marker). Tests set their figures.
+ * 'SunS', common model 1, inverter model 103 with scale factors, end marker), or a SunSpec device of the
+ * float models (common model 1, then meter model 213 or inverter model 113, float32 points, NaN where not
+ * implemented). Tests set their figures.
  */
-export async function startModbusDevice(kind: 'sdm630' | 'sunspec') {
+export async function startModbusDevice(kind: 'sdm630' | 'sunspec' | 'sunspec-float-meter' | 'sunspec-float-inverter') {
   const netServer = new net.Server()
   const sockets = new Set<net.Socket>()
   netServer.on('connection', (s) => {
@@ -36,6 +38,21 @@ export async function startModbusDevice(kind: 'sdm630' | 'sunspec') {
     holding.writeUInt16BE(0, (END + 1) * 2)
   }
   const reg103 = (offset: number) => (M103 + 2 + offset) * 2
+  // Float maps: 'SunS', model 1 (L 66), model 213 (L 124) or 113 (L 60), end; every float point NaN at first.
+  const floatModel = kind === 'sunspec-float-meter' ? { id: 213, length: 124 } : { id: 113, length: 60 }
+  const MF = M1 + 2 + 66
+  if (kind === 'sunspec-float-meter' || kind === 'sunspec-float-inverter') {
+    holding.writeUInt16BE(0x5375, 40000 * 2)
+    holding.writeUInt16BE(0x6e53, 40001 * 2)
+    holding.writeUInt16BE(1, M1 * 2)
+    holding.writeUInt16BE(66, (M1 + 1) * 2)
+    holding.write('Cockpit Float'.padEnd(32, '\0'), (M1 + 2) * 2, 'latin1')
+    holding.writeUInt16BE(floatModel.id, MF * 2)
+    holding.writeUInt16BE(floatModel.length, (MF + 1) * 2)
+    for (let o = 0; o + 1 < floatModel.length; o += 2) holding.writeFloatBE(Number.NaN, (MF + 2 + o) * 2)
+    holding.writeUInt16BE(0xffff, (MF + 2 + floatModel.length) * 2)
+    holding.writeUInt16BE(0, (MF + 3 + floatModel.length) * 2)
+  }
 
   return {
     port,
@@ -60,6 +77,10 @@ export async function startModbusDevice(kind: 'sdm630' | 'sunspec') {
       holding.writeInt16BE(v.wSf, reg103(13))
       holding.writeUInt32BE(v.wh, reg103(22))
       holding.writeInt16BE(v.whSf, reg103(24))
+    },
+    /** SunSpec float model (213 or 113): set float32 points by their offset in the model's data (e.g. 26: W of model 213). */
+    setFloats(points: Record<number, number>) {
+      for (const [offset, value] of Object.entries(points)) holding.writeFloatBE(value, (MF + 2 + Number(offset)) * 2)
     },
     async close() {
       for (const s of sockets) s.destroy()

@@ -9,7 +9,7 @@ const SHOWN = 5
 /**
  * Where the chart's meters sent no readings or had readings set aside over the period (GET
  * /api/statistics data_quality, SPEC §2): each gap with its meter and times, each flagged reading with
- * its reason (English, as the device was told), so a period without data is not read as measured 0.
+ * its reason (in the UI language, as the API gives it), so a period without data is not read as measured 0.
  * Nothing when the period is complete.
  */
 export function DataQualityNotice({ quality, f }: { quality: PeriodDataQuality | undefined; f: Pick<Formats, 'dateTime'> }) {

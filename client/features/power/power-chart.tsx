@@ -2,14 +2,14 @@ import { useEffect, useMemo, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSnapshot } from 'valtio'
 import { createChart, LineSeries, TickMarkType } from 'lightweight-charts'
-import type { IChartApi, ISeriesApi, LineData, UTCTimestamp } from 'lightweight-charts'
+import type { IChartApi, ISeriesApi } from 'lightweight-charts'
 import { HISTORY_MS, live } from '../../live/store.ts'
 import { POLL_INTERVALS_MS } from '../../../config/defaults.ts'
 import type { MetricsSample } from '../../live/store.ts'
 import { useFormats } from '../../components/use-formats.ts'
 import { datePatterns, formatInZone } from '../../../shared/rules/formats.ts'
+import { gapAfterMs, seriesPoints, type SeriesKey } from './chart-points.ts'
 
-type SeriesKey = 'grid' | 'pv' | 'battery' | 'building' | 'charging'
 const SERIES: Array<{ key: SeriesKey; color: string; overview: boolean }> = [
   { key: 'grid', color: '#6366f1', overview: true },
   { key: 'pv', color: '#f59e0b', overview: true },
@@ -20,19 +20,6 @@ const SERIES: Array<{ key: SeriesKey; color: string; overview: boolean }> = [
 
 /** Samples in the visible hour at the relay's metrics interval (ARCHITECTURE §5: 5 s → 720). */
 const WINDOW_BARS = Math.round(HISTORY_MS / POLL_INTERVALS_MS.metrics)
-
-/** Chart points of one series: one per second at most (the chart needs strictly rising times). */
-export function seriesPoints(history: readonly MetricsSample[], key: SeriesKey): LineData<UTCTimestamp>[] {
-  const out: LineData<UTCTimestamp>[] = []
-  for (const s of history) {
-    const value = s[key]
-    if (value === null) continue
-    const time = Math.floor(s.t / 1000) as UTCTimestamp
-    if (out.length > 0 && out[out.length - 1].time === time) out[out.length - 1] = { time, value }
-    else out.push({ time, value })
-  }
-  return out
-}
 
 /**
  * Live power of the last hour (lightweight-charts), fed from the live store's metrics history.
@@ -126,10 +113,18 @@ export default function PowerChart({ installationId, timezone, overview, fill = 
     let bars = 0
     if (appended) {
       const fresh = history.filter((h) => h.t > d.lastT)
+      // From the last drawn sample on, so a silence before the fresh ones shows as a gap too; bars
+      // (logical indices) count the whitespace points of gaps.
+      const from = history.filter((h) => h.t >= d.lastT)
+      const gapMs = gapAfterMs(history)
+      const drawnUpTo = Math.floor(d.lastT / 1000)
+      let added = fresh.length > 0 ? 1 : 0
       for (const s of shown) {
-        for (const p of seriesPoints(fresh, s.key)) series.current[s.key]?.update(p)
+        const points = seriesPoints(from, s.key, gapMs).filter((p) => p.time > drawnUpTo)
+        for (const p of points) series.current[s.key]?.update(p)
+        added = Math.max(added, points.length)
       }
-      bars = d.bars + fresh.length
+      bars = d.bars + added
     } else {
       for (const s of shown) {
         const points = seriesPoints(history, s.key)

@@ -13,9 +13,11 @@ export const MODBUS_TIMEOUT_MS = 3000
  * then the power of its inverter or meter.
  */
 export function sunspecOrder(meterType: MeterType): number[] {
-  if (meterType === 'pv') return [101, 102, 103, 201, 202, 203, 204]
-  if (meterType === 'battery') return [802, 124, 101, 102, 103, 201, 202, 203, 204]
-  return [201, 202, 203, 204, 101, 102, 103]
+  const inverters = [101, 102, 103, 111, 112, 113]
+  const meters = [201, 202, 203, 204, 211, 212, 213, 214]
+  if (meterType === 'pv') return [...inverters, ...meters]
+  if (meterType === 'battery') return [802, 124, ...inverters, ...meters]
+  return [...meters, ...inverters]
 }
 
 /**

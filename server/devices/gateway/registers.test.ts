@@ -12,6 +12,29 @@ function regs(n: number, set: [number, 'u16' | 'i16' | 'u32', number][]): Buffer
   return b
 }
 
+/** A block of `n` registers of float32 points (NaN: not implemented), set by offset. */
+function floats(n: number, set: Record<number, number>): Buffer {
+  const b = Buffer.alloc(n * 2)
+  for (let o = 0; o + 1 < n; o += 2) b.writeFloatBE(Number.NaN, o * 2)
+  for (const [o, v] of Object.entries(set)) b.writeFloatBE(v, Number(o) * 2)
+  return b
+}
+
+describe('SunSpec float models (meters 211–214, inverters 111–113)', () => {
+  it('meter 213: W, TotWhImp/TotWhExp in Wh, PhV, the most loaded phase; NaN is not implemented', () => {
+    expect(decodeSunSpec(213, floats(124, { 2: 12, 4: -20.5, 6: 3, 8: 230.5, 26: -1500, 58: 4200, 66: 987_654 }))).toEqual({ importKwh: 987.654, exportKwh: 4.2, powerKw: -1.5, currentA: 20.5, voltageV: 230.5 })
+    expect(decodeSunSpec(211, floats(124, { 26: 800 }))).toEqual({ importKwh: undefined, exportKwh: undefined, powerKw: 0.8, currentA: undefined, voltageV: undefined })
+  })
+  it('inverter 111: one phase; 113: three phases, production as export', () => {
+    expect(decodeSunSpec(111, floats(60, { 2: 5.2, 4: 99, 14: 229.5, 16: 400, 20: 1200, 30: 5000 }))).toEqual({ exportKwh: 5, powerKw: -1.2, currentA: expect.closeTo(5.2, 6), voltageV: 229.5 })
+    expect(decodeSunSpec(113, floats(60, { 2: 5, 4: 6, 6: 7, 14: 230, 16: 232, 18: 234, 20: 4000 }))).toEqual({ exportKwh: undefined, powerKw: -4, currentA: 7, voltageV: 232 })
+  })
+  it('refuses a float block shorter than its model', () => {
+    expect(() => decodeSunSpec(213, floats(40, {}))).toThrow(/expected 68 registers/)
+    expect(() => decodeSunSpec(113, floats(20, {}))).toThrow(/expected 32 registers/)
+  })
+})
+
 describe('SunSpec decoding (scale factors, not-implemented values)', () => {
   it('meter 203: W with W_SF, TotWhImp/TotWhExp with TotWh_SF, PhV with V_SF, the most loaded phase', () => {
     const s = decodeSunSpec(203, regs(105, [

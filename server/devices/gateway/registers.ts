@@ -4,7 +4,8 @@
  * Eastron "SDM630 Modbus protocol" V2) and SunSpec devices (holding registers from 40000: the 'SunS'
  * marker, then model blocks `ID, L, L registers…` up to ID 0xFFFF; SunSpec Information Model
  * Specification: common model 1, inverters 101–103, meters 201–204, storage 124, battery 802), with
- * their scale factors (value × 10^SF) and "not implemented" values left out rather than sent as 0.
+ * their scale factors (value × 10^SF), and SunSpec's float models (inverters 111–113, meters 211–214:
+ * float32 points, NaN when not implemented); "not implemented" values are left out rather than sent as 0.
  *
  * A decoded device is a {@link Sample}; {@link toReadings} turns it into readings of the ingestion API
  * (shared/schemas/ingest.ts measurands and units) in its directions (server/domain/ingest/check.ts
@@ -109,7 +110,7 @@ export interface SunSpecModel {
 }
 
 /** The models whose data the gateway decodes, in the order it prefers them for a meter reading. */
-export const SUNSPEC_READ = [201, 202, 203, 204, 101, 102, 103, 802, 124] as const
+export const SUNSPEC_READ = [201, 202, 203, 204, 211, 212, 213, 214, 101, 102, 103, 111, 112, 113, 802, 124] as const
 
 const NI_INT16 = -0x8000
 const NI_UINT16 = 0xffff
@@ -135,18 +136,24 @@ function block(regs: Buffer) {
     return v === undefined || v < -10 || v > 10 ? undefined : v
   }
   const scaled = (value: number | undefined, exp: number | undefined) => (value === undefined || exp === undefined ? undefined : value * 10 ** exp)
-  return { u16, i16, acc32, sf, scaled }
+  /** float32 (the float models): NaN (0x7FC00000) means not implemented. */
+  const f32 = (o: number) => {
+    const v = regs.readFloatBE(o * 2)
+    return Number.isFinite(v) ? v : undefined
+  }
+  return { u16, i16, acc32, sf, scaled, f32 }
 }
 
 /**
  * Decode the data registers of SunSpec model `id` (without its ID and L) into a Sample. Inverters
  * (101–103): AC power W and lifetime energy WH (their production: export, power negative), phase
  * currents and voltages. Meters (201–204): W (positive = import), TotWhImp, TotWhExp,
- * PhV and the phase currents. Storage 124: ChaState (SoC %); battery 802: SoC. Throws RangeError for a
- * block shorter than its model needs or a model it does not know.
+ * PhV and the phase currents. The float models read the same points as float32 without scale factors:
+ * inverters 111–113, meters 211–214. Storage 124: ChaState (SoC %); battery 802: SoC. Throws RangeError
+ * for a block shorter than its model needs or a model it does not know.
  */
 export function decodeSunSpec(id: number, regs: Buffer): Sample {
-  const { u16, i16, acc32, sf, scaled } = block(regs)
+  const { u16, i16, acc32, sf, scaled, f32 } = block(regs)
   const need = (n: number) => {
     if (regs.length < n * 2) throw new RangeError(`SunSpec model ${id}: expected ${n} registers, got ${regs.length / 2}`)
   }
@@ -188,6 +195,34 @@ export function decodeSunSpec(id: number, regs: Buffer): Sample {
       powerKw: w === undefined ? undefined : w / 1000,
       currentA: maxAbs([1, 2, 3].map((o) => scaled(i16(o), aSf))),
       voltageV: scaled(i16(5), sf(13)),
+    }
+  }
+  if (id >= 111 && id <= 113) {
+    // Float inverter: A 0, AphA..C 2/4/6, PPVphAB..CA 8/10/12, PhVphA..C 14/16/18, W 20, Hz 22, VA 24, VAr 26, PF 28, WH 30.
+    need(32)
+    const phases = id - 110
+    const w = f32(20)
+    const wh = f32(30)
+    return {
+      exportKwh: wh === undefined ? undefined : wh / 1000,
+      powerKw: w === undefined ? undefined : -w / 1000,
+      currentA: maxAbs([2, 4, 6].slice(0, phases).map(f32)),
+      voltageV: mean([14, 16, 18].slice(0, phases).map(f32)),
+    }
+  }
+  if (id >= 211 && id <= 214) {
+    // Float meter: A 0, AphA..C 2/4/6, PhV 8, …, Hz 24, W 26, WphA..C 28–32, …, TotWhExp 58, per-phase
+    // export 60–64, TotWhImp 66 (Wh).
+    need(68)
+    const w = f32(26)
+    const imp = f32(66)
+    const exp = f32(58)
+    return {
+      importKwh: imp === undefined ? undefined : imp / 1000,
+      exportKwh: exp === undefined ? undefined : exp / 1000,
+      powerKw: w === undefined ? undefined : w / 1000,
+      currentA: maxAbs([2, 4, 6].map(f32)),
+      voltageV: f32(8),
     }
   }
   if (id === 124) {

@@ -177,15 +177,17 @@ export async function applyInstallation(tx: Db, deps: { actor: Actor; clock: Clo
       throw err
     }
     if (!existing) {
-      fresh.push({ i, input: { object_id: object_id!, meter_type: m.type, name: m.name, serial: m.serial, unit: want.unit, capacity: m.capacity, source: m.source } })
+      fresh.push({ i, input: { object_id: object_id!, meter_type: m.type, name: m.name, serial: m.serial, unit: want.unit, capacity: m.capacity, source: m.source, source_config: m.source_config ?? null, max_power_kw: m.max_power_kw ?? null } })
       note('meter', meterKey(m), null)
       continue
     }
-    const fields = differing(existing.value, want, ['name', 'type', 'object', 'serial', 'unit', 'capacity', 'source'])
+    // Settings left out of the file are none (null), as the export leaves them out.
+    const orNone = <T extends { source_config?: unknown; max_power_kw?: unknown }>(v: T) => ({ ...v, source_config: v.source_config ?? null, max_power_kw: v.max_power_kw ?? null })
+    const fields = differing(orNone(existing.value), orNone(want), ['name', 'type', 'object', 'serial', 'unit', 'capacity', 'source', 'source_config', 'max_power_kw'])
     if (fields.length) {
       await makeFresh()
-      const column = { name: 'name', type: 'meter_type', object: 'object_id', serial: 'serial', unit: 'unit', capacity: 'capacity', source: 'source' } as const
-      const patch = Object.fromEntries(fields.map((f) => [column[f], f === 'object' ? object_id : want[f]]))
+      const column = { name: 'name', type: 'meter_type', object: 'object_id', serial: 'serial', unit: 'unit', capacity: 'capacity', source: 'source', source_config: 'source_config', max_power_kw: 'max_power_kw' } as const
+      const patch = Object.fromEntries(fields.map((f) => [column[f], f === 'object' ? object_id : orNone(want)[f]]))
       await at(['meters', i], () => svc.meters.update(actor, id, existing.id, patch), fieldOf)
     }
     note('meter', meterKey(m), fields)

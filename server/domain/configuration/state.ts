@@ -84,7 +84,7 @@ export async function readInstallation(db: Db, id: number): Promise<Installation
       operator: (inst.operator as ConfigInstallation['operator']) ?? null,
     },
     objects: objectMap,
-    meters: meters.map((m) => ({ id: m.id, value: { name: m.name, type: m.meter_type as Of<'meters'>['type'], object: m.object_id === null ? null : pathOf.get(m.object_id) ?? null, serial: m.serial, unit: m.unit, capacity: m.capacity, source: m.source } })),
+    meters: meters.map((m) => ({ id: m.id, value: { name: m.name, type: m.meter_type as Of<'meters'>['type'], object: m.object_id === null ? null : pathOf.get(m.object_id) ?? null, serial: m.serial, unit: m.unit, capacity: m.capacity, source: m.source, ...(m.source_config ? { source_config: m.source_config } : {}), ...(m.max_power_kw !== null ? { max_power_kw: m.max_power_kw } : {}) } })),
     stations: stationList,
     tariffs: tariffs.map((t) => ({ id: t.id, value: { name: t.name, valid_from: t.valid_from, valid_to: t.valid_to, basic_rappen: t.basic_rappen, high_rappen_per_kwh: t.high_rappen_per_kwh, low_rappen_per_kwh: t.low_rappen_per_kwh, flat_rappen_per_kwh: t.flat_rappen_per_kwh, flat: t.flat, schedule: t.schedule } })),
     rates: rates.map((r) => ({ id: r.id, value: { kind: r.kind, name: r.name, start_date: r.start_date, end_date: r.end_date, prices: r.prices, time_spans: r.time_spans, flat_enabled: r.flat_enabled } })),

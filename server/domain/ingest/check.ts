@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { MeterType } from '../../db/schema.ts'
 import { IngestReading, MEASURAND_UNITS, REGISTER_MEASURANDS, type Measurand } from '../../../shared/schemas/ingest.ts'
+import { reason, type Reason } from './reasons.ts'
 
 /** A meter readings may be sent for: live (not archived), of the key's installation. */
 export interface IngestMeter {
@@ -52,14 +53,14 @@ export function storedUnit(m: Measurand): string {
   return m.startsWith('Power.') ? 'kW' : 'kWh'
 }
 
-/** The first problem of a reading refused by the schema, as "field: what is wrong". */
-export function schemaReason(error: z.ZodError): string {
+/** The first problem of a reading refused by the schema, as "field: what is wrong" ({@link Reason}). */
+export function schemaReason(error: z.ZodError): Reason {
   const issue = error.issues[0]
   const field = issue?.path.length ? issue.path.join('.') : 'reading'
-  if (issue?.code === 'invalid_type' && issue.input === undefined) return `${field}: required`
-  if (field === 'timestamp') return 'timestamp: not an ISO 8601 date and time with an offset'
-  if (field === 'measurand') return `measurand: not one of ${Object.keys(MEASURAND_UNITS).join(', ')}`
-  return `${field}: ${issue?.message ?? 'not valid'}`
+  if (issue?.code === 'invalid_type' && issue.input === undefined) return reason('ingestFieldRequired', { field })
+  if (field === 'timestamp') return reason('ingestTimestampFormat')
+  if (field === 'measurand') return reason('ingestMeasurandUnknown', { list: Object.keys(MEASURAND_UNITS).join(', ') })
+  return reason('ingestFieldInvalid', { field })
 }
 
 /**
@@ -70,37 +71,37 @@ export function schemaReason(error: z.ZodError): string {
  * in stored units, or the reason it is refused and the meter it concerns (for its data-quality state).
  */
 export function checkReading(raw: unknown, index: number, meters: { byId: Map<number, IngestMeter>; bySerial: Map<string, IngestMeter> }, nowMs: number, oldestMs: number, simulator: boolean):
-  { ok: CheckedReading } | { reason: string; meterId?: number } {
+  { ok: CheckedReading } | { reason: Reason; meterId?: number } {
   const parsed = IngestReading.safeParse(raw)
   if (!parsed.success) return { reason: schemaReason(parsed.error) }
   const r = parsed.data
   const meter = r.meter_id !== undefined ? meters.byId.get(r.meter_id) : meters.bySerial.get(r.meter_serial!)
-  if (!meter) return { reason: r.meter_id !== undefined ? `meter_id: no meter ${r.meter_id} in this installation` : `meter_serial: no meter with serial ${JSON.stringify(r.meter_serial)} in this installation` }
-  const bad = (reason: string) => ({ reason, meterId: meter.id })
+  if (!meter) return { reason: r.meter_id !== undefined ? reason('ingestNoMeterId', { id: r.meter_id }) : reason('ingestNoMeterSerial', { serial: JSON.stringify(r.meter_serial) }) }
+  const bad = (key: Reason['key'], params: Reason['params'] = {}) => ({ reason: reason(key, params), meterId: meter.id })
   // A simulated meter fed by a device too would count twice (the simulator picks its own meters).
-  if (meter.source === 'simulator' && !simulator) return bad(`meter ${meter.id} is simulated: it takes no readings from devices (change its source first)`)
-  if (!fits(r.measurand, meter.meter_type)) return bad(`measurand: a ${meter.meter_type} meter does not measure ${r.measurand}`)
+  if (meter.source === 'simulator' && !simulator) return bad('ingestMeterSimulated', { id: meter.id })
+  if (!fits(r.measurand, meter.meter_type)) return bad('ingestMeasurandNotMeasured', { type: meter.meter_type, measurand: r.measurand })
   const factor = MEASURAND_UNITS[r.measurand][r.unit]
-  if (factor === undefined) return bad(`unit: ${JSON.stringify(r.unit)} is not a unit of ${r.measurand} (${Object.keys(MEASURAND_UNITS[r.measurand]).join(', ')})`)
+  if (factor === undefined) return bad('ingestUnitWrong', { unit: JSON.stringify(r.unit), measurand: r.measurand, units: Object.keys(MEASURAND_UNITS[r.measurand]).join(', ') })
   const ts = new Date(r.timestamp)
   const tsMs = ts.getTime()
-  if (!Number.isFinite(tsMs)) return bad('timestamp: not a valid date and time')
-  if (tsMs > nowMs + MAX_AHEAD_MS) return bad(`timestamp: ${r.timestamp} is more than 5 minutes ahead of the server's clock (${new Date(nowMs).toISOString()})`)
-  if (tsMs < oldestMs) return bad(`timestamp: ${r.timestamp} is older than the retention window (${new Date(oldestMs).toISOString()})`)
+  if (!Number.isFinite(tsMs)) return bad('ingestTimestampInvalid')
+  if (tsMs > nowMs + MAX_AHEAD_MS) return bad('ingestAhead', { timestamp: r.timestamp, now: new Date(nowMs).toISOString() })
+  if (tsMs < oldestMs) return bad('ingestTooOld', { timestamp: r.timestamp, oldest: new Date(oldestMs).toISOString() })
   const value = r.value * factor
   const unit = storedUnit(r.measurand)
-  if (!Number.isFinite(value)) return bad('value: not a finite number')
+  if (!Number.isFinite(value)) return bad('ingestValueNotFinite')
   if (REGISTER_MEASURANDS.has(r.measurand)) {
-    if (value < 0 || value > MAX_REGISTER) return bad(`value: a register of ${value} ${unit} is out of range (0 to ${MAX_REGISTER} ${unit})`)
+    if (value < 0 || value > MAX_REGISTER) return bad('ingestRegisterRange', { value, unit, max: MAX_REGISTER })
   } else if (r.measurand.startsWith('Power.')) {
     const max = meter.max_power_kw ?? MAX_POWER_KW
-    if (Math.abs(value) > max) return bad(`value: ${value} kW is beyond the meter's maximum power of ${max} kW`)
+    if (Math.abs(value) > max) return bad('ingestPowerBeyondMax', { value, max })
   } else if (r.measurand === 'SoC') {
-    if (value < 0 || value > 100) return bad(`value: a state of charge of ${value} % is outside 0 to 100 %`)
+    if (value < 0 || value > 100) return bad('ingestSocRange', { value })
   } else if (r.measurand === 'Voltage') {
-    if (value < 0 || value > MAX_VOLTAGE) return bad(`value: ${value} V is out of range (0 to ${MAX_VOLTAGE} V)`)
+    if (value < 0 || value > MAX_VOLTAGE) return bad('ingestVoltageRange', { value, max: MAX_VOLTAGE })
   } else if (Math.abs(value) > MAX_CURRENT) {
-    return bad(`value: ${value} A is out of range (at most ${MAX_CURRENT} A)`)
+    return bad('ingestCurrentRange', { value, max: MAX_CURRENT })
   }
   return { ok: { index, meter, ts, measurand: r.measurand, value } }
 }

@@ -7,6 +7,8 @@ import { SIMULATOR } from '../../../config/defaults.ts'
 import { REGISTER_MEASURANDS, type IngestResult, type IngestVia, type Measurand } from '../../../shared/schemas/ingest.ts'
 import { addToBuckets } from '../measurements/service.ts'
 import { checkReading, columnOf, maxRisePerHour, storedUnit, type CheckedReading, type IngestMeter } from './check.ts'
+import { encodeReason, reason, reasonIn, type Reason } from './reasons.ts'
+import type { Lang } from '../../lib/messages.ts'
 
 type Column = 'power_kw' | 'energy_in_kwh' | 'energy_out_kwh' | 'volume_m3' | 'soc'
 interface RowChange { meter_id: number; ts: Date; power_kw: number; energy_in_kwh: number; energy_out_kwh: number; volume_m3: number; soc: number | null; power: boolean }
@@ -61,9 +63,10 @@ export function createIngestService({ db, clock, metrics }: { db: Db; clock: Clo
      * meter) or rose faster than the meter's maximum power books nothing, becomes the new baseline and is
      * answered in `rejected`; a late reading between two stored ones splits their rise. Refusals also set
      * the meter's data-quality state (GET …/meters/). One transaction; meters of the batch are locked so
-     * concurrent batches of one meter are judged one after the other.
+     * concurrent batches of one meter are judged one after the other. Reasons are answered in `lang`
+     * (the request's language) and kept keyed, so readers see them in theirs (./reasons.ts).
      */
-    async ingest(installationId: number, readings: unknown[], via: IngestVia): Promise<IngestResult> {
+    async ingest(installationId: number, readings: unknown[], via: IngestVia, lang: Lang = 'en'): Promise<IngestResult> {
       // The batch's handling time for the metrics: a duration, not a time of day (not the clock's).
       const started = performance.now()
       const rejected: IngestResult['rejected'] = []
@@ -77,8 +80,8 @@ export function createIngestService({ db, clock, metrics }: { db: Db; clock: Clo
       readings.forEach((raw, index) => {
         const c = checkReading(raw, index, meters, now, oldest, via === 'simulator')
         if ('ok' in c) return checked.push(c.ok)
-        rejected.push({ index, reason: c.reason })
-        if (c.meterId !== undefined) findings.set(c.meterId, c.reason)
+        rejected.push({ index, reason: reasonIn(c.reason, lang) })
+        if (c.meterId !== undefined) findings.set(c.meterId, encodeReason(c.reason))
       })
 
       await inTransaction(db, async (tx) => {
@@ -125,9 +128,9 @@ export function createIngestService({ db, clock, metrics }: { db: Db; clock: Clo
           row.power ||= power
           rows.set(k, row)
         }
-        const flag = (c: CheckedReading, reason: string) => {
-          rejected.push({ index: c.index, reason })
-          findings.set(c.meter.id, reason)
+        const flag = (c: CheckedReading, why: Reason) => {
+          rejected.push({ index: c.index, reason: reasonIn(why, lang) })
+          findings.set(c.meter.id, encodeReason(why))
         }
 
         // Registers: per meter and measurand in time order against the newest register kept.
@@ -158,17 +161,17 @@ export function createIngestService({ db, clock, metrics }: { db: Db; clock: Clo
               continue
             }
             let delta = 0
-            let reason: string | null = null
+            let why: Reason | null = null
             if (last) {
               const rise = c.value - last.value
               const hours = (c.ts.getTime() - last.ts.getTime()) / 3600_000
               const unit = storedUnit(c.measurand)
-              if (rise < 0) reason = `register went down from ${fmt(last.value)} to ${fmt(c.value)} ${unit} (counter reset or swapped meter): nothing booked, the next reading counts from ${fmt(c.value)} ${unit}`
-              else if (rise / hours > maxRisePerHour(c.meter, c.measurand)) reason = `register rose by ${fmt(rise)} ${unit} in ${fmt(hours * 3600)} s, faster than the meter's maximum: nothing booked, the next reading counts from ${fmt(c.value)} ${unit}`
+              if (rise < 0) why = reason('ingestRegisterDown', { from: fmt(last.value), to: fmt(c.value), unit })
+              else if (rise / hours > maxRisePerHour(c.meter, c.measurand)) why = reason('ingestRegisterTooFast', { rise: fmt(rise), unit, seconds: fmt(hours * 3600), to: fmt(c.value) })
               else delta = rise
             }
-            stored.push({ meter_id: c.meter.id, ts: c.ts, measurand: c.measurand, value: c.value, delta_value: delta, flag: reason, via })
-            if (reason) flag(c, reason)
+            stored.push({ meter_id: c.meter.id, ts: c.ts, measurand: c.measurand, value: c.value, delta_value: delta, flag: why && encodeReason(why), via })
+            if (why) flag(c, why)
             else accepted++
             // Also a rise of 0 (or a flagged reading) leaves a row: its quarter hour had a reading, it is no gap
             // (server/domain/measurements/coverage.ts).
@@ -197,11 +200,11 @@ export function createIngestService({ db, clock, metrics }: { db: Db; clock: Clo
           const after = await around('>')
           const unit = storedUnit(c.measurand)
           if (before && c.value < before.value) {
-            flag(c, `register ${fmt(c.value)} ${unit} is lower than the reading before it (${fmt(before.value)} ${unit} at ${new Date(before.ts).toISOString()}): not stored`)
+            flag(c, reason('ingestLowerThanBefore', { value: fmt(c.value), unit, before: fmt(before.value), at: new Date(before.ts).toISOString() }))
             continue
           }
           if (after && c.value > after.value) {
-            flag(c, `register ${fmt(c.value)} ${unit} is higher than the reading after it (${fmt(after.value)} ${unit} at ${new Date(after.ts).toISOString()}): not stored`)
+            flag(c, reason('ingestHigherThanAfter', { value: fmt(c.value), unit, after: fmt(after.value), at: new Date(after.ts).toISOString() }))
             continue
           }
           const col = columnOf(c.measurand, c.meter.meter_type)!

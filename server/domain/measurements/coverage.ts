@@ -3,6 +3,8 @@ import type { Db } from '../../db/connection.ts'
 import { localDate, localMidnight } from '../../../shared/rules/granularity.ts'
 import { QUALITY_FLAG_HOURS, type DataQuality } from '../../../shared/schemas/meters.ts'
 import type { DataGap, FlaggedReading, MeterDataState, PeriodDataQuality } from '../../../shared/schemas/statistics.ts'
+import type { Lang } from '../../lib/messages.ts'
+import { reasonText } from '../ingest/reasons.ts'
 
 const QUARTER_MS = 15 * 60_000
 const HOUR_MS = 3600_000
@@ -56,7 +58,7 @@ async function grainOf(db: Db, installationId: number, lengthMs: number) {
  *   rose faster than the meter's maximum; kept 48 h as the raw readings are), newest first, at most 50.
  * `meterIds` narrows to those meters (none given: all of the installation). `nowMs`: the clock's now.
  */
-export async function periodDataQuality(db: Db, installationId: number, start: Date, end: Date, nowMs: number, meterIds?: number[]): Promise<PeriodDataQuality> {
+export async function periodDataQuality(db: Db, installationId: number, start: Date, end: Date, nowMs: number, meterIds?: number[], lang: Lang = 'en'): Promise<PeriodDataQuality> {
   if (meterIds && !meterIds.length) return { gaps: [], flagged: [] }
   const g = await grainOf(db, installationId, end.getTime() - start.getTime())
   const from = g.floor(start.getTime())
@@ -107,7 +109,7 @@ export async function periodDataQuality(db: Db, installationId: number, start: D
     .orderBy('r.ts', 'desc').limit(MAX_FLAGGED).execute()
   return {
     gaps: gaps.slice(0, MAX_GAPS),
-    flagged: flagged.map((r): FlaggedReading => ({ meter_id: r.meter_id, meter_name: r.name, timestamp: new Date(r.ts).toISOString(), measurand: r.measurand, reason: r.flag! })),
+    flagged: flagged.map((r): FlaggedReading => ({ meter_id: r.meter_id, meter_name: r.name, timestamp: new Date(r.ts).toISOString(), measurand: r.measurand, reason: reasonText(r.flag!, lang) })),
   }
 }
 
@@ -117,7 +119,7 @@ export async function periodDataQuality(db: Db, installationId: number, start: D
  * the newest reading is older than {@link STALE_AFTER_MS} (or there is none from a device), and
  * its data quality (`flagged` while its newest finding is under {@link QUALITY_FLAG_HOURS} hours old).
  */
-export async function meterDataStates(db: Db, installationId: number, nowMs: number): Promise<MeterDataState[]> {
+export async function meterDataStates(db: Db, installationId: number, nowMs: number, lang: Lang = 'en'): Promise<MeterDataState[]> {
   const rows = await db.selectFrom('meters as mt').leftJoin('meter_status as s', 's.meter_id', 'mt.id')
     .select(['mt.id', 'mt.name', 'mt.meter_type', 'mt.source', 's.last_reading_at', 's.quality_reason', 's.quality_at'])
     .where('mt.installation_id', '=', installationId).where('mt.archived_at', 'is', null).where('mt.meter_type', '<>', 'charging_station')
@@ -125,7 +127,7 @@ export async function meterDataStates(db: Db, installationId: number, nowMs: num
   return rows.map((r) => {
     const last = r.last_reading_at ? new Date(r.last_reading_at).getTime() : null
     const at = r.quality_at ? new Date(r.quality_at).getTime() : null
-    const quality: DataQuality = { state: at !== null && nowMs - at < QUALITY_FLAG_HOURS * HOUR_MS ? 'flagged' : 'ok', reason: r.quality_reason ?? null, at: at === null ? null : iso(at) }
+    const quality: DataQuality = { state: at !== null && nowMs - at < QUALITY_FLAG_HOURS * HOUR_MS ? 'flagged' : 'ok', reason: r.quality_reason ? reasonText(r.quality_reason, lang) : null, at: at === null ? null : iso(at) }
     return {
       id: r.id, name: r.name, meter_type: r.meter_type, source: r.source,
       last_reading_at: last === null ? null : iso(last),

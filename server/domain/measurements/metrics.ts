@@ -4,6 +4,7 @@ import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
 import type { MeasurementService } from './service.ts'
 import { Forbidden } from '../../lib/errors.ts'
+import type { Lang } from '../../lib/messages.ts'
 import { projectEnergyReturn, projectMetrics } from '../../../shared/rules/visibility.ts'
 import { startOfLocalDay } from '../../../shared/rules/formats.ts'
 import type { Metrics } from '../../../shared/schemas/metrics.ts'
@@ -95,10 +96,10 @@ export function createMetricsService({ db, clock, installations, measurements }:
      * reading and its age, stale, data quality) for the Power page's meter tile (SPEC §2). Needs the
      * overview switch, as the main meters' figures do (SPEC §6): 403 without it, 404 for an unknown installation.
      */
-    async meterData(actor: Actor, installationId: number): Promise<MeterDataState[]> {
+    async meterData(actor: Actor, installationId: number, lang: Lang = 'en'): Promise<MeterDataState[]> {
       const access = await installations.access(actor, installationId)
       if (!access.overview) throw Forbidden()
-      return meterDataStates(db, installationId, clock.ms())
+      return meterDataStates(db, installationId, clock.ms(), lang)
     },
   }
 }

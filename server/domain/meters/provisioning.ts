@@ -8,6 +8,8 @@ import { isAdmin } from '../../../shared/rules/permissions.ts'
 import { QUALITY_FLAG_HOURS, unitOf, type MeterAdmin, type MeterCreate, type MeterPatch, type ModbusSourceConfig } from '../../../shared/schemas/meters.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import { recordAudit, recordAudits } from '../audit/service.ts'
+import type { Lang } from '../../lib/messages.ts'
+import { reasonText } from '../ingest/reasons.ts'
 
 type MeterRow = { id: number; name: string; meter_type: MeterAdmin['meter_type']; object_id: number | null; serial: string | null; unit: MeterAdmin['unit']; capacity: number | null; source: MeterAdmin['source']; source_config: ModbusSourceConfig | null; archived_at: Date | null; max_power_kw: number | null }
 /** A meter's ingestion status (meter_status, migration 0172); absent before its first reading. */
@@ -15,7 +17,7 @@ type Status = { last_reading_at: Date | null; quality_reason: string | null; qua
 
 const COLUMNS = ['id', 'name', 'meter_type', 'object_id', 'serial', 'unit', 'capacity', 'source', 'source_config', 'archived_at', 'max_power_kw'] as const
 
-function toMeter(r: MeterRow, status: Status | undefined, nowMs: number): MeterAdmin {
+function toMeter(r: MeterRow, status: Status | undefined, nowMs: number, lang: Lang): MeterAdmin {
   const at = status?.quality_at ? new Date(status.quality_at) : null
   const flagged = !!at && nowMs - at.getTime() < QUALITY_FLAG_HOURS * 3600_000
   return {
@@ -23,7 +25,7 @@ function toMeter(r: MeterRow, status: Status | undefined, nowMs: number): MeterA
     source_config: r.source_config ?? null, archived_at: r.archived_at?.toISOString() ?? null,
     max_power_kw: r.max_power_kw,
     last_reading_at: status?.last_reading_at ? new Date(status.last_reading_at).toISOString() : null,
-    data_quality: { state: flagged ? 'flagged' : 'ok', reason: status?.quality_reason ?? null, at: at?.toISOString() ?? null },
+    data_quality: { state: flagged ? 'flagged' : 'ok', reason: status?.quality_reason ? reasonText(status.quality_reason, lang) : null, at: at?.toISOString() ?? null },
   }
 }
 
@@ -65,7 +67,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
     const rows = await tx.selectFrom('meter_status').select(['meter_id', 'last_reading_at', 'quality_reason', 'quality_at']).where('meter_id', 'in', ids).execute()
     return new Map(rows.map((r) => [r.meter_id, r]))
   }
-  const withStatus = async (tx: Db, r: MeterRow) => toMeter(r, (await statusOf(tx, [r.id])).get(r.id), clock.ms())
+  const withStatus = async (tx: Db, r: MeterRow, lang: Lang) => toMeter(r, (await statusOf(tx, [r.id])).get(r.id), clock.ms(), lang)
 
   async function requireAdmin(actor: Actor, installationId: number): Promise<void> {
     if (!isAdmin(await installations.requireRole(actor, installationId))) throw Forbidden()
@@ -144,7 +146,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
       for (let k = 0; k < values.length; k += 1000) {
         // A multi-row insert takes its ids in the order of its rows; sorted by id, the meters are in the order given.
         const rows = (await tx.insertInto('meters').values(values.slice(k, k + 1000)).returning(COLUMNS).execute()).sort((a, b) => a.id - b.id)
-        const made = rows.map((row) => toMeter(row, undefined, clock.ms()))
+        const made = rows.map((row) => toMeter(row, undefined, clock.ms(), 'en'))
         await recordAudits(tx, made.map((meter) => ({ at: clock.now(), actor, installation_id: installationId, action: 'create', entity_type: 'meter', entity_id: meter.id, after: meter })))
         meters.push(...made)
       }
@@ -154,7 +156,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
 
   return {
     /** GET …/meters/ (admins): the installation's meters by id, archived ones only with `include_archived`. */
-    async list(actor: Actor, installationId: number, q: { limit: number; offset: number; include_archived?: boolean }): Promise<PageOf<MeterAdmin>> {
+    async list(actor: Actor, installationId: number, q: { limit: number; offset: number; include_archived?: boolean }, lang: Lang = 'en'): Promise<PageOf<MeterAdmin>> {
       await requireAdmin(actor, installationId)
       let base = db.selectFrom('meters').where('installation_id', '=', installationId)
       if (!q.include_archived) base = base.where('archived_at', 'is', null)
@@ -163,7 +165,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
         base.select(COLUMNS).orderBy('id').limit(q.limit).offset(q.offset).execute(),
       ])
       const status = await statusOf(db, rows.map((r) => r.id))
-      return { count: Number(count), next: null, previous: null, results: rows.map((r) => toMeter(r, status.get(r.id), clock.ms())) }
+      return { count: Number(count), next: null, previous: null, results: rows.map((r) => toMeter(r, status.get(r.id), clock.ms(), lang)) }
     },
 
     /**
@@ -180,7 +182,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
      * PATCH …/meters/{id}/ (admins): any field of the create body; the unit must stay the (new) type's; a
      * source changed away from 'modbus' drops its `source_config`.
      */
-    async update(actor: Actor, installationId: number, meterId: number, patch: MeterPatch): Promise<MeterAdmin> {
+    async update(actor: Actor, installationId: number, meterId: number, patch: MeterPatch, lang: Lang = 'en'): Promise<MeterAdmin> {
       await requireWritable(actor, installationId)
       const before = await ownMeter(installationId, meterId)
       if (patch.object_id !== undefined) await objectIn(installationId, patch.object_id)
@@ -193,9 +195,10 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
       const set = { ...patch, unit, source_config: sourceConfig && JSON.stringify(sourceConfig) }
       return write(async (tx) => {
         const row = await tx.updateTable('meters').set(set).where('id', '=', meterId).returning(COLUMNS).executeTakeFirstOrThrow()
-        const meter = await withStatus(tx, row)
-        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'update', entity_type: 'meter', entity_id: meterId, before: await withStatus(tx, before), after: meter })
-        return meter
+        const meter = await withStatus(tx, row, 'en')
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'update', entity_type: 'meter', entity_id: meterId, before: await withStatus(tx, before, 'en'), after: meter })
+        // The audit keeps the English text; the answer is in the caller's language.
+        return lang === 'en' ? meter : withStatus(tx, row, lang)
       })
     },
 
@@ -205,7 +208,7 @@ export function createMeterProvisioning({ db, clock, installations }: { db: Db; 
      */
     async remove(actor: Actor, installationId: number, meterId: number, purge: boolean): Promise<void> {
       await requireWritable(actor, installationId)
-      const before = await withStatus(db, await ownMeter(installationId, meterId))
+      const before = await withStatus(db, await ownMeter(installationId, meterId), 'en')
       await write(async (tx) => {
         if (purge) await tx.deleteFrom('meters').where('id', '=', meterId).execute()
         else await tx.updateTable('meters').set({ archived_at: clock.now() }).where('id', '=', meterId).execute()

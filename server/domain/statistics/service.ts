@@ -10,6 +10,7 @@ import { createAnswerCache } from './answer-cache.ts'
 import { periodDataQuality } from '../measurements/coverage.ts'
 import type { PeriodDataQuality } from '../../../shared/schemas/statistics.ts'
 import type { Clock } from '../../lib/clock.ts'
+import type { Lang } from '../../lib/messages.ts'
 
 /** One bucket of a series: its start (ISO-8601 with the installation's offset) and value. */
 export interface Bucket {
@@ -73,6 +74,8 @@ export interface StatisticsParams {
   granularity: Granularity
   flow?: boolean
   flat?: boolean
+  /** The language of the reasons in `data_quality` (the request's); English when left out. */
+  lang?: Lang
 }
 
 /** A statistics query after resolving dates: instants, granularity and the `flow` / `flat` switches. */
@@ -84,6 +87,7 @@ interface StatisticsQuery {
   flow?: boolean
   /** Price costs at the tariff's flat price where it has one. */
   flat?: boolean
+  lang?: Lang
 }
 
 /**
@@ -617,7 +621,7 @@ export function createStatisticsService({ db, clock, installations, rollups = pr
       const rows = await db.selectFrom('meters').select('id').where('installation_id', '=', scope.installationId).where('meter_type', 'in', types as never[]).execute()
       ids = rows.map((r) => r.id).filter((id) => !scope.meterIds || scope.meterIds.includes(id))
     }
-    return periodDataQuality(db, scope.installationId, q.start, q.end, clock.ms(), ids)
+    return periodDataQuality(db, scope.installationId, q.start, q.end, clock.ms(), ids, q.lang)
   }
 
   return {
