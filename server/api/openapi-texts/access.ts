@@ -170,13 +170,13 @@ export const ACCESS_SUMMARIES = {
   },
   "A user's monthly app fees (SPEC §9: the basic tariff), newest first": {
     de: 'Die monatlichen App-Gebühren eines Benutzers (SPEC §9: der Grundtarif), neueste zuerst',
-    fr: "Les frais mensuels d'application d'un utilisateur (SPEC §9 : le tarif de base), les plus récents d'abord",
-    it: "Le tasse mensili dell'app di un utente (SPEC §9: la tariffa di base), le più recenti prima",
+    fr: "Les frais mensuels de l'application d'un utilisateur (SPEC §9 : le tarif de base), les plus récents d'abord",
+    it: "I canoni mensili dell'app di un utente (SPEC §9: la tariffa base), i più recenti prima",
   },
   'The PDF invoice of a monthly app fee (lang or Accept-Language picks its language)': {
     de: 'Die PDF-Rechnung einer monatlichen App-Gebühr (lang oder Accept-Language wählt ihre Sprache)',
-    fr: "La facture PDF de frais mensuels d'application (lang ou Accept-Language en choisit la langue)",
-    it: "La fattura PDF di una tassa mensile dell'app (lang o Accept-Language ne sceglie la lingua)",
+    fr: "La facture PDF de frais mensuels de l'application (lang ou Accept-Language en choisit la langue)",
+    it: "La fattura PDF di un canone mensile dell'app (lang o Accept-Language ne sceglie la lingua)",
   },
   // audit
   'The audit trail, newest first (superusers; admins with the installation_id of their installation)': {

@@ -72,10 +72,10 @@ export const BILLING_SUMMARIES = {
   'Change some fields of a report': { de: 'Einzelne Felder eines Berichts ändern', fr: "Modifier certains champs d'un rapport", it: 'Modificare alcuni campi di un report' },
   'Delete a report': { de: 'Einen Bericht löschen', fr: 'Supprimer un rapport', it: 'Eliminare un report' },
   // payments
-  "A user's stored payment methods": { de: 'Die gespeicherten Zahlungsmittel eines Benutzers', fr: "Les moyens de paiement enregistrés d'un utilisateur", it: 'I metodi di pagamento salvati di un utente' },
-  'One stored payment method': { de: 'Ein gespeichertes Zahlungsmittel', fr: 'Un moyen de paiement enregistré', it: 'Un metodo di pagamento salvato' },
+  "A user's stored payment methods": { de: 'Die gespeicherten Zahlungsmethoden eines Benutzers', fr: "Les moyens de paiement enregistrés d'un utilisateur", it: 'I metodi di pagamento salvati di un utente' },
+  'One stored payment method': { de: 'Eine gespeicherte Zahlungsmethode', fr: 'Un moyen de paiement enregistré', it: 'Un metodo di pagamento salvato' },
   'Set alias and favourite (primary) of a payment method': {
-    de: 'Alias und Favorit (primär) eines Zahlungsmittels festlegen',
+    de: 'Alias und Favorit (primär) einer Zahlungsmethode festlegen',
     fr: "Définir l'alias et le favori (principal) d'un moyen de paiement",
     it: "Impostare l'alias e il preferito (principale) di un metodo di pagamento",
   },
@@ -84,7 +84,7 @@ export const BILLING_SUMMARIES = {
     fr: "Modifier l'alias ou le favori (favori 1 : rendre principal)",
     it: "Modificare l'alias o il preferito (preferito 1: rendere principale)",
   },
-  'Delete a payment method': { de: 'Ein Zahlungsmittel löschen', fr: 'Supprimer un moyen de paiement', it: 'Eliminare un metodo di pagamento' },
+  'Delete a payment method': { de: 'Eine Zahlungsmethode löschen', fr: 'Supprimer un moyen de paiement', it: 'Eliminare un metodo di pagamento' },
   'Open a checkout at the payment provider; answers where to send the user': {
     de: 'Einen Bezahlvorgang beim Zahlungsanbieter eröffnen; antwortet, wohin der Benutzer zu leiten ist',
     fr: "Ouvrir un paiement chez le prestataire de paiement ; répond où envoyer l'utilisateur",

@@ -133,14 +133,14 @@ export const CHARGING_SUMMARIES = {
   'Deactivate an RFID card (admins)': { de: 'Eine RFID-Karte deaktivieren (Administratoren)', fr: 'Désactiver une carte RFID (administrateurs)', it: 'Disattivare una carta RFID (amministratori)' },
   'The journal of an RFID card': { de: 'Das Journal einer RFID-Karte', fr: "Le journal d'une carte RFID", it: 'Il giornale di una carta RFID' },
   'Register the tag the station learned (learning mode)': {
-    de: 'Die von der Station gelernte Karte registrieren (Lernmodus)',
+    de: 'Die von der Station eingelernte Karte registrieren (Lernmodus)',
     fr: "Enregistrer le badge appris par la borne (mode d'apprentissage)",
     it: 'Registrare il badge appreso dalla stazione (modalità di apprendimento)',
   },
-  'Ignore the tag the station learned': { de: 'Die von der Station gelernte Karte ignorieren', fr: 'Ignorer le badge appris par la borne', it: 'Ignorare il badge appreso dalla stazione' },
+  'Ignore the tag the station learned': { de: 'Die von der Station eingelernte Karte ignorieren', fr: 'Ignorer le badge appris par la borne', it: 'Ignorare il badge appreso dalla stazione' },
   'Order new RFID cards (CHF 25 each)': { de: 'Neue RFID-Karten bestellen (je CHF 25)', fr: 'Commander de nouvelles cartes RFID (CHF 25 pièce)', it: 'Ordinare nuove carte RFID (CHF 25 ciascuna)' },
   'Tags learned by stations, waiting to be registered': {
-    de: 'Von Stationen gelernte Karten, die auf ihre Registrierung warten',
+    de: 'Von Stationen eingelernte Karten, die auf ihre Registrierung warten',
     fr: 'Badges appris par les bornes, en attente d’enregistrement',
     it: 'Badge appresi dalle stazioni, in attesa di registrazione',
   },
