@@ -1,9 +1,16 @@
 import type { Lang } from '../lib/messages.ts'
+import { ACCESS_SUMMARIES } from './openapi-texts/access.ts'
+import { BILLING_SUMMARIES } from './openapi-texts/billing.ts'
+import { CHARGING_SUMMARIES } from './openapi-texts/charging.ts'
+import { FIELD_DESCRIPTIONS } from './openapi-texts/fields.ts'
+import { INSTALLATION_SUMMARIES } from './openapi-texts/installations.ts'
+import type { Translations } from './openapi-texts/translations.ts'
 
 /**
  * The texts of the OpenAPI document (GET /api/swagger.json?lang=…, SPEC §7) in the four languages. The
- * document is built in English; {@link translate} swaps every `description` that is an English text
- * here for its translation. Operation summaries stay English (docs/decisions.md).
+ * document is built in English; {@link translate} swaps every `summary` and `description` that is an
+ * English text here or in the tables of ./openapi-texts/ (operation summaries by API family, parameter and
+ * property descriptions) for its translation (docs/decisions.md "API: the OpenAPI document in four languages").
  */
 const T = {
   info: {
@@ -145,14 +152,22 @@ export const TAGS: [string, RegExp][] = [
   ['installations', /./],
 ]
 
-const byEnglish = new Map(Object.values(T).map((t) => [t.en, t]))
+/** The routes' own texts (summaries, parameter and property descriptions), English text → translations. */
+export const ROUTE_TEXTS: Translations = { ...ACCESS_SUMMARIES, ...INSTALLATION_SUMMARIES, ...CHARGING_SUMMARIES, ...BILLING_SUMMARIES, ...FIELD_DESCRIPTIONS }
 
-/** A deep copy of the OpenAPI `document` with every known English description in `lang`. */
+const byEnglish = new Map<string, Partial<Record<Lang, string>>>([...Object.values(T).map((t) => [t.en, t] as const), ...Object.entries(ROUTE_TEXTS)])
+
+/**
+ * A deep copy of the OpenAPI `document` with every known English `summary` and `description` in `lang`
+ * (a text no table knows stays English; tests/integration/openapi.test.ts finds it).
+ */
 export function translate<D>(document: D, lang: Lang): D {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk)
     if (!v || typeof v !== 'object') return v
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === 'description' && typeof x === 'string' ? (byEnglish.get(x)?.[lang] ?? x) : walk(x)]))
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, (k === 'description' || k === 'summary') && typeof x === 'string' ? (byEnglish.get(x)?.[lang] ?? x) : walk(x)]),
+    )
   }
   return walk(document) as D
 }

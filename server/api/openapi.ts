@@ -98,7 +98,7 @@ export function operationIdOf(method: string, url: string): string {
  * The OpenAPI 3.1 description of /api (SPEC §7, ARCHITECTURE §3): registers @fastify/swagger on `api`
  * (call before any route) so every route's zod schemas become an operation, and serves GET
  * /api/swagger.json and /api/swagger.yaml; `lang` (en, de, fr, it; else Accept-Language) picks the
- * language of the texts (info, tags, error answers). Bearer JWT is the default security scheme; a public
+ * language of the texts (info, tags, summaries, descriptions). Bearer JWT is the default security scheme; a public
  * route declares `security: []`.
  */
 export async function openApiPlugin(api: FastifyInstance) {

@@ -7,6 +7,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import type { OpenAPIV3_1 } from 'openapi-types'
 import { startApp } from './helpers.ts'
 import { apiRoutes, UNDOCUMENTED } from '../../server/api/openapi.ts'
+import { ROUTE_TEXTS } from '../../server/api/openapi-texts.ts'
 
 let app: FastifyInstance
 beforeAll(async () => {
@@ -171,6 +172,52 @@ describe('GET /api/swagger.json and /api/swagger.yaml (SPEC §7)', () => {
     const yamlDe = await request(app.server).get('/api/swagger.yaml?lang=de').expect(200)
     expect(parseYaml(yamlDe.text)).toEqual(texts.de)
     await request(app.server).get('/api/swagger.json?lang=xx').expect(400)
+  })
+})
+
+/** Every `summary` and `description` text of `doc` with its JSON path (operations, parameters, schemas, answers). */
+function textsOf(doc: unknown): Map<string, string> {
+  const texts = new Map<string, string>()
+  const walk = (v: unknown, at: string) => {
+    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${at}[${i}]`))
+    if (!v || typeof v !== 'object') return
+    for (const [k, x] of Object.entries(v)) {
+      if ((k === 'summary' || k === 'description') && typeof x === 'string') texts.set(`${at}.${k}`, x)
+      else walk(x, `${at}.${k}`)
+    }
+  }
+  walk(doc, '')
+  return texts
+}
+
+describe('the OpenAPI document in German, French and Italian (SPEC §7)', () => {
+  it('translates every operation summary, parameter description and other text, and each language still validates', async () => {
+    const en = (await request(app.server).get('/api/swagger.json?lang=en').expect(200)).body as OpenAPIV3_1.Document
+    const english = textsOf(en)
+    const summaries = [...english.keys()].filter((k) => /^\.paths\.[^.]+\.\w+\.summary$/.test(k))
+    const parameters = [...english.keys()].filter((k) => /\.parameters\[\d+\]\.description$/.test(k))
+    expect(summaries.length).toBeGreaterThan(200)
+    expect(parameters.length).toBeGreaterThan(5)
+    // No stale entry: each English key of the tables is a text of the document (a reworded summary needs its translations reworded).
+    const used = new Set(english.values())
+    expect(Object.keys(ROUTE_TEXTS).filter((t) => !used.has(t))).toEqual([])
+    for (const lang of ['de', 'fr', 'it']) {
+      const doc = (await request(app.server).get(`/api/swagger.json?lang=${lang}`).expect(200)).body as OpenAPIV3_1.Document
+      const texts = textsOf(doc)
+      expect([...texts.keys()], lang).toEqual([...english.keys()])
+      const leftInEnglish = [...english].filter(([at, text]) => texts.get(at) === text).map(([at, text]) => `${at}: ${text}`)
+      expect(leftInEnglish, `${lang}: texts left in English`).toEqual([])
+      const result = await new Validator().validate(doc as never)
+      expect(result.errors ?? [], `${lang}: ${JSON.stringify(result.errors ?? []).slice(0, 2000)}`).toEqual([])
+    }
+    const de = (await request(app.server).get('/api/swagger.yaml?lang=de').expect(200)).text
+    const doc = parseYaml(de) as OpenAPIV3_1.Document
+    expect(doc.paths?.['/api/cockpit/installations/{installationId}/rfids/']?.post?.summary).toBe('Eine RFID-Karte erstellen (Administratoren)')
+    const fr = (await request(app.server).get('/api/swagger.json').set('Accept-Language', 'fr-CH').expect(200)).body as OpenAPIV3_1.Document
+    expect(fr.paths?.['/api/rfids-charge/{sessionId}/']?.get?.summary).toBe('Une session de recharge')
+    const it = (await request(app.server).get('/api/swagger.json?lang=it').expect(200)).body as OpenAPIV3_1.Document
+    const scope = (it.paths?.['/api/rfids-charge/']?.get?.parameters as OpenAPIV3_1.ParameterObject[]).find((p) => p.name === 'installation')
+    expect(scope?.description).toBe("L'id dell'impianto (o inviare l'intestazione installation-id).")
   })
 })
 
