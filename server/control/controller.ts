@@ -59,14 +59,20 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
 
   /**
    * The newest reading of the installation's live meter of `type` within {@link READING_MAX_AGE_MS}: its
-   * power (kW), state of charge (%, batteries) and the meter's maximum power (kW); null: none.
+   * power (kW; the grid's: the highest of the control interval up to it), state of charge (%, batteries)
+   * and the meter's maximum power (kW); null: none.
    */
   async function reading(installationId: number, type: 'main_power' | 'battery', at: Date): Promise<{ kw: number; soc: number | null; max_kw: number | null } | null> {
-    const r = await db.selectFrom('measurements as m').innerJoin('meters as mt', 'mt.id', 'm.meter_id').select(['m.power_kw', 'm.soc', 'mt.max_power_kw'])
+    const r = await db.selectFrom('measurements as m').innerJoin('meters as mt', 'mt.id', 'm.meter_id').select(['m.meter_id', 'm.ts', 'm.power_kw', 'm.soc', 'mt.max_power_kw'])
       .where('mt.installation_id', '=', installationId).where('mt.meter_type', '=', type).where('mt.archived_at', 'is', null)
       .where('m.ts', '>=', new Date(at.getTime() - READING_MAX_AGE_MS)).where('m.ts', '<=', at)
       .orderBy('m.ts', 'desc').limit(1).executeTakeFirst()
-    return r ? { kw: r.power_kw, soc: r.soc, max_kw: r.max_power_kw } : null
+    if (!r || type !== 'main_power') return r ? { kw: r.power_kw, soc: r.soc, max_kw: r.max_power_kw } : null
+    // The grid: the highest import of the last control interval, so a load that came and went between two
+    // rounds still counts (docs/performance.md "Load management: a weekday").
+    const peak = await db.selectFrom('measurements').select((eb) => eb.fn.max('power_kw').as('kw')).where('meter_id', '=', r.meter_id)
+      .where('ts', '>', new Date(new Date(r.ts).getTime() - CONTROL_INTERVAL_S * 1000)).where('ts', '<=', r.ts).executeTakeFirst()
+    return { kw: Math.max(r.power_kw, Number(peak?.kw ?? r.power_kw)), soc: r.soc, max_kw: r.max_power_kw }
   }
 
   async function stationsOf(installationId: number): Promise<StationRow[]> {
