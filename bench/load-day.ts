@@ -124,6 +124,11 @@ function runDay(stations: number) {
   let run = 0
   let longestRun = 0
   let overThisInterval = false
+  // The same beyond a class 1 meter's accuracy (IEC 62053-21: ±1 %), so a meter's jitter is told apart.
+  let overTolerant = false
+  let tolerantRun = 0
+  let tolerantLongest = 0
+  let tolerantIntervals = 0
   let maxOverKw = 0
   let jainWeighted = 0
   let jainRounds = 0
@@ -147,6 +152,12 @@ function runDay(stations: number) {
           longestRun = Math.max(longestRun, run)
         } else run = 0
         overThisInterval = false
+        if (overTolerant) {
+          tolerantIntervals++
+          tolerantRun++
+          tolerantLongest = Math.max(tolerantLongest, tolerantRun)
+        } else tolerantRun = 0
+        overTolerant = false
       }
       // A control round, as server/control/controller.ts runs it, from the meter read at the last step.
       const at = new Date(t)
@@ -206,6 +217,7 @@ function runDay(stations: number) {
     }
     gridKw = house + draw.reduce((a, x) => a + x, 0)
     gridMaxKw = Math.max(gridMaxKw, gridKw)
+    if (gridKw > connectionKw * 1.01) overTolerant = true
     if (gridKw > connectionKw + 1e-6) {
       overThisInterval = true
       maxOverKw = Math.max(maxOverKw, gridKw - connectionKw)
@@ -214,7 +226,7 @@ function runDay(stations: number) {
   const feasible = cars.filter((c) => c.feasible)
   const missed = feasible.filter((c) => c.charged + 0.05 < c.planKwh)
   return {
-    stations, cars: cars.length, connectionA, rounds: wall.length, overIntervals, longestRun, maxOverKw,
+    stations, cars: cars.length, connectionA, rounds: wall.length, overIntervals, longestRun, maxOverKw, tolerantIntervals, tolerantLongest,
     feasible: feasible.length, reached: feasible.length - missed.length, missed,
     infeasible: cars.filter((c) => c.feasible === false).map((c) => `${c.planKwh} kWh (got ${c.charged.toFixed(1)})`),
     jainMean: jainRounds ? jainWeighted / jainRounds : 1, jainRounds, jainLow, jainMin,
@@ -234,6 +246,7 @@ console.log(`bench:load, a weekday from ${new Date(START).toISOString()} (${TZ})
 const day = runDay(10)
 console.log(`\n${day.cars} cars on ${day.stations} stations behind ${day.connectionA} A, ${day.rounds} control rounds of ${CONTROL_INTERVAL_S} s`)
 console.log(`  grid import above the connection: in ${day.overIntervals} intervals, longest run ${day.longestRun} interval(s), at most ${day.maxOverKw.toFixed(2)} kW above (target ≤ 1 interval: ${check(day.longestRun <= 1)})`)
+console.log(`  … more than 1 % above (a class 1 meter's accuracy): in ${day.tolerantIntervals} intervals, longest run ${day.tolerantLongest} interval(s)`)
 console.log(`  charge plans: ${day.reached} of ${day.feasible} feasible plans reached (target all: ${check(day.reached === day.feasible)})${day.missed.length ? `; missed: ${day.missed.map((c) => `${c.planKwh} kWh got ${c.charged.toFixed(2)}`).join(', ')}` : ''}`)
 console.log(`  plans the planner called unreachable on arrival: ${day.infeasible.length ? day.infeasible.join(', ') : 'none'}`)
 console.log(`  fairness (Jain) among equal-priority cars held back: mean ${day.jainMean.toFixed(3)} over ${day.jainRounds} rounds, min ${day.jainMin.toFixed(3)}, ${day.jainLow} rounds below 0.9 (target mean ≥ 0.9: ${check(day.jainMean >= 0.9)})`)
@@ -245,7 +258,7 @@ if (big > 0) {
   const r = runDay(big)
   console.log(`\n${r.cars} cars on ${r.stations} stations behind ${r.connectionA} A and ${r.stations / 10} sub-distributions of 63 A, ${r.rounds} rounds`)
   console.log(`  controller step (planner + allocator): wall ${f(r.wall)} (target p99 ≤ 50 ms: ${check(r.wall.p99 <= 50)}); cpu ${f(r.cpu)}`)
-  console.log(`  grid above the connection: ${r.overIntervals} intervals, longest run ${r.longestRun}; plans ${r.reached} of ${r.feasible} feasible reached; Jain mean ${r.jainMean.toFixed(3)}`)
+  console.log(`  grid above the connection: ${r.overIntervals} intervals, longest run ${r.longestRun} (more than 1 % above: ${r.tolerantIntervals}, longest ${r.tolerantLongest}); plans ${r.reached} of ${r.feasible} feasible reached; Jain mean ${r.jainMean.toFixed(3)}`)
 }
 console.log(`\nload average after: ${load()} (${os.cpus().length} cores)`)
 if (failed) process.exitCode = 1
