@@ -98,6 +98,9 @@ describe('a charge plan on the test clock', () => {
     await api().get(`${base}/rfids/${card}/charge_plan`).set(auth(resident)).expect(200).expect((r) => expect(r.body).toBeNull())
     const set = await api().put(`${base}/rfids/${card}/charge_plan`).set(auth(resident)).send({ energy_kwh: 30, deadline: '07:00' }).expect(200)
     expect(set.body).toMatchObject({ rfid_id: card, station_id: null, energy_kwh: 30, deadline: '07:00', repeat: false, active: true, charged_kwh: 0, next_deadline: '2026-03-05T06:00:00.000Z' })
+    // Audited: who set what for which card.
+    const audit = (await api().get(`${base}/audit/?entity_type=charge_plan`).set(auth(admin)).expect(200)).body.results
+    expect(audit[0]).toMatchObject({ action: 'create', entity_type: 'charge_plan', entity_id: `rfid:${card}`, before: null, after: { energy_kwh: 30, deadline_time: '07:00' } })
 
     const first = await round()
     expect(first.a).toBeGreaterThan(0)
@@ -149,6 +152,8 @@ describe('a charge plan on the test clock', () => {
     const it = (await api().get(`${base}/charging_stations/${stationB}/charge_plan`).set(auth(admin)).set('Accept-Language', 'it').expect(200)).body
     expect(it.warning).toMatch(/^100 kWh non sono raggiungibili entro le 08:00/)
     await api().delete(`${base}/charging_stations/${stationB}/charge_plan`).set(auth(admin)).expect(204)
+    const removed = (await api().get(`${base}/audit/?entity_type=charge_plan`).set(auth(admin)).expect(200)).body.results[0]
+    expect(removed).toMatchObject({ action: 'delete', entity_id: `station:${stationB}`, before: { energy_kwh: 100, deadline_time: '08:00' }, after: null })
     await api().get(`${base}/charging_stations/${stationB}/charge_plan`).set(auth(admin)).expect(200).expect((r) => expect(r.body).toBeNull())
   })
 
