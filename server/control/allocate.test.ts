@@ -20,6 +20,20 @@ const garage = (n: number, over: Partial<AllocationInput> = {}): AllocationInput
 const amps = (r: ReturnType<typeof allocate>) => r.limits.map((l) => l.limit_a)
 
 describe('allocate: a garage behind its connection', () => {
+  it("holds the building's load at its recent highest, falling 0.5 A a round: a load that dropped between two readings does not hand out its room at once", () => {
+    // Round 1: 13.8 kW of house load (20 A per phase): three cars share 43 A (14.3 A each).
+    const first = allocate(garage(3, { grid_import_kw: 13.8 }))
+    expect(amps(first)).toEqual([14.3, 14.3, 14.3])
+    expect(first.state.building_held_a).toEqual([20, 20, 20])
+    // Round 2, 10 s later: the house reads 0 kW; the controller counts 19.5 A of it, not 0 A.
+    const second = allocate(garage(3, { now: at(40), grid_import_kw: 3 * 14.3 * 0.69, stations_power_kw: { 1: 14.3 * 0.69, 2: 14.3 * 0.69, 3: 14.3 * 0.69 }, previous: first.state }))
+    expect(second.state.building_held_a?.map((a) => Math.round(a * 100) / 100)).toEqual([19.5, 19.5, 19.5])
+    expect(amps(second).reduce((x, y) => x + y, 0)).toBeLessThanOrEqual(63 - 19.5 + 1e-9)
+    // Without the hold (a decay as large as the drop) the whole room is given at once.
+    const unheld = allocate(garage(3, { now: at(40), grid_import_kw: 3 * 14.3 * 0.69, stations_power_kw: { 1: 14.3 * 0.69, 2: 14.3 * 0.69, 3: 14.3 * 0.69 }, previous: first.state, options: { building_decay_a: 100 } }))
+    expect(amps(unheld)).toEqual([16, 16, 16])
+  })
+
   it('six 11 kW stations behind 63 A share it equally (10.5 A each); the reason names the 6 cars sharing it', () => {
     const { limits } = allocate(garage(6))
     expect(limits.map((l) => l.limit_a)).toEqual([10.5, 10.5, 10.5, 10.5, 10.5, 10.5])

@@ -58,10 +58,16 @@ export interface AllocationOptions {
   threshold_a?: number
   /** A limit is kept at least this long after it changed, seconds (default 30). */
   hold_s?: number
+  /**
+   * The building's own load is held at its highest recent reading, falling by at most this much per
+   * round, amperes per phase (default 0.5): a load that jumps between two readings then finds the
+   * headroom it took the last time instead of pushing the connection over its limit round after round.
+   */
+  building_decay_a?: number
 }
 
 /** The defaults of {@link AllocationOptions}. */
-export const DEFAULT_OPTIONS: Required<AllocationOptions> = { turn_s: 900, threshold_a: 1, hold_s: 30 }
+export const DEFAULT_OPTIONS: Required<AllocationOptions> = { turn_s: 900, threshold_a: 1, hold_s: 30, building_decay_a: 0.5 }
 
 /** Everything one round decides from; see {@link allocate}. */
 export interface AllocationInput {
@@ -154,6 +160,8 @@ export interface AllocationState {
   changed_at: Record<number, string>
   /** The building's own load at the last grid reading, amperes on its most loaded phase (for the fallback). */
   building_a: number
+  /** The building's load as held on L1–L3 (see `AllocationOptions.building_decay_a`), amperes; absent before the first reading. */
+  building_held_a?: [number, number, number]
 }
 
 /**
@@ -161,7 +169,8 @@ export interface AllocationState {
  *
  * The rules (docs/decisions.md "Load management: the allocation rules"):
  * 1. Available at the connection = its limit − the building's own load (grid import − the stations'
- *    draw, spread over three phases); without a grid reading each station keeps to its
+ *    draw, spread over three phases; held at its recent highest, falling by `building_decay_a` per
+ *    round); without a grid reading each station keeps to its
  *    {@link staticShares static share} (computed with the last measured building load).
  * 2. Priority classes: instant, then the part of a charge plan that would otherwise miss its deadline,
  *    then optimized, then solar. Solar stations (and optimized ones outside the low tariff) only use PV
@@ -181,7 +190,11 @@ export function allocate(input: AllocationInput): { limits: StationLimit[]; stat
   const previous = input.previous
   const phaseReading = input.grid_phase_a?.length === 3 && input.grid_phase_a.every(Number.isFinite) ? input.grid_phase_a : null
   const fallback = phaseReading === null && (input.grid_import_kw === null || !Number.isFinite(input.grid_import_kw))
-  const buildingPhaseA = fallback ? [0, 1, 2].map(() => Math.max(0, previous?.building_a ?? 0)) : buildingLoad(input, stations, phaseReading)
+  // The building's load: measured now, but not below the load held from earlier rounds less the decay.
+  const held = previous?.building_held_a
+  const buildingPhaseA = fallback
+    ? [0, 1, 2].map(() => Math.max(0, previous?.building_a ?? 0))
+    : buildingLoad(input, stations, phaseReading).map((a, p) => Math.max(a, held ? held[p] - options.building_decay_a : 0))
   const buildingA = Math.max(...buildingPhaseA)
 
   const net = circuitNetwork(input.circuits, stations, buildingPhaseA)
@@ -252,7 +265,10 @@ export function allocate(input: AllocationInput): { limits: StationLimit[]; stat
     nowMs,
   )
 
-  return explain({ input, stations, net, outcome, proposed, sent, promoted, needs, onCircuit, rootIds, fallback, buildingA, holdMs: options.hold_s * 1000 })
+  const result = explain({ input, stations, net, outcome, proposed, sent, promoted, needs, onCircuit, rootIds, fallback, buildingA, holdMs: options.hold_s * 1000 })
+  if (!fallback) result.state.building_held_a = [buildingPhaseA[0], buildingPhaseA[1], buildingPhaseA[2]]
+  else if (held) result.state.building_held_a = held
+  return result
 }
 
 /**

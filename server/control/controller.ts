@@ -10,6 +10,8 @@ import { allocationMode, nextLowTariff, timerModeAt } from './modes.ts'
 import { createOcppLimits, safeShareA, type BoundCharger, type SentProfile } from './ocpp-limits.ts'
 import { LOAD_STATUS, loadStatus, loadAlerts } from './status.ts'
 import { activePlans, planMaxKw, planRound, planSteps, savePlan } from './plans.ts'
+import { DEFAULT_BATTERY_KW, peakShaving } from './peak.ts'
+import { VOLTS } from './circuits.ts'
 
 /** Every allocator reason has a sentence (server/lib/reasons.ts): a new code without one fails to compile. */
 const REASONS_COVERED: ReasonCode extends DisplayReason ? true : never = true
@@ -21,6 +23,8 @@ export const CONTROL_INTERVAL_S = 10
 export const READING_MAX_AGE_MS = 60_000
 /** The id of the grid connection in the allocator's circuit tree (admins' ids start with a letter or digit). */
 export const CONNECTION = '_connection'
+/** Phases of a grid connection (its kW ↔ A per phase at 3 × 230 V). */
+const GRID_PHASES = 3
 
 interface StationRow {
   id: number
@@ -53,13 +57,22 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
   const clock = domain.clock
   const ocppLimits = createOcppLimits(domain)
 
-  /** The newest reading (kW) of the installation's live meter of `type` within {@link READING_MAX_AGE_MS}, or null. */
-  async function reading(installationId: number, type: 'main_power' | 'battery', at: Date): Promise<number | null> {
-    const r = await db.selectFrom('measurements as m').innerJoin('meters as mt', 'mt.id', 'm.meter_id').select(['m.power_kw', 'm.ts'])
+  /**
+   * The newest reading of the installation's live meter of `type` within {@link READING_MAX_AGE_MS}: its
+   * power (kW; the grid's: the highest of the control interval up to it), state of charge (%, batteries)
+   * and the meter's maximum power (kW); null: none.
+   */
+  async function reading(installationId: number, type: 'main_power' | 'battery', at: Date): Promise<{ kw: number; soc: number | null; max_kw: number | null } | null> {
+    const r = await db.selectFrom('measurements as m').innerJoin('meters as mt', 'mt.id', 'm.meter_id').select(['m.meter_id', 'm.ts', 'm.power_kw', 'm.soc', 'mt.max_power_kw'])
       .where('mt.installation_id', '=', installationId).where('mt.meter_type', '=', type).where('mt.archived_at', 'is', null)
       .where('m.ts', '>=', new Date(at.getTime() - READING_MAX_AGE_MS)).where('m.ts', '<=', at)
       .orderBy('m.ts', 'desc').limit(1).executeTakeFirst()
-    return r ? r.power_kw : null
+    if (!r || type !== 'main_power') return r ? { kw: r.power_kw, soc: r.soc, max_kw: r.max_power_kw } : null
+    // The grid: the highest import of the last control interval, so a load that came and went between two
+    // rounds still counts (docs/performance.md "Load management: a weekday").
+    const peak = await db.selectFrom('measurements').select((eb) => eb.fn.max('power_kw').as('kw')).where('meter_id', '=', r.meter_id)
+      .where('ts', '>', new Date(new Date(r.ts).getTime() - CONTROL_INTERVAL_S * 1000)).where('ts', '<=', r.ts).executeTakeFirst()
+    return { kw: Math.max(r.power_kw, Number(peak?.kw ?? r.power_kw)), soc: r.soc, max_kw: r.max_power_kw }
   }
 
   async function stationsOf(installationId: number): Promise<StationRow[]> {
@@ -86,6 +99,8 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
       const values = { limit_a: null, reason: 'load_management_off', params: '{}', until: null, status_code: LOAD_STATUS.fuseInactive, alerts: '[]', sent: null, failsafe: null, updated_at: at }
       await db.insertInto('load_limits').values({ station_id: s.id, installation_id: installationId, ...values }).onConflict((oc) => oc.column('station_id').doUpdateSet(values)).execute()
     }
+    // No battery command while switched off: the battery returns to its own operation.
+    await db.updateTable('load_management').set({ battery_command: null }).where('installation_id', '=', installationId).where('battery_command', 'is not', null).execute()
   }
 
   async function runInstallation(installationId: number, at: Date): Promise<void> {
@@ -101,15 +116,25 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
     ])
     const tz = inst.timezone
     const previous = new Map(previousRows.map((r) => [r.station_id, r]))
-    const [gridKw, batteryKw] = await Promise.all([reading(installationId, 'main_power', at), reading(installationId, 'battery', at)])
+    const [grid, battery] = await Promise.all([reading(installationId, 'main_power', at), reading(installationId, 'battery', at)])
+    const gridKw = grid?.kw ?? null
+    const batteryKw = battery?.kw ?? null
     const tariff = await domain.tariffs.inForce(installationId, at, tz)
     const local = localParts(at, tz)
     const highTariff = !!tariff && tariff.flat == null && (await domain.tariffs.isHigh(installationId, at, tz))
     const lowFrom = highTariff && tariff ? nextLowTariff(tariff.schedule, at, tz) : null
     const timers = timerRows.map((t) => ({ object_id: t.object_id, days: [t.repeat_monday, t.repeat_tuesday, t.repeat_wednesday, t.repeat_thursday, t.repeat_friday, t.repeat_saturday, t.repeat_sunday], start_time: t.start_time, charging_mode: t.charging_mode }))
 
+    // Peak shaving (server/control/peak.ts): the battery covers import above the peak; the cars may use
+    // the peak plus what the battery can give, and the allocator sees the import without the battery.
+    const connectionKw = (gridLimitA * GRID_PHASES * VOLTS) / 1000
+    const peak = lm.peak_shaving && lm.peak_kw !== null
+      ? peakShaving({ peak_kw: lm.peak_kw, grid_kw: gridKw, battery_kw: batteryKw, battery_soc: battery?.soc ?? null, battery_max_kw: battery ? (battery.max_kw ?? DEFAULT_BATTERY_KW) : null }, connectionKw)
+      : null
+    const peakBinds = !!peak && peak.cars_limit_kw < connectionKw
+    const carsLimitA = peakBinds ? Math.floor((peak.cars_limit_kw * 1000 * 10) / (GRID_PHASES * VOLTS)) / 10 : gridLimitA
     // The circuit tree below the connection; a circuit whose parent is the connection hangs on CONNECTION.
-    const circuits: Circuit[] = [{ id: CONNECTION, parent_id: null, limit_a: gridLimitA }, ...circuitRows.map((c) => ({ id: c.id, parent_id: c.parent_id ?? CONNECTION, limit_a: c.limit_a }))]
+    const circuits: Circuit[] = [{ id: CONNECTION, parent_id: null, limit_a: carsLimitA }, ...circuitRows.map((c) => ({ id: c.id, parent_id: c.parent_id ?? CONNECTION, limit_a: c.limit_a }))]
     const byId = new Map(circuits.map((c) => [c.id, c]))
     const names = new Map(circuitRows.map((c) => [c.id, c.name]))
     const pathOf = (circuitId: string): Circuit[] => {
@@ -147,27 +172,29 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
       planned.push({ active, plan: planRound(d, active, at, maxKw, steps) })
     }
     const result = allocate({
-      now: at.toISOString(), circuits, stations: demands, grid_import_kw: gridKw,
+      now: at.toISOString(), circuits, stations: demands, grid_import_kw: peak ? peak.import_without_battery_kw : gridKw,
       stations_power_kw: Object.fromEntries(stations.map((s) => [s.id, s.power_kw])), pv_surplus_kw: pvSurplusKw,
       previous: previousState,
       // Without a tariff, or with a flat one, optimized charges from the grid (SPEC §4: low tariff or solar).
       tariff: tariff && tariff.flat == null ? { low: !highTariff, ...(lowFrom ? { until: lowFrom.toISOString() } : {}) } : undefined,
     })
     const limits = new Map<number, StationLimit>(result.limits.map((l) => [l.station_id, l]))
-    const gridLimitKw = (gridLimitA * 3 * 230) / 1000
-    const peak = lm.grid_limit_kw !== null && (lm.grid_limit_a === null || (lm.grid_limit_kw * 1000) / (3 * 230) < lm.grid_limit_a)
+    // The kW limit is a power peak too (SPEC §4 peakManagement) when it is the tighter one.
+    const kwLimitHolds = lm.grid_limit_kw !== null && (lm.grid_limit_a === null || (lm.grid_limit_kw * 1000) / (GRID_PHASES * VOLTS) < lm.grid_limit_a)
 
     for (const s of stations) {
       const l = limits.get(s.id)
       if (!l) continue
       const demand = demands.find((d) => d.station_id === s.id)!
       const prev = previous.get(s.id)
-      const reason: string = l.reason
+      // Held by the connection while the peak is the tighter limit: the peak holds it.
+      const reason: string = peakBinds && l.reason === 'grid_limit_shared' ? 'peak_shaving' : l.reason
       const until = l.until ? new Date(l.until) : null
       const params: Record<string, string | number> = {}
       if (l.shared_by !== undefined) params.cars = l.shared_by
       if (l.circuit_id !== undefined && l.circuit_id !== CONNECTION) params.circuit = names.get(l.circuit_id) ?? l.circuit_id
       if (l.missing_kw !== undefined) params.kw = l.missing_kw
+      if (reason === 'peak_shaving') params.kw = lm.peak_kw!
       const prevLimit = prev && prev.reason !== 'load_management_off' ? prev.limit_a : null
       const cp = charger(s)
       const lastCommand = cp ? await db.selectFrom('ocpp_commands').select('status').where('charge_point_id', '=', cp.id).where('action', '=', 'SetChargingProfile').orderBy('id', 'desc').limit(1).executeTakeFirst() : undefined
@@ -175,7 +202,7 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
         charging: demand.charging, limitA: l.limit_a, previousA: prevLimit, maxA: demand.max_a, reason, noReading: gridKw === null,
         inCircuit: circuitRows.length === 0 || s.load_circuit_id !== null, commandFailed: !!lastCommand && ['failed', 'Rejected', 'NotSupported'].includes(lastCommand.status),
       })
-      const alerts = loadAlerts({ charging: demand.charging, limitA: l.limit_a, maxA: demand.max_a, reason, overload: gridKw !== null && gridKw > gridLimitKw, peak })
+      const alerts = loadAlerts({ charging: demand.charging, limitA: l.limit_a, maxA: demand.max_a, reason, overload: gridKw !== null && gridKw > connectionKw, peak: kwLimitHolds || peakBinds, peakActing: !!peak?.acting })
       let sent = (prev?.sent as SentProfile | null | undefined) ?? null
       let failsafe = prev?.failsafe ?? null
       if (cp) {
@@ -191,7 +218,10 @@ export function createLoadController({ domain, log }: { domain: Domain; log: Fas
       await db.insertInto('load_limits').values({ station_id: s.id, installation_id: installationId, ...values }).onConflict((oc) => oc.column('station_id').doUpdateSet(values)).execute()
     }
     for (const p of planned) await savePlan(db, p.active, p.plan, at)
-    await db.updateTable('load_management').set({ state: JSON.stringify(result.state) }).where('installation_id', '=', installationId).execute()
+    const command = peak ? JSON.stringify({ peak_kw: lm.peak_kw, discharge_kw: peak.discharge_kw, at: at.toISOString() }) : null
+    const wasActing = ((lm.battery_command as { discharge_kw?: number } | null)?.discharge_kw ?? 0) > 0
+    if (peak && (peak.discharge_kw > 0) !== wasActing) log.info({ installation: installationId, discharge_kw: peak.discharge_kw, peak_kw: lm.peak_kw }, peak.discharge_kw > 0 ? 'peak shaving: battery discharging' : 'peak shaving: under the peak')
+    await db.updateTable('load_management').set({ state: JSON.stringify(result.state), battery_command: command }).where('installation_id', '=', installationId).execute()
   }
 
   const controller = {

@@ -58,6 +58,26 @@ export async function activePlans(db: Db, installationId: number, stations: Read
   return out
 }
 
+/** Local weekday and minute of instants already asked for, by zone and ms (bounded; see {@link localPartsCached}). */
+const partsCache = new Map<string, { weekday: number; minute: number }>()
+const PARTS_CACHE_MAX = 20_000
+
+/**
+ * `localParts` of `ms` in `tz`, remembered: every car's plan of every round asks for the same quarter
+ * hours, and a time-zone conversion costs tens of µs (docs/performance.md "Load management: a weekday").
+ */
+function localPartsCached(ms: number, tz: string): { weekday: number; minute: number } {
+  const key = `${tz}|${ms}`
+  let p = partsCache.get(key)
+  if (!p) {
+    if (partsCache.size >= PARTS_CACHE_MAX) partsCache.clear()
+    const parts = localParts(new Date(ms), tz)
+    p = { weekday: parts.weekday, minute: parts.minute }
+    partsCache.set(key, p)
+  }
+  return p
+}
+
 /**
  * The planning steps from `at` to `deadline` on quarter hours: the low tariff where `schedule` (the
  * high-tariff spans in force; null: no low tariff, flat or unknown) says so, and `pvKw` of solar during
@@ -68,7 +88,7 @@ export function planSteps(at: Date, deadline: Date, tz: string, schedule: readon
   const now = at.getTime()
   for (let start = now; start < deadline.getTime();) {
     const end = Math.min(deadline.getTime(), (Math.floor(start / STEP_MS) + 1) * STEP_MS)
-    const p = localParts(new Date(start), tz)
+    const p = localPartsCached(start, tz)
     steps.push({ start, end, solar_kw: start < now + SOLAR_AHEAD_MS ? Math.max(0, pvKw) : 0, low_tariff: schedule !== null && !isHighTariff(schedule, p.weekday, p.minute) })
     start = end
   }

@@ -205,6 +205,12 @@ export interface LoadManagementTable {
   /** The allocator's state after the last run (server/control/allocate.ts AllocationState). */
   state: ColumnType<unknown | null, string | null | undefined, string | null>
   updated_at: Ts
+  /** Migration 0183: peak shaving with the battery is on. */
+  peak_shaving: ColumnType<boolean, boolean | undefined, boolean>
+  /** Migration 0183: the grid import to stay under, kW; null: none set. */
+  peak_kw: ColumnType<number | null, number | null | undefined, number | null>
+  /** Migration 0183: the controller's last battery command ({peak_kw, discharge_kw, at}), null: none. */
+  battery_command: ColumnType<unknown | null, string | null | undefined, string | null>
 }
 
 /** Migration 0174: a sub-distribution below the grid connection (parent_id null: fed by the connection). */

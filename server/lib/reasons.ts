@@ -10,6 +10,8 @@ export const REASON_CODES = [
   // The allocator's.
   'ok', 'no_car', 'grid_limit_shared', 'circuit_limit', 'waiting_for_solar', 'solar_surplus', 'waiting_for_turn',
   'higher_priority', 'low_tariff_later', 'plan_priority', 'settling', 'fallback_static',
+  // The controller's, from the allocator's grid_limit_shared while peak shaving's peak is the tighter limit.
+  'peak_shaving',
   // The station's state.
   'charging', 'no_solar_power', 'no_optimized_power', 'waiting_for_badge', 'car_paused', 'charger_offline', 'charger_fault', 'station_locked', 'load_management_off',
 ] as const
@@ -18,7 +20,7 @@ export type DisplayReason = (typeof REASON_CODES)[number]
 /**
  * The sentence of each reason in en, de, fr and it. Placeholders: `{{amps}}` the limit in A per phase,
  * `{{cars}}` how many cars charge behind the limit, `{{circuit}}` the circuit's name, `{{kw}}` kW of solar power
- * missing, `{{time}}` the local time the reason ends ("20:00"). A typed table, so a missing language
+ * missing (the peak's kW for `peak_shaving`), `{{time}}` the local time the reason ends ("20:00"). A typed table, so a missing language
  * is a compile error.
  */
 const TEXTS: Record<DisplayReason, Record<Lang, string>> = {
@@ -81,6 +83,12 @@ const TEXTS: Record<DisplayReason, Record<Lang, string>> = {
     de: 'Lädt bevorzugt, um den Ladeplan rechtzeitig zu erfüllen: {{amps}} A.',
     fr: 'Recharge en priorité pour tenir son plan de recharge : {{amps}} A.',
     it: 'Carica con priorità per rispettare il piano di ricarica: {{amps}} A.',
+  },
+  peak_shaving: {
+    en: 'The building stays under its power peak of {{kw}} kW: {{amps}} A for this car ({{cars}} charging).',
+    de: 'Das Gebäude bleibt unter seiner Leistungsspitze von {{kw}} kW: {{amps}} A für dieses Auto ({{cars}} laden).',
+    fr: 'Le bâtiment reste sous sa pointe de puissance de {{kw}} kW : {{amps}} A pour cette voiture ({{cars}} en recharge).',
+    it: "L'edificio resta sotto il suo picco di potenza di {{kw}} kW: {{amps}} A per questa auto ({{cars}} in ricarica).",
   },
   settling: {
     en: 'The limit of {{amps}} A is held a moment so it does not flap; it changes from {{time}}.',

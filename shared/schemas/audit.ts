@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { ListQuery, MAX_ID } from './common.ts'
 
 /** Kinds of entity the audit trail records (server/domain/audit/service.ts). */
-export const AUDIT_ENTITY_TYPES = ['installation', 'object', 'meter', 'charging_station', 'ocpp_credentials', 'device_key', 'permission', 'installation_user', 'user', 'tariff', 'rate', 'load_management'] as const
+export const AUDIT_ENTITY_TYPES = ['installation', 'object', 'meter', 'charging_station', 'ocpp_credentials', 'device_key', 'permission', 'installation_user', 'user', 'tariff', 'rate', 'load_management', 'charge_plan'] as const
 export const AuditEntityType = z.enum(AUDIT_ENTITY_TYPES)
 
 /**

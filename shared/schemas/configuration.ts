@@ -123,6 +123,8 @@ export const ConfigLoadManagement = z.strictObject({
     limit_a: z.number().positive().max(LOAD_LIMIT_MAX.a),
     stations: z.array(z.string().trim().min(1).max(100)).max(1000).default([]),
   })).max(MAX_CIRCUITS).default([]),
+  /** Peak shaving with the battery (docs/load-management.md "Peak shaving"); off when left out. */
+  peak_shaving: z.strictObject({ enabled: z.boolean(), peak_kw: z.number().positive().max(LOAD_LIMIT_MAX.kw).nullable().default(null) }).default({ enabled: false, peak_kw: null }),
 })
 
 export const ConfigInstallation = z.strictObject({

@@ -27,6 +27,21 @@ export const LoadCircuit = z.object({
 export type LoadCircuit = z.infer<typeof LoadCircuit>
 
 /**
+ * Peak shaving with the battery (docs/load-management.md "Peak shaving"): when `enabled`, the controller
+ * keeps grid import under `peak_kw` (kW, required when enabled): the battery discharges for what goes
+ * above it, and when the battery cannot (empty, none), the cars are held back (status code 12
+ * POWER_PEAK_CONTROL, alert peakManagement).
+ */
+export const PeakShaving = z.object({
+  enabled: z.boolean(),
+  peak_kw: z.number().positive().max(LOAD_LIMIT_MAX.kw).nullable().default(null),
+})
+export type PeakShaving = z.infer<typeof PeakShaving>
+
+/** Peak shaving off: the default of a PUT, a file and an installation without settings. */
+export const PEAK_SHAVING_OFF: PeakShaving = { enabled: false, peak_kw: null }
+
+/**
  * PUT /api/cockpit/installations/{id}/load_management: the switch, the grid connection's limit in A per
  * phase and/or kW (at least one when enabled; both: the tighter holds, kW at 3 × 230 V) and the circuits
  * (the whole tree, replacing the stored one). Errors: 400 naming the field (`circuits.2.parent_id` an
@@ -38,6 +53,7 @@ export const LoadManagementPut = z.object({
   grid_limit_a: z.number().positive().max(LOAD_LIMIT_MAX.a).nullable().default(null),
   grid_limit_kw: z.number().positive().max(LOAD_LIMIT_MAX.kw).nullable().default(null),
   circuits: z.array(LoadCircuit).max(MAX_CIRCUITS).default([]),
+  peak_shaving: PeakShaving.default(PEAK_SHAVING_OFF),
 })
 export type LoadManagementPut = z.infer<typeof LoadManagementPut>
 
@@ -72,13 +88,20 @@ export const LoadStation = z.object({
 
 /**
  * GET …/load_management: the stored settings (as PUT takes them; `enabled` false and no limits before the
- * first PUT), the limit in force at the connection in A per phase (null: none), and the stations.
+ * first PUT), the limit in force at the connection in A per phase (null: none), the battery command of
+ * peak shaving, and the stations.
  */
 export const LoadManagement = z.object({
   enabled: z.boolean(),
   grid_limit_a: z.number().nullable(),
   grid_limit_kw: z.number().nullable(),
   circuits: z.array(LoadCircuit),
+  peak_shaving: PeakShaving,
+  /**
+   * The controller's battery command at its last round while peak shaving is on: hold grid import at
+   * `peak_kw`, discharging `discharge_kw` (kW, 0: not needed) then; null: none.
+   */
+  battery_command: z.object({ peak_kw: z.number(), discharge_kw: z.number(), at: z.string() }).nullable(),
   effective_grid_limit_a: z.number().nullable(),
   updated_at: z.string().nullable(),
   stations: z.array(LoadStation),

@@ -153,3 +153,30 @@ test('a resident has no Load management entry and gets the no-access page at its
   await expect(page.getByRole('heading', { level: 1, name: 'No access' })).toBeVisible()
   await expect(page.getByRole('heading', { level: 1, name: 'Load management' })).toHaveCount(0)
 })
+
+test('an admin sets peak shaving: a missing peak is refused at its field, the peak stays after a reload, and it can be switched off again', async ({ page }) => {
+  await logIn(page, 'admin@example.com')
+  await openLoadManagement(page)
+  const peak = page.getByRole('switch', { name: 'Keep grid import under a peak' })
+  await expect(peak).toHaveAttribute('aria-checked', 'false')
+  await peak.click()
+  await expect(peak).toHaveAttribute('aria-checked', 'true')
+  await expect(page.getByText('The battery discharges for what goes above the peak; when it is empty, the cars are held back.')).toBeVisible()
+  const peakKw = page.getByLabel('Peak (kW)')
+  await page.getByRole('button', { name: 'Save' }).click()
+  // The server's words (SPEC §5) at the field.
+  await expect(peakKw).toHaveAttribute('aria-invalid', 'true')
+  await expect(peakKw).toHaveAccessibleDescription('The field is required.')
+  await peakKw.fill('30')
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Load management was saved.')).toBeVisible()
+
+  await page.reload()
+  await expect(page.getByRole('switch', { name: 'Keep grid import under a peak' })).toHaveAttribute('aria-checked', 'true')
+  await expect(page.getByLabel('Peak (kW)')).toHaveValue('30')
+  // Back off, as before the test.
+  await page.getByRole('switch', { name: 'Keep grid import under a peak' }).click()
+  await page.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByText('Load management was saved.')).toBeVisible()
+  await expect(page.getByRole('switch', { name: 'Keep grid import under a peak' })).toHaveAttribute('aria-checked', 'false')
+})

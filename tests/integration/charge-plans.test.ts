@@ -98,6 +98,9 @@ describe('a charge plan on the test clock', () => {
     await api().get(`${base}/rfids/${card}/charge_plan`).set(auth(resident)).expect(200).expect((r) => expect(r.body).toBeNull())
     const set = await api().put(`${base}/rfids/${card}/charge_plan`).set(auth(resident)).send({ energy_kwh: 30, deadline: '07:00' }).expect(200)
     expect(set.body).toMatchObject({ rfid_id: card, station_id: null, energy_kwh: 30, deadline: '07:00', repeat: false, active: true, charged_kwh: 0, next_deadline: '2026-03-05T06:00:00.000Z' })
+    // Audited: who set what for which card.
+    const audit = (await api().get(`${base}/audit/?entity_type=charge_plan`).set(auth(admin)).expect(200)).body.results
+    expect(audit[0]).toMatchObject({ action: 'create', entity_type: 'charge_plan', entity_id: `rfid:${card}`, before: null, after: { energy_kwh: 30, deadline_time: '07:00' } })
 
     const first = await round()
     expect(first.a).toBeGreaterThan(0)
@@ -107,6 +110,14 @@ describe('a charge plan on the test clock', () => {
     expect(planned.warning).toBeNull()
     expect(planned.slots.length).toBeGreaterThan(0)
     expect(planned.slots.every((s: { source: string; end: string }) => s.source === 'low_tariff' && Date.parse(s.end) <= Date.parse('2026-03-05T06:00:00Z'))).toBe(true)
+    // The running session's remaining time comes from its plan: not drawing yet, until the last slot's end.
+    const remaining = async () => ((await api().get(`/api/rfids-charge/${sessionA}/`).set(auth(resident)).expect(200)).body as { remaining_s: number | null }).remaining_s
+    expect(await remaining()).toBe(Math.round((Date.parse(planned.slots.at(-1).end) - clock.ms()) / 1000))
+    // Drawing: 30 kWh at the car's power now.
+    await db().updateTable('charging_stations').set({ power_kw: 10 }).where('id', '=', stationA).execute()
+    expect(await remaining()).toBe(Math.round((30 / 10) * 3600))
+    // The other car's session has no plan: no remaining time.
+    expect(((await api().get(`/api/rfids-charge/${sessionB}/`).set(auth(admin)).expect(200)).body as { remaining_s: number | null }).remaining_s).toBeNull()
     await drive(first)
 
     // 3 kW of building load on three phases: 4.35 A; the cars share what is left of 32 A.
@@ -124,6 +135,8 @@ describe('a charge plan on the test clock', () => {
     resident = await login(app, 'user@example.com')
     const done = (await api().get(`${base}/rfids/${card}/charge_plan`).set(auth(resident)).expect(200)).body
     expect(done).toMatchObject({ active: false, next_deadline: null })
+    // The plan is met: nothing remains.
+    expect(((await api().get(`/api/rfids-charge/${sessionA}/`).set(auth(resident)).expect(200)).body as { remaining_s: number | null }).remaining_s).toBe(0)
   }, 240_000)
 
   it('warns in the caller\'s language when the target cannot be reached by the deadline', async () => {
@@ -139,6 +152,8 @@ describe('a charge plan on the test clock', () => {
     const it = (await api().get(`${base}/charging_stations/${stationB}/charge_plan`).set(auth(admin)).set('Accept-Language', 'it').expect(200)).body
     expect(it.warning).toMatch(/^100 kWh non sono raggiungibili entro le 08:00/)
     await api().delete(`${base}/charging_stations/${stationB}/charge_plan`).set(auth(admin)).expect(204)
+    const removed = (await api().get(`${base}/audit/?entity_type=charge_plan`).set(auth(admin)).expect(200)).body.results[0]
+    expect(removed).toMatchObject({ action: 'delete', entity_id: `station:${stationB}`, before: { energy_kwh: 100, deadline_time: '08:00' }, after: null })
     await api().get(`${base}/charging_stations/${stationB}/charge_plan`).set(auth(admin)).expect(200).expect((r) => expect(r.body).toBeNull())
   })
 

@@ -34,7 +34,7 @@ const valid = () => ({
 describe('load management settings', () => {
   it('shows the defaults and every station to admins and superusers; residents and other installations\' admins get 403', async () => {
     const r = await api().get(path()).set(auth(tokens.admin)).expect(200)
-    expect(r.body).toMatchObject({ enabled: false, grid_limit_a: null, grid_limit_kw: null, circuits: [], effective_grid_limit_a: null, updated_at: null })
+    expect(r.body).toMatchObject({ enabled: false, grid_limit_a: null, grid_limit_kw: null, circuits: [], peak_shaving: { enabled: false, peak_kw: null }, battery_command: null, effective_grid_limit_a: null, updated_at: null })
     expect(r.body.stations.map((s: { id: number }) => s.id)).toEqual(stations)
     // The demo's 11 kW three-phase stations: 6 A to 15.9 A per phase, on no circuit.
     expect(r.body.stations[0]).toMatchObject({ phases: 3, min_current_a: 6, max_current_a: 15.9, circuit_id: null, limit_a: null })
@@ -89,6 +89,8 @@ describe('load management settings', () => {
       [{ enabled: true, circuits: [] }, 'grid_limit_a', 'The field is required.'],
       [{ ...valid(), circuits: [{ ...c[0], id: 'bad id!' }] }, 'circuits.0.id', 'The value is not valid.'],
       [{ grid_limit_a: 63 }, 'enabled', 'The field is required.'],
+      [{ ...valid(), peak_shaving: { enabled: true } }, 'peak_shaving.peak_kw', 'The field is required.'],
+      [{ ...valid(), peak_shaving: { enabled: true, peak_kw: -5 } }, 'peak_shaving.peak_kw', 'The value is not valid.'],
     ]
     for (const [body, field, text] of cases) {
       const r = await api().put(path()).set(auth(tokens.admin)).send(body as object)
@@ -97,7 +99,23 @@ describe('load management settings', () => {
     }
     const de = await api().put(path()).set(auth(tokens.admin)).set('Accept-Language', 'de').send({ ...valid(), circuits: [c[0], { ...c[1], parent_id: 'nowhere' }] }).expect(400)
     expect(de.body['circuits.1.parent_id'][0]).toContain('Kein Stromkreis mit dieser ID')
+    const fr = await api().put(path()).set(auth(tokens.admin)).set('Accept-Language', 'fr').send({ ...valid(), peak_shaving: { enabled: true, peak_kw: null } }).expect(400)
+    expect(Object.keys(fr.body)).toEqual(['peak_shaving.peak_kw'])
     expect((await api().get(path()).set(auth(tokens.admin)).expect(200)).body).toEqual(before)
+  })
+
+  it('stores peak shaving (on, and its peak in kW) with the settings, in the audit trail; a PUT without it switches it off', async () => {
+    const r = await api().put(path()).set(auth(tokens.admin)).send({ ...valid(), peak_shaving: { enabled: true, peak_kw: 30 } }).expect(200)
+    expect(r.body).toMatchObject({ peak_shaving: { enabled: true, peak_kw: 30 }, battery_command: null })
+    const audit = await api().get(`/api/cockpit/installations/${demo}/audit/?entity_type=load_management`).set(auth(tokens.admin)).expect(200)
+    expect(audit.body.results[0].after).toMatchObject({ peak_shaving: { enabled: true, peak_kw: 30 } })
+    expect(audit.body.results[0].after).not.toHaveProperty('battery_command')
+    // Residents and other installations' admins change nothing.
+    for (const who of ['user', 'bern'] as const) await api().put(path()).set(auth(tokens[who])).send({ ...valid(), peak_shaving: { enabled: false, peak_kw: null } }).expect(403)
+    expect((await api().get(path()).set(auth(tokens.super)).expect(200)).body.peak_shaving).toEqual({ enabled: true, peak_kw: 30 })
+    // Off keeps the peak typed in; left out, it is off (a PUT replaces the settings).
+    expect((await api().put(path()).set(auth(tokens.admin)).send({ ...valid(), peak_shaving: { enabled: false, peak_kw: 30 } }).expect(200)).body.peak_shaving).toEqual({ enabled: false, peak_kw: 30 })
+    expect((await api().put(path()).set(auth(tokens.admin)).send(valid()).expect(200)).body.peak_shaving).toEqual({ enabled: false, peak_kw: null })
   })
 
   it('is part of the configuration file: exported with stations by key, imported with the settings\' checks by line and field', async () => {
@@ -110,6 +128,7 @@ describe('load management settings', () => {
         { id: 'garage', name: 'Garage distribution', parent: null, limit_a: 50, stations: ['Station 1', 'Station 2'] },
         { id: 'row-b', name: 'Row B', parent: 'garage', limit_a: 32, stations: ['Station 3', 'Station 4'] },
       ],
+      peak_shaving: { enabled: false, peak_kw: null },
     })
     const importing = (yaml: string) => api().post('/api/cockpit/configuration/import').set(auth(tokens.admin)).set('Content-Type', 'application/yaml').send(yaml)
     // The same file again changes nothing.
@@ -128,6 +147,17 @@ describe('load management settings', () => {
     const after = (await api().get(path()).set(auth(tokens.admin)).expect(200)).body
     expect(after).toMatchObject({ grid_limit_kw: null, effective_grid_limit_a: 63 })
     expect(after.circuits[1].station_ids).toEqual([stations[2], stations[3], stations[6]])
+    // Peak shaving comes in with the file, and a missing peak is refused at its line.
+    lm.peak_shaving = { enabled: true, peak_kw: 25.5 }
+    const peak = await importing(stringify(exported)).expect(200)
+    expect(peak.body.changes).toContainEqual({ installation: 'Demo Residence Zürich', entity: 'load_management', key: 'Demo Residence Zürich', change: 'updated', fields: ['peak_shaving'] })
+    expect((await api().get(path()).set(auth(tokens.admin)).expect(200)).body.peak_shaving).toEqual({ enabled: true, peak_kw: 25.5 })
+    const exportedAgain = parse((await api().get(`/api/cockpit/installations/${demo}/configuration?format=yaml`).set(auth(tokens.admin)).expect(200)).text)
+    expect(exportedAgain.installations[0].load_management.peak_shaving).toEqual({ enabled: true, peak_kw: 25.5 })
+    lm.peak_shaving = { enabled: true, peak_kw: null }
+    const noPeak = await importing(stringify(exported)).expect(400)
+    expect(Object.keys(noPeak.body)).toEqual([expect.stringMatching(/^line \d+, installations\[0\]\.load_management\.peak_shaving\.peak_kw$/)])
+    lm.peak_shaving = { enabled: false, peak_kw: null }
     lm.circuits[1].stations.push('No such station')
     const unknown = await importing(stringify(exported)).expect(404)
     expect(Object.values(unknown.body)[0]).toEqual(['No charging station with this OCPP id or name, neither in the file nor in the installation.'])

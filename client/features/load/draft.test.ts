@@ -12,6 +12,8 @@ const stored: LoadManagement = {
     { id: 'garage', name: 'Garage', parent_id: null, limit_a: 50, station_ids: [1, 2] },
     { id: 'row-b', name: 'Row B', parent_id: 'garage', limit_a: 32.5, station_ids: [3] },
   ],
+  peak_shaving: { enabled: true, peak_kw: 22.5 },
+  battery_command: null,
   effective_grid_limit_a: 58.6,
   updated_at: '2026-03-04T09:00:00.000Z',
   stations: [station(1, 'garage'), station(2, 'garage'), station(3, 'row-b'), station(4, null)],
@@ -23,13 +25,22 @@ describe('the load management form', () => {
     expect(d.stations).toEqual({ 1: 'garage', 2: 'garage', 3: 'row-b', 4: null })
     const { body, errors } = toBody(d, 'en-CH')
     expect(errors).toEqual({})
-    expect(body).toEqual({ enabled: true, grid_limit_a: 63, grid_limit_kw: 40.5, circuits: stored.circuits })
+    expect(body).toEqual({ enabled: true, grid_limit_a: 63, grid_limit_kw: 40.5, circuits: stored.circuits, peak_shaving: { enabled: true, peak_kw: 22.5 } })
   })
 
   it('writes and reads numbers with the locale\'s decimal sign', () => {
     const d = toDraft(stored, ',')
     expect(d.grid_limit_kw).toBe('40,5')
     expect(toBody(d, 'de-DE').body.grid_limit_kw).toBe(40.5)
+  })
+
+  it('reads and sends the peak of peak shaving in the locale\'s numbers, and leaves an empty peak to the server', () => {
+    const d = toDraft(stored, ',')
+    expect([d.peak_shaving, d.peak_kw]).toEqual([true, '22,5'])
+    expect(toBody({ ...d, peak_kw: '30,5' }, 'de-DE').body.peak_shaving).toEqual({ enabled: true, peak_kw: 30.5 })
+    const empty = toBody({ ...d, peak_kw: '' }, 'de-DE')
+    expect([empty.body.peak_shaving, empty.errors]).toEqual([{ enabled: true, peak_kw: null }, {}])
+    expect(toBody({ ...d, peak_kw: '2x' }, 'de-DE').errors).toEqual({ 'peak_shaving.peak_kw': 'validation.positive' })
   })
 
   it('keeps children and stations when a circuit\'s id is renamed', () => {

@@ -23,6 +23,9 @@ export interface LoadDraft {
   grid_limit_a: string
   grid_limit_kw: string
   circuits: CircuitDraft[]
+  /** Peak shaving with the battery (docs/load-management.md "Peak shaving"): on, and its peak in kW as typed. */
+  peak_shaving: boolean
+  peak_kw: string
   /** Station id → circuit key (null: on the connection). */
   stations: Record<number, string | null>
 }
@@ -45,6 +48,8 @@ export function toDraft(s: LoadManagement, decimal = '.'): LoadDraft {
     grid_limit_a: typed(s.grid_limit_a, decimal),
     grid_limit_kw: typed(s.grid_limit_kw, decimal),
     circuits: s.circuits.map((c) => ({ key: c.id, id: c.id, name: c.name, parent: c.parent_id, limit_a: typed(c.limit_a, decimal) })),
+    peak_shaving: s.peak_shaving.enabled,
+    peak_kw: typed(s.peak_shaving.peak_kw, decimal),
     stations,
   }
 }
@@ -117,6 +122,8 @@ export function toBody(d: LoadDraft, locale: string): { body: LoadManagementPut;
   }
   const grid_limit_a = number(d.grid_limit_a, 'grid_limit_a', true)
   const grid_limit_kw = number(d.grid_limit_kw, 'grid_limit_kw', true)
+  // The peak is needed only while peak shaving is on; the server says so (required) when it is missing.
+  const peak_kw = number(d.peak_kw, 'peak_shaving.peak_kw', true)
   const idOf = new Map(d.circuits.map((c) => [c.key, c.id.trim()]))
   const circuits = d.circuits.map((c, i) => ({
     id: c.id.trim(),
@@ -129,5 +136,5 @@ export function toBody(d: LoadDraft, locale: string): { body: LoadManagementPut;
     if (!c.id) errors[`circuits.${i}.id`] = 'validation.required'
     if (!c.name) errors[`circuits.${i}.name`] = 'validation.required'
   })
-  return { body: { enabled: d.enabled, grid_limit_a, grid_limit_kw, circuits }, errors }
+  return { body: { enabled: d.enabled, grid_limit_a, grid_limit_kw, circuits, peak_shaving: { enabled: d.peak_shaving, peak_kw } }, errors }
 }

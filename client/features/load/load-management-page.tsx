@@ -47,7 +47,7 @@ export default function LoadManagementPage({ installation }: { installation: Ins
 function LoadForm({ installationId, settings, onSaved, onEdit }: { installationId: number; settings: LoadManagement; onSaved: () => void; onEdit: () => void }) {
   const { t } = useTranslation('provisioning')
   const { t: tc } = useTranslation()
-  const { locale } = useFormats()
+  const { locale, number } = useFormats()
   const queryClient = useQueryClient()
   const [draft, setDraft] = useState<LoadDraft>(() => toDraft(settings, localeSigns(locale).decimal))
   const [errors, setErrors] = useState<DraftErrors>({})
@@ -57,6 +57,7 @@ function LoadForm({ installationId, settings, onSaved, onEdit }: { installationI
   const generalId = useId()
   const circuitsId = useId()
   const stationsId = useId()
+  const peakId = useId()
   const msg = (field: string) => (errors[field] ? (errors[field].startsWith('validation.') ? t(errors[field]) : errors[field]) : null)
   const change = (next: LoadDraft) => {
     onEdit()
@@ -75,7 +76,7 @@ function LoadForm({ installationId, settings, onSaved, onEdit }: { installationI
       const fields = fieldErrors(err)
       setErrors(fields)
       // A refusal naming no field the form shows (or none) is said in full below the form.
-      const shown = Object.keys(fields).some((f) => f === 'grid_limit_a' || f === 'grid_limit_kw' || f.startsWith('circuits.'))
+      const shown = Object.keys(fields).some((f) => f === 'grid_limit_a' || f === 'grid_limit_kw' || f === 'peak_shaving.peak_kw' || f.startsWith('circuits.'))
       setFailure(shown ? t('checkFields') : errorMessage(err, tc))
     } finally {
       setBusy(false)
@@ -116,6 +117,24 @@ function LoadForm({ installationId, settings, onSaved, onEdit }: { installationI
           <p className="text-sm text-slate-700">
             {settings.effective_grid_limit_a !== null ? t('load.effective', { amps: settings.effective_grid_limit_a }) : t('load.noLimit')}
           </p>
+        </div>
+      </Card>
+
+      <Card title={t('load.peakTitle')} titleId={peakId}>
+        <div className="space-y-4">
+          <Switch checked={draft.peak_shaving} label={t('load.peakEnabled')} onChange={(peak_shaving) => change({ ...draft, peak_shaving })}
+            description={draft.peak_shaving ? t('load.peakOn') : t('load.peakOff')} />
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            <TextField label={t('load.peakKw')} inputMode="decimal" value={draft.peak_kw} error={msg('peak_shaving.peak_kw')} onChange={(e) => change({ ...draft, peak_kw: e.target.value })} />
+          </div>
+          <p className="text-xs text-slate-500">{t('load.peakHint')}</p>
+          {settings.battery_command ? (
+            <p className="text-sm text-slate-700">
+              {settings.battery_command.discharge_kw > 0
+                ? t('load.peakActing', { kw: number(settings.battery_command.discharge_kw, 1), peak: number(settings.battery_command.peak_kw, 1) })
+                : t('load.peakIdle', { peak: number(settings.battery_command.peak_kw, 1) })}
+            </p>
+          ) : null}
         </div>
       </Card>
 

@@ -137,4 +137,23 @@ describe('timer mode', () => {
     const mondayOnly = [{ object_id: 4, days: [true, false, false, false, false, false, false], start_time: '08:00', charging_mode: 'locked' }]
     expect(timerMode(mondayOnly, 4, 3, 600).mode).toBe('locked')
   })
+
+  it('under peak shaving\'s command the battery covers only the import above the peak, and keeps its charge below it', () => {
+    // Wednesday 4 March 2026 at 19:00 in Zürich: dark, the building's evening load, no car.
+    const t = new Date('2026-03-04T18:00:00Z')
+    const own = step(equipment([]), { soc: 50, cars: new Map() }, t, 5, { seed: 42, highTariff: true })
+    // Its own operation: it covers the whole deficit.
+    expect(own.batteryKw).toBeCloseTo(-own.buildingKw, 3)
+    expect(own.gridKw).toBeCloseTo(0, 3)
+    const peak = own.buildingKw / 2
+    const commanded = { ...equipment([]), battery_command: { peak_kw: peak } }
+    const state = { soc: 50, cars: new Map() }
+    const shaved = step(commanded, state, t, 5, { seed: 42, highTariff: true })
+    expect(shaved.gridKw).toBeCloseTo(peak, 3)
+    expect(shaved.batteryKw).toBeCloseTo(-(own.buildingKw - peak), 3)
+    // Under the peak it does not discharge at all.
+    const under = step({ ...commanded, battery_command: { peak_kw: own.buildingKw + 5 } }, { soc: 50, cars: new Map() }, t, 5, { seed: 42, highTariff: true })
+    expect(under.batteryKw).toBeCloseTo(0, 6)
+    expect(under.gridKw).toBeCloseTo(own.buildingKw, 3)
+  })
 })

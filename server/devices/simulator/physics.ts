@@ -113,7 +113,7 @@ export function timerMode(timers: Equipment['timers'], stationId: number, weekda
  * the cars), which it updates. PV from the sun and clouds, household and common-area load, cars arriving
  * and leaving, stations charging per mode (instant and rfid at full power; optimized at full power in low
  * tariff, else on surplus; solar on surplus only; locked never), battery absorbing surplus and covering
- * deficit within its SoC window, the grid taking the rest; water and heat per apartment. `window` is the
+ * deficit within its SoC window (only the import above the peak under peak shaving's `battery_command`), the grid taking the rest; water and heat per apartment. `window` is the
  * interval the step stands for (default: the `dtSeconds` before `t`): a car charges only for the part of
  * it that it is plugged in (a car arriving in the middle of a 15-minute backfill step gets
  * that part of the step, so no session exceeds station power × time).
@@ -203,13 +203,16 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
   outputs.sort((a, b) => a.stationId - b.stationId)
   const chargingKw = outputs.reduce((sum, o) => sum + o.powerKw, 0)
 
-  // Battery: absorb surplus, cover deficit, within power and SoC limits.
+  // Battery: absorb surplus, cover deficit, within power and SoC limits. Under peak shaving's command
+  // (docs/load-management.md "Peak shaving") it covers only the import above the peak, keeping its
+  // charge for the peaks, as a battery's own peak-shaving mode does between the controller's rounds.
   let batteryKw = 0
   const capacity = batteryMeter?.capacity ?? 0
   if (capacity > 0) {
     const net = pvKw - buildingKw - chargingKw
+    const cover = eq.battery_command ? Math.max(0, -net - eq.battery_command.peak_kw) : -net
     if (net > 0) batteryKw = Math.min(net, BATTERY.maxKw, (((BATTERY.maxSoc - state.soc) / 100) * capacity) / h / BATTERY.efficiency)
-    else batteryKw = -Math.min(-net, BATTERY.maxKw, (((state.soc - BATTERY.minSoc) / 100) * capacity) / h)
+    else batteryKw = -Math.min(cover, BATTERY.maxKw, (((state.soc - BATTERY.minSoc) / 100) * capacity) / h)
     batteryKw = Math.max(-BATTERY.maxKw, Math.min(BATTERY.maxKw, batteryKw))
     const stored = batteryKw > 0 ? batteryKw * h * BATTERY.efficiency : batteryKw * h
     state.soc = Math.min(100, Math.max(0, state.soc + (stored / capacity) * 100))

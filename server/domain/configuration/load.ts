@@ -36,11 +36,11 @@ export async function applyLoadManagement(tx: Db, { actor, clock, installationId
       return id
     }),
   }))
-  const fields = (['enabled', 'grid_limit_a', 'grid_limit_kw', 'circuits'] as const).filter((k) => JSON.stringify(before?.[k] ?? null) !== JSON.stringify(file[k]))
+  const fields = (['enabled', 'grid_limit_a', 'grid_limit_kw', 'circuits', 'peak_shaving'] as const).filter((k) => JSON.stringify(before?.[k] ?? null) !== JSON.stringify(file[k]))
   if (before && !fields.length) return []
   const settings = createLoadSettings({ db: tx, clock, installations: createInstallationService({ db: tx, clock }) })
   try {
-    await settings.put(actor, installationId, { enabled: file.enabled, grid_limit_a: file.grid_limit_a, grid_limit_kw: file.grid_limit_kw, circuits })
+    await settings.put(actor, installationId, { enabled: file.enabled, grid_limit_a: file.grid_limit_a, grid_limit_kw: file.grid_limit_kw, circuits, peak_shaving: file.peak_shaving })
   } catch (err) {
     if (!(err instanceof Invalid)) throw err
     throw new Invalid(Object.fromEntries(Object.entries(err.fields).map(([f, m]) => [where(['load_management', ...fileField(f)]), m])), err.params, err.status as 400)

@@ -51,7 +51,7 @@ export async function readInstallation(db: Db, id: number): Promise<Installation
     db.selectFrom('installation_users as iu').innerJoin('users as u', 'u.id', 'iu.user_id')
       .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.title', 'u.ietf_lang_tag', 'iu.role']).where('iu.installation_id', '=', id).orderBy('u.email').execute(),
     db.selectFrom('permissions').selectAll().where('installation_id', '=', id).where('object_type', '!=', 'rfid').orderBy('id').execute(),
-    db.selectFrom('load_management').select(['enabled', 'grid_limit_a', 'grid_limit_kw']).where('installation_id', '=', id).executeTakeFirst(),
+    db.selectFrom('load_management').select(['enabled', 'grid_limit_a', 'grid_limit_kw', 'peak_shaving', 'peak_kw']).where('installation_id', '=', id).executeTakeFirst(),
     db.selectFrom('load_circuits').selectAll().where('installation_id', '=', id).orderBy('id').execute(),
     db.selectFrom('charging_stations').select(['id', 'load_circuit_id']).where('installation_id', '=', id).where('archived_at', 'is', null).where('load_circuit_id', 'is not', null).orderBy('id').execute(),
   ])
@@ -101,7 +101,8 @@ export async function readInstallation(db: Db, id: number): Promise<Installation
     })),
     loadManagement: load
       ? {
-        ...load,
+        enabled: load.enabled, grid_limit_a: load.grid_limit_a, grid_limit_kw: load.grid_limit_kw,
+        peak_shaving: { enabled: load.peak_shaving, peak_kw: load.peak_kw },
         circuits: circuits.map((c) => ({ id: c.id, name: c.name, parent: c.parent_id, limit_a: c.limit_a, stations: circuitOf.filter((s) => s.load_circuit_id === c.id).map((s) => keyOfStation.get(s.id)!).filter(Boolean) })),
       }
       : null,

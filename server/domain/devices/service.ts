@@ -12,7 +12,15 @@ export interface Equipment {
   /** Active, ready cards; `station_ids` set when a card may charge only at those stations. */
   rfids: { id: number; user_id: number | null; station_ids?: number[]; tag?: string }[]
   timers: { object_id: number; days: boolean[]; start_time: string; charging_mode: string }[]
+  /**
+   * Peak shaving's battery command (migration 0183): keep grid import at most `peak_kw` (kW) by
+   * discharging; absent while there is none or it is more than {@link BATTERY_COMMAND_MAX_AGE_MS} old.
+   */
+  battery_command?: { peak_kw: number }
 }
+
+/** A battery command older than this is void: the battery returns to its own operation (a lost controller). */
+export const BATTERY_COMMAND_MAX_AGE_MS = 60_000
 
 /**
  * The device side's read model: equipment of every installation, reread on every simulator step so a
@@ -54,7 +62,7 @@ export function createDeviceService({ db, clock }: { db: Db; clock: Clock }) {
      * so are archived meters and stations, and meters whose source is not the simulator.
      */
     async equipment(installationId: number, at: Date = clock.now()): Promise<Equipment> {
-      const [installation, meters, objects, stations, rfids, timers] = await Promise.all([
+      const [installation, meters, objects, stations, rfids, timers, load] = await Promise.all([
         db.selectFrom('installations').select(['id', 'timezone', 'latitude', 'longitude']).where('id', '=', installationId).executeTakeFirstOrThrow(),
         // Only meters the simulator feeds: others wait for their device's readings (migration 0170).
         db.selectFrom('meters').select(['id', 'meter_type', 'object_id', 'capacity']).where('installation_id', '=', installationId)
@@ -70,7 +78,10 @@ export function createDeviceService({ db, clock }: { db: Db; clock: Clock }) {
         db.selectFrom('rfids').select(['id', 'user_id', 'all_stations', 'tag']).where('installation_id', '=', installationId).where('active', '=', true)
           .where((eb) => eb.or([eb('ready_at', 'is', null), eb('ready_at', '<=', at)])).orderBy('id').execute(),
         db.selectFrom('timers').selectAll().where('installation_id', '=', installationId).where('object_type', '=', 'charging_station').execute(),
+        db.selectFrom('load_management').select(['enabled', 'peak_shaving', 'battery_command']).where('installation_id', '=', installationId).executeTakeFirst(),
       ])
+      const command = load?.enabled && load.peak_shaving ? (load.battery_command as { peak_kw: number; at: string } | null) : null
+      const fresh = command && at.getTime() - Date.parse(command.at) <= BATTERY_COMMAND_MAX_AGE_MS
       return {
         installation,
         meters,
@@ -83,6 +94,7 @@ export function createDeviceService({ db, clock }: { db: Db; clock: Clock }) {
           start_time: t.start_time,
           charging_mode: t.charging_mode,
         })),
+        ...(fresh ? { battery_command: { peak_kw: command.peak_kw } } : {}),
       }
     },
   }

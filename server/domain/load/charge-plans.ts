@@ -11,6 +11,17 @@ import type { ChargePlansTable } from '../../db/schema.ts'
 import type { Selectable } from 'kysely'
 import { localTime } from './station-reason.ts'
 import { nextAt, nextDeadline } from './plan-time.ts'
+import { inTransaction } from '../../db/transaction.ts'
+import { recordAudit } from '../audit/service.ts'
+
+/** What the audit trail keeps of a plan (entity `charge_plan`, id `rfid:<id>` or `station:<id>`): what the resident set. */
+function audited(row: Selectable<ChargePlansTable> | undefined): Record<string, unknown> | null {
+  if (!row) return null
+  return {
+    energy_kwh: row.energy_kwh ?? 'full', deadline_time: row.deadline_time, deadline_at: row.deadline_at, session_id: row.session_id,
+    ...Object.fromEntries(WEEKDAY_FIELDS.map((f) => [f, row[f]])),
+  }
+}
 
 /** What a plan is for: the session running at a station, or every session of an RFID card. */
 export type PlanTarget = { kind: 'station'; id: number } | { kind: 'rfid'; id: number }
@@ -122,7 +133,7 @@ export function createChargePlanService({ db, clock, installations }: { db: Db; 
     /**
      * PUT …/charge_plan: set (or replace) the plan. A station plan is for the session running now (409
      * `planNoSession` without one); what that session or the card's running session already charged does
-     * not count towards the new plan.
+     * not count towards the new plan. Audited (entity `charge_plan`).
      */
     async put(actor: Actor, installationId: number, target: PlanTarget, body: ChargePlanPut, lang: Lang): Promise<ChargePlan> {
       const { session, writable } = await resolve(actor, installationId, target)
@@ -141,16 +152,26 @@ export function createChargePlanService({ db, clock, installations }: { db: Db; 
         slots: '[]', reachable: null, remaining_kwh: null, planned_at: null, created_by: actor.display ? null : actor.id, updated_at: now,
       }
       const column = target.kind === 'rfid' ? 'rfid_id' : 'station_id'
-      await db.insertInto('charge_plans').values({ ...values, station_id: target.kind === 'station' ? target.id : null, rfid_id: target.kind === 'rfid' ? target.id : null })
-        .onConflict((oc) => oc.column(column).doUpdateSet(values)).execute()
+      const before = await planOf(target)
+      await inTransaction(db, async (tx) => {
+        await tx.insertInto('charge_plans').values({ ...values, station_id: target.kind === 'station' ? target.id : null, rfid_id: target.kind === 'rfid' ? target.id : null })
+          .onConflict((oc) => oc.column(column).doUpdateSet(values)).execute()
+        const after = await tx.selectFrom('charge_plans').selectAll().where(column, '=', target.id).executeTakeFirst()
+        await recordAudit(tx, { at: now, actor, installation_id: installationId, action: before ? 'update' : 'create', entity_type: 'charge_plan', entity_id: `${target.kind}:${target.id}`, before: audited(before), after: audited(after) })
+      })
       return view((await planOf(target))!, tz, lang)
     },
 
-    /** DELETE …/charge_plan: remove the plan (nothing to remove is fine). */
+    /** DELETE …/charge_plan: remove the plan (nothing to remove is fine), audited. */
     async remove(actor: Actor, installationId: number, target: PlanTarget): Promise<void> {
       const { writable } = await resolve(actor, installationId, target)
       if (!writable) throw Forbidden()
-      await db.deleteFrom('charge_plans').where(target.kind === 'rfid' ? 'rfid_id' : 'station_id', '=', target.id).where('installation_id', '=', installationId).execute()
+      const before = await planOf(target)
+      if (!before) return
+      await inTransaction(db, async (tx) => {
+        await tx.deleteFrom('charge_plans').where('id', '=', before.id).execute()
+        await recordAudit(tx, { at: clock.now(), actor, installation_id: installationId, action: 'delete', entity_type: 'charge_plan', entity_id: `${target.kind}:${target.id}`, before: audited(before) })
+      })
     },
   }
 }

@@ -10,6 +10,13 @@ import { MIN_CURRENT_A, type LoadCircuit, type LoadManagement, type LoadManageme
 import { recordAudit } from '../audit/service.ts'
 import { stationReason } from './station-reason.ts'
 
+/** The controller's battery command of peak shaving (migration 0183 `battery_command`): see LoadManagement in shared/schemas/load-management.ts. */
+export interface BatteryCommand {
+  peak_kw: number
+  discharge_kw: number
+  at: string
+}
+
 /** Volts per phase and phases of a grid connection: kW ↔ A per phase (3 × 230 V). */
 const VOLTS = 230
 const GRID_PHASES = 3
@@ -33,12 +40,13 @@ export function effectiveGridLimitA(s: { grid_limit_a: number | null; grid_limit
  * Check a circuit tree against the installation's stations; field errors keyed like the body
  * (`circuits.2.parent_id`): duplicate ids, a parent that is not in the tree, a cycle, a station that is
  * not one of the installation's live stations or is on two circuits; `grid_limit_a` required when enabled
- * without either limit.
+ * without either limit; `peak_shaving.peak_kw` required when peak shaving is on.
  */
 export function checkLoadManagement(body: LoadManagementPut, stationIds: Set<number>): Record<string, FieldMessage[]> {
   const errors: Record<string, FieldMessage[]> = {}
   const add = (field: string, key: FieldMessage) => (errors[field] ??= []).push(key)
   if (body.enabled && body.grid_limit_a === null && body.grid_limit_kw === null) add('grid_limit_a', 'required')
+  if (body.peak_shaving.enabled && body.peak_shaving.peak_kw === null) add('peak_shaving.peak_kw', 'required')
   const index = new Map<string, number>()
   body.circuits.forEach((c, i) => {
     if (index.has(c.id)) add(`circuits.${i}.id`, 'loadCircuitDuplicate')
@@ -82,7 +90,7 @@ export function createLoadSettings({ db, clock, installations }: { db: Db; clock
   }
 
   /** The stored settings (defaults before the first PUT): switch, limits, circuits with their stations. */
-  async function stored(installationId: number, tx: Db = db): Promise<LoadManagementPut & { updated_at: string | null }> {
+  async function stored(installationId: number, tx: Db = db): Promise<LoadManagementPut & { updated_at: string | null; battery_command: BatteryCommand | null }> {
     const [row, circuits, stations] = await Promise.all([
       tx.selectFrom('load_management').selectAll().where('installation_id', '=', installationId).executeTakeFirst(),
       tx.selectFrom('load_circuits').selectAll().where('installation_id', '=', installationId).orderBy('id').execute(),
@@ -93,7 +101,9 @@ export function createLoadSettings({ db, clock, installations }: { db: Db; clock
       grid_limit_a: row?.grid_limit_a ?? null,
       grid_limit_kw: row?.grid_limit_kw ?? null,
       circuits: circuits.map((c): LoadCircuit => ({ id: c.id, name: c.name, parent_id: c.parent_id, limit_a: c.limit_a, station_ids: stations.filter((s) => s.load_circuit_id === c.id).map((s) => s.id) })),
+      peak_shaving: { enabled: row?.peak_shaving ?? false, peak_kw: row?.peak_kw ?? null },
       updated_at: row?.updated_at.toISOString() ?? null,
+      battery_command: row?.peak_shaving ? ((row.battery_command as BatteryCommand | null) ?? null) : null,
     }
   }
 
@@ -131,7 +141,12 @@ export function createLoadSettings({ db, clock, installations }: { db: Db; clock
       await inTransaction(db, async (tx) => {
         const before = await stored(installationId, tx)
         const at = clock.now()
-        const values = { enabled: body.enabled, grid_limit_a: body.grid_limit_a, grid_limit_kw: body.grid_limit_kw, updated_at: at }
+        const values = {
+          enabled: body.enabled, grid_limit_a: body.grid_limit_a, grid_limit_kw: body.grid_limit_kw, updated_at: at,
+          peak_shaving: body.peak_shaving.enabled, peak_kw: body.peak_shaving.peak_kw,
+          // The controller gives the battery a new command at its next round (none while switched off).
+          ...(body.peak_shaving.enabled && body.enabled ? {} : { battery_command: null }),
+        }
         await tx.insertInto('load_management').values({ installation_id: installationId, ...values })
           .onConflict((oc) => oc.column('installation_id').doUpdateSet(values)).execute()
         await tx.deleteFrom('load_circuits').where('installation_id', '=', installationId).execute()
@@ -142,8 +157,10 @@ export function createLoadSettings({ db, clock, installations }: { db: Db; clock
         for (const c of body.circuits) {
           if (c.station_ids.length) await tx.updateTable('charging_stations').set({ load_circuit_id: c.id }).where('installation_id', '=', installationId).where('id', 'in', c.station_ids).execute()
         }
-        const after = await stored(installationId, tx)
-        await recordAudit(tx, { at, actor, installation_id: installationId, action: 'update', entity_type: 'load_management', entity_id: installationId, before: before.updated_at ? before : null, after })
+        // The audit trail holds the settings, not the controller's last command.
+        const { battery_command: _before, ...beforeSettings } = before
+        const { battery_command: _after, ...after } = await stored(installationId, tx)
+        await recordAudit(tx, { at, actor, installation_id: installationId, action: 'update', entity_type: 'load_management', entity_id: installationId, before: before.updated_at ? beforeSettings : null, after })
       })
       return settings.get(actor, installationId, lang)
     },

@@ -10,6 +10,7 @@ import { maySeeSession, maySeeSessionPerson, projectSession } from '../../../sha
 import { isAdmin, mayReadStation } from '../../../shared/rules/permissions.ts'
 import { pricePerKwh } from '../../../shared/rules/energy-insights.ts'
 import { sessionInsights } from './insights.ts'
+import { planRemaining } from './remaining.ts'
 import type { ChargingSession, SessionTotals } from '../../../shared/schemas/session.ts'
 import { priceLines } from '../../../shared/rules/price-lines.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
@@ -99,18 +100,19 @@ function toSession(s: SessionJoinRow, now?: Date): ChargingSession {
 export function createSessionService({ db, clock, installations, tariffs }: { db: Db; clock: Clock; installations: InstallationService; tariffs: TariffService }) {
   /**
    * Sessions as answered, each with its price lines at the tariff valid on its start day and its solar share
-   * and effective charging time (insights.ts). `remaining_s` stays null: no target is known to this service.
+   * and effective charging time (insights.ts), and a running session's time to its charge plan
+   * (`remaining_s`, remaining.ts; null without a plan).
    */
   async function withLines(rows: SessionJoinRow[], installationId: number): Promise<ChargingSession[]> {
     if (!rows.length) return []
     const tz = (await installations.describe(installationId)).timezone
     const now = clock.now()
-    const insights = await sessionInsights(db, rows, now)
+    const [insights, remaining] = await Promise.all([sessionInsights(db, rows, now), planRemaining(db, rows, now)])
     return Promise.all(rows.map(async (r) => ({
       ...toSession(r, now),
       price_lines: priceLines(r.high_kwh, r.low_kwh, await tariffs.inForce(installationId, r.start, tz)).lines,
       ...insights.get(r.id),
-      remaining_s: null,
+      remaining_s: remaining.get(r.id) ?? null,
     })))
   }
 
