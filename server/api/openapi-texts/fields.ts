@@ -6,6 +6,11 @@ import type { Translations } from './translations.ts'
  */
 export const FIELD_DESCRIPTIONS = {
   'Default Response': { de: 'Standardantwort', fr: 'Réponse par défaut', it: 'Risposta predefinita' },
+  'The demo installation the account belongs to; null for a superuser (every installation)': {
+    de: 'Die Demo-Anlage, zu der das Konto gehört; null für einen Superuser (alle Anlagen)',
+    fr: "L'installation de démonstration à laquelle appartient le compte ; null pour un superutilisateur (toutes les installations)",
+    it: "L'impianto dimostrativo a cui appartiene l'account; null per un superutente (tutti gli impianti)",
+  },
   'A non-field error: the message in the language of Accept-Language.': {
     de: 'Ein Fehler ohne Feld: die Meldung in der Sprache von Accept-Language.',
     fr: "Une erreur sans champ : le message dans la langue d'Accept-Language.",

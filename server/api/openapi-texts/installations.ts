@@ -3,10 +3,10 @@ import type { Translations } from './translations.ts'
 /** Summaries of installations (setup, state, access, displays, configuration, load management, ZEV), live data and objects/meters (SPEC §7). */
 export const INSTALLATION_SUMMARIES = {
   // setup and installations
-  'Whether the first superuser is still to be created (no superuser exists)': {
-    de: 'Ob der erste Superuser noch zu erstellen ist (es gibt noch keinen Superuser)',
-    fr: "Si le premier superutilisateur reste à créer (aucun superutilisateur n'existe)",
-    it: 'Se il primo superutente è ancora da creare (non esiste alcun superutente)',
+  'Whether the first superuser is still to be created (no superuser exists), and how to sign in to the demo': {
+    de: 'Ob der erste Superuser noch zu erstellen ist (es gibt noch keinen Superuser) und wie man sich bei der Demo anmeldet',
+    fr: "Si le premier superutilisateur reste à créer (aucun superutilisateur n'existe) et comment se connecter à la démo",
+    it: 'Se il primo superutente è ancora da creare (non esiste alcun superutente) e come accedere alla demo',
   },
   "Create the first superuser with the setup link's token and sign them in (the answer of sign-in)": {
     de: 'Den ersten Superuser mit dem Token des Einrichtungslinks erstellen und anmelden (die Antwort der Anmeldung)',
