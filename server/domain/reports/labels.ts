@@ -23,7 +23,7 @@ export const REPORT_TEXT = {
     gridCost: { en: 'Grid CHF', de: 'Netz CHF', fr: 'Réseau CHF', it: 'Rete CHF' },
     internalCost: { en: 'Solar & battery CHF', de: 'Solar & Batterie CHF', fr: 'Solaire & batterie CHF', it: 'Solare & batteria CHF' },
   },
-  /** ZEV report: total row, notes on the model, the cap and missing data. */
+  /** ZEV report: total row, notes on the model, the cap, missing data and meters that measured more than the main meters supplied. */
   zev: {
     total: { en: 'Total', de: 'Total', fr: 'Total', it: 'Totale' },
     sessions: { en: '{{name}} (billed per charging session)', de: '{{name}} (pro Ladevorgang verrechnet)', fr: '{{name}} (facturée par recharge)', it: '{{name}} (fatturata per ricarica)' },
@@ -50,6 +50,12 @@ export const REPORT_TEXT = {
       de: 'Warnung: Bei {{missing}} von {{expected}} Viertelstunden der Periode fehlen Messdaten',
       fr: 'Attention : {{missing}} des {{expected}} quarts d’heure de la période n’ont pas toutes leurs mesures',
       it: 'Attenzione: in {{missing}} dei {{expected}} quarti d’ora del periodo mancano dati di misura',
+    },
+    unbalanced: {
+      en: "Warning: in {{count}} 15-minute intervals the participants' meters measured {{kwh}} kWh more than the main meters supplied (not billed)",
+      de: "Warnung: In {{count}} Viertelstunden haben die Zähler der Teilnehmenden {{kwh}} kWh mehr gemessen, als die Hauptzähler geliefert haben (nicht verrechnet)",
+      fr: "Attention : dans {{count}} quarts d’heure, les compteurs des participants ont mesuré {{kwh}} kWh de plus que ce que les compteurs principaux ont fourni (non facturé)",
+      it: "Attenzione: in {{count}} quarti d’ora i contatori dei partecipanti hanno misurato {{kwh}} kWh in più di quanto fornito dai contatori principali (non fatturato)",
     },
   },
   /** Electricity, water and heat reports: stretches without meter readings, not counted as 0 silently (SPEC §2). */
