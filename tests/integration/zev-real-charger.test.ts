@@ -112,4 +112,27 @@ describe('a real charger in the simulated balance', () => {
     await db.deleteFrom('measurements_15m').where('meter_id', '=', flat.id).where('bucket', '=', new Date(quarter(3))).execute()
     expect((await zev(quarter(0), quarter(4))).zev).toMatchObject({ expected_intervals: 4, missing_intervals: 1 })
   })
+
+  it('meters that measured more than the main meters supplied: no grid energy is made up, the report says where and how much', async () => {
+    // 02:00–02:15, before the simulator ran: the main meter imported 1 kWh, the charger's meter says 3 kWh.
+    const db = app.domain!.db
+    const at = new Date(START - 4 * 900_000)
+    const meter = async (where: { name?: string; type?: string }) => (await db.selectFrom('meters').select('id').where('installation_id', '=', 1)
+      .$if(Boolean(where.name), (q) => q.where('name', '=', where.name!)).$if(Boolean(where.type), (q) => q.where('meter_type', '=', where.type as 'main_power')).executeTakeFirstOrThrow()).id
+    const station = await db.selectFrom('charging_stations').select('meter_id').where('id', '=', await stationOfChargePoint(app)).executeTakeFirstOrThrow()
+    const row = (meter_id: number, e_in: number) => ({ meter_id, bucket: at, energy_in_kwh: e_in, energy_out_kwh: 0, volume_m3: 0, power_sum: 0, samples: 1, soc_last: null })
+    await db.insertInto('measurements_15m').values([row(await meter({ type: 'main_power' }), 1), row(station.meter_id!, 3)]).execute()
+    const r = await zev(at.toISOString(), new Date(at.getTime() + 900_000).toISOString())
+    const rows: Row[] = r.allocation
+    expect(rows.reduce((a, x) => a + x.grid_kwh, 0)).toBeCloseTo(1, 4)
+    expect(rows.find((x) => x.name === 'Garage OCPP')).toMatchObject({ consumption_kwh: 3, grid_kwh: 1 })
+    expect(r.zev).toMatchObject({ unbalanced_intervals: 1, unbalanced_kwh: 2 })
+    // The mailed ZEV report warns too (German for a German report).
+    const created = await request(app.server).post('/api/cockpit/installations/1/reports/').set(auth(admin))
+      .send({ name: 'ZEV 2026', report_type: 'zev', recipients: ['zev-check@example.org'], language: 'de' }).expect(201)
+    await request(app.server).post('/api/cockpit/installations/1/reports/dispatch').set(auth(admin)).send({ reportId: created.body.id, year: 2026 }).expect(202)
+    const mail = await db.selectFrom('mail_outbox').selectAll().where('recipient', '=', 'zev-check@example.org').executeTakeFirstOrThrow()
+    const csv = Buffer.from((mail.attachments as { content_base64: string }[])[0].content_base64, 'base64').toString('utf8')
+    expect(csv).toContain('Warnung: Viertelstunden, in denen die Zähler der Teilnehmenden mehr gemessen haben, als die Hauptzähler geliefert haben: 1, zusammen 2.000 kWh (nicht verrechnet)')
+  })
 })

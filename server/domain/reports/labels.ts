@@ -52,10 +52,10 @@ export const REPORT_TEXT = {
       it: 'Attenzione: in {{missing}} dei {{expected}} quarti d’ora del periodo mancano dati di misura',
     },
     unbalanced: {
-      en: "Warning: in {{count}} 15-minute intervals the participants' meters measured {{kwh}} kWh more than the main meters supplied (not billed)",
-      de: "Warnung: In {{count}} Viertelstunden haben die Zähler der Teilnehmenden {{kwh}} kWh mehr gemessen, als die Hauptzähler geliefert haben (nicht verrechnet)",
-      fr: "Attention : dans {{count}} quarts d’heure, les compteurs des participants ont mesuré {{kwh}} kWh de plus que ce que les compteurs principaux ont fourni (non facturé)",
-      it: "Attenzione: in {{count}} quarti d’ora i contatori dei partecipanti hanno misurato {{kwh}} kWh in più di quanto fornito dai contatori principali (non fatturato)",
+      en: "Warning: 15-minute intervals in which the participants' meters measured more than the main meters supplied: {{count}}, together {{kwh}} kWh (not billed)",
+      de: "Warnung: Viertelstunden, in denen die Zähler der Teilnehmenden mehr gemessen haben, als die Hauptzähler geliefert haben: {{count}}, zusammen {{kwh}} kWh (nicht verrechnet)",
+      fr: "Attention : quarts d’heure où les compteurs des participants ont mesuré plus que ce que les compteurs principaux ont fourni : {{count}}, au total {{kwh}} kWh (non facturé)",
+      it: "Attenzione: quarti d’ora in cui i contatori dei partecipanti hanno misurato più di quanto fornito dai contatori principali: {{count}}, in tutto {{kwh}} kWh (non fatturato)",
     },
   },
   /** Electricity, water and heat reports: stretches without meter readings, not counted as 0 silently (SPEC §2). */
