@@ -73,10 +73,10 @@ export function accountRoutes(fastify: FastifyInstance, domain: Domain) {
 
   app.post(
     '/users/invitation/accept/',
-    { schema: { summary: 'Accept an invitation of one\'s existing account to an installation (the token from the mail)', security: [], body: ResetToken, response: { 200: Ok.extend({ installation_id: z.number().int() }) } } },
+    { schema: { summary: 'Accept an invitation of one\'s existing account to an installation (the token from the mail)', security: [], body: ResetToken, response: { 200: Ok.extend({ installation_id: z.number().int(), installation_name: z.string() }) } } },
     async (req) => {
-      const { installation_id } = await domain.invitations.accept(req.body.token)
-      return { status: 'OK' as const, detail: message('invitationAccepted', pickLang(req.headers['accept-language'])), installation_id }
+      const { installation_id, installation_name } = await domain.invitations.accept(req.body.token)
+      return { status: 'OK' as const, detail: message('invitationAccepted', pickLang(req.headers['accept-language'])), installation_id, installation_name }
     },
   )
 

@@ -53,7 +53,7 @@ describe('an admin creates a user whose address has an account in another instal
     expect(mails[0].subject).toContain('Other Site Bern')
     const token = /token=([A-Za-z0-9_-]+)/.exec(mails[0].body_text)![1]
     const accepted = await api().post('/api/users/invitation/accept/').send({ token }).expect(200)
-    expect(accepted.body).toMatchObject({ status: 'OK', installation_id: bern })
+    expect(accepted.body).toMatchObject({ status: 'OK', installation_id: bern, installation_name: 'Other Site Bern' })
     expect(await membershipsOf('user@example.com')).toEqual([{ installation_id: 1, role: 'installation_user' }, { installation_id: bern, role: 'installation_user' }])
     // Her password and her membership in installation 1 are as they were.
     await login(app, 'user@example.com', PASSWORD)

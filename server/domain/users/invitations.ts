@@ -45,11 +45,12 @@ export function createInvitationService({ db, clock, mail, publicUrl }: { db: Db
 
     /**
      * POST /api/users/invitation/accept/ {token}: the invited account joins the installation with the
-     * invited role (a membership it already has keeps its role). Answers the installation's id. 404
+     * invited role (a membership it already has keeps its role). Answers the installation's id and name
+     * (the mail named it already; the accepting screen says which installation was joined). 404
      * `resetLinkExpired` (SPEC §8 "The link has expired. Please create a new link") for an unknown, used
      * or expired token, or an account that is no longer active.
      */
-    async accept(token: string): Promise<{ installation_id: number }> {
+    async accept(token: string): Promise<{ installation_id: number; installation_name: string }> {
       const now = clock.now()
       return db.transaction().execute(async (tx) => {
         const row = await tx.selectFrom('user_invitations').selectAll().where('token_hash', '=', sha256(token)).forUpdate().executeTakeFirst()
@@ -65,7 +66,8 @@ export function createInvitationService({ db, clock, mail, publicUrl }: { db: Db
             entity_id: `${row.user_id}:${row.installation_id}`, after: { user_id: row.user_id, role: row.role, invitation: row.id },
           })
         }
-        return { installation_id: row.installation_id }
+        const site = await tx.selectFrom('installations').select('name').where('id', '=', row.installation_id).executeTakeFirstOrThrow()
+        return { installation_id: row.installation_id, installation_name: site.name }
       })
     },
   }
