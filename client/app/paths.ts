@@ -7,6 +7,8 @@ export const paths = {
   register: '/login/register',
   verify: '/login/verify',
   emailUndo: '/login/email-undo',
+  /** Accepting an invitation of one's existing account to an installation: `/login/invitation?token=…`. */
+  invitation: '/login/invitation',
   /** The first start: the setup link's token follows in the fragment, `/setup#…`. */
   setup: '/setup',
   facility: (installationId: number | string) => `/facility/${installationId}`,
@@ -52,6 +54,7 @@ export const patterns = {
   register: '/login/register',
   verify: '/login/verify',
   emailUndo: '/login/email-undo',
+  invitation: '/login/invitation',
   setup: '/setup',
   facilityAny: '/facility/:installationId/*?',
   facility: '/facility/:installationId',

@@ -13,7 +13,9 @@ const Ok = z.object({ status: z.literal('OK'), detail: z.string() })
 /**
  * SPEC §7 password reset: POST /password-reset/, /password-reset/validate_token/,
  * /password-reset/confirm/ and POST /users/password-reset/ (installation); registration: GET /users/can-register,
- * POST /users/register/ (installation), POST /users/user-verification/. No authentication.
+ * POST /users/register/ (installation), POST /users/user-verification/; POST /users/invitation/accept/ (an existing
+ * account joins the installation that invited it, docs/decisions.md "Accounts: creating a user whose address has an
+ * account elsewhere"). No authentication.
  */
 export function accountRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
@@ -68,6 +70,15 @@ export function accountRoutes(fastify: FastifyInstance, domain: Domain) {
     await domain.registration.verify(req.body.token)
     return { status: 'OK' as const, detail: message('verified', pickLang(req.headers['accept-language'])) }
   })
+
+  app.post(
+    '/users/invitation/accept/',
+    { schema: { summary: 'Accept an invitation of one\'s existing account to an installation (the token from the mail)', security: [], body: ResetToken, response: { 200: Ok.extend({ installation_id: z.number().int(), installation_name: z.string() }) } } },
+    async (req) => {
+      const { installation_id, installation_name } = await domain.invitations.accept(req.body.token)
+      return { status: 'OK' as const, detail: message('invitationAccepted', pickLang(req.headers['accept-language'])), installation_id, installation_name }
+    },
+  )
 
   app.post('/password-reset/confirm/', { schema: { summary: 'Set a new password with a reset token', security: [], body: ResetConfirm, response: { 200: Ok } } }, async (req) => {
     const body = req.body

@@ -131,7 +131,7 @@ export const TEXTS = Object.fromEntries(Object.entries(T).map(([k, v]) => [k, v.
 export const TAGS: [string, RegExp][] = [
   ['auth', /^\/api\/authentication\//],
   ['ingest', /(^\/api\/ingest\/|\/device_keys\/)/],
-  ['accounts', /^\/api\/(password-reset\/|users\/(password-reset|register|can-register|user-verification))/],
+  ['accounts', /^\/api\/(password-reset\/|users\/(password-reset|register|can-register|user-verification|invitation))/],
   ['payments', /^\/api\/(payments\/|users\/:id\/payment-info)/],
   ['user_management', /^\/api\/(cockpit\/users\/|users\/create\/|users\/:userId\/)/],
   ['permissions', /\/permissions$/],

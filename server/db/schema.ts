@@ -576,6 +576,19 @@ export interface PasswordResetTokensTable {
   purpose: Generated<'reset' | 'verify'>
 }
 
+/** Invitations of an existing account to an installation (migration 0184): SHA-256 of the token, single use, 7 days. */
+export interface UserInvitationsTable {
+  id: Generated<number>
+  installation_id: number
+  user_id: number
+  role: 'installation_admin' | 'installation_user'
+  invited_by: number | null
+  token_hash: string
+  created_at: Ts
+  expires_at: Ts
+  accepted_at: Ts | null
+}
+
 /** Setup links of the first start (migration 0168): SHA-256 of the token, single use, one hour. */
 export interface SetupTokensTable {
   id: Generated<number>
@@ -853,6 +866,7 @@ export interface Database {
   journal_events: JournalEventsTable
   device_changes: DeviceChangesTable
   password_reset_tokens: PasswordResetTokensTable
+  user_invitations: UserInvitationsTable
   setup_tokens: SetupTokensTable
   legal_acceptances: LegalAcceptancesTable
   legal_versions: LegalVersionsTable

@@ -33,6 +33,7 @@ import { createZevService } from './zev/service.ts'
 import { createPasswordResetService } from './auth/password-reset.ts'
 import { createFirstStartService } from './auth/first-start.ts'
 import { createUserManagementService } from './users/management.ts'
+import { createInvitationService } from './users/invitations.ts'
 import { createPermissionService } from './permissions/service.ts'
 import { createLegalService } from './legal/service.ts'
 import { createRegistrationService } from './users/registration.ts'
@@ -70,6 +71,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   const installations = createInstallationService({ db, clock, rights })
   const legal = createLegalService({ db, clock })
   const emailChange = createEmailChangeService({ db, clock, publicUrl, endSessions: auth.endSessions })
+  const invitations = createInvitationService({ db, clock, mail, publicUrl })
   const passwordReset = createPasswordResetService({ db, clock, mail, publicUrl, log: (err) => (log ? log.error({ err }, 'password reset mail failed') : console.error('password reset mail failed', err)) })
   const tariffs = createTariffService({ db })
   const measurements = createMeasurementService({ db, clock })
@@ -129,7 +131,8 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
     permissions: createPermissionService({ db, clock, installations }),
     legal,
     registration: createRegistrationService({ db, clock, mail, legal, publicUrl }),
-    userManagement: createUserManagementService({ db, clock, installations, mail, passwordReset, endSessions: auth.endSessions }),
+    invitations,
+    userManagement: createUserManagementService({ db, clock, installations, mail, passwordReset, invitations, endSessions: auth.endSessions }),
     support: createSupportService({ db, clock, mail, supportAddress, publicUrl }),
     shortcuts: createShortcutService({ db, clock, installations }),
     audit: createAuditService({ db, installations }),

@@ -275,6 +275,12 @@ const M = {
     fr: 'Merci. Nous vous avons envoyé un e-mail : confirmez votre adresse avec le lien qu’il contient, puis connectez-vous.',
     it: 'Grazie. Le abbiamo inviato un’e-mail: confermi il Suo indirizzo con il link contenuto, poi acceda.',
   },
+  invitationAccepted: {
+    en: 'You have joined the installation. Log in with your account to see it.',
+    de: 'Sie sind der Anlage beigetreten. Melden Sie sich mit Ihrem Konto an, um sie zu sehen.',
+    fr: 'Vous avez rejoint l’installation. Connectez-vous avec votre compte pour la voir.',
+    it: 'Ha aderito alla struttura. Acceda con il Suo account per vederla.',
+  },
   verified: {
     en: 'Your e-mail address is confirmed. You can now log in.',
     de: 'Ihre E-Mail-Adresse ist bestätigt. Sie können sich jetzt anmelden.',

@@ -64,6 +64,13 @@ export const ZevSummarySchema = z.object({
   /** 15-minute intervals of the period (up to now) and those missing a reading of a ZEV meter. */
   expected_intervals: z.number().int(),
   missing_intervals: z.number().int(),
+  /**
+   * 15-minute intervals in which the participants' meters measured more than the main meters' balance
+   * (grid import + PV + battery discharge − export − battery charge) supplied, and that excess (kWh): it is
+   * allocated to no source, so no grid energy is billed that the main meter did not import.
+   */
+  unbalanced_intervals: z.number().int(),
+  unbalanced_kwh: z.number(),
   total: ZevRowSchema,
 })
 export type ZevSummary = z.infer<typeof ZevSummarySchema>

@@ -69,6 +69,9 @@ export function ZevReport({ data, tz }: { data: ZevData; tz: string }) {
       {s.missing_intervals > 0 ? (
         <Notice tone="warning" role="status" className="mt-2">{t('zev.missing', { missing: s.missing_intervals, expected: s.expected_intervals })}</Notice>
       ) : null}
+      {s.unbalanced_intervals > 0 ? (
+        <Notice tone="warning" role="status" className="mt-2">{t('zev.unbalanced', { count: s.unbalanced_intervals, energy: f.kwh(s.unbalanced_kwh) })}</Notice>
+      ) : null}
       {rows.length === 0 ? (
         <p className="mt-2 text-sm text-slate-500">{t('empty')}</p>
       ) : (

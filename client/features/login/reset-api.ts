@@ -74,3 +74,13 @@ export function fetchLegalTexts(signal?: AbortSignal): Promise<LegalDocText[]> {
 export function undoEmailChange(token: string): Promise<{ status: 'OK'; detail: string }> {
   return apiFetch('/api/users/email/undo/', { method: 'POST', auth: false, body: { token } })
 }
+
+/**
+ * POST /api/users/invitation/accept/ {token}: the signed-out person's existing account joins the installation
+ * that invited it (docs/decisions.md "Accounts: creating a user whose address has an account elsewhere").
+ * Resolves `{status, detail, installation_id, installation_name}`; throws ApiError 404 when the invitation
+ * expired (7 days), was used or is unknown, 400 for a missing token.
+ */
+export function acceptInvitation(token: string): Promise<{ status: 'OK'; detail: string; installation_id: number; installation_name: string }> {
+  return apiFetch('/api/users/invitation/accept/', { method: 'POST', auth: false, body: { token } })
+}

@@ -114,7 +114,9 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
     // The load controller's limit (A per phase) caps a station's power like a charging profile would.
     eq.stations = eq.stations.map((s) => (s.limit_a == null || viaOcpp.has(s.id) ? s : { ...s, capacity_kw: Math.min(s.capacity_kw, limitKw(s.limit_a, s.phases ?? 3)) }))
     const ocppMeters = new Set(eq.stations.filter((s) => viaOcpp.has(s.id)).map((s) => s.meter_id))
-    const r = step(eq, state, t, dt, { seed, highTariff })
+    // Real charge points behind the simulated main meter draw through it (docs/decisions.md "Simulator: real
+    // chargers inside the simulated balance").
+    const r = step(eq, state, t, dt, { seed, highTariff, externalKw: await domain.devices.externalLoadKw(installationId) })
     // Through the ingestion service, with the checks a real meter's readings get (SPEC §3 meter kinds).
     const sent = await domain.ingest.ingest(installationId, await simulatedMeters.readingsOf(eq, r.readings.filter((x) => !ocppMeters.has(x.meter_id)), t, dt), 'simulator')
     if (sent.rejected.length) log.warn({ installation: installationId, rejected: sent.rejected.slice(0, 5) }, 'simulated readings refused')

@@ -68,6 +68,19 @@ describe('simulator step', () => {
     }
   })
 
+  it('carries a real charger\'s power behind the main meter: the grid imports it once the battery is at its limit, and the building keeps its load', () => {
+    const eq = equipment(['locked'])
+    const t = new Date('2026-03-04T02:00:00Z')
+    const without = step(eq, { soc: 50, cars: new Map() }, t, 60, { seed: 7, highTariff: false })
+    const withCharger = step(eq, { soc: 50, cars: new Map() }, t, 60, { seed: 7, highTariff: false, externalKw: 11 })
+    expect(withCharger.buildingKw).toBeCloseTo(without.buildingKw, 12)
+    // Consumption = grid + PV − battery = building + simulated charging + the real charger's 11 kW.
+    expect(withCharger.gridKw + withCharger.pvKw - withCharger.batteryKw).toBeCloseTo(withCharger.buildingKw + 11, 9)
+    expect(withCharger.batteryKw).toBe(-BATTERY.maxKw)
+    const main = withCharger.readings.find((r) => r.meter_id === 1)!
+    expect(main.energy_in_kwh).toBeCloseTo(((withCharger.buildingKw + 11 - BATTERY.maxKw) * 60) / 3600, 9)
+  })
+
   it('produces PV by day only, and exports or charges the battery at a sunny noon', () => {
     const day = runDay(equipment(ALL), 1, '2026-06-10T22:00:00Z')
     const local = (r: { t: Date }) => r.t.getUTCHours() + 2

@@ -116,9 +116,12 @@ export function timerMode(timers: Equipment['timers'], stationId: number, weekda
  * deficit within its SoC window (only the import above the peak under peak shaving's `battery_command`), the grid taking the rest; water and heat per apartment. `window` is the
  * interval the step stands for (default: the `dtSeconds` before `t`): a car charges only for the part of
  * it that it is plugged in (a car arriving in the middle of a 15-minute backfill step gets
- * that part of the step, so no session exceeds station power × time).
+ * that part of the step, so no session exceeds station power × time). `externalKw` is load behind the main
+ * meter that the simulator does not run (real charge points' reported power): the surplus, the battery
+ * and the grid see it like the building's own load, so the simulated main meter imports what a real
+ * charger draws (docs/decisions.md "Simulator: real chargers inside the simulated balance").
  */
-export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number, opts: { seed: number; highTariff: boolean; window?: [Date, Date] }): StepResult {
+export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number, opts: { seed: number; highTariff: boolean; window?: [Date, Date]; externalKw?: number }): StepResult {
   const { seed } = opts
   const tz = eq.installation.timezone
   const h = dtSeconds / 3600
@@ -160,7 +163,8 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
   // A rare fault for an hour, so the error display is seen.
   const faulty = (index: number) => hash01(seed, 'fault', index, local.date, Math.floor(local.minute / 60)) < 0.004
 
-  let surplus = pvKw - buildingKw
+  const externalKw = Math.max(0, opts.externalKw ?? 0)
+  let surplus = pvKw - buildingKw - externalKw
   const outputs: StationOutput[] = []
   const order = [...plans].sort((a, b) => Number(['solar', 'optimized'].includes(a.mode)) - Number(['solar', 'optimized'].includes(b.mode)))
   for (const p of order) {
@@ -209,7 +213,7 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
   let batteryKw = 0
   const capacity = batteryMeter?.capacity ?? 0
   if (capacity > 0) {
-    const net = pvKw - buildingKw - chargingKw
+    const net = pvKw - buildingKw - chargingKw - externalKw
     const cover = eq.battery_command ? Math.max(0, -net - eq.battery_command.peak_kw) : -net
     if (net > 0) batteryKw = Math.min(net, BATTERY.maxKw, (((BATTERY.maxSoc - state.soc) / 100) * capacity) / h / BATTERY.efficiency)
     else batteryKw = -Math.min(cover, BATTERY.maxKw, (((state.soc - BATTERY.minSoc) / 100) * capacity) / h)
@@ -217,7 +221,7 @@ export function step(eq: Equipment, state: SimState, t: Date, dtSeconds: number,
     const stored = batteryKw > 0 ? batteryKw * h * BATTERY.efficiency : batteryKw * h
     state.soc = Math.min(100, Math.max(0, state.soc + (stored / capacity) * 100))
   }
-  const gridKw = buildingKw + chargingKw + batteryKw - pvKw
+  const gridKw = buildingKw + chargingKw + externalKw + batteryKw - pvKw
 
   const readings: StepResult['readings'] = []
   const r3 = (x: number) => Math.round(x * 1000) / 1000

@@ -57,6 +57,17 @@ export function createDeviceService({ db, clock }: { db: Db; clock: Clock }) {
       return (await db.selectFrom('installations').select('id').orderBy('id').execute()).map((r) => r.id)
     },
     /**
+     * kW drawn now by an installation's stations that report through a real OCPP charge point (not the
+     * simulator's own, SIM_OCPP): their live power as the Power page shows it (charging_stations.power_kw,
+     * set from MeterValues). The simulated facility carries it as load behind its main meter.
+     */
+    async externalLoadKw(installationId: number): Promise<number> {
+      const row = await db.selectFrom('charging_stations as s').innerJoin('ocpp_charge_points as c', 'c.station_id', 's.id')
+        .where('s.installation_id', '=', installationId).where('s.archived_at', 'is', null).where('c.simulated', '=', false)
+        .select((eb) => eb.fn.sum<number>('s.power_kw').as('kw')).executeTakeFirst()
+      return Math.max(0, Number(row?.kw ?? 0))
+    },
+    /**
      * An installation's equipment as the simulator runs it at `at` (default the clock's now): stations
      * bound to OCPP charge points are left out, cards learned less than about 3 minutes before `at` too;
      * so are archived meters and stations, and meters whose source is not the simulator.

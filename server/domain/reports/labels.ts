@@ -23,7 +23,7 @@ export const REPORT_TEXT = {
     gridCost: { en: 'Grid CHF', de: 'Netz CHF', fr: 'Réseau CHF', it: 'Rete CHF' },
     internalCost: { en: 'Solar & battery CHF', de: 'Solar & Batterie CHF', fr: 'Solaire & batterie CHF', it: 'Solare & batteria CHF' },
   },
-  /** ZEV report: total row, notes on the model, the cap and missing data. */
+  /** ZEV report: total row, notes on the model, the cap, missing data and meters that measured more than the main meters supplied. */
   zev: {
     total: { en: 'Total', de: 'Total', fr: 'Total', it: 'Totale' },
     sessions: { en: '{{name}} (billed per charging session)', de: '{{name}} (pro Ladevorgang verrechnet)', fr: '{{name}} (facturée par recharge)', it: '{{name}} (fatturata per ricarica)' },
@@ -50,6 +50,12 @@ export const REPORT_TEXT = {
       de: 'Warnung: Bei {{missing}} von {{expected}} Viertelstunden der Periode fehlen Messdaten',
       fr: 'Attention : {{missing}} des {{expected}} quarts d’heure de la période n’ont pas toutes leurs mesures',
       it: 'Attenzione: in {{missing}} dei {{expected}} quarti d’ora del periodo mancano dati di misura',
+    },
+    unbalanced: {
+      en: "Warning: 15-minute intervals in which the participants' meters measured more than the main meters supplied: {{count}}, together {{kwh}} kWh (not billed)",
+      de: "Warnung: Viertelstunden, in denen die Zähler der Teilnehmenden mehr gemessen haben, als die Hauptzähler geliefert haben: {{count}}, zusammen {{kwh}} kWh (nicht verrechnet)",
+      fr: "Attention : quarts d’heure où les compteurs des participants ont mesuré plus que ce que les compteurs principaux ont fourni : {{count}}, au total {{kwh}} kWh (non facturé)",
+      it: "Attenzione: quarti d’ora in cui i contatori dei partecipanti hanno misurato più di quanto fornito dai contatori principali: {{count}}, in tutto {{kwh}} kWh (non fatturato)",
     },
   },
   /** Electricity, water and heat reports: stretches without meter readings, not counted as 0 silently (SPEC §2). */

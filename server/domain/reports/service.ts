@@ -87,6 +87,7 @@ export function createReportService({ db, clock, installations, statistics, mail
       s.model === 'flat_rate' ? fill(z.flat_rate[lang], { percent: String(s.flat_percent) }) : fill(z.actual_costs[lang], { feedIn: (s.feed_in_revenue_chf ?? 0).toFixed(2) }),
       fill(z.cap[lang], { percent: String(s.cap_percent), cap: s.cap_chf_per_kwh.toFixed(4), standard: s.standard_chf_per_kwh.toFixed(4) }),
       ...(s.missing_intervals > 0 ? [fill(z.missing[lang], { missing: String(s.missing_intervals), expected: String(s.expected_intervals) })] : []),
+      ...(s.unbalanced_intervals > 0 ? [fill(z.unbalanced[lang], { count: String(s.unbalanced_intervals), kwh: s.unbalanced_kwh.toFixed(3) })] : []),
     ]
     return {
       table: [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { allocateZev, type ZevInterval } from './zev.ts'
+import { allocateZev, zevSupply, zevUnbalancedKwh, type ZevInterval } from './zev.ts'
 
 // A fixed seed: a small linear congruential generator, so the data is the same on every run.
 function lcg(seed: number) {
@@ -53,8 +53,46 @@ describe('allocateZev', () => {
     expect(got.a.pv_kwh + got.b.pv_kwh + got.c.pv_kwh).toBeCloseTo(pvUsed, 9)
   })
 
-  it('counts consumption without measured supply as grid and skips idle units', () => {
+  it('bills no grid energy the main meter did not import: consumption without measured supply gets no source', () => {
     const r = allocateZev([{ start: new Date(0), pv: 0, batteryCharge: 0, batteryDischarge: 0, gridImport: 0, gridExport: 0, units: { a: 1, b: 0 } }], () => 10)
-    expect(r).toEqual({ a: { consumption_kwh: 1, pv_kwh: 0, battery_kwh: 0, grid_kwh: 1, cost_rappen: 10 } })
+    expect(r).toEqual({ a: { consumption_kwh: 1, pv_kwh: 0, battery_kwh: 0, grid_kwh: 0, cost_rappen: 0 } })
+    expect(zevUnbalancedKwh({ start: new Date(0), pv: 0, batteryCharge: 0, batteryDischarge: 0, gridImport: 0, gridExport: 0, units: { a: 1, b: 0 } })).toBe(1)
+  })
+
+  it('shares out exactly the grid import when the meters measured more than the main meters supplied, and says how much more', () => {
+    // A charger's 3 kWh the main meter never saw: import 2 kWh, PV 1 kWh, participants' meters 1 + 3 kWh.
+    const iv: ZevInterval = { start: new Date(0), pv: 1, batteryCharge: 0, batteryDischarge: 0, gridImport: 2, gridExport: 0, units: { flat: 1, station: 3 } }
+    const r = allocateZev([iv], (_d, s) => (s === 'grid' ? 30 : 0))
+    expect(r.flat.grid_kwh + r.station.grid_kwh).toBeCloseTo(2, 12)
+    expect(r.flat.pv_kwh + r.station.pv_kwh).toBeCloseTo(1, 12)
+    expect(r.station).toMatchObject({ consumption_kwh: 3, grid_kwh: 1.5, pv_kwh: 0.75, cost_rappen: 45 })
+    expect(zevUnbalancedKwh(iv)).toBeCloseTo(1, 12)
+  })
+
+  it('feeds export and battery charge from PV first, then from the battery, so the grid import reaches the participants whole', () => {
+    // PV 1, battery both charged 2 and discharged 1.5 within the quarter hour, import 3, nothing exported:
+    // consumption 3 + 1 + 1.5 − 2 = 3.5 kWh, all of the import reaches it, PV and battery none of theirs.
+    const iv: ZevInterval = { start: new Date(0), pv: 1, batteryCharge: 2, batteryDischarge: 1.5, gridImport: 3, gridExport: 0, units: { a: 2.5, b: 1 } }
+    expect(zevSupply(iv)).toEqual({ pv: 0, battery: 0.5, grid: 3, total: 3.5 })
+    const r = allocateZev([iv], () => 1)
+    expect(r.a.grid_kwh + r.b.grid_kwh).toBeCloseTo(3, 12)
+    expect(r.a.battery_kwh + r.b.battery_kwh).toBeCloseTo(0.5, 12)
+    expect(zevUnbalancedKwh(iv)).toBe(0)
+    // Only grid energy that itself went into the battery (sinks beyond PV and discharge) is not a participant's.
+    expect(zevSupply({ ...iv, batteryDischarge: 0, units: { a: 2 } })).toEqual({ pv: 0, battery: 0, grid: 2, total: 2 })
+  })
+
+  it('allocates each interval\'s whole import to the participants whenever their consumption is the balance (random intervals)', () => {
+    const rnd = lcg(7)
+    for (let i = 0; i < 500; i++) {
+      const iv: ZevInterval = { start: new Date(i * 900_000), pv: rnd() * 3, batteryCharge: rnd() < 0.5 ? rnd() : 0, batteryDischarge: rnd() < 0.5 ? rnd() : 0, gridImport: rnd() * 4, gridExport: rnd() < 0.3 ? rnd() * 0.5 : 0, units: { a: rnd(), b: rnd() * 2 } }
+      const supply = zevSupply(iv)
+      // The building's remainder, as the service adds it: the balance minus what the meters measured.
+      iv.units.building = Math.max(0, supply.total - iv.units.a - iv.units.b)
+      const r = allocateZev([iv], () => 0)
+      const grid = Object.values(r).reduce((a, x) => a + x.grid_kwh, 0)
+      expect(grid).toBeCloseTo(supply.grid, 9)
+      if (iv.gridExport + iv.batteryCharge <= iv.pv + iv.batteryDischarge) expect(supply.grid).toBeCloseTo(iv.gridImport, 12)
+    }
   })
 })

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
@@ -16,6 +17,7 @@ import type { Clock } from '../../lib/clock.ts'
 import { recordAudit, type AuditEntry } from '../audit/service.ts'
 import { expireRegistration } from './registration.ts'
 import { newUserLangTag } from './language.ts'
+import type { InvitationService } from './invitations.ts'
 
 /** Welcome links stay valid 7 days (a reset link only 60 minutes). */
 export const WELCOME_TTL_MS = 7 * 24 * 3600_000
@@ -28,8 +30,10 @@ type MemberRole = 'installation_admin' | 'installation_user'
  * identity rule (./identity.ts: 403 unless the admin administers every installation of the user).
  * Deactivation and removal end the user's sessions.
  */
-export function createUserManagementService({ db, clock, installations, mail, passwordReset, endSessions }: {
+export function createUserManagementService({ db, clock, installations, mail, passwordReset, invitations, endSessions }: {
   db: Db
+  /** Invitations of accounts the creating admin cannot reach (./invitations.ts). */
+  invitations: InvitationService
   /** The process clock (ARCHITECTURE §1 "Time"): a deactivation without a date takes its now. */
   clock: Clock
   installations: InstallationService
@@ -105,6 +109,35 @@ export function createUserManagementService({ db, clock, installations, mail, pa
     return u
   }
 
+  /** Whether `actor` reaches user `userId` already: superusers everyone, admins the members of their installations and superusers. */
+  async function reaches(actor: Actor, userId: number): Promise<boolean> {
+    if (actor.is_superuser) return true
+    const user = await db.selectFrom('users').select('is_superuser').where('id', '=', userId).executeTakeFirstOrThrow()
+    // Superusers are in every installation's user list (as the operator).
+    if (user.is_superuser) return true
+    const mine = await administered(actor)
+    if (mine === 'all') return true
+    if (!mine.length) return false
+    return Boolean(await db.selectFrom('installation_users').select('user_id').where('user_id', '=', userId).where('installation_id', 'in', mine).executeTakeFirst())
+  }
+
+  /** A new id from the users' sequence (what a new account's would be), used for nothing else. */
+  async function reserveUserId(): Promise<number> {
+    const r = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('users', 'id'))::int as id`.execute(db)
+    return Number(r.rows[0].id)
+  }
+
+  /** The answer create gives for a new account, built from the caller's input (`one` of a user just made). */
+  function asNew(id: number, email: string, ietf_lang_tag: string, installationId: number, body: NewUser): ManagedUser {
+    return {
+      id, email, title: body.title ?? null, first_name: body.first_name, last_name: body.last_name, full_name: `${body.first_name} ${body.last_name}`.trim(),
+      is_active: true, is_superuser: false, deactivation_datetime: null, ietf_lang_tag,
+      address: body.address ?? '', zip_code: body.zip_code ?? '', city: body.city ?? '', country: body.country ?? '', telephone: body.telephone ?? '',
+      company: body.company ?? '', comment: body.comment ?? '', description: body.description ?? '', last_login: null,
+      role: body.role, installations: [{ id: installationId, role: body.role }],
+    }
+  }
+
   const service = {
     /**
      * GET /api/cockpit/users/?role=&installation=&limit=&offset=: the users the caller manages (all for a
@@ -165,15 +198,25 @@ export function createUserManagementService({ db, clock, installations, mail, pa
      * POST /api/users/create/ (installation): a new user with a role in that installation and no usable
      * password until they follow the welcome link (sent when `send_welcome` is true), in the language
      * the form names, else the creating admin's (./language.ts; the welcome mail follows it). 400
-     * `{email: [emailTaken]}` when the address is in use.
+     * `{email: [emailTaken]}` when the address belongs to a user the caller reaches already (a member of an
+     * installation they administer; every account for a superuser). An address with an account the caller
+     * cannot reach gets the answer a new address gets, with the caller's input and a new id, and the
+     * person an invitation by mail (./invitations.ts): the caller learns nothing of other installations'
+     * accounts (docs/decisions.md "Accounts: creating a user whose address has an account elsewhere").
      */
     async create(actor: Actor, installationId: number, body: NewUser): Promise<ManagedUser> {
       await requireAdmin(actor, installationId)
       const email = body.email.trim().toLowerCase()
       await expireRegistration(db, email, clock.now())
-      if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw new Invalid({ email: ['emailTaken'] })
+      const existing = await db.selectFrom('users').select(['id', 'is_service']).where('email', '=', email).executeTakeFirst()
+      if (existing && (await reaches(actor, existing.id))) throw new Invalid({ email: ['emailTaken'] })
+      // Hashed on both paths, so the answer's time does not tell a new address from one with an account.
       const password_hash = await hashPassword(crypto.randomBytes(32).toString('base64url'))
       const ietf_lang_tag = await newUserLangTag(db, actor, body.ietf_lang_tag)
+      if (existing) {
+        if (!existing.is_service) await invitations.invite(existing.id, installationId, body.role, actor.id)
+        return asNew(await reserveUserId(), email, ietf_lang_tag, installationId, body)
+      }
       // The account and its membership in one transaction: no user without an installation.
       const u = await db.transaction().execute(async (tx) => {
         const row = await tx.insertInto('users').values({

@@ -7,7 +7,7 @@ import { isAdmin } from '../../../shared/rules/permissions.ts'
 import { localParts } from '../../../shared/rules/formats.ts'
 import { minutesOf, WEEKDAYS } from '../../../shared/rules/tariff.ts'
 import { ZEV_FLAT_MAX_PERCENT, ZEV_MODELS, type ZevModel, type ZevRow, type ZevSettings, type ZevSummary } from '../../../shared/schemas/zev.ts'
-import type { ZevInterval } from '../reports/zev.ts'
+import { zevUnbalancedKwh, type ZevInterval } from '../reports/zev.ts'
 import { billZev, type ZevPrices, type ZevUnitKind } from './billing.ts'
 
 const Q = 15 * 60_000
@@ -57,7 +57,8 @@ export interface ZevReport {
  * stations, whose energy is billed per charging session and so carries no ZEV money. Order: flats by
  * meter id, the building, stations by id. The summary states the model, the cap, the feed-in revenue,
  * the intervals missing data (a 15-minute interval up to `now` without a row of every ZEV meter that has ever
- * reported) and the
+ * reported, charging stations' meters aside: they report while charging), the intervals whose
+ * participants' meters measured more than the main meters' balance supplied (`unbalanced_*`) and the
  * total row (kWh and CHF summed over the rows, each row already rounded to the Rappen). `now` is the
  * caller's clock's instant (ARCHITECTURE §1 "Time").
  */
@@ -115,15 +116,29 @@ export async function computeZevReport(db: Db, installationId: number, tz: strin
 
   // Missing data: intervals up to now of which some ZEV meter has no row (or none at all). A meter that
   // never reported before the period's end is not installed yet (a station waiting for its OCPP charge
-  // point): it is not counted, or every report of such an installation would warn.
+  // point): it is not counted, or every report of such an installation would warn. A charging station's
+  // meter reports while it charges (OCPP MeterValues): its silence is no gap, as for the meters' data
+  // quality (server/domain/measurements/coverage.ts); an interval without its row counts 0 kWh.
   const until = Math.min(end.getTime(), Math.floor(now.getTime() / Q) * Q)
   const expected = Math.max(0, Math.ceil((until - from.getTime()) / Q))
-  const reporting = meters.length
-    ? (await sql<{ id: number }>`select m.id from meters m where m.id in (${sql.join(meters.map((m) => m.id))})
+  const continuous = meters.filter((m) => m.meter_type !== 'charging_station')
+  const reporting = continuous.length
+    ? (await sql<{ id: number }>`select m.id from meters m where m.id in (${sql.join(continuous.map((m) => m.id))})
         and exists (select 1 from measurements_15m a where a.meter_id = m.id and a.bucket < ${end})`.execute(db)).rows.map((r) => r.id)
     : []
   let complete = 0
   for (const iv of intervals.values()) if (iv.start.getTime() < until && reporting.every((id) => iv.meters.has(id))) complete++
+  // Intervals whose participants' meters measured more than the main meters' balance supplied: that
+  // energy gets no source (reports/zev.ts allocateZev), so the report says where the data disagree.
+  let unbalancedIntervals = 0
+  let unbalancedKwh = 0
+  for (const iv of intervals.values()) {
+    const kwh = zevUnbalancedKwh(iv)
+    // Below a watt-hour is the rounding of the stored registers, not a disagreement.
+    if (kwh < 0.001) continue
+    unbalancedIntervals++
+    unbalancedKwh += kwh
+  }
 
   const zero = { consumption_kwh: 0, pv_kwh: 0, battery_kwh: 0, grid_kwh: 0, grid_rappen: 0, internal_rappen: 0, standard_rappen: 0, capped: false, cost_rappen: 0 }
   // Every participant is listed, idle ones with 0, so reports of different periods have the same rows.
@@ -152,7 +167,8 @@ export async function computeZevReport(db: Db, installationId: number, tz: strin
       model: settings.model, flat_percent: settings.flat_percent, cap_percent: bill.capPercent,
       standard_chf_per_kwh: round4(standardAvg), cap_chf_per_kwh: round4((standardAvg * bill.capPercent) / 100),
       feed_in_revenue_chf: chf(bill.feedInRappen), feed_in_deducted: settings.model === 'actual_costs',
-      expected_intervals: expected, missing_intervals: Math.max(0, expected - complete), total,
+      expected_intervals: expected, missing_intervals: Math.max(0, expected - complete),
+      unbalanced_intervals: unbalancedIntervals, unbalanced_kwh: round4(unbalancedKwh), total,
     },
   }
 }
