@@ -19,6 +19,11 @@ export const ACCESS_SUMMARIES = {
     it: 'Disconnettersi: revocare la famiglia del token di rinnovo e rifiutarne i token di accesso (204 anche se già revocata)',
   },
   // accounts
+  "Accept an invitation of one's existing account to an installation (the token from the mail)": {
+    de: 'Eine Einladung des bestehenden Kontos in eine Anlage annehmen (das Token aus der E-Mail)',
+    fr: "Accepter l'invitation de son compte existant à une installation (le jeton de l'e-mail)",
+    it: "Accettare l'invito del proprio account esistente a un impianto (il token dell'e-mail)",
+  },
   'Mail a password reset link (same answer whether or not the address exists)': {
     de: 'Einen Link zum Zurücksetzen des Passworts senden (dieselbe Antwort, ob die Adresse existiert oder nicht)',
     fr: "Envoyer un lien de réinitialisation du mot de passe (même réponse que l'adresse existe ou non)",
