@@ -12,6 +12,7 @@ import ocppRpc from 'ocpp-rpc'
 import { createClock, createTestClock, type Clock, type TestClock } from '../../server/lib/clock.ts'
 import { createSimulator, type Simulator } from '../../server/devices/simulator/index.ts'
 import { AT, TEST_SIM_SEED } from './hours.ts'
+import { SIMULATOR } from '../../config/defaults.ts'
 
 export { AT, HOURS, stationFreeAt, demoCarAt, TEST_SIM_SEED } from './hours.ts'
 import { pgliteTemplate, postgresDatabase } from './template.ts'
@@ -121,6 +122,22 @@ export async function startSimulatedAt(at: string, { seed = TEST_SIM_SEED, backf
       await app.close()
     },
   }
+}
+
+/**
+ * Advance `booted`'s clock by one simulator step and wait (up to 30 s) until that step is done: the
+ * simulator saves its state last, stamped with the step's instant.
+ */
+export async function stepSimulator(booted: { app: FastifyInstance; clock: TestClock }, installationId = 1): Promise<void> {
+  const due = booted.clock.ms() + SIMULATOR.stepMs
+  await booted.clock.advance(SIMULATOR.stepMs)
+  const db = booted.app.domain!.db
+  await until(async () => (await db.selectFrom('simulator_state').select('saved_at').where('installation_id', '=', installationId).executeTakeFirst())?.saved_at.getTime() === due, 30_000, 'the simulator step')
+}
+
+/** The ids of the demo's six stations ("Station 1"…"Station 6" of installation 1), in order. */
+export async function demoStationIds(app: FastifyInstance): Promise<number[]> {
+  return (await app.domain!.db.selectFrom('charging_stations').select('id').where('installation_id', '=', 1).where('name', 'like', 'Station %').orderBy('id').execute()).map((s) => s.id)
 }
 
 /** Sign in and return the access token. */

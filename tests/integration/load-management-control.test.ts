@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
-import { auth, login, startSimulatedAt, until } from './helpers.ts'
+import { auth, demoStationIds, login, startSimulatedAt, stepSimulator, until } from './helpers.ts'
 import { inProcessRunner, type JobRunner } from '../../server/jobs/runner.ts'
 import { CONTROL_INTERVAL_S } from '../../server/control/controller.ts'
-import { SIMULATOR } from '../../config/defaults.ts'
 
 /**
  * The load controller on the simulated demo (ARCHITECTURE §1 "control"): a Wednesday evening at 18:30
@@ -24,8 +23,7 @@ let runner: JobRunner | undefined
 beforeAll(async () => {
   booted = await startSimulatedAt(START)
   admin = await login(booted.app, 'admin@example.com')
-  const db = booted.app.domain!.db
-  ids = (await db.selectFrom('charging_stations').select('id').where('installation_id', '=', 1).where('name', 'like', 'Station %').orderBy('id').execute()).map((s) => s.id)
+  ids = await demoStationIds(booted.app)
 }, 180_000)
 afterAll(async () => {
   await runner?.stop()
@@ -43,13 +41,8 @@ const gridKw = async () => {
     .where('mt.installation_id', '=', 1).where('mt.meter_type', '=', 'main_power').orderBy('m.ts', 'desc').limit(1).executeTakeFirstOrThrow()
   return { kw: r.power_kw, ts: new Date(r.ts).toISOString() }
 }
-/** Advance the clock by one simulator step and wait until the step is done (its state saved last). */
-async function step(): Promise<void> {
-  const due = booted.clock.ms() + SIMULATOR.stepMs
-  await booted.clock.advance(SIMULATOR.stepMs)
-  const db = booted.app.domain!.db
-  await until(async () => (await db.selectFrom('simulator_state').select('saved_at').where('installation_id', '=', 1).executeTakeFirst())?.saved_at.getTime() === due, 30_000, 'the simulator step')
-}
+/** One simulator step, done (helpers.ts stepSimulator). */
+const step = () => stepSimulator(booted)
 
 describe('load control on the simulated demo at 18:30', () => {
   it('brings six busy stations under a 63 A limit within one control interval, with reasons, codes and journal entries', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
-import { auth, login, startSimulatedAt, until } from './helpers.ts'
-import { SIMULATOR } from '../../config/defaults.ts'
+import { auth, demoStationIds, login, startSimulatedAt, stepSimulator } from './helpers.ts'
 
 /**
  * Peak shaving with the battery (docs/load-management.md "Peak shaving") on the simulated demo: a
@@ -22,8 +21,7 @@ let ids: number[]
 beforeAll(async () => {
   booted = await startSimulatedAt(START)
   admin = await login(booted.app, 'admin@example.com')
-  const db = booted.app.domain!.db
-  ids = (await db.selectFrom('charging_stations').select('id').where('installation_id', '=', 1).where('name', 'like', 'Station %').orderBy('id').execute()).map((s) => s.id)
+  ids = await demoStationIds(booted.app)
 }, 180_000)
 afterAll(async () => booted?.close())
 
@@ -36,12 +34,8 @@ const stations = async (lang = 'en'): Promise<StationJson[]> =>
 const newest = async (type: 'main_power' | 'battery') =>
   db().selectFrom('measurements as m').innerJoin('meters as mt', 'mt.id', 'm.meter_id').select(['m.power_kw', 'm.soc', 'm.ts', 'm.meter_id'])
     .where('mt.installation_id', '=', 1).where('mt.meter_type', '=', type).orderBy('m.ts', 'desc').limit(1).executeTakeFirstOrThrow()
-/** Advance the clock by one simulator step and wait until the step is done (its state saved last). */
-async function step(): Promise<void> {
-  const due = booted.clock.ms() + SIMULATOR.stepMs
-  await booted.clock.advance(SIMULATOR.stepMs)
-  await until(async () => (await db().selectFrom('simulator_state').select('saved_at').where('installation_id', '=', 1).executeTakeFirst())?.saved_at.getTime() === due, 30_000, 'the simulator step')
-}
+/** One simulator step, done (helpers.ts stepSimulator). */
+const step = () => stepSimulator(booted)
 
 describe('peak shaving on the simulated demo at 18:30', () => {
   it('holds grid import at the peak with the battery within one control round; the cars get the peak plus the battery', async () => {
