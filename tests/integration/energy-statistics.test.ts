@@ -195,15 +195,19 @@ describe('GET …/zev: the ZEV allocation matches one computed here', () => {
     const main = stored.get(meters['Main power connection'])!
     const pv = stored.get(meters['PV roof 30 kWp'])!
     const s1 = stored.get(stations[0].meter_id)!
+    const s3 = stored.get(meters['Charging station 3'])!
     const from = Date.parse('2025-10-20T00:00:00+02:00')
     const to = Date.parse('2025-10-27T00:00:00+01:00')
     let cons = 0, pvPart = 0
     for (let t = from; t < to; t += Q) {
       const c = s1.get(t) ?? 0
       const supply = (main.get(t) ?? 0) + (pv.get(t) ?? 0)
+      // docs/zev-method.md: a source is shared by consumption, over the supply or, where the
+      // participants' meters measured more than was supplied (as these made-up figures do), over that.
+      const demand = Math.max(supply, c + (s3.get(t) ?? 0))
       if (!(c > 0)) continue
       cons += c
-      pvPart += (c * (pv.get(t) ?? 0)) / supply
+      pvPart += (c * (pv.get(t) ?? 0)) / demand
     }
     const unit = r.body.allocation.find((a: { unit: string }) => a.unit === `station_${stations[0].id}`)
     expect(unit).toMatchObject({ name: 'Station 1' })
