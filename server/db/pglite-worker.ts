@@ -25,9 +25,9 @@ const port = parentPort!
 
 try {
   const isNew = !pgdata || !fs.existsSync(path.join(pgdata, 'PG_VERSION'))
-  // A Blob backed by the file (read once, when PGlite asks for its bytes): a Blob made from the file's
-  // Buffer copied 44 MB twice more, 0.6 s of CPU per start from a test template.
-  const loadDataDir = dump && isNew ? await fs.openAsBlob(dump) : undefined
+  // The file read at once into a Blob. A file-backed Blob (fs.openAsBlob) saved ~0.4 s of CPU per start,
+  // but a test worker died once under it (cause not found), so it is not used (docs/performance.md).
+  const loadDataDir = dump && isNew ? new Blob([fs.readFileSync(dump)]) : undefined
   const pglite = await PGlite.create({ ...(pgdata ? { dataDir: pgdata } : {}), ...(loadDataDir ? { loadDataDir } : {}) })
   // Two slots though the server's pool holds one connection: a connection the pool replaced after an
   // error may not be released here yet when its successor connects.
