@@ -27,6 +27,7 @@ import { planMaxKw, planRound, planSteps, type ActivePlan } from '../server/cont
 import { CONTROL_INTERVAL_S } from '../server/control/controller.ts'
 import { isHighTariff, type ScheduleEntry } from '../shared/rules/tariff.ts'
 import { localParts } from '../shared/rules/formats.ts'
+import { prng } from './prng.ts'
 
 const TZ = 'Europe/Zurich'
 const START = Date.parse(process.env.CLOCK_START ?? '2026-03-04T06:00:00+01:00')
@@ -48,15 +49,6 @@ const HIGH: ScheduleEntry[] = [
   { start: '07:00', end: '13:00', monday: 0, tuesday: 0, wednesday: 0, thursday: 0, friday: 0, saturday: 1, sunday: 0 },
 ]
 
-/** A small deterministic PRNG (mulberry32), so every run decides the same. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 interface Car {
   station: number

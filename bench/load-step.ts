@@ -8,21 +8,13 @@
  * Usage: npm run bench:load-step [-- STATIONS ROUNDS]   (200 and 1000 by default)
  */
 import { allocate, type AllocationInput, type AllocationState, type Circuit, type ReasonCode, type StationDemand } from '../server/control/allocate.ts'
+import { prng } from './prng.ts'
 
 const STATIONS = Number(process.argv[2] ?? 200)
 const ROUNDS = Number(process.argv[3] ?? 1000)
 const TARGET_P99_MS = 50
 const T0 = Date.parse('2026-11-27T06:00:00.000Z')
 
-/** A small deterministic PRNG (mulberry32), so every run decides the same. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 const random = prng(25)
 
 const boards = Math.ceil(STATIONS / 20)
