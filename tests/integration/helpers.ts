@@ -126,13 +126,17 @@ export async function startSimulatedAt(at: string, { seed = TEST_SIM_SEED, backf
 
 /**
  * Advance `booted`'s clock by one simulator step and wait (up to 30 s) until that step is done: the
- * simulator saves its state last, stamped with the step's instant.
+ * simulator saves its state last, stamped with the step's instant. The step before must be over
+ * first, installations after `installationId` included: a clock that passes a step while the simulator
+ * is still busy skips it (server/devices/simulator/index.ts `schedule`).
  */
-export async function stepSimulator(booted: { app: FastifyInstance; clock: TestClock }, installationId = 1): Promise<void> {
+export async function stepSimulator(booted: { app: FastifyInstance; clock: TestClock; simulator: Simulator }, installationId = 1): Promise<void> {
+  await booted.simulator.idle()
   const due = booted.clock.ms() + SIMULATOR.stepMs
   await booted.clock.advance(SIMULATOR.stepMs)
   const db = booted.app.domain!.db
   await until(async () => (await db.selectFrom('simulator_state').select('saved_at').where('installation_id', '=', installationId).executeTakeFirst())?.saved_at.getTime() === due, 30_000, 'the simulator step')
+  await booted.simulator.idle()
 }
 
 /** The ids of the demo's six stations ("Station 1"…"Station 6" of installation 1), in order. */

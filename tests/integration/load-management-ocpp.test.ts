@@ -61,6 +61,8 @@ const api = () => request(app.server)
 const grid = (kw: number) => app.domain!.measurements.record([{ meter_id: mainMeter, power_kw: kw, ts: app.clock.now() }])
 const profiles = (purpose: string) => got.filter((g) => g.method === 'SetChargingProfile' && g.params.csChargingProfiles.chargingProfilePurpose === purpose)
 const limitOf = (r: Received) => r.params.csChargingProfiles.chargingSchedule.chargingSchedulePeriod[0].limit as number
+/** The TxProfile the controller last sent the charger (load_limits.sent), null before any. */
+const sentLimit = async () => (await app.domain!.db.selectFrom('load_limits').select('sent').where('station_id', '=', station7).executeTakeFirst())?.sent ?? null
 const station = async (lang: string) => (await api().get(`/api/cockpit/installations/1/charging_stations/${station7}/`).set(auth(admin)).set('Accept-Language', lang).expect(200)).body
 
 describe('load management on an OCPP charge point', () => {
@@ -90,9 +92,12 @@ describe('load management on an OCPP charge point', () => {
 
   it('sends nothing while the limit stands, and a new TxProfile when it changes', async () => {
     const before = got.length
+    const standing = await sentLimit()
     await grid(34.8)
     await app.control!.run()
     await app.ocpp!.sweep()
+    // Nothing decided (load_limits.sent as it was), so nothing on its way to the charger either.
+    expect(await sentLimit()).toEqual(standing)
     expect(got.length).toBe(before)
 
     // Once the allocator's hold is over the building draws 3.45 kW (5 A) less. The allocator lets the
@@ -104,10 +109,14 @@ describe('load management on an OCPP charge point', () => {
       // The charger keeps in touch as a real one does, so it is not taken for offline.
       await cp.call('Heartbeat', {})
       await grid(34.8 - 3.45)
-      const sent = profiles('TxProfile').length
       await app.control!.run()
-      if (profiles('TxProfile').length > sent) {
+      // What the round decided to send (load_limits.sent); the charge point gets it from the OCPP
+      // command queue a moment later.
+      const decided = (await sentLimit())?.limit_a
+      if (decided !== undefined && decided !== (raised.at(-1) ?? 12.5)) {
+        await until(() => profiles('TxProfile').length >= 2 + raised.length, 10_000, 'the new TxProfile')
         const tx = profiles('TxProfile').at(-1)!
+        expect(limitOf(tx)).toBe(decided)
         expect(tx.params.csChargingProfiles.transactionId).toBe(transactionId)
         raised.push(limitOf(tx))
         // Raised this round: SPEC §4 status code 13 (increasing). (A new sign-in: the test clock outruns an access token.)

@@ -38,6 +38,11 @@ export interface Simulator {
    * restored, the next step's heartbeat brings it back and sends the changes that waited.
    */
   setConnected(installationId: number, online: boolean, at?: Date): Promise<void>
+  /**
+   * Resolves once no step is running (at once when none is). A step still at work when the clock
+   * reaches the next one makes that one wait for the following multiple of stepMs (see `schedule`).
+   */
+  idle(): Promise<void>
 }
 
 /**
@@ -243,6 +248,9 @@ export function createSimulator({ domain, seed, log, stepMs = SIMULATOR.stepMs, 
         cut.add(installationId)
         await domain.devices.disconnect(installationId, at)
       }
+    },
+    async idle() {
+      while (running) await running
     },
     async start() {
       stopped = false
