@@ -237,9 +237,34 @@ describe('allocate: hysteresis', () => {
     // The house load drops to 3 A: 0.5 A more each, not worth a new limit.
     const second = allocate(garage(6, { grid_import_kw: 2.07, now: at(60), previous: first.state }))
     expect(amps(second)).toEqual(amps(first))
-    // It rises to 12 A: the cars must drop to 8.5 A now.
+    // Not for good: once the limit has stood 150 s the cars get the rise, 9.6 A (the building's held
+    // load has fallen to 5 A by then, 0.5 A a round).
+    expect(amps(allocate(garage(6, { grid_import_kw: 2.07, now: at(140), previous: second.state })))).toEqual(amps(first))
+    expect(amps(allocate(garage(6, { grid_import_kw: 2.07, now: at(150), previous: second.state })))).toEqual([9.6, 9.6, 9.6, 9.6, 9.6, 9.6])
+    // It rises to 12 A: the cars must drop now, to 8.3 A: 63 A less 12 A and the headroom a rising
+    // load earns (1 % of the connection, 0.63 A), over six cars.
     const third = allocate(garage(6, { grid_import_kw: 8.28, now: at(70), previous: second.state }))
-    expect(amps(third)).toEqual([8.5, 8.5, 8.5, 8.5, 8.5, 8.5])
+    expect(amps(third)).toEqual([8.3, 8.3, 8.3, 8.3, 8.3, 8.3])
+  })
+
+  it("keeps headroom for a meter's jitter only while readings rise above the held load, at most 1 % of the connection", () => {
+    // A steady building keeps none: 57 A for six cars, 9.5 A each, round after round.
+    let round = allocate(garage(6, { grid_import_kw: 4.14 }))
+    for (let t = 10; t <= 60; t += 10) {
+      round = allocate(garage(6, { grid_import_kw: 4.14 + 6 * 9.5 * 0.69, stations_power_kw: Object.fromEntries([1, 2, 3, 4, 5, 6].map((id) => [id, 9.5 * 0.69])), now: at(t), previous: round.state }))
+      expect(amps(round)).toEqual([9.5, 9.5, 9.5, 9.5, 9.5, 9.5])
+    }
+    expect(round.state.building_headroom_a).toBeUndefined()
+    // The house creeps up by 0.2 A: the controller keeps those 0.2 A free besides the load itself.
+    const crept = allocate(garage(6, { grid_import_kw: (6.2 * 3 * 230) / 1000 + 6 * 9.5 * 0.69, stations_power_kw: Object.fromEntries([1, 2, 3, 4, 5, 6].map((id) => [id, 9.5 * 0.69])), now: at(70), previous: round.state }))
+    expect(crept.state.building_headroom_a).toBeCloseTo(0.2, 6)
+    // A jump of 10 A earns no more than 1 % of 63 A.
+    const jumped = allocate(garage(6, { grid_import_kw: (16.2 * 3 * 230) / 1000 + 6 * 9.5 * 0.69, stations_power_kw: Object.fromEntries([1, 2, 3, 4, 5, 6].map((id) => [id, 9.5 * 0.69])), now: at(80), previous: crept.state }))
+    expect(jumped.state.building_headroom_a).toBeCloseTo(0.63, 6)
+    expect(amps(jumped).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(63 - 16.2 - 0.63 + 1e-9)
+    // Steady again, it falls by 0.01 A a round.
+    const after = allocate(garage(6, { grid_import_kw: (16.2 * 3 * 230) / 1000 + 6 * 7.7 * 0.69, stations_power_kw: Object.fromEntries([1, 2, 3, 4, 5, 6].map((id) => [id, 7.7 * 0.69])), now: at(90), previous: jumped.state }))
+    expect(after.state.building_headroom_a).toBeCloseTo(0.62, 6)
   })
 
   it('a limit is held for 30 s after it changed, where it fits', () => {

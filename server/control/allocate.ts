@@ -58,16 +58,25 @@ export interface AllocationOptions {
   threshold_a?: number
   /** A limit is kept at least this long after it changed, seconds (default 30). */
   hold_s?: number
+  /** A rise under `threshold_a` is sent once the limit has stood this long, seconds (default 150). */
+  small_rise_s?: number
   /**
-   * The building's own load is held at its highest recent reading, falling by at most this much per
-   * round, amperes per phase (default 0.5): a load that jumps between two readings then finds the
-   * headroom it took the last time instead of pushing the connection over its limit round after round.
+   * The building's own load is held at its highest recent reading for `hold_s`, then falls by at most
+   * this much per round, amperes per phase (default 0.5): a load that jumps between two readings then
+   * finds the headroom it took the last time instead of pushing the connection over its limit round after
+   * round, and a meter's jitter keeps the hold at the top of its range (docs/decisions.md "Load
+   * management: the weekday bench").
    */
   building_decay_a?: number
 }
 
+/** A class 1 meter's accuracy (IEC 62053-21: ±1 %): the most headroom kept for a meter's jitter, as a share of the connection. */
+const METER_ACCURACY = 0.01
+/** How fast the jitter headroom falls when readings stop rising above the held load, amperes per round. */
+const HEADROOM_DECAY_A = 0.01
+
 /** The defaults of {@link AllocationOptions}. */
-export const DEFAULT_OPTIONS: Required<AllocationOptions> = { turn_s: 900, threshold_a: 1, hold_s: 30, building_decay_a: 0.5 }
+export const DEFAULT_OPTIONS: Required<AllocationOptions> = { turn_s: 900, threshold_a: 1, hold_s: 30, small_rise_s: 150, building_decay_a: 0.5 }
 
 /** Everything one round decides from; see {@link allocate}. */
 export interface AllocationInput {
@@ -162,6 +171,10 @@ export interface AllocationState {
   building_a: number
   /** The building's load as held on L1–L3 (see `AllocationOptions.building_decay_a`), amperes; absent before the first reading. */
   building_held_a?: [number, number, number]
+  /** When a reading last reached the held load on any phase, ISO (the hold's start); absent before the first reading. */
+  building_held_at?: string
+  /** The headroom kept below the connection for the meter's jitter, amperes (absent = none). */
+  building_headroom_a?: number
 }
 
 /**
@@ -169,8 +182,8 @@ export interface AllocationState {
  *
  * The rules (docs/decisions.md "Load management: the allocation rules"):
  * 1. Available at the connection = its limit − the building's own load (grid import − the stations'
- *    draw, spread over three phases; held at its recent highest, falling by `building_decay_a` per
- *    round); without a grid reading each station keeps to its
+ *    draw, spread over three phases; held at its recent highest for `hold_s`, then falling by
+ *    `building_decay_a` per round); without a grid reading each station keeps to its
  *    {@link staticShares static share} (computed with the last measured building load).
  * 2. Priority classes: instant, then the part of a charge plan that would otherwise miss its deadline,
  *    then optimized, then solar. Solar stations (and optimized ones outside the low tariff) only use PV
@@ -178,8 +191,8 @@ export interface AllocationState {
  * 3. Within a class every charging station first gets its minimum current where it fits every circuit on
  *    its way to the connection, in turn order (see server/control/turns.ts): when not all fit, cars take
  *    turns of `turn_s`; then equal shares above the minimum up to each station's maximum.
- * 4. Hysteresis: a change under `threshold_a` or within `hold_s` of the last change is not made, where
- *    keeping the old value still fits every limit.
+ * 4. Hysteresis: a change under `threshold_a` (a rise: until the limit has stood `small_rise_s`) or
+ *    within `hold_s` of the last change is not made, where keeping the old value still fits every limit.
  * Stations on an unknown circuit, or with a maximum below their minimum, get 0 A.
  * @returns one {@link StationLimit} per station (sorted by station id) and the state for the next round.
  */
@@ -192,13 +205,25 @@ export function allocate(input: AllocationInput): { limits: StationLimit[]; stat
   const fallback = phaseReading === null && (input.grid_import_kw === null || !Number.isFinite(input.grid_import_kw))
   // The building's load: measured now, but not below the load held from earlier rounds less the decay.
   const held = previous?.building_held_a
-  const buildingPhaseA = fallback
+  // Within hold_s of the last reading that reached the held load it stays; after that it decays.
+  const heldSince = previous?.building_held_at ? Date.parse(previous.building_held_at) : Number.NaN
+  const decay = nowMs - heldSince < options.hold_s * 1000 ? 0 : options.building_decay_a
+  const measured = fallback ? null : buildingLoad(input, stations, phaseReading)
+  const buildingPhaseA = measured === null
     ? [0, 1, 2].map(() => Math.max(0, previous?.building_a ?? 0))
-    : buildingLoad(input, stations, phaseReading).map((a, p) => Math.max(a, held ? held[p] - options.building_decay_a : 0))
+    : measured.map((a, p) => Math.max(a, held ? held[p] - decay : 0))
+  const reached = measured !== null && (!held || measured.some((a, p) => a >= held[p]))
   const buildingA = Math.max(...buildingPhaseA)
-
-  const net = circuitNetwork(input.circuits, stations, buildingPhaseA)
   const rootIds = new Set(input.circuits.filter((c) => c.parent_id === null || !input.circuits.some((p) => p.id === c.parent_id)).map((c) => c.id))
+  // Headroom for the meter's jitter: as much as readings lately rose above the held load, falling by
+  // HEADROOM_DECAY_A a round, at most a class 1 meter's accuracy of the connection (IEC 62053-21: 1 %).
+  // A steady building keeps none; one that creeps up keeps what it crept (docs/decisions.md "Load
+  // management: the weekday bench").
+  const rootLimitA = Math.min(...input.circuits.filter((c) => rootIds.has(c.id)).map((c) => c.limit_a))
+  const excess = measured !== null && held ? Math.max(0, ...measured.map((a, p) => a - held[p])) : 0
+  const headroom = Number.isFinite(rootLimitA) ? Math.min(rootLimitA * METER_ACCURACY, Math.max(excess, (previous?.building_headroom_a ?? 0) - HEADROOM_DECAY_A)) : 0
+
+  const net = circuitNetwork(input.circuits, stations, buildingPhaseA.map((a) => a + headroom))
   if (fallback) {
     staticShares(input.circuits, stations, buildingA).forEach((share, i) => {
       net.of[i].push([addLimit(net, 'static', share), 1])
@@ -261,13 +286,16 @@ export function allocate(input: AllocationInput): { limits: StationLimit[]; stat
       }
     }),
     left,
-    { threshold_a: options.threshold_a, hold_ms: options.hold_s * 1000 },
+    { threshold_a: options.threshold_a, hold_ms: options.hold_s * 1000, small_rise_ms: options.small_rise_s * 1000 },
     nowMs,
   )
 
   const result = explain({ input, stations, net, outcome, proposed, sent, promoted, needs, onCircuit, rootIds, fallback, buildingA, holdMs: options.hold_s * 1000 })
   if (!fallback) result.state.building_held_a = [buildingPhaseA[0], buildingPhaseA[1], buildingPhaseA[2]]
   else if (held) result.state.building_held_a = held
+  const heldAt = reached ? input.now : previous?.building_held_at
+  if (heldAt) result.state.building_held_at = heldAt
+  if (headroom > 0) result.state.building_headroom_a = headroom
   return result
 }
 

@@ -13,6 +13,11 @@ export interface HysteresisOptions {
   threshold_a: number
   /** A limit is kept for this long (ms) after it last changed. */
   hold_ms: number
+  /**
+   * A rise under the threshold waits at most this long (ms) after the last change, then it is sent: a
+   * car is not kept short of its share for good by less than `threshold_a`.
+   */
+  small_rise_ms: number
 }
 
 /** One station's proposal for this round, as hysteresis sees it. */
@@ -32,8 +37,8 @@ export interface Proposal {
 }
 
 /**
- * Replace proposals by the previous limits where the change is under the threshold or within the hold
- * time. Lower held values are applied first (they only free capacity), then higher ones in station order,
+ * Replace proposals by the previous limits where the change is under the threshold (a rise: for at most
+ * `small_rise_ms` after the last change) or within the hold time. Lower held values are applied first (they only free capacity), then higher ones in station order,
  * each only if the extra current fits `net`, whose `remaining` must already account for every proposal.
  * Returns the limits to send, in the order of `proposals`.
  */
@@ -41,9 +46,12 @@ export function hold(proposals: Proposal[], net: Network, options: HysteresisOpt
   const out = proposals.map((p) => p.limit_a)
   const keep = proposals.map((p) => {
     if (!p.eligible || p.previous_a === undefined || !p.previous_valid || p.previous_a === p.limit_a) return false
-    const within = p.changed_ms !== undefined && nowMs - p.changed_ms < options.hold_ms
+    const age = p.changed_ms === undefined ? Infinity : nowMs - p.changed_ms
+    const within = age < options.hold_ms
     const small = p.previous_a > 0 && p.limit_a > 0 && Math.abs(p.previous_a - p.limit_a) < options.threshold_a
-    return within || small
+    // A small cut that still fits stays for good (it only leaves room); a small rise waits small_rise_ms.
+    const waits = p.limit_a < p.previous_a || age < options.small_rise_ms
+    return within || (small && waits)
   })
   proposals.forEach((p, i) => {
     if (keep[i] && p.previous_a! < p.limit_a) {
