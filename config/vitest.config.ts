@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import { fileURLToPath } from 'node:url'
+import { FATAL_REPORT_DIR } from '../tests/unfinished-files-reporter.ts'
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
@@ -9,6 +10,9 @@ export default defineConfig({
     // 10–50 s; some write a year of 15-minute rows (energy-statistics: 30 s on a quiet machine, over 120 s on a loaded one).
     hookTimeout: 240_000,
     pool: 'forks',
+    // A worker that V8 ends with a fatal error (a crash in a worker thread once took a CI shard down with
+    // only "Worker exited unexpectedly") writes a diagnostic report the reporter below prints.
+    execArgv: ['--report-on-fatalerror', `--report-directory=${FATAL_REPORT_DIR}`],
     // The second reporter names a file whose worker died under it (Vitest counts it as missing only).
     reporters: ['default', './tests/unfinished-files-reporter.ts'],
     // TEST_DB=postgres (npm run test:pg): the same suites on a throwaway Postgres cluster.
