@@ -11,19 +11,9 @@ import type { ChargingSession } from '../../shared/schemas/session.ts'
 import type { EnergyReturn, InstallationInfo } from '../../shared/schemas/installation.ts'
 import type { PageOf } from '../../shared/schemas/common.ts'
 import { nowMs } from './common.ts'
+import { prng } from '../prng.ts'
 
 export const STATION_COUNT = 50
-
-function prng(seed: number) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const r2 = (x: number) => Math.round(x * 100) / 100
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x))

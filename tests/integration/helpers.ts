@@ -144,6 +144,15 @@ export async function demoStationIds(app: FastifyInstance): Promise<number[]> {
   return (await app.domain!.db.selectFrom('charging_stations').select('id').where('installation_id', '=', 1).where('name', 'like', 'Station %').orderBy('id').execute()).map((s) => s.id)
 }
 
+/** A charging station as GET /api/cockpit/installations/{id}/charging_stations/ answers it (the fields load tests read). */
+export type StationJson = { id: number; power_kw: number; status: string; status_code: number; alerts: string[]; reason: { code: string; text: string; until: string | null } }
+
+/** The stations `ids` of installation 1 as `token`'s holder gets them, in `lang` (reasons are translated). */
+export async function stationsOf(app: FastifyInstance, token: string, ids: number[], lang = 'en'): Promise<StationJson[]> {
+  const r = await request(app.server).get('/api/cockpit/installations/1/charging_stations/').set(auth(token)).set('Accept-Language', lang).expect(200)
+  return (r.body.results as StationJson[]).filter((s) => ids.includes(s.id))
+}
+
 /** Sign in and return the access token. */
 export async function login(app: FastifyInstance, email: string, password = PASSWORD): Promise<string> {
   const r = await request(app.server).post('/api/authentication/token/').send({ email, password }).expect(200)

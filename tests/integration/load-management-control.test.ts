@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
-import { auth, demoStationIds, login, startSimulatedAt, stepSimulator, until } from './helpers.ts'
+import { auth, demoStationIds, login, stationsOf, type StationJson, startSimulatedAt, stepSimulator, until } from './helpers.ts'
 import { inProcessRunner, type JobRunner } from '../../server/jobs/runner.ts'
 import { CONTROL_INTERVAL_S } from '../../server/control/controller.ts'
 
@@ -31,9 +31,7 @@ afterAll(async () => {
 })
 
 const api = () => request(booted.app.server)
-type StationJson = { id: number; power_kw: number; status: string; status_code: number; alerts: string[]; reason: { code: string; text: string; until: string | null } }
-const stations = async (lang = 'en'): Promise<StationJson[]> =>
-  ((await api().get('/api/cockpit/installations/1/charging_stations/').set(auth(admin)).set('Accept-Language', lang).expect(200)).body.results as StationJson[]).filter((s) => ids.includes(s.id))
+const stations = (lang = 'en') => stationsOf(booted.app, admin, ids, lang)
 const total = (list: StationJson[]) => list.reduce((sum, s) => sum + s.power_kw, 0)
 const gridKw = async () => {
   const db = booted.app.domain!.db

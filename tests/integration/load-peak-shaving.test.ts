@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import request from 'supertest'
-import { auth, demoStationIds, login, startSimulatedAt, stepSimulator } from './helpers.ts'
+import { auth, demoStationIds, login, stationsOf, startSimulatedAt, stepSimulator } from './helpers.ts'
 
 /**
  * Peak shaving with the battery (docs/load-management.md "Peak shaving") on the simulated demo: a
@@ -27,9 +27,7 @@ afterAll(async () => booted?.close())
 
 const api = () => request(booted.app.server)
 const db = () => booted.app.domain!.db
-type StationJson = { id: number; power_kw: number; status: string; status_code: number; alerts: string[]; reason: { code: string; text: string } }
-const stations = async (lang = 'en'): Promise<StationJson[]> =>
-  ((await api().get('/api/cockpit/installations/1/charging_stations/').set(auth(admin)).set('Accept-Language', lang).expect(200)).body.results as StationJson[]).filter((s) => ids.includes(s.id))
+const stations = (lang = 'en') => stationsOf(booted.app, admin, ids, lang)
 /** The newest reading of the demo's meter of `type` (kW, and % for the battery). */
 const newest = async (type: 'main_power' | 'battery') =>
   db().selectFrom('measurements as m').innerJoin('meters as mt', 'mt.id', 'm.meter_id').select(['m.power_kw', 'm.soc', 'm.ts', 'm.meter_id'])
