@@ -15,7 +15,8 @@ import { ErrorDetail } from '../../shared/schemas/errors.ts'
 import { legalRoutes } from './legal.ts'
 
 /**
- * SPEC §7 users, own account: GET, PUT, PATCH, DELETE /users/{id}/, PUT /users/{id}/email,
+ * SPEC §7 users, own account: GET, PUT, PATCH, DELETE /users/{id}/, PUT /users/{id}/email (and its
+ * confirmation POST /users/email/confirm/, not in SPEC §7: docs/decisions.md),
  * PUT /users/password/. Rights: see server/domain/users/service.ts.
  */
 export function userRoutes(fastify: FastifyInstance, domain: Domain) {
@@ -45,10 +46,38 @@ export function userRoutes(fastify: FastifyInstance, domain: Domain) {
     return reply.code(204).send(null)
   })
 
-  app.put('/users/:id/email', { schema: { summary: "Change a user's e-mail address (one's own needs the current password; the previous address is mailed an undo link)", params, body: EmailChange, response: { 200: User } } }, async (req) => {
-    const actor = await actorOf(domain, req)
-    return domain.users.changeEmail(actor, req.params.id, req.body.email, req.body.password)
-  })
+  app.put(
+    '/users/:id/email',
+    {
+      schema: {
+        summary: "Ask for a new sign-in e-mail address: it changes once confirmed from the link mailed to it (one's own needs the current password)",
+        params,
+        body: EmailChange,
+        response: { 202: z.object({ status: z.literal('OK'), detail: z.string() }) },
+      },
+    },
+    async (req, reply) => {
+      const actor = await actorOf(domain, req)
+      await domain.users.changeEmail(actor, req.params.id, req.body.email, req.body.password)
+      return reply.code(202).send({ status: 'OK' as const, detail: message('emailConfirmSent', pickLang(req.headers['accept-language'])) })
+    },
+  )
+
+  app.post(
+    '/users/email/confirm/',
+    {
+      schema: {
+        summary: 'Confirm a new sign-in e-mail address with the link mailed to it (the previous address is mailed an undo link)',
+        security: [],
+        body: EmailUndo,
+        response: { 200: z.object({ status: z.literal('OK'), detail: z.string() }), 404: ErrorDetail.describe('The link expired, was used or is unknown') },
+      },
+    },
+    async (req) => {
+      await domain.emailChange.confirm(req.body.token)
+      return { status: 'OK' as const, detail: message('emailConfirmed', pickLang(req.headers['accept-language'])) }
+    },
+  )
 
   app.post(
     '/users/email/undo/',

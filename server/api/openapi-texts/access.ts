@@ -158,10 +158,15 @@ export const ACCESS_SUMMARIES = {
     it: 'Modificare alcuni dati di un utente',
   },
   'Delete a user account': { de: 'Ein Benutzerkonto löschen', fr: 'Supprimer un compte utilisateur', it: 'Eliminare un account utente' },
-  "Change a user's e-mail address (one's own needs the current password; the previous address is mailed an undo link)": {
-    de: 'Die E-Mail-Adresse eines Benutzers ändern (für die eigene ist das aktuelle Passwort nötig; die bisherige Adresse erhält einen Link zum Rückgängigmachen)',
-    fr: "Changer l'adresse e-mail d'un utilisateur (la sienne exige le mot de passe actuel ; l'ancienne adresse reçoit un lien d'annulation)",
-    it: "Cambiare l'indirizzo e-mail di un utente (per il proprio serve la password attuale; l'indirizzo precedente riceve un link di annullamento)",
+  "Ask for a new sign-in e-mail address: it changes once confirmed from the link mailed to it (one's own needs the current password)": {
+    de: 'Eine neue Anmelde-E-Mail-Adresse beantragen: Sie gilt, sobald sie mit dem an sie gesendeten Link bestätigt ist (für die eigene ist das aktuelle Passwort nötig)',
+    fr: "Demander une nouvelle adresse e-mail de connexion : elle s'applique une fois confirmée avec le lien qui lui est envoyé (la sienne exige le mot de passe actuel)",
+    it: "Chiedere un nuovo indirizzo e-mail di accesso: vale una volta confermato con il link inviato a esso (per il proprio serve la password attuale)",
+  },
+  'Confirm a new sign-in e-mail address with the link mailed to it (the previous address is mailed an undo link)': {
+    de: 'Eine neue Anmelde-E-Mail-Adresse mit dem an sie gesendeten Link bestätigen (die bisherige Adresse erhält einen Link zum Rückgängigmachen)',
+    fr: "Confirmer une nouvelle adresse e-mail de connexion avec le lien qui lui a été envoyé (l'ancienne adresse reçoit un lien d'annulation)",
+    it: "Confermare un nuovo indirizzo e-mail di accesso con il link inviato a esso (l'indirizzo precedente riceve un link di annullamento)",
   },
   'Restore the previous sign-in address with the link mailed to it (ends every session)': {
     de: 'Die bisherige Anmeldeadresse mit dem an sie gesendeten Link wiederherstellen (beendet alle Sitzungen)',

@@ -8,7 +8,7 @@ import type { PasswordResetService } from '../auth/password-reset.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { welcomeMail } from '../mail/templates/welcome.ts'
-import { assertMayChangeIdentity } from './identity.ts'
+import { assertMayChangeIdentity, reaches } from './identity.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
@@ -109,18 +109,6 @@ export function createUserManagementService({ db, clock, installations, mail, pa
     return u
   }
 
-  /** Whether `actor` reaches user `userId` already: superusers everyone, admins the members of their installations and superusers. */
-  async function reaches(actor: Actor, userId: number): Promise<boolean> {
-    if (actor.is_superuser) return true
-    const user = await db.selectFrom('users').select('is_superuser').where('id', '=', userId).executeTakeFirstOrThrow()
-    // Superusers are in every installation's user list (as the operator).
-    if (user.is_superuser) return true
-    const mine = await administered(actor)
-    if (mine === 'all') return true
-    if (!mine.length) return false
-    return Boolean(await db.selectFrom('installation_users').select('user_id').where('user_id', '=', userId).where('installation_id', 'in', mine).executeTakeFirst())
-  }
-
   /** A new id from the users' sequence (what a new account's would be), used for nothing else. */
   async function reserveUserId(): Promise<number> {
     const r = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('users', 'id'))::int as id`.execute(db)
@@ -209,7 +197,7 @@ export function createUserManagementService({ db, clock, installations, mail, pa
       const email = body.email.trim().toLowerCase()
       await expireRegistration(db, email, clock.now())
       const existing = await db.selectFrom('users').select(['id', 'is_service']).where('email', '=', email).executeTakeFirst()
-      if (existing && (await reaches(actor, existing.id))) throw new Invalid({ email: ['emailTaken'] })
+      if (existing && (await reaches(db, actor, existing.id))) throw new Invalid({ email: ['emailTaken'] })
       // Hashed on both paths, so the answer's time does not tell a new address from one with an account.
       const password_hash = await hashPassword(crypto.randomBytes(32).toString('base64url'))
       const ietf_lang_tag = await newUserLangTag(db, actor, body.ietf_lang_tag)
