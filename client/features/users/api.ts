@@ -56,10 +56,13 @@ export function updateUser(userId: number, body: Record<string, unknown>): Promi
 }
 
 /**
- * PUT /api/users/{id}/email → User; 400 `{email: [...]}` when invalid or in use, `{password: [...]}` when
- * one's own address is changed without the right current `password`.
+ * PUT /api/users/{id}/email → 202 `{status, detail}`: the new address gets a confirmation link and the
+ * sign-in address changes once it is followed (docs/decisions.md "Accounts: an e-mail change is confirmed
+ * from the new address"); the same answer whether or not the address has an account elsewhere. 400 `{email:
+ * [...]}` when invalid or used by someone the caller manages, `{password: [...]}` when one's own address is
+ * changed without the right current `password`.
  */
-export function changeEmail(userId: number, email: string, password?: string): Promise<User> {
+export function changeEmail(userId: number, email: string, password?: string): Promise<{ status: 'OK'; detail: string }> {
   return apiFetch(`/api/users/${userId}/email`, { method: 'PUT', body: { email, ...(password !== undefined ? { password } : {}) } })
 }
 
