@@ -54,6 +54,10 @@ test('an admin creates a user with an address of the other installation: the inv
     await form.getByRole('button', { name: 'Create user' }).click()
     // The answer a new address gets: nothing tells the admin the address had an account.
     expect((await created).status()).toBe(201)
+    // The screen a new address gets too: back on the list with the same notice, no page of the (invited) user.
+    await expect(page.getByRole('status').filter({ hasText: `Saved. ${RESIDENT} gets an e-mail.` })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible()
+    await expect(form).toHaveCount(0)
     await page.getByRole('button', { name: 'Log out' }).click()
     await expect(page).toHaveURL(/\/login/)
 

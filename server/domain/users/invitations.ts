@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import type { Db } from '../../db/connection.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { MailService } from '../mail/service.ts'
@@ -7,6 +8,7 @@ import { invitationMail } from '../mail/templates/invitation.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import { recordAudit } from '../audit/service.ts'
 import { activeAt } from './active.ts'
+import type { ManagedUser, NewUser } from '../../../shared/schemas/accounts.ts'
 
 /** Invitations stay valid 7 days, as a welcome link. */
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000
@@ -22,7 +24,37 @@ const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex'
  * SHA-256, single use, 7 days of `clock` (ARCHITECTURE §1 "Time").
  */
 export function createInvitationService({ db, clock, mail, publicUrl }: { db: Db; clock: Clock; mail: MailService; publicUrl: string }) {
-  return {
+  /** A new id from the users' sequence (what a new account's would be), used for nothing else. */
+  async function reserveUserId(): Promise<number> {
+    const r = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('users', 'id'))::int as id`.execute(db)
+    return Number(r.rows[0].id)
+  }
+
+  /** The answer create gives for a new account, built from the caller's input (management.ts `one` of a user just made). */
+  function asNew(id: number, email: string, ietf_lang_tag: string, installationId: number, body: NewUser): ManagedUser {
+    return {
+      id, email, title: body.title ?? null, first_name: body.first_name, last_name: body.last_name, full_name: `${body.first_name} ${body.last_name}`.trim(),
+      is_active: true, is_superuser: false, deactivation_datetime: null, ietf_lang_tag,
+      address: body.address ?? '', zip_code: body.zip_code ?? '', city: body.city ?? '', country: body.country ?? '', telephone: body.telephone ?? '',
+      company: body.company ?? '', comment: body.comment ?? '', description: body.description ?? '', last_login: null,
+      role: body.role, installations: [{ id: installationId, role: body.role }],
+    }
+  }
+
+  const service = {
+    /**
+     * POST /api/users/create/ for an address whose account the caller cannot reach (management.ts `create`):
+     * invites that account (a service account gets nothing) and answers what a new account would get, built
+     * from the caller's input (`email` lower-cased, the chosen `ietf_lang_tag`) with a new id from the users'
+     * sequence, so the caller learns nothing of the existing account.
+     */
+    async answerAsNew(existing: { id: number; is_service: boolean }, { installationId, invitedBy, email, ietf_lang_tag, body }: {
+      installationId: number; invitedBy: number; email: string; ietf_lang_tag: string; body: NewUser
+    }): Promise<ManagedUser> {
+      if (!existing.is_service) await service.invite(existing.id, installationId, body.role, invitedBy)
+      return asNew(await reserveUserId(), email, ietf_lang_tag, installationId, body)
+    },
+
     /**
      * Invite account `userId` to `installationId` with `role` on behalf of `invitedBy`: stores the invitation
      * and queues the mail (the person's language) with `<publicUrl>/login/invitation?token=…`.
@@ -71,5 +103,6 @@ export function createInvitationService({ db, clock, mail, publicUrl }: { db: Db
       })
     },
   }
+  return service
 }
 export type InvitationService = ReturnType<typeof createInvitationService>
