@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id, ListQuery } from '../../shared/schemas/common.ts'
-import { ActiveChange, EmailChange, EmailUndo, ManagedUser, MemberRole, MembershipAdd, MembershipChange, NewUser, PasswordChange, SuperuserChange, UserDetails, UserDetailsPatch, UserRoleFilter } from '../../shared/schemas/accounts.ts'
+import { ActiveChange, EmailChange, EmailUndo, ManagedUser, MemberRole, MembershipAdd, MembershipChange, NewUser, PasswordChange, PendingInvitation, SuperuserChange, UserDetails, UserDetailsPatch, UserRoleFilter } from '../../shared/schemas/accounts.ts'
 import { User } from '../../shared/schemas/auth.ts'
 import { Page } from '../../shared/schemas/common.ts'
 import { Invalid, NotFound } from '../lib/errors.ts'
@@ -115,7 +115,9 @@ export function userRoutes(fastify: FastifyInstance, domain: Domain) {
  * SPEC §7 user management for installation admins and superusers: GET /cockpit/users/,
  * GET /cockpit/users/installation/{installation_id}, POST /users/create/, POST /users/{user_id}/active,
  * POST /users/{user_id}/send-welcome-email, /cockpit/users/{user_id}/installations/ CRUD, and
- * PUT /cockpit/users/{user_id}/superuser (superusers only; not in SPEC §7, see docs/decisions.md).
+ * PUT /cockpit/users/{user_id}/superuser (superusers only; not in SPEC §7, see docs/decisions.md), and the
+ * pending invitations GET /cockpit/users/invitations/, POST …/{invitation_id}/resend, DELETE …/{invitation_id}
+ * (not in SPEC §7: docs/decisions.md "Accounts: pending invitations").
  */
 export function userManagementRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
@@ -165,6 +167,25 @@ export function userManagementRoutes(fastify: FastifyInstance, domain: Domain) {
     const actor = await actorOf(domain, req)
     return m.setSuperuser(actor, req.params.userId, req.body.is_superuser)
   })
+
+  // Pending invitations of existing accounts (docs/decisions.md "Accounts: pending invitations").
+  const invitationParams = z.object({ invitationId: Id })
+  app.get('/cockpit/users/invitations/', { schema: { summary: "The installation's invitations not accepted yet", querystring: InstallationScope, response: { 200: z.array(PendingInvitation) } } }, async (req) =>
+    domain.invitations.pending(await actorOf(domain, req), installationIdOf(req)),
+  )
+  app.post(
+    '/cockpit/users/invitations/:invitationId/resend',
+    { schema: { summary: 'Send an invitation again with a new link (the previous link stops working)', params: invitationParams, querystring: InstallationScope, response: { 200: PendingInvitation } } },
+    async (req) => domain.invitations.resend(await actorOf(domain, req), installationIdOf(req), req.params.invitationId),
+  )
+  app.delete(
+    '/cockpit/users/invitations/:invitationId',
+    { schema: { summary: 'Withdraw an invitation (its link stops working)', params: invitationParams, querystring: InstallationScope, response: { 204: NoContent } } },
+    async (req, reply) => {
+      await domain.invitations.revoke(await actorOf(domain, req), installationIdOf(req), req.params.invitationId)
+      return reply.code(204).send(null)
+    },
+  )
 
   const memberParams = z.object({ userId: Id, installationId: Id })
   app.get('/cockpit/users/:userId/installations/', { schema: { summary: "A user's memberships in the caller's installations", params, response: { 200: z.array(NamedMembership) } } }, async (req) =>

@@ -601,6 +601,8 @@ export interface UserInvitationsTable {
   created_at: Ts
   expires_at: Ts
   accepted_at: Ts | null
+  /** The address the inviting admin typed (migration 0186), shown in their list of pending invitations. */
+  email: string
 }
 
 /** Setup links of the first start (migration 0168): SHA-256 of the token, single use, one hour. */

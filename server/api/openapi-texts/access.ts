@@ -163,6 +163,21 @@ export const ACCESS_SUMMARIES = {
     fr: "Demander une nouvelle adresse e-mail de connexion : elle s'applique une fois confirmée avec le lien qui lui est envoyé (la sienne exige le mot de passe actuel)",
     it: "Chiedere un nuovo indirizzo e-mail di accesso: vale una volta confermato con il link inviato a esso (per il proprio serve la password attuale)",
   },
+  "The installation's invitations not accepted yet": {
+    de: 'Die noch nicht angenommenen Einladungen der Anlage',
+    fr: "Les invitations de l'installation pas encore acceptées",
+    it: "Gli inviti dell'impianto non ancora accettati",
+  },
+  'Send an invitation again with a new link (the previous link stops working)': {
+    de: 'Eine Einladung mit einem neuen Link erneut senden (der bisherige Link gilt nicht mehr)',
+    fr: "Renvoyer une invitation avec un nouveau lien (l'ancien lien ne fonctionne plus)",
+    it: 'Inviare di nuovo un invito con un nuovo link (il link precedente non funziona più)',
+  },
+  'Withdraw an invitation (its link stops working)': {
+    de: 'Eine Einladung zurückziehen (ihr Link gilt nicht mehr)',
+    fr: 'Retirer une invitation (son lien ne fonctionne plus)',
+    it: 'Ritirare un invito (il suo link non funziona più)',
+  },
   'Confirm a new sign-in e-mail address with the link mailed to it (the previous address is mailed an undo link)': {
     de: 'Eine neue Anmelde-E-Mail-Adresse mit dem an sie gesendeten Link bestätigen (die bisherige Adresse erhält einen Link zum Rückgängigmachen)',
     fr: "Confirmer une nouvelle adresse e-mail de connexion avec le lien qui lui a été envoyé (l'ancienne adresse reçoit un lien d'annulation)",
