@@ -16,6 +16,7 @@ import { QueryProblem } from '../../components/query-problem.tsx'
 import { createUser, fetchUsers, userKeys } from './api.ts'
 import { OutboxCard } from './outbox-card.tsx'
 import { RegistrationCard } from './registration-card.tsx'
+import { InvitationsCard } from './invitations-card.tsx'
 import { useSnapshot } from 'valtio'
 import { session } from '../../session/session.ts'
 import { useSession } from '../../session/use-session.ts'
@@ -91,6 +92,7 @@ export default function UsersPage({ installation }: { installation: Installation
           </ul>
         )}
       </Card>
+      <InvitationsCard installation={installation} />
       <RegistrationCard installation={installation} />
       {me?.is_superuser ? <OutboxCard timezone={installation.timezone} /> : null}
     </div>
@@ -130,6 +132,7 @@ function NewUserForm({ installation, onCancel, onCreated }: { installation: Inst
       })
       // Every role filter of this installation's list may show the new user; a welcome mail joins the outbox.
       void queryClient.invalidateQueries({ queryKey: userKeys.lists(installation.id) })
+      void queryClient.invalidateQueries({ queryKey: userKeys.invitations(installation.id) })
       if (form.send_welcome) void queryClient.invalidateQueries({ queryKey: userKeys.outbox() })
       // The same place and words whether the address was new or had an account elsewhere (then the person
       // was invited and the answered id leads nowhere): docs/decisions.md "Accounts: creating a user whose
