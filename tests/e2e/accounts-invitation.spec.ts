@@ -145,7 +145,7 @@ test('an admin sees the pending invitation, sends it again and withdraws it', as
     await expect(page.getByRole('status').filter({ hasText: `Saved. ${invited} gets an e-mail.` })).toBeVisible()
 
     const card = page.getByRole('region', { name: 'Pending invitations' })
-    await expect(card.getByRole('listitem').filter({ hasText: invited })).toContainText('Resident')
+    await expect(card.getByRole('listitem').filter({ hasText: invited })).toContainText('Facility user')
     await card.getByRole('button', { name: `Send the invitation to ${invited} again` }).click()
     await expect(card.getByRole('status')).toHaveText(`A new invitation went to ${invited}; the previous link no longer works.`)
     await card.getByRole('button', { name: `Withdraw the invitation to ${invited}` }).click()
