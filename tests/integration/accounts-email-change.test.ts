@@ -115,9 +115,11 @@ describe('the answer tells nothing of other accounts', () => {
     const taken: number[] = []
     // Each address once, so the mails-per-address limit does not come into it.
     for (let i = 0; i < 40; i++) await newResident(`timing-taken-${i}@example.com`, bern.installationId)
+    // Alternating which goes first, so work left behind by the previous request weighs on both alike.
     for (let i = 0; i < 40; i++) {
+      if (i % 2) taken.push(await time(`timing-taken-${i}@example.com`))
       free.push(await time(`timing-free-${i}@example.com`))
-      taken.push(await time(`timing-taken-${i}@example.com`))
+      if (!(i % 2)) taken.push(await time(`timing-taken-${i}@example.com`))
     }
     const median = (xs: number[]) => [...xs].sort((p, q) => p - q)[xs.length >> 1]
     console.log(`e-mail change answer, median of 40: free ${median(free).toFixed(1)} ms, taken elsewhere ${median(taken).toFixed(1)} ms`)
