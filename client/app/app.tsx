@@ -14,6 +14,7 @@ const ResetPasswordPage = lazy(() => import('../features/login/reset-password-pa
 const RegisterPage = lazy(() => import('../features/login/register-page.tsx'))
 const VerifyPage = lazy(() => import('../features/login/verify-page.tsx'))
 const EmailUndoPage = lazy(() => import('../features/login/email-undo-page.tsx'))
+const EmailConfirmPage = lazy(() => import('../features/login/email-confirm-page.tsx'))
 const InvitationPage = lazy(() => import('../features/login/invitation-page.tsx'))
 // The first start (no superuser yet): its token is in the fragment, /setup#….
 const SetupPage = lazy(withNamespaces(() => import('../features/setup/setup-page.tsx'), ['setup']))
@@ -33,6 +34,7 @@ export function App() {
         <Route path={patterns.register} component={RegisterPage} />
         <Route path={patterns.verify} component={VerifyPage} />
         <Route path={patterns.emailUndo} component={EmailUndoPage} />
+        <Route path={patterns.emailConfirm} component={EmailConfirmPage} />
         <Route path={patterns.invitation} component={InvitationPage} />
         <Route path={patterns.setup} component={SetupPage} />
         <Route path={patterns.display} component={DisplayPage} />

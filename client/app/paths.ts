@@ -7,6 +7,8 @@ export const paths = {
   register: '/login/register',
   verify: '/login/verify',
   emailUndo: '/login/email-undo',
+  /** Confirming a new sign-in address from the link mailed to it: `/login/email-confirm?token=…`. */
+  emailConfirm: '/login/email-confirm',
   /** Accepting an invitation of one's existing account to an installation: `/login/invitation?token=…`. */
   invitation: '/login/invitation',
   /** The first start: the setup link's token follows in the fragment, `/setup#…`. */
@@ -54,6 +56,7 @@ export const patterns = {
   register: '/login/register',
   verify: '/login/verify',
   emailUndo: '/login/email-undo',
+  emailConfirm: '/login/email-confirm',
   invitation: '/login/invitation',
   setup: '/setup',
   facilityAny: '/facility/:installationId/*?',

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Domain } from '../domain/index.ts'
 import { Id, ListQuery } from '../../shared/schemas/common.ts'
-import { ActiveChange, EmailChange, EmailUndo, ManagedUser, MemberRole, MembershipAdd, MembershipChange, NewUser, PasswordChange, SuperuserChange, UserDetails, UserDetailsPatch, UserRoleFilter } from '../../shared/schemas/accounts.ts'
+import { ActiveChange, EmailChange, EmailUndo, ManagedUser, MemberRole, MembershipAdd, MembershipChange, NewUser, PasswordChange, PendingInvitation, SuperuserChange, UserDetails, UserDetailsPatch, UserRoleFilter } from '../../shared/schemas/accounts.ts'
 import { User } from '../../shared/schemas/auth.ts'
 import { Page } from '../../shared/schemas/common.ts'
 import { Invalid, NotFound } from '../lib/errors.ts'
@@ -15,7 +15,8 @@ import { ErrorDetail } from '../../shared/schemas/errors.ts'
 import { legalRoutes } from './legal.ts'
 
 /**
- * SPEC §7 users, own account: GET, PUT, PATCH, DELETE /users/{id}/, PUT /users/{id}/email,
+ * SPEC §7 users, own account: GET, PUT, PATCH, DELETE /users/{id}/, PUT /users/{id}/email (and its
+ * confirmation POST /users/email/confirm/, not in SPEC §7: docs/decisions.md),
  * PUT /users/password/. Rights: see server/domain/users/service.ts.
  */
 export function userRoutes(fastify: FastifyInstance, domain: Domain) {
@@ -45,10 +46,38 @@ export function userRoutes(fastify: FastifyInstance, domain: Domain) {
     return reply.code(204).send(null)
   })
 
-  app.put('/users/:id/email', { schema: { summary: "Change a user's e-mail address (one's own needs the current password; the previous address is mailed an undo link)", params, body: EmailChange, response: { 200: User } } }, async (req) => {
-    const actor = await actorOf(domain, req)
-    return domain.users.changeEmail(actor, req.params.id, req.body.email, req.body.password)
-  })
+  app.put(
+    '/users/:id/email',
+    {
+      schema: {
+        summary: "Ask for a new sign-in e-mail address: it changes once confirmed from the link mailed to it (one's own needs the current password)",
+        params,
+        body: EmailChange,
+        response: { 202: z.object({ status: z.literal('OK'), detail: z.string() }) },
+      },
+    },
+    async (req, reply) => {
+      const actor = await actorOf(domain, req)
+      await domain.users.changeEmail(actor, req.params.id, req.body.email, req.body.password)
+      return reply.code(202).send({ status: 'OK' as const, detail: message('emailConfirmSent', pickLang(req.headers['accept-language'])) })
+    },
+  )
+
+  app.post(
+    '/users/email/confirm/',
+    {
+      schema: {
+        summary: 'Confirm a new sign-in e-mail address with the link mailed to it (the previous address is mailed an undo link)',
+        security: [],
+        body: EmailUndo,
+        response: { 200: z.object({ status: z.literal('OK'), detail: z.string() }), 404: ErrorDetail.describe('The link expired, was used or is unknown') },
+      },
+    },
+    async (req) => {
+      await domain.emailChange.confirm(req.body.token)
+      return { status: 'OK' as const, detail: message('emailConfirmed', pickLang(req.headers['accept-language'])) }
+    },
+  )
 
   app.post(
     '/users/email/undo/',
@@ -86,7 +115,9 @@ export function userRoutes(fastify: FastifyInstance, domain: Domain) {
  * SPEC §7 user management for installation admins and superusers: GET /cockpit/users/,
  * GET /cockpit/users/installation/{installation_id}, POST /users/create/, POST /users/{user_id}/active,
  * POST /users/{user_id}/send-welcome-email, /cockpit/users/{user_id}/installations/ CRUD, and
- * PUT /cockpit/users/{user_id}/superuser (superusers only; not in SPEC §7, see docs/decisions.md).
+ * PUT /cockpit/users/{user_id}/superuser (superusers only; not in SPEC §7, see docs/decisions.md), and the
+ * pending invitations GET /cockpit/users/invitations/, POST …/{invitation_id}/resend, DELETE …/{invitation_id}
+ * (not in SPEC §7: docs/decisions.md "Accounts: pending invitations").
  */
 export function userManagementRoutes(fastify: FastifyInstance, domain: Domain) {
   const app = fastify.withTypeProvider<ZodTypeProvider>()
@@ -136,6 +167,25 @@ export function userManagementRoutes(fastify: FastifyInstance, domain: Domain) {
     const actor = await actorOf(domain, req)
     return m.setSuperuser(actor, req.params.userId, req.body.is_superuser)
   })
+
+  // Pending invitations of existing accounts (docs/decisions.md "Accounts: pending invitations").
+  const invitationParams = z.object({ invitationId: Id })
+  app.get('/cockpit/users/invitations/', { schema: { summary: "The installation's invitations not accepted yet", querystring: InstallationScope, response: { 200: z.array(PendingInvitation) } } }, async (req) =>
+    domain.invitations.pending(await actorOf(domain, req), installationIdOf(req)),
+  )
+  app.post(
+    '/cockpit/users/invitations/:invitationId/resend',
+    { schema: { summary: 'Send an invitation again with a new link (the previous link stops working)', params: invitationParams, querystring: InstallationScope, response: { 200: PendingInvitation } } },
+    async (req) => domain.invitations.resend(await actorOf(domain, req), installationIdOf(req), req.params.invitationId),
+  )
+  app.delete(
+    '/cockpit/users/invitations/:invitationId',
+    { schema: { summary: 'Withdraw an invitation (its link stops working)', params: invitationParams, querystring: InstallationScope, response: { 204: NoContent } } },
+    async (req, reply) => {
+      await domain.invitations.revoke(await actorOf(domain, req), installationIdOf(req), req.params.invitationId)
+      return reply.code(204).send(null)
+    },
+  )
 
   const memberParams = z.object({ userId: Id, installationId: Id })
   app.get('/cockpit/users/:userId/installations/', { schema: { summary: "A user's memberships in the caller's installations", params, response: { 200: z.array(NamedMembership) } } }, async (req) =>

@@ -483,6 +483,20 @@ export interface EmailChangeUndoTable {
   used_at: Ts | null
 }
 
+/** A sign-in address change waiting for the new address's confirmation (migration 0185). */
+export interface EmailChangeRequestsTable {
+  id: Generated<number>
+  user_id: number
+  requested_by: number | null
+  old_email: string
+  new_email: string
+  address_taken: boolean
+  token_hash: string
+  created_at: Ts
+  expires_at: Ts
+  used_at: Ts | null
+}
+
 export interface MailOutboxTable {
   id: Generated<number>
   kind: string
@@ -587,6 +601,8 @@ export interface UserInvitationsTable {
   created_at: Ts
   expires_at: Ts
   accepted_at: Ts | null
+  /** The address the inviting admin typed (migration 0186), shown in their list of pending invitations. */
+  email: string
 }
 
 /** Setup links of the first start (migration 0168): SHA-256 of the token, single use, one hour. */
@@ -858,6 +874,7 @@ export interface Database {
   refresh_tokens: RefreshTokensTable
   revoked_access_tokens: RevokedAccessTokensTable
   email_change_undo: EmailChangeUndoTable
+  email_change_requests: EmailChangeRequestsTable
   app_settings: AppSettingsTable
   rights_revision: RightsRevisionTable
   displays: DisplaysTable

@@ -71,7 +71,7 @@ export function createDomain({ db, clock, jwtSecret, publicUrl = 'http://localho
   const installations = createInstallationService({ db, clock, rights })
   const legal = createLegalService({ db, clock })
   const emailChange = createEmailChangeService({ db, clock, publicUrl, endSessions: auth.endSessions })
-  const invitations = createInvitationService({ db, clock, mail, publicUrl })
+  const invitations = createInvitationService({ db, clock, mail, publicUrl, installations })
   const passwordReset = createPasswordResetService({ db, clock, mail, publicUrl, log: (err) => (log ? log.error({ err }, 'password reset mail failed') : console.error('password reset mail failed', err)) })
   const tariffs = createTariffService({ db })
   const measurements = createMeasurementService({ db, clock })

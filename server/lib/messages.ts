@@ -202,6 +202,18 @@ const M = {
     fr: 'Votre ancienne adresse e-mail a été rétablie. Par sécurité, toutes les sessions ont été fermées.',
     it: 'Il Suo indirizzo e-mail precedente è stato ripristinato. Per sicurezza, tutte le sessioni sono state chiuse.',
   },
+  emailConfirmSent: {
+    en: 'We sent a link to confirm the new address. The sign-in e-mail changes once it is confirmed.',
+    de: 'Wir haben einen Link zur Bestätigung der neuen Adresse gesendet. Die Anmelde-E-Mail ändert sich, sobald sie bestätigt ist.',
+    fr: 'Nous avons envoyé un lien pour confirmer la nouvelle adresse. L’e-mail de connexion change dès qu’elle est confirmée.',
+    it: 'Abbiamo inviato un link per confermare il nuovo indirizzo. L’e-mail di accesso cambia quando è confermato.',
+  },
+  emailConfirmed: {
+    en: 'The new e-mail address is confirmed. Use it to sign in from now on.',
+    de: 'Die neue E-Mail-Adresse ist bestätigt. Melden Sie sich ab jetzt damit an.',
+    fr: 'La nouvelle adresse e-mail est confirmée. Utilisez-la désormais pour vous connecter.',
+    it: 'Il nuovo indirizzo e-mail è confermato. D’ora in poi lo usi per accedere.',
+  },
   wrongOldPassword: {
     en: 'The entered password does not match your current password',
     de: 'Das eingegebene Passwort stimmt nicht mit Ihrem aktuellen Passwort überein',

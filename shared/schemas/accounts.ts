@@ -66,6 +66,21 @@ export const EmailChange = z.object({ email: z.string().trim().min(1).max(254).p
 /** POST /api/users/email/undo/ body: the token from the notice mailed to the previous address. */
 export const EmailUndo = z.object({ token: z.string().max(200) })
 
+/**
+ * A pending invitation of an existing account to an installation (GET /api/cockpit/users/invitations/;
+ * docs/decisions.md "Accounts: pending invitations"): the address the admin typed, the invited role, when it
+ * was (last) sent and until when its link works (ISO 8601), and whether that time has passed.
+ */
+export const PendingInvitation = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  role: z.enum(['installation_admin', 'installation_user']),
+  sent_at: z.string(),
+  expires_at: z.string(),
+  expired: z.boolean(),
+})
+export type PendingInvitation = z.infer<typeof PendingInvitation>
+
 /** Role filter of GET /api/cockpit/users/ (SPEC §6: including all). */
 export const UserRoleFilter = z.enum(['all', 'superuser', 'installation_admin', 'installation_user'])
 export type UserRoleFilter = z.infer<typeof UserRoleFilter>

@@ -54,6 +54,10 @@ test('an admin creates a user with an address of the other installation: the inv
     await form.getByRole('button', { name: 'Create user' }).click()
     // The answer a new address gets: nothing tells the admin the address had an account.
     expect((await created).status()).toBe(201)
+    // The screen a new address gets too: back on the list with the same notice, no page of the (invited) user.
+    await expect(page.getByRole('status').filter({ hasText: `Saved. ${RESIDENT} gets an e-mail.` })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible()
+    await expect(form).toHaveCount(0)
     await page.getByRole('button', { name: 'Log out' }).click()
     await expect(page).toHaveURL(/\/login/)
 
@@ -118,4 +122,40 @@ test('a broken or missing token shows the expired-link notice on a phone, in Ger
   await page.getByRole('link', { name: 'Zurück zur Anmeldung' }).click()
   await expect(page).toHaveURL(/\/login$/)
   expect(await overflow()).toBeLessThanOrEqual(0)
+})
+
+/**
+ * Pending invitations (docs/decisions.md "Accounts: pending invitations"): the inviting admin sees the address
+ * typed, sends the invitation again and withdraws it (confirmed first).
+ */
+test('an admin sees the pending invitation, sends it again and withdraws it', async ({ page, request }) => {
+  const admin2 = await apiSession(request, 'admin2@example.com')
+  const own = (await (await request.get('/api/cockpit/installations/', { headers: admin2.headers })).json()) as { results: { id: number; name: string }[] }
+  const bern = own.results.find((i) => i.name === SECOND)!.id
+  const invited = 'admin@example.com'
+  try {
+    await logIn(page, 'admin2@example.com')
+    await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Management', exact: true }).click()
+    await page.getByRole('button', { name: 'New user' }).click()
+    const form = page.getByRole('region', { name: 'New user' })
+    await form.getByLabel('E-mail', { exact: true }).fill(invited)
+    await form.getByLabel('First name').fill('Andreas')
+    await form.getByLabel('Last name').fill('Meier')
+    await form.getByRole('button', { name: 'Create user' }).click()
+    await expect(page.getByRole('status').filter({ hasText: `Saved. ${invited} gets an e-mail.` })).toBeVisible()
+
+    const card = page.getByRole('region', { name: 'Pending invitations' })
+    await expect(card.getByRole('listitem').filter({ hasText: invited })).toContainText('Facility user')
+    await card.getByRole('button', { name: `Send the invitation to ${invited} again` }).click()
+    await expect(card.getByRole('status')).toHaveText(`A new invitation went to ${invited}; the previous link no longer works.`)
+    await card.getByRole('button', { name: `Withdraw the invitation to ${invited}` }).click()
+    const dialog = page.getByRole('dialog', { name: 'Withdraw the invitation?' })
+    await expect(dialog).toContainText(`The link sent to ${invited} stops working.`)
+    await dialog.getByRole('button', { name: 'Withdraw' }).click()
+    await expect(card.getByRole('status')).toHaveText(`The invitation to ${invited} was withdrawn.`)
+    await expect(card.getByRole('listitem').filter({ hasText: invited })).toHaveCount(0)
+  } finally {
+    const left = (await (await request.get(`/api/cockpit/users/invitations/?installation=${bern}`, { headers: admin2.headers })).json()) as { id: number; email: string }[]
+    for (const i of left.filter((x) => x.email === invited)) await request.delete(`/api/cockpit/users/invitations/${i.id}?installation=${bern}`, { headers: admin2.headers })
+  }
 })

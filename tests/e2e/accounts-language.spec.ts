@@ -91,9 +91,11 @@ test('the new-user form starts at the admin’s language and region, and a user 
     await form.getByLabel('First name').fill('Elena')
     await form.getByLabel('Last name').fill('Lang')
     await form.getByLabel('Send the welcome e-mail now').uncheck()
+    const answer = page.waitForResponse((r) => r.url().includes('/api/users/create/'))
     await form.getByRole('button', { name: 'Create user' }).click()
+    created = ((await (await answer).json()) as { id: number }).id
+    await page.getByRole('link', { name: 'Elena Lang' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Elena Lang' })).toBeVisible()
-    created = Number(/\/management\/users\/(\d+)/.exec(page.url())?.[1])
     const { headers } = await apiSession(request, admin)
     const user = await request.get(`/api/cockpit/users/${created}/`, { headers })
     expect(((await user.json()) as { ietf_lang_tag: string }).ietf_lang_tag).toBe('en-GB')

@@ -1,5 +1,6 @@
 import { test, expect, type Page } from '@playwright/test'
 import { captureMail, decodeQp } from './mail-capture.ts'
+import { apiSession } from './fixtures.ts'
 import { existsSync } from 'node:fs'
 
 test.skip(!existsSync('/usr/bin/chromium'), 'E2E skipped: /usr/bin/chromium is missing (apt-get install -y chromium)')
@@ -41,6 +42,10 @@ test('an admin creates a user, grants read on one station, and that user sees on
   await form.getByLabel('Last name').fill('Test')
   await form.getByLabel('Language').selectOption('en')
   await form.getByRole('button', { name: 'Create user' }).click()
+  // Back on the list, with the notice an address with an account elsewhere gets too.
+  await expect(page.getByRole('status').filter({ hasText: `Saved. ${email} gets an e-mail.` })).toBeVisible()
+  await expect(form).toHaveCount(0)
+  await list.getByRole('link', { name: 'Erika Test' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Erika Test' })).toBeVisible()
 
   // Permissions: read on Station 3 only, confirmed.
@@ -133,6 +138,8 @@ test('an admin changes a user’s role with confirmation and assigns an RFID car
   await form.getByLabel('Description (shown in brackets)').fill('Flat 4')
   await form.getByLabel('Send the welcome e-mail now').uncheck()
   await form.getByRole('button', { name: 'Create user' }).click()
+  await expect(page.getByRole('status').filter({ hasText: /^Saved\.$/ })).toBeVisible()
+  await list.getByRole('link', { name: 'Rolf Rolle' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Rolf Rolle (Flat 4)' })).toBeVisible()
 
   // Role: cancelling the confirmation changes nothing; confirming makes Rolf a facility admin.
@@ -162,4 +169,44 @@ test('an admin changes a user’s role with confirmation and assigns an RFID car
   await page.goBack()
   await page.getByRole('region', { name: 'RFID cards' }).getByRole('button', { name: 'Take back card 04A1B2C3D4E506' }).click()
   await expect(page.getByRole('region', { name: 'RFID cards' })).toContainText('No RFID card of this facility is assigned to this user.')
+})
+
+/**
+ * An admin changes a user's sign-in address (docs/decisions.md "Accounts: an e-mail change is confirmed from
+ * the new address"): the screen says a link was sent and keeps the current address; the link mailed to the
+ * new address confirms it with a button.
+ */
+test('an admin changes a user’s e-mail: the screen says a link was sent, the mailed link confirms the address', async ({ page, request }) => {
+  const stamp = Date.now()
+  const before = `e2e-mail-${stamp}@example.com`
+  const after = `e2e-mail-new-${stamp}@example.com`
+  const { headers } = await apiSession(request, 'admin@example.com')
+  const made = await request.post('/api/users/create/?installation=1', { headers, data: { email: before, first_name: 'Mia', last_name: 'Mail', role: 'installation_user', send_welcome: false } })
+  expect(made.status()).toBe(201)
+  const id = ((await made.json()) as { id: number }).id
+  try {
+    await logIn(page, 'admin@example.com', PASSWORD)
+    await page.goto(`/facility/1/management/users/${id}`)
+    const contact = page.getByRole('region', { name: 'Contact details' })
+    await contact.getByLabel('E-mail', { exact: true }).fill(after)
+    await contact.getByRole('button', { name: 'Save' }).click()
+    await expect(contact.getByRole('status')).toHaveText(`Saved. We sent a link to ${after}: the sign-in e-mail changes once it is confirmed there.`)
+    await expect(contact.getByLabel('E-mail', { exact: true })).toHaveValue(before)
+    await page.getByRole('button', { name: 'Log out' }).click()
+
+    let link: string | undefined
+    await expect.poll(() => {
+      const m = mails.find((x) => x.to === after)
+      link = m ? /https?:\/\/[^/\s"]+(\/login\/email-confirm\?token=[A-Za-z0-9_-]+)/.exec(decodeQp(m.raw))?.[1] : undefined
+      return link
+    }, { timeout: 30_000, intervals: [250] }).toBeTruthy()
+    await page.goto(link!)
+    await expect(page.getByRole('heading', { level: 1, name: 'Confirm your new e-mail address' })).toBeVisible()
+    await page.getByRole('button', { name: 'Confirm this address' }).click()
+    await expect(page.getByRole('status')).toHaveText('The new e-mail address is confirmed. Use it to sign in from now on.')
+    const user = await request.get(`/api/cockpit/users/${id}/`, { headers })
+    expect(((await user.json()) as { email: string }).email).toBe(after)
+  } finally {
+    await request.delete(`/api/users/${id}/`, { headers })
+  }
 })

@@ -118,7 +118,7 @@ export async function saveLanguageTag(request: APIRequestContext, email: string,
 }
 
 /** The logged-out routes (client/app/paths.ts). */
-export const publicRoutes = ['/login', '/login/forgot', '/login/register', '/login/reset?token=x', '/login/verify?token=x', '/login/email-undo?token=x', '/login/invitation?token=x'] as const
+export const publicRoutes = ['/login', '/login/forgot', '/login/register', '/login/reset?token=x', '/login/verify?token=x', '/login/email-undo?token=x', '/login/email-confirm?token=x', '/login/invitation?token=x'] as const
 
 /** The first `href` on the page matching `pattern`, after visiting `route`; null when there is none. */
 async function firstHref(page: Page, route: string, pattern: RegExp): Promise<string | null> {

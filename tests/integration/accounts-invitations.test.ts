@@ -78,3 +78,52 @@ describe('an admin creates a user whose address has an account in another instal
     await create(tokens.admin, bern, person('bern-admin@example.com')).expect(403)
   })
 })
+
+describe('pending invitations: the inviting installation\'s admins list, resend and withdraw them', () => {
+  const pending = (token: string, installation: number) => api().get('/api/cockpit/users/invitations/').set(auth(token)).set('installation-id', String(installation))
+  const linkIn = (text: string) => /token=([A-Za-z0-9_-]+)/.exec(text)![1]
+  const lastInvitationTo = async (to: string) => (await mailsTo(to)).filter((m) => m.kind === 'invitation').at(-1)!
+
+  it('lists the address the admin typed, the role, when sent and until when; only to that installation\'s admins and superusers', async () => {
+    await create(tokens.bern, bern, { ...person('Admin@Example.com'), role: 'installation_admin' }).expect(201)
+    const list = await pending(tokens.bern, bern).expect(200)
+    const mine = list.body.find((i: { email: string }) => i.email === 'admin@example.com')
+    expect(mine).toMatchObject({ role: 'installation_admin', expired: false })
+    expect(Date.parse(mine.expires_at) - Date.parse(mine.sent_at)).toBe(7 * 24 * 3600_000)
+    // Accepted invitations are not pending (user@example.com accepted one above; the second is still pending).
+    expect(list.body.filter((i: { email: string }) => i.email === 'user@example.com')).toHaveLength(1)
+    await pending(tokens.super, bern).expect(200)
+    await pending(tokens.admin, bern).expect(403)
+    await pending(tokens.user, bern).expect(403)
+    await pending(tokens.bern, 1).expect(403)
+    expect((await pending(tokens.admin, 1).expect(200)).body.map((i: { email: string }) => i.email)).not.toContain('admin@example.com')
+    await pending(tokens.bern, 99999).expect(404)
+    await api().get('/api/cockpit/users/invitations/').set(auth(tokens.bern)).expect(400)
+    await api().get('/api/cockpit/users/invitations/').set('installation-id', String(bern)).expect(401)
+  })
+
+  it('resend: a new link and a new mail, the previous link void; withdraw: the link void and the invitation gone', async () => {
+    const id = (await pending(tokens.bern, bern).expect(200)).body.find((i: { email: string }) => i.email === 'admin@example.com').id as number
+    const first = linkIn((await lastInvitationTo('admin@example.com')).body_text)
+    // Another installation's admin, a resident, or the right admin naming another installation: nothing happens.
+    await api().post(`/api/cockpit/users/invitations/${id}/resend`).set(auth(tokens.admin)).set('installation-id', '1').expect(404)
+    await api().post(`/api/cockpit/users/invitations/${id}/resend`).set(auth(tokens.admin)).set('installation-id', String(bern)).expect(403)
+    await api().post(`/api/cockpit/users/invitations/${id}/resend`).set(auth(tokens.user)).set('installation-id', '1').expect(403)
+    await api().delete(`/api/cockpit/users/invitations/${id}`).set(auth(tokens.admin)).set('installation-id', '1').expect(404)
+    await api().delete(`/api/cockpit/users/invitations/${id}`).set(auth(tokens.bern)).set('installation-id', '1').expect(403)
+    expect(linkIn((await lastInvitationTo('admin@example.com')).body_text)).toBe(first)
+
+    const resent = await api().post(`/api/cockpit/users/invitations/${id}/resend`).set(auth(tokens.bern)).set('installation-id', String(bern)).expect(200)
+    expect(resent.body).toMatchObject({ id, email: 'admin@example.com', role: 'installation_admin', expired: false })
+    const second = linkIn((await lastInvitationTo('admin@example.com')).body_text)
+    expect(second).not.toBe(first)
+    await api().post('/api/users/invitation/accept/').send({ token: first }).expect(404)
+
+    await api().delete(`/api/cockpit/users/invitations/${id}`).set(auth(tokens.bern)).set('installation-id', String(bern)).expect(204)
+    await api().post('/api/users/invitation/accept/').send({ token: second }).expect(404)
+    await api().delete(`/api/cockpit/users/invitations/${id}`).set(auth(tokens.bern)).set('installation-id', String(bern)).expect(404)
+    await api().post(`/api/cockpit/users/invitations/${id}/resend`).set(auth(tokens.bern)).set('installation-id', String(bern)).expect(404)
+    expect((await pending(tokens.bern, bern).expect(200)).body.map((i: { id: number }) => i.id)).not.toContain(id)
+    expect(await membershipsOf('admin@example.com')).toEqual([{ installation_id: 1, role: 'installation_admin' }])
+  })
+})

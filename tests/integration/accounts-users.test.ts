@@ -198,6 +198,11 @@ describe('identity of a person who also belongs to another installation (ARCHITE
   const db = () => app.domain!.db
   const row = (id: number) => db().selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
   const mails = async (to: string) => (await db().selectFrom('mail_outbox').select('id').where('recipient', '=', to).execute()).length
+  /** Follow the link that confirms a new sign-in address, mailed to `to`. */
+  const confirmFromMail = async (to: string) => {
+    const mail = await db().selectFrom('mail_outbox').select('body_text').where('recipient', '=', to).where('kind', '=', 'email_confirm').orderBy('id', 'desc').executeTakeFirstOrThrow()
+    await api().post('/api/users/email/confirm/').send({ token: /email-confirm\?token=([A-Za-z0-9_-]+)/.exec(mail.body_text)![1] }).expect(200)
+  }
 
   it('an admin of one of them gets 403 for every identity write, and nothing changes', async () => {
     const shared = (await create(tokens.admin, 1, { email: 'shared@example.com', first_name: 'Sam', last_name: 'Shared' }).expect(201)).body.id as number
@@ -237,17 +242,20 @@ describe('identity of a person who also belongs to another installation (ARCHITE
 
   it('a person only in the admin’s installation stays theirs, and a superuser may act on anyone', async () => {
     const own = (await create(tokens.admin, 1, { email: 'only-here@example.com', first_name: 'O', last_name: 'H' }).expect(201)).body.id as number
-    await api().put(`/api/users/${own}/email`).set(auth(tokens.admin)).send({ email: 'only-here-2@example.com' }).expect(200)
+    await api().put(`/api/users/${own}/email`).set(auth(tokens.admin)).send({ email: 'only-here-2@example.com' }).expect(202)
+    await confirmFromMail('only-here-2@example.com')
     await api().post(`/api/users/${own}/send-welcome-email`).set(auth(tokens.admin)).expect(200)
-    expect(await mails('only-here-2@example.com')).toBe(1)
+    // The confirmation link, then the welcome mail.
+    expect(await mails('only-here-2@example.com')).toBe(2)
     await api().post(`/api/users/${own}/active`).set(auth(tokens.admin)).send({ active: false }).expect(200)
     await api().patch(`/api/users/${own}/`).set(auth(tokens.admin)).send({ first_name: 'Olga' }).expect(200)
     await api().delete(`/api/users/${own}/`).set(auth(tokens.admin)).expect(204)
 
     const shared = (await db().selectFrom('users').select('id').where('email', '=', 'shared@example.com').executeTakeFirstOrThrow()).id
-    await api().put(`/api/users/${shared}/email`).set(auth(tokens.super)).send({ email: 'shared-2@example.com' }).expect(200)
+    await api().put(`/api/users/${shared}/email`).set(auth(tokens.super)).send({ email: 'shared-2@example.com' }).expect(202)
+    await confirmFromMail('shared-2@example.com')
     await api().post(`/api/users/${shared}/send-welcome-email`).set(auth(tokens.super)).expect(200)
-    expect(await mails('shared-2@example.com')).toBe(1)
+    expect(await mails('shared-2@example.com')).toBe(2)
     await api().post(`/api/users/${shared}/active`).set(auth(tokens.super)).send({ active: false }).expect(200)
     expect((await row(shared))?.is_active).toBe(false)
     // Once the other installation lets the person go, the Zürich admin administers all of their installations.

@@ -23,6 +23,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const
  */
 const NO_BODY = new Set([
   'POST /api/users/:userId/send-welcome-email',
+  'POST /api/cockpit/users/invitations/:invitationId/resend',
   'POST /api/payments/charge-due/',
   'POST /api/cockpit/installations/:installationId/charging_stations/:stationId/simulator/unplug',
   'POST /api/payments/webhook/',

@@ -76,6 +76,16 @@ export function undoEmailChange(token: string): Promise<{ status: 'OK'; detail: 
 }
 
 /**
+ * POST /api/users/email/confirm/ {token}: make the address the link was mailed to the sign-in address
+ * (docs/decisions.md "Accounts: an e-mail change is confirmed from the new address"). Resolves `{status,
+ * detail}`; throws ApiError 404 when the link expired, was used or replaced, 400 `{email}` when the address
+ * got an account meanwhile.
+ */
+export function confirmEmailChange(token: string): Promise<{ status: 'OK'; detail: string }> {
+  return apiFetch('/api/users/email/confirm/', { method: 'POST', auth: false, body: { token } })
+}
+
+/**
  * POST /api/users/invitation/accept/ {token}: the signed-out person's existing account joins the installation
  * that invited it (docs/decisions.md "Accounts: creating a user whose address has an account elsewhere").
  * Resolves `{status, detail, installation_id, installation_name}`; throws ApiError 404 when the invitation

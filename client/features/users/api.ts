@@ -1,6 +1,6 @@
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import { apiFetch } from '../../api/http.ts'
-import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
+import type { ManagedUser, NewUser, PendingInvitation, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
 import type { User } from '../../../shared/schemas/auth.ts'
 import type { Rfid } from '../../../shared/schemas/rfid.ts'
@@ -20,6 +20,8 @@ export const userKeys = {
   detail: (userId: number) => ['users', userId, 'detail'] as const,
   memberships: (userId: number) => ['users', userId, 'installations'] as const,
   outbox: () => ['mail', 'outbox'] as const,
+  /** {@link fetchInvitations} of one installation. */
+  invitations: (installationId: number) => ['installations', installationId, 'invitations'] as const,
 }
 
 /**
@@ -56,10 +58,13 @@ export function updateUser(userId: number, body: Record<string, unknown>): Promi
 }
 
 /**
- * PUT /api/users/{id}/email → User; 400 `{email: [...]}` when invalid or in use, `{password: [...]}` when
- * one's own address is changed without the right current `password`.
+ * PUT /api/users/{id}/email → 202 `{status, detail}`: the new address gets a confirmation link and the
+ * sign-in address changes once it is followed (docs/decisions.md "Accounts: an e-mail change is confirmed
+ * from the new address"); the same answer whether or not the address has an account elsewhere. 400 `{email:
+ * [...]}` when invalid or used by someone the caller manages, `{password: [...]}` when one's own address is
+ * changed without the right current `password`.
  */
-export function changeEmail(userId: number, email: string, password?: string): Promise<User> {
+export function changeEmail(userId: number, email: string, password?: string): Promise<{ status: 'OK'; detail: string }> {
   return apiFetch(`/api/users/${userId}/email`, { method: 'PUT', body: { email, ...(password !== undefined ? { password } : {}) } })
 }
 
@@ -136,4 +141,22 @@ export function setRegistration(installationId: number, enabled: boolean): Promi
 /** PATCH …/installations/{id}/rfids/{rfid_id}/ {user_id}: give the card to a user of the installation, or to nobody (null). */
 export function assignRfid(installationId: number, rfidId: number, userId: number | null): Promise<Rfid> {
   return apiFetch(`/api/cockpit/installations/${installationId}/rfids/${rfidId}/`, { method: 'PATCH', body: { user_id: userId } })
+}
+
+/**
+ * GET /api/cockpit/users/invitations/?installation=N → the installation's invitations of existing accounts
+ * not accepted yet (docs/decisions.md "Accounts: pending invitations"); 403 unless its admin.
+ */
+export function fetchInvitations(installationId: number, signal?: AbortSignal): Promise<PendingInvitation[]> {
+  return apiFetch('/api/cockpit/users/invitations/', { query: { installation: installationId }, signal })
+}
+
+/** POST /api/cockpit/users/invitations/{id}/resend?installation=N → the invitation with a new link (the previous one void). */
+export function resendInvitation(installationId: number, invitationId: number): Promise<PendingInvitation> {
+  return apiFetch(`/api/cockpit/users/invitations/${invitationId}/resend`, { method: 'POST', query: { installation: installationId } })
+}
+
+/** DELETE /api/cockpit/users/invitations/{id}?installation=N → 204: the invitation is withdrawn, its link void. */
+export function revokeInvitation(installationId: number, invitationId: number): Promise<void> {
+  return apiFetch(`/api/cockpit/users/invitations/${invitationId}`, { method: 'DELETE', query: { installation: installationId } })
 }

@@ -96,10 +96,13 @@ function ContactSection({ user, onSaved }: { user: ManagedUser; onSaved: () => P
     try {
       const { email, ...details } = form
       await updateUser(user.id, { ...details, title: details.title === 'mr' || details.title === 'ms' ? details.title : null })
-      if (email.trim().toLowerCase() !== user.email) await changeEmail(user.id, email.trim(), ownEmailChange ? password : undefined)
+      const asked = email.trim().toLowerCase() !== user.email ? email.trim().toLowerCase() : null
+      // A new address counts once confirmed from the link mailed to it: the field shows the current one again.
+      if (asked) await changeEmail(user.id, asked, ownEmailChange ? password : undefined)
       setPassword('')
+      setForm((f) => ({ ...f, email: user.email }))
       await onSaved()
-      setFeedback({ tone: 'info', text: t('saved') })
+      setFeedback({ tone: 'info', text: asked ? t('contact.emailPending', { email: asked }) : t('saved') })
     } catch (err) {
       const f = fieldErrors(err)
       if (Object.keys(f).length) setErrors(f)

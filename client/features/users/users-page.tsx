@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react'
 import { useId, useState } from 'react'
-import { Link, useLocation } from 'wouter'
+import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
@@ -16,6 +16,7 @@ import { QueryProblem } from '../../components/query-problem.tsx'
 import { createUser, fetchUsers, userKeys } from './api.ts'
 import { OutboxCard } from './outbox-card.tsx'
 import { RegistrationCard } from './registration-card.tsx'
+import { InvitationsCard } from './invitations-card.tsx'
 import { useSnapshot } from 'valtio'
 import { session } from '../../session/session.ts'
 import { useSession } from '../../session/use-session.ts'
@@ -33,6 +34,8 @@ export default function UsersPage({ installation }: { installation: Installation
   const query = useQuery({ queryKey: userKeys.list(installation.id, role), queryFn: ({ signal }) => fetchUsers(installation.id, role, signal).then((page) => page.results) })
   const users = query.data ?? null
   const [creating, setCreating] = useState(false)
+  // What the last creation did, said the same way for a new address and one with an account elsewhere.
+  const [created, setCreated] = useState<string | null>(null)
   const listId = useId()
   const { user: me } = useSnapshot(session)
   useDocumentTitle(t('title'))
@@ -41,11 +44,20 @@ export default function UsersPage({ installation }: { installation: Installation
     <div className="mx-auto max-w-4xl space-y-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{t('title')}</h1>
-        <button type="button" className="btn-primary" aria-expanded={creating} onClick={() => setCreating(!creating)}>
+        <button type="button" className="btn-primary" aria-expanded={creating} onClick={() => {
+          setCreating(!creating)
+          setCreated(null)
+        }}>
           {t('new.open')}
         </button>
       </div>
-      {creating ? <NewUserForm installation={installation} onCancel={() => setCreating(false)} /> : null}
+      {creating ? (
+        <NewUserForm installation={installation} onCancel={() => setCreating(false)} onCreated={(text) => {
+          setCreating(false)
+          setCreated(text)
+        }} />
+      ) : null}
+      {created ? <Notice tone="info" role="status">{created}</Notice> : null}
       <Card title={t('list.title')} titleId={listId}
         aside={
           <SelectField label={t('list.role')} value={role} onChange={(e) => setRole(e.target.value as UserRoleFilter)}
@@ -80,17 +92,17 @@ export default function UsersPage({ installation }: { installation: Installation
           </ul>
         )}
       </Card>
+      <InvitationsCard installation={installation} />
       <RegistrationCard installation={installation} />
       {me?.is_superuser ? <OutboxCard timezone={installation.timezone} /> : null}
     </div>
   )
 }
 
-function NewUserForm({ installation, onCancel }: { installation: Installation; onCancel: () => void }) {
+function NewUserForm({ installation, onCancel, onCreated }: { installation: Installation; onCancel: () => void; onCreated: (notice: string) => void }) {
   const { t } = useTranslation('users')
   const { t: tc } = useTranslation()
   const queryClient = useQueryClient()
-  const [, navigate] = useLocation()
   const titleId = useId()
   // The new user's language and region start at the admin's own (the UI's language, the region of their
   // Settings), what the server would choose too (server/domain/users/language.ts); shown, so it can change.
@@ -113,15 +125,19 @@ function NewUserForm({ installation, onCancel }: { installation: Installation; o
     if (Object.keys(found).length) return
     setBusy(true)
     try {
-      const created = await createUser(installation.id, {
+      await createUser(installation.id, {
         email: form.email.trim(), first_name: form.first_name.trim(), last_name: form.last_name.trim(), description: form.description.trim(),
         title: form.title === 'mr' || form.title === 'ms' ? form.title : null,
         role: form.role as 'installation_user', ietf_lang_tag: `${form.language}-${form.region}`, send_welcome: form.send_welcome,
       })
       // Every role filter of this installation's list may show the new user; a welcome mail joins the outbox.
       void queryClient.invalidateQueries({ queryKey: userKeys.lists(installation.id) })
+      void queryClient.invalidateQueries({ queryKey: userKeys.invitations(installation.id) })
       if (form.send_welcome) void queryClient.invalidateQueries({ queryKey: userKeys.outbox() })
-      navigate(paths.user(installation.id, created.id))
+      // The same place and words whether the address was new or had an account elsewhere (then the person
+      // was invited and the answered id leads nowhere): docs/decisions.md "Accounts: creating a user whose
+      // address has an account elsewhere".
+      onCreated(form.send_welcome ? t('new.created', { email: form.email.trim().toLowerCase() }) : t('new.createdNoMail'))
     } catch (err) {
       const f = fieldErrors(err)
       if (Object.keys(f).length) setErrors(f)

@@ -158,10 +158,30 @@ export const ACCESS_SUMMARIES = {
     it: 'Modificare alcuni dati di un utente',
   },
   'Delete a user account': { de: 'Ein Benutzerkonto löschen', fr: 'Supprimer un compte utilisateur', it: 'Eliminare un account utente' },
-  "Change a user's e-mail address (one's own needs the current password; the previous address is mailed an undo link)": {
-    de: 'Die E-Mail-Adresse eines Benutzers ändern (für die eigene ist das aktuelle Passwort nötig; die bisherige Adresse erhält einen Link zum Rückgängigmachen)',
-    fr: "Changer l'adresse e-mail d'un utilisateur (la sienne exige le mot de passe actuel ; l'ancienne adresse reçoit un lien d'annulation)",
-    it: "Cambiare l'indirizzo e-mail di un utente (per il proprio serve la password attuale; l'indirizzo precedente riceve un link di annullamento)",
+  "Ask for a new sign-in e-mail address: it changes once confirmed from the link mailed to it (one's own needs the current password)": {
+    de: 'Eine neue Anmelde-E-Mail-Adresse beantragen: Sie gilt, sobald sie mit dem an sie gesendeten Link bestätigt ist (für die eigene ist das aktuelle Passwort nötig)',
+    fr: "Demander une nouvelle adresse e-mail de connexion : elle s'applique une fois confirmée avec le lien qui lui est envoyé (la sienne exige le mot de passe actuel)",
+    it: "Chiedere un nuovo indirizzo e-mail di accesso: vale una volta confermato con il link inviato a esso (per il proprio serve la password attuale)",
+  },
+  "The installation's invitations not accepted yet": {
+    de: 'Die noch nicht angenommenen Einladungen der Anlage',
+    fr: "Les invitations de l'installation pas encore acceptées",
+    it: "Gli inviti dell'impianto non ancora accettati",
+  },
+  'Send an invitation again with a new link (the previous link stops working)': {
+    de: 'Eine Einladung mit einem neuen Link erneut senden (der bisherige Link gilt nicht mehr)',
+    fr: "Renvoyer une invitation avec un nouveau lien (l'ancien lien ne fonctionne plus)",
+    it: 'Inviare di nuovo un invito con un nuovo link (il link precedente non funziona più)',
+  },
+  'Withdraw an invitation (its link stops working)': {
+    de: 'Eine Einladung zurückziehen (ihr Link gilt nicht mehr)',
+    fr: 'Retirer une invitation (son lien ne fonctionne plus)',
+    it: 'Ritirare un invito (il suo link non funziona più)',
+  },
+  'Confirm a new sign-in e-mail address with the link mailed to it (the previous address is mailed an undo link)': {
+    de: 'Eine neue Anmelde-E-Mail-Adresse mit dem an sie gesendeten Link bestätigen (die bisherige Adresse erhält einen Link zum Rückgängigmachen)',
+    fr: "Confirmer une nouvelle adresse e-mail de connexion avec le lien qui lui a été envoyé (l'ancienne adresse reçoit un lien d'annulation)",
+    it: "Confermare un nuovo indirizzo e-mail di accesso con il link inviato a esso (l'indirizzo precedente riceve un link di annullamento)",
   },
   'Restore the previous sign-in address with the link mailed to it (ends every session)': {
     de: 'Die bisherige Anmeldeadresse mit dem an sie gesendeten Link wiederherstellen (beendet alle Sitzungen)',

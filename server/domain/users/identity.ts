@@ -24,3 +24,21 @@ export async function assertMayChangeIdentity(db: Db, actor: Actor, userId: numb
   const mine = new Set(administered.map((r) => r.installation_id))
   if (!memberships.length || memberships.some((m) => !mine.has(m.installation_id))) throw Forbidden('identityElsewhere')
 }
+
+/**
+ * Whether `actor` reaches user `userId` already, so that learning the person has an account tells them
+ * nothing new (docs/decisions.md "Accounts: creating a user whose address has an account elsewhere"):
+ * themself; everyone for a superuser; for an installation admin the members of the installations they
+ * administer and the superusers (who are in every installation's user list); nobody else for a user who
+ * administers nothing.
+ */
+export async function reaches(db: Db, actor: Actor, userId: number): Promise<boolean> {
+  if (actor.is_superuser || actor.id === userId) return true
+  const administered = await db.selectFrom('installation_users').select('installation_id').where('user_id', '=', actor.id).where('role', '=', 'installation_admin').execute()
+  if (!administered.length) return false
+  const user = await db.selectFrom('users').select('is_superuser').where('id', '=', userId).executeTakeFirst()
+  if (!user) return false
+  if (user.is_superuser) return true
+  return Boolean(await db.selectFrom('installation_users').select('user_id').where('user_id', '=', userId)
+    .where('installation_id', 'in', administered.map((r) => r.installation_id)).executeTakeFirst())
+}

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto'
-import { sql } from 'kysely'
 import type { Db } from '../../db/connection.ts'
 import type { Actor } from '../auth/service.ts'
 import type { InstallationService } from '../installations/service.ts'
@@ -8,11 +7,11 @@ import type { PasswordResetService } from '../auth/password-reset.ts'
 import { AppError, Forbidden, Invalid, NotFound } from '../../lib/errors.ts'
 import { hashPassword } from '../auth/passwords.ts'
 import { welcomeMail } from '../mail/templates/welcome.ts'
-import { assertMayChangeIdentity } from './identity.ts'
+import { assertMayChangeIdentity, reaches } from './identity.ts'
 import { mailLang } from '../mail/templates/layout.ts'
 import type { ManagedUser, NewUser, UserRoleFilter } from '../../../shared/schemas/accounts.ts'
 import type { PageOf } from '../../../shared/schemas/common.ts'
-import { activeAt } from './active.ts'
+import { managedRows } from './managed-rows.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { recordAudit, type AuditEntry } from '../audit/service.ts'
 import { expireRegistration } from './registration.ts'
@@ -72,70 +71,11 @@ export function createUserManagementService({ db, clock, installations, mail, pa
     return user
   }
 
-  /**
-   * Managed-user rows in name order; memberships limited to `scope`. Superusers appear in every
-   * installation's list (they hold all of them); to a caller who is not one, only as the operator they are:
-   * id, names, e-mail, role and state, no other details and no memberships.
-   */
-  async function rows(actor: Actor, userIds: number[], scope: number[] | 'all'): Promise<ManagedUser[]> {
-    if (!userIds.length) return []
-    const users = await db.selectFrom('users').selectAll().where('id', 'in', userIds).orderBy('last_name').orderBy('first_name').orderBy('id').execute()
-    let mq = db.selectFrom('installation_users').select(['user_id', 'installation_id as id', 'role']).where('user_id', 'in', userIds)
-    if (scope !== 'all') mq = mq.where('installation_id', 'in', scope.length ? scope : [0])
-    const memberships = await mq.orderBy('installation_id').execute()
-    return users.map((u) => {
-      const mine = memberships.filter((m) => m.user_id === u.id).map((m) => ({ id: m.id, role: m.role }))
-      return {
-        id: u.id, email: u.email, title: u.title === 'mr' || u.title === 'ms' ? u.title : null, first_name: u.first_name, last_name: u.last_name,
-        full_name: `${u.first_name} ${u.last_name}`.trim(), is_active: activeAt(u, clock.now()), is_superuser: u.is_superuser,
-        deactivation_datetime: u.deactivation_datetime?.toISOString() ?? null, ietf_lang_tag: u.ietf_lang_tag,
-        address: u.address, zip_code: u.zip_code, city: u.city, country: u.country, telephone: u.telephone, company: u.company, comment: u.comment,
-        description: u.description, last_login: u.last_login?.toISOString() ?? null,
-        role: u.is_superuser ? 'superuser' : mine.some((m) => m.role === 'installation_admin') ? 'installation_admin' : 'installation_user',
-        installations: mine,
-      } satisfies ManagedUser
-    }).map((u) => (!actor.is_superuser && u.is_superuser ? operatorView(u) : u))
-  }
-
-  function operatorView(u: ManagedUser): ManagedUser {
-    return {
-      ...u, title: null, deactivation_datetime: null, address: '', zip_code: '', city: '', country: '', telephone: '', company: '', comment: '', description: '',
-      last_login: null, installations: [],
-    }
-  }
+  const rows = (actor: Actor, userIds: number[], scope: number[] | 'all') => managedRows(db, clock.now(), actor, userIds, scope)
 
   async function one(actor: Actor, userId: number): Promise<ManagedUser> {
     const [u] = await rows(actor, [userId], await administered(actor))
     return u
-  }
-
-  /** Whether `actor` reaches user `userId` already: superusers everyone, admins the members of their installations and superusers. */
-  async function reaches(actor: Actor, userId: number): Promise<boolean> {
-    if (actor.is_superuser) return true
-    const user = await db.selectFrom('users').select('is_superuser').where('id', '=', userId).executeTakeFirstOrThrow()
-    // Superusers are in every installation's user list (as the operator).
-    if (user.is_superuser) return true
-    const mine = await administered(actor)
-    if (mine === 'all') return true
-    if (!mine.length) return false
-    return Boolean(await db.selectFrom('installation_users').select('user_id').where('user_id', '=', userId).where('installation_id', 'in', mine).executeTakeFirst())
-  }
-
-  /** A new id from the users' sequence (what a new account's would be), used for nothing else. */
-  async function reserveUserId(): Promise<number> {
-    const r = await sql<{ id: number }>`select nextval(pg_get_serial_sequence('users', 'id'))::int as id`.execute(db)
-    return Number(r.rows[0].id)
-  }
-
-  /** The answer create gives for a new account, built from the caller's input (`one` of a user just made). */
-  function asNew(id: number, email: string, ietf_lang_tag: string, installationId: number, body: NewUser): ManagedUser {
-    return {
-      id, email, title: body.title ?? null, first_name: body.first_name, last_name: body.last_name, full_name: `${body.first_name} ${body.last_name}`.trim(),
-      is_active: true, is_superuser: false, deactivation_datetime: null, ietf_lang_tag,
-      address: body.address ?? '', zip_code: body.zip_code ?? '', city: body.city ?? '', country: body.country ?? '', telephone: body.telephone ?? '',
-      company: body.company ?? '', comment: body.comment ?? '', description: body.description ?? '', last_login: null,
-      role: body.role, installations: [{ id: installationId, role: body.role }],
-    }
   }
 
   const service = {
@@ -209,14 +149,11 @@ export function createUserManagementService({ db, clock, installations, mail, pa
       const email = body.email.trim().toLowerCase()
       await expireRegistration(db, email, clock.now())
       const existing = await db.selectFrom('users').select(['id', 'is_service']).where('email', '=', email).executeTakeFirst()
-      if (existing && (await reaches(actor, existing.id))) throw new Invalid({ email: ['emailTaken'] })
+      if (existing && (await reaches(db, actor, existing.id))) throw new Invalid({ email: ['emailTaken'] })
       // Hashed on both paths, so the answer's time does not tell a new address from one with an account.
       const password_hash = await hashPassword(crypto.randomBytes(32).toString('base64url'))
       const ietf_lang_tag = await newUserLangTag(db, actor, body.ietf_lang_tag)
-      if (existing) {
-        if (!existing.is_service) await invitations.invite(existing.id, installationId, body.role, actor.id)
-        return asNew(await reserveUserId(), email, ietf_lang_tag, installationId, body)
-      }
+      if (existing) return invitations.answerAsNew(existing, { installationId, invitedBy: actor.id, email, ietf_lang_tag, body })
       // The account and its membership in one transaction: no user without an installation.
       const u = await db.transaction().execute(async (tx) => {
         const row = await tx.insertInto('users').values({

@@ -86,15 +86,14 @@ export function createUserService({ db, clock, emailChange, endSessions }: { db:
     },
 
     /**
-     * PUT /api/users/{id}/email: a new sign-in address (lower-cased). One's own address needs the current
-     * `password` (400 `{password: [...]}`); 400 `{email: [emailTaken]}` when another account uses it (only
-     * reachable by signed-in callers who may edit this user). The previous address gets a notice with an
-     * undo link (./email-change.ts).
+     * PUT /api/users/{id}/email: ask for a new sign-in address (lower-cased), confirmed from the new
+     * address before it counts (./email-change.ts `request`: one's own needs the current `password`; 400
+     * `{email: [emailTaken]}` only for an address of a user the caller reaches already; every other address
+     * gets the same answer).
      */
-    async changeEmail(actor: Actor, id: number, email: string, password?: string): Promise<User> {
+    async changeEmail(actor: Actor, id: number, email: string, password?: string): Promise<void> {
       await reach(actor, id)
-      await emailChange.change(id, email.trim().toLowerCase(), { self: actor.id === id, password })
-      return view(await load(id))
+      await emailChange.request(actor, id, email.trim().toLowerCase(), { password })
     },
 
     /**
