@@ -56,7 +56,7 @@ beforeAll(async () => {
   ids.super = await userId('super@example.com')
   ids.admin = await userId('admin@example.com')
   ids.user = await userId('user@example.com')
-}, 120_000)
+})
 afterAll(async () => app?.close())
 
 type Role = 'super' | 'admin'

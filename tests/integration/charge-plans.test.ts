@@ -88,7 +88,7 @@ beforeAll(async () => {
   await api().put(`${base}/load_management`).set(auth(admin)).send({ enabled: true, grid_limit_a: LIMIT_A, circuits: [] }).expect(200)
   sessionA = await charge(stationA, card, laura, 'solar')
   sessionB = await charge(stationB, otherCard, null, 'instant')
-}, 180_000)
+})
 afterAll(async () => {
   await app?.close()
 })

@@ -21,7 +21,7 @@ const me = (token: string) => api().get(`/api/users/${userId}/`).set(auth(token)
 beforeAll(async () => {
   ;({ app } = await startApp({ roles: ['api'], clock }))
   userId = (await app.domain!.db.selectFrom('users').select('id').where('email', '=', 'user@example.com').executeTakeFirstOrThrow()).id
-}, 120_000)
+})
 afterAll(async () => app?.close())
 
 describe('the clock drives the domain', () => {

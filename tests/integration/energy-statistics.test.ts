@@ -62,7 +62,7 @@ beforeAll(async () => {
     user: await login(app, 'user@example.com'),
     bern: await login(app, other.adminEmail),
   }
-}, 120_000)
+})
 afterAll(async () => app?.close())
 
 const api = () => request(app.server)

@@ -100,7 +100,7 @@ describe('the setup link', () => {
     clock = createTestClock(AT.morning)
     // With the relay in the process: its service account is a superuser that does not count.
     app = await start(await emptyConfig({ roles: ['api', 'relay'], clock, publicUrl: 'https://cockpit.example.ch' }))
-  }, 120_000)
+  })
   afterAll(async () => app?.close())
 
   it('is issued once at start while no superuser exists; GET /api/setup says setup is needed', async () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   sdm.setSdm630({ importKwh: 2000, exportKwh: 10, powerW: 1800, volts: [230, 230, 230], amps: [8, 8, 8] })
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'cockpit-gateway-reconnect-'))
   uplink = await startTcpSwitch((ctx.app.server.address() as AddressInfo).port)
-}, 180_000)
+})
 afterAll(async () => {
   await uplink?.close()
   await sdm?.close()

@@ -10,7 +10,7 @@ beforeAll(async () => {
   env = await startIngest()
   k = await env.key()
   // Starting an app takes long on a machine shared with other suites.
-}, 180_000)
+})
 afterAll(async () => env?.app.close())
 
 const meterJson = async (id: number) => (await env.api().get(`/api/cockpit/installations/${env.demo}/meters/?limit=1000`).set(auth(env.tokens.admin)).expect(200)).body.results.find((m: { id: number }) => m.id === id)

@@ -8,7 +8,7 @@ let env: IngestEnv
 beforeAll(async () => {
   env = await startIngest()
   // Starting an app takes long on a machine shared with other suites.
-}, 180_000)
+})
 afterAll(async () => env?.app.close())
 
 const keys = (inst: number) => `/api/cockpit/installations/${inst}/device_keys/`

@@ -24,7 +24,7 @@ beforeAll(async () => {
   booted = await startSimulatedAt(START)
   admin = await login(booted.app, 'admin@example.com')
   ids = await demoStationIds(booted.app)
-}, 180_000)
+})
 afterAll(async () => {
   await runner?.stop()
   await booted?.close()

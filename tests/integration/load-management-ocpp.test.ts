@@ -51,7 +51,7 @@ beforeAll(async () => {
   await until(() => got.length >= 1, 10_000, 'the mode profile after boot')
   // Connection state flushed to the database, as the OCPP sweep does every few seconds.
   await app.ocpp!.sweep()
-}, 120_000)
+})
 afterAll(async () => {
   await cp?.close({ force: true })
   await app?.close()

@@ -22,7 +22,7 @@ beforeAll(async () => {
   booted = await startSimulatedAt(START)
   admin = await login(booted.app, 'admin@example.com')
   ids = await demoStationIds(booted.app)
-}, 180_000)
+})
 afterAll(async () => booted?.close())
 
 const api = () => request(booted.app.server)

@@ -29,7 +29,7 @@ beforeAll(async () => {
   lastTs = t0 + 12 * Q + 120_000
   const down = await env.send(k, [reading(lastTs, 5)]).expect(202)
   expect(down.body.rejected).toHaveLength(1)
-}, 180_000)
+})
 afterAll(async () => env?.app.close())
 
 const iso = (ms: number) => new Date(ms).toISOString()

@@ -41,7 +41,7 @@ describe('an API process with METRICS_TOKEN', () => {
   beforeAll(async () => {
     ;({ app, url } = await startApp({ roles: ['api'], metricsToken: TOKEN }))
     admin = await login(app, 'admin@example.com')
-  }, 180_000)
+  })
   afterAll(async () => app?.close())
 
   it('refuses a scrape without the token, with a wrong one or another scheme: 401, nothing of the figures', async () => {
@@ -168,7 +168,7 @@ describe('a process without the api role', () => {
   let url: string
   beforeAll(async () => {
     ;({ app, url } = await startApp({ roles: ['ocpp', 'relay'], metricsToken: TOKEN }))
-  }, 180_000)
+  })
   afterAll(async () => app?.close())
   const scrape = async (path = '/metrics') => {
     const r = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } })
@@ -225,7 +225,7 @@ describe('a facility gateway process (ROLES=gateway, started as an operator does
       stdio: 'ignore',
     })
     await until(async () => (await fetch(`${base}/api/health`).catch(() => null))?.ok === true, 60_000, 'the gateway listening')
-  }, 90_000)
+  })
   afterAll(async () => {
     server?.kill('SIGTERM')
     if (server && server.exitCode === null) await new Promise((r) => server.once('exit', r))
@@ -252,7 +252,7 @@ describe('without METRICS_TOKEN', () => {
   let url: string
   beforeAll(async () => {
     ;({ app, url } = await startApp({ roles: ['api'] }))
-  }, 180_000)
+  })
   afterAll(async () => app?.close())
 
   it('/metrics is off: 404 to anyone, with or without a token', async () => {

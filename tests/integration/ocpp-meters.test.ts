@@ -27,7 +27,7 @@ beforeAll(async () => {
     points.set(`METER-${stationId}`, { stationId, password: r.body.password })
   }
   // Each binding hashes a password (argon2id): slow on a loaded machine.
-}, 120_000)
+})
 afterEach(async () => {
   for (const cp of open.splice(0)) await cp.close({ force: true })
 })

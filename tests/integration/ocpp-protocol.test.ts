@@ -21,7 +21,7 @@ beforeAll(async () => {
   clock = createTestClock(AT.morning)
   ;({ app, url } = await startApp({ roles: ['api', 'ocpp'], clock }))
   station7 = await stationOfChargePoint(app, CP)
-}, 120_000)
+})
 beforeEach(async () => {
   admin = await login(app, 'admin@example.com')
 })

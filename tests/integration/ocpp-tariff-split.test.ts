@@ -19,7 +19,7 @@ type Received = { method: string; params: any }
 beforeAll(async () => {
   clock = createTestClock('2026-03-04T19:30:00+01:00')
   ;({ app, url } = await startApp({ roles: ['api', 'ocpp'], clock }))
-}, 120_000)
+})
 afterEach(async () => {
   for (const cp of open.splice(0)) await cp.close({ force: true })
 })

@@ -26,7 +26,7 @@ beforeAll(async () => {
   const other = await addOtherInstallation(app)
   bernInstallation = other.installationId
   station7 = await stationOfChargePoint(app, CP)
-}, 120_000)
+})
 /** Sign in again: access tokens last 5 minutes of the clock, which these tests move. */
 async function signIn() {
   ;[admin, user, bern] = await Promise.all([login(app, 'admin@example.com'), login(app, 'user@example.com'), login(app, 'bern-admin@example.com')])

@@ -273,7 +273,7 @@ describe.each(HOURS)('a transaction at %s', (hour) => {
   let hourUrl: string
   beforeAll(async () => {
     ;({ app: hourApp, url: hourUrl } = await startApp({ roles: ['api', 'ocpp'], clock: createClock({ start: new Date(AT[hour]) }) }))
-  }, 60_000)
+  })
   afterAll(async () => hourApp?.close())
 
   it('starts its session at the local hour and splits its energy into high or low tariff by it', async () => {

@@ -14,7 +14,7 @@ let userId: number
 beforeAll(async () => {
   ;({ app } = await startApp({ roles: ['api'] }))
   userId = (await app.domain!.db.selectFrom('users').select('id').where('email', '=', 'user@example.com').executeTakeFirstOrThrow()).id
-}, 180_000)
+})
 afterAll(async () => app?.close())
 
 const secret = new Uint8Array(32).fill(7)

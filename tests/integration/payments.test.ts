@@ -306,7 +306,7 @@ describe('the payment job on a test clock', () => {
   let stopJob: () => Promise<void> = async () => {}
   beforeAll(async () => {
     ;({ app: jobApp } = await startApp({ roles: ['api'], clock }))
-  }, 60_000)
+  })
   afterAll(async () => {
     await stopJob()
     await jobApp?.close()

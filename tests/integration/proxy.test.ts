@@ -30,7 +30,7 @@ beforeAll(async () => {
   apiUrl = api.url
   const host = (u: string) => u.replace(/^http:\/\//, '')
   proxy = await startNginx({ relays: [host(api.url)], apis: [host(api.url)], ocpp: [host(ocpp.url)] })
-}, 120_000)
+})
 afterAll(async () => {
   await proxy?.close()
   await ocppApp?.ocpp?.stop()

@@ -97,7 +97,7 @@ beforeAll(async () => {
     })
   }))
   proxy = await startShardProxy({ relays: Object.values(relays).map((r) => r.address), apis: [`127.0.0.1:${(stub.address() as AddressInfo).port}`] })
-}, 120_000)
+})
 
 afterAll(async () => {
   for (const c of clients) c.es.close()

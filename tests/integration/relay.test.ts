@@ -191,7 +191,7 @@ describe.each([
   let hourBase: string
   beforeAll(async () => {
     ;({ app: hourApp, url: hourBase } = await startApp({ roles: ['api', 'relay'], clock: createClock({ start: new Date(at) }) }))
-  }, 60_000)
+  })
   afterAll(async () => hourApp?.close())
 
   it('shows open sessions and those ended in the last 24 hours of the app\'s clock, not older ones', async () => {

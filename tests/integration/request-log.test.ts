@@ -42,7 +42,7 @@ beforeAll(async () => {
     lines.push(...parts.filter(Boolean))
   })
   await until(async () => (await fetch(`${base}/api/ready`).catch(() => null))?.ok === true, 170_000, 'the server ready')
-}, 180_000)
+})
 afterAll(async () => {
   server?.kill('SIGTERM')
   await new Promise((r) => server?.once('exit', r))

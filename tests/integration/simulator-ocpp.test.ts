@@ -21,7 +21,7 @@ beforeAll(async () => {
   ;({ app } = await startApp({ roles: ['api', 'ocpp', 'simulator'], simOcpp: true, simSeed: TEST_SIM_SEED, clock: createClock({ start: new Date(FREE) }) }))
   admin = await login(app, 'admin@example.com')
   // Binding the simulated charge points hashes their passwords (argon2id): slow on a loaded machine.
-}, 180_000)
+})
 afterAll(async () => {
   await app?.simulator?.stop()
   await app?.close()

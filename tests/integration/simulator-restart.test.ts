@@ -11,7 +11,7 @@ beforeAll(async () => {
   ;({ app } = await startApp({ roles: ['api', 'simulator'] }))
   await app.simulator!.start()
   await app.simulator!.stop()
-}, 180_000)
+})
 afterAll(async () => app?.close())
 
 const db = () => app.domain!.db

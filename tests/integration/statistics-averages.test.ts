@@ -39,7 +39,7 @@ beforeAll(async () => {
   for (let i = 0; i < 96; i++) rows.push(row(battery, MONDAY + i * Q, 0, i < 72 ? 10 : i < 95 ? 50 : 10))
   await db.insertInto('measurements_15m').values(rows).execute()
   token = await login(app, 'admin@example.com')
-}, 120_000)
+})
 afterAll(async () => app?.close())
 
 describe('kW averages over the time with data', () => {

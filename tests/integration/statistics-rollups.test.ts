@@ -57,7 +57,7 @@ beforeAll(async () => {
   actor = { id: sup.id, is_superuser: sup.is_superuser }
   direct = createStatisticsService({ db: d.db, clock: d.clock, installations: d.installations, rollups: false })
   rolled = createStatisticsService({ db: d.db, clock: d.clock, installations: d.installations, rollups: true })
-}, 120_000)
+})
 afterAll(async () => app?.close())
 
 const CASES: StatisticsParams[] = [

@@ -85,7 +85,7 @@ describe.skipIf(Boolean(inject('pgUrl'))).each(fixtures)('a database made by $na
     await app.listen({ port: 0, host: '127.0.0.1' })
     expect((app.server.address() as AddressInfo).port).toBeGreaterThan(0)
     db = app.domain!.db
-  }, 120_000)
+  })
   afterAll(async () => app?.close())
 
   it('starts: the migrations it lacked have run', async () => {
