@@ -53,6 +53,14 @@ export function reviewSession(installationId: number, sessionId: number, body: S
 }
 
 /**
+ * POST /api/cockpit/installations/{id}/charging_sessions/{sessionId}/end {reason} → the session, ended now
+ * (admins; a charger that never stopped it). 400 `reason` (3–500 characters), 409 once it has ended.
+ */
+export function endSession(installationId: number, sessionId: number, reason: string): Promise<ChargingSession> {
+  return apiFetch<ChargingSession>(`/api/cockpit/installations/${installationId}/charging_sessions/${sessionId}/end`, { method: 'POST', body: { reason } })
+}
+
+/**
  * GET /api/rfids-charge/?start__gte&end__lte&running=true&station_id&user_id&limit&offset (installation
  * query) → one page of the period's sessions (of one station or person when `filters` say so), running
  * ones first, with the totals of all of them.

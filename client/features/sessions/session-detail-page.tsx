@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { useTranslation } from 'react-i18next'
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Installation } from '../../../shared/schemas/installation.ts'
 import type { ChargingSession } from '../../../shared/schemas/session.ts'
 import { ApiError, errorMessage } from '../../api/errors.ts'
@@ -14,11 +14,13 @@ import { useRights } from '../../app/use-rights.ts'
 import { paths } from '../../app/paths.ts'
 import { useNow } from '../../components/use-now.ts'
 import { useDuration } from './duration.ts'
+import { EndSessionDialog } from './end-session-dialog.tsx'
 
 /**
  * Session details (SPEC §2): station, RFID, times, energy (high/low), price, transaction fee, total, paid-on
  * or unpaid, and the invoice download; the solar share and average price per kWh, and while it charges the
  * elapsed, effective and (with a known target) remaining charging time. An unknown id shows "Session is not found" (SPEC §8).
+ * Admins end an open session by hand (a charger that never stopped it), with a reason, after a confirmation.
  */
 export default function SessionDetailPage({ installation, sessionId }: { installation: Installation; sessionId: string }) {
   const { t } = useTranslation('charging')
@@ -37,6 +39,9 @@ export default function SessionDetailPage({ installation, sessionId }: { install
   const notFound = !valid || (query.error instanceof ApiError && query.error.status === 404)
   // Admins reach a held session from the mail that says it is held: the way to correct, release or void it.
   const admin = useRights(installation).rights?.admin ?? false
+  const queryClient = useQueryClient()
+  const [ending, setEnding] = useState(false)
+  const [ended, setEnded] = useState<ChargingSession | null>(null)
   const [downloading, setDownloading] = useState(false)
   const [downloadError, setDownloadError] = useState<string | null>(null)
 
@@ -87,6 +92,34 @@ export default function SessionDetailPage({ installation, sessionId }: { install
             />
             {session.status === 'held' && session.hold_reason ? <Field label={t('sessions.status.held')} value={t(`sessions.holdReason.${session.hold_reason}`, { defaultValue: session.hold_reason })} /> : null}
           </dl>
+          {admin && session.end === null ? (
+            <div className="mt-4">
+              <button type="button" className="btn-secondary text-red-700" onClick={() => { setEnded(null); setEnding(true) }}>
+                {t('end.action')}
+              </button>
+            </div>
+          ) : null}
+          <div role="status">
+            {ended ? (
+              <Notice tone="info" role="note">
+                {t('end.done', { end: ended.end ? f.dateTime(ended.end) : '', energy: f.kwh(ended.energy_kwh) })}
+              </Notice>
+            ) : null}
+          </div>
+          {ending ? (
+            <EndSessionDialog
+              installation={installation}
+              session={session}
+              onCancel={() => setEnding(false)}
+              onDone={(s) => {
+                setEnding(false)
+                setEnded(s)
+                queryClient.setQueryData(sessionKeys.detail(installation.id, sessionId), s)
+                // The list and its totals show it ended too.
+                void queryClient.invalidateQueries({ queryKey: sessionKeys.all(installation.id) })
+              }}
+            />
+          ) : null}
           {admin && session.status === 'held' ? (
             <p className="mt-3 text-sm">
               <Link href={paths.sessionReview(installation.id)} className="font-semibold text-brand-700 underline">{t('review.link')}</Link>
